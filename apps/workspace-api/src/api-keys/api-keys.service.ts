@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { hashSecret, randomSecret, secretMatches } from '@platform/secrets';
+import type { Db } from '../db';
+import { ApiKeyNotFoundError, CredentialsExpiredError, CredentialsInvalidError } from '../errors';
+import type { ApiKey } from '../generated/prisma/client';
+import type { Credentials } from './credentials';
+import type { Permission } from './permissions';
+
+export interface NewApiKey {
+  name: string;
+  permissions: Permission[];
+  readOnly?: boolean;
+  expiresAt?: Date | null;
+}
+
+export interface IssuedApiKey {
+  apiKey: ApiKey;
+  /** Shown once; only its hash is stored. */
+  secret: string;
+}
+
+// Compared against when the key is unknown, so that both failures cost the same.
+const UNKNOWN_KEY_HASH = hashSecret(randomSecret());
+
+function newKey(input: NewApiKey) {
+  const secret = randomSecret(32);
+  const data = {
+    name: input.name,
+    key: randomBytes(12).toString('hex'),
+    secretHash: hashSecret(secret),
+    permissions: [...new Set(input.permissions)],
+    readOnly: input.readOnly ?? false,
+    expiresAt: input.expiresAt ?? null,
+  };
+  return { secret, data };
+}
+
+export function createApiKeysService({ db }: { db: Db }) {
+  return {
+    async issue(input: NewApiKey): Promise<IssuedApiKey> {
+      const { secret, data } = newKey(input);
+      return { apiKey: await db.apiKey.create({ data }), secret };
+    },
+
+    /** One indexed lookup per request; revocation is seen by the very next request. */
+    async verify({ key, secret }: Credentials): Promise<ApiKey> {
+      const found = key ? await db.apiKey.findUnique({ where: { key } }) : null;
+      const matches = secretMatches(secret, found?.secretHash ?? UNKNOWN_KEY_HASH);
+      if (!found || !matches || found.revokedAt) throw new CredentialsInvalidError();
+      if (found.expiresAt && found.expiresAt.getTime() <= Date.now()) throw new CredentialsExpiredError();
+      return found;
+    },
+
+    list(): Promise<ApiKey[]> {
+      return db.apiKey.findMany({ orderBy: { createdAt: 'asc' } });
+    },
+
+    /** Revokes by id or by public key; revoking twice is harmless. */
+    async revoke(idOrKey: { id: string } | { key: string }): Promise<ApiKey> {
+      const found = await db.apiKey.findUnique({ where: idOrKey });
+      if (!found) throw new ApiKeyNotFoundError('id' in idOrKey ? idOrKey.id : idOrKey.key);
+      if (found.revokedAt) return found;
+      return db.apiKey.update({ where: { id: found.id }, data: { revokedAt: new Date() } });
+    },
+
+    /**
+     * On a database without keys, issues the first global_admin key. The transaction-scoped
+     * advisory lock makes it safe when several replicas start at once: exactly one issues it.
+     */
+    async issueFirstAdminKey(): Promise<IssuedApiKey | null> {
+      return db.$transaction(async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('workspace-api:first-admin-key'))`;
+        if ((await tx.apiKey.count()) > 0) return null;
+        const { secret, data } = newKey({ name: 'first admin key', permissions: ['global_admin'] });
+        return { apiKey: await tx.apiKey.create({ data }), secret };
+      });
+    },
+  };
+}
+export type ApiKeysService = ReturnType<typeof createApiKeysService>;

@@ -1,0 +1,63 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { databasePlugin } from '@platform/db';
+import { problemDetailsPlugin } from '@platform/errors';
+import { docsPlugin, fastifyOptions, healthRoutes, validatorCompiler } from '@platform/http';
+import { apiKeysRoutes } from './api-keys/api-keys.routes';
+import { createApiKeysService } from './api-keys/api-keys.service';
+import type { Config } from './config';
+import { createDb, type Db } from './db';
+import { membershipsRoutes } from './groups/memberships.routes';
+import { createMembershipsService } from './groups/memberships.service';
+import { OPERATIONS_PREFIX, SECURITY_SCHEMES } from './operations';
+import { authPlugin } from './plugins/auth.plugin';
+import { sessionsRoutes } from './sessions/sessions.routes';
+import { createSessionsService } from './sessions/sessions.service';
+import { usersRoutes } from './users/users.routes';
+import { createUsersService } from './users/users.service';
+
+export interface AppOverrides {
+  db?: Db;
+  /** Where log lines go (tests capture them). */
+  logStream?: NodeJS.WritableStream;
+}
+
+export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
+  const app = Fastify(
+    fastifyOptions({ logLevel: config.LOG_LEVEL, bodyLimitBytes: config.BODY_LIMIT_BYTES, logStream: overrides.logStream }),
+  ).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+
+  const db = overrides.db ?? createDb(config);
+  const apiKeys = createApiKeysService({ db });
+  const users = createUsersService({ db, config });
+  const sessions = createSessionsService({ db, config });
+  const memberships = createMembershipsService({ db });
+
+  await app.register(problemDetailsPlugin);
+  await app.register(databasePlugin, { ping: () => db.$queryRaw`SELECT 1`, close: () => db.$disconnect() });
+  await app.register(docsPlugin, {
+    title: 'workspace-api',
+    description: 'Control plane of the workspace platform; wire-compatible with the Kasm Workspaces developer API.',
+    version: '0.1.0',
+    securitySchemes: SECURITY_SCHEMES,
+  });
+  await app.register(healthRoutes, { checkDatabase: () => app.database.ping() });
+
+  await app.register(
+    async (api) => {
+      // Kasm clients may POST without a body when credentials travel in headers.
+      api.addHook('preValidation', async (request) => {
+        request.body ??= {};
+      });
+      await api.register(authPlugin, { apiKeys });
+      await api.register(usersRoutes, { users });
+      await api.register(sessionsRoutes, { sessions });
+      await api.register(membershipsRoutes, { memberships });
+      await api.register(apiKeysRoutes, { apiKeys });
+    },
+    { prefix: OPERATIONS_PREFIX },
+  );
+
+  return app;
+}

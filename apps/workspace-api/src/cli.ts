@@ -1,0 +1,93 @@
+import { parseArgs } from 'node:util';
+import { toUuid } from '@platform/schemas';
+import { createApiKeysService, type IssuedApiKey } from './api-keys/api-keys.service';
+import { PERMISSIONS, type Permission } from './api-keys/permissions';
+import { loadConfig } from './config';
+import { createDb } from './db';
+import { migrateDatabase } from './migrations';
+
+const USAGE = `Usage: npm run workspace -- <command>
+
+  migrate                         apply pending database migrations
+  setup                           migrate, and on an empty database issue the first global_admin key
+  api-key create --name NAME --permission P [--permission P ...] [--read-only] [--expires ISO-8601]
+  api-key list
+  api-key revoke <api_key_id | api_key>
+
+Permissions: ${PERMISSIONS.join(', ')}`;
+
+const print = (line = '') => process.stdout.write(`${line}\n`);
+
+function printIssued({ apiKey, secret }: IssuedApiKey, port: number) {
+  print(`API key "${apiKey.name}" issued. The secret is shown only now; store it safely.`);
+  print(`  api_key:        ${apiKey.key}`);
+  print(`  api_key_secret: ${secret}`);
+  print(`  permissions:    ${apiKey.permissions.join(', ')}${apiKey.readOnly ? ' (read-only)' : ''}`);
+  print();
+  print('Try it:');
+  print(`  curl -s -X POST http://localhost:${port}/api/public/get_users \\`);
+  print(`    -H 'content-type: application/json' \\`);
+  print(`    -d '{"api_key": "${apiKey.key}", "api_key_secret": "${secret}"}'`);
+}
+
+function parsePermissions(values: string[]): Permission[] {
+  const unknown = values.filter((p) => !(PERMISSIONS as readonly string[]).includes(p));
+  if (unknown.length > 0) throw new Error(`Unknown permission(s): ${unknown.join(', ')}`);
+  if (values.length === 0) throw new Error('Give at least one --permission');
+  return values as Permission[];
+}
+
+async function main(argv: string[]) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      permission: { type: 'string', multiple: true, default: [] },
+      'read-only': { type: 'boolean', default: false },
+      expires: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const command = positionals.join(' ');
+  if (values.help || command === '') return print(USAGE);
+
+  const config = loadConfig();
+  if (command === 'migrate' || command === 'setup') {
+    const { applied } = await migrateDatabase(config);
+    print(applied.length ? `Applied ${applied.join(', ')}` : 'Database is up to date');
+  }
+  const db = createDb(config);
+  try {
+    const apiKeys = createApiKeysService({ db });
+    if (command === 'setup') {
+      const issued = await apiKeys.issueFirstAdminKey();
+      if (issued) printIssued(issued, config.PORT);
+    } else if (command === 'api-key create') {
+      if (!values.name) throw new Error('Give the key a --name');
+      const expiresAt = values.expires ? new Date(values.expires) : null;
+      if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new Error(`--expires is not a date: ${values.expires}`);
+      const permissions = parsePermissions(values.permission);
+      printIssued(await apiKeys.issue({ name: values.name, permissions, readOnly: values['read-only'], expiresAt }), config.PORT);
+    } else if (command === 'api-key list') {
+      for (const key of await apiKeys.list()) {
+        const state = key.revokedAt ? 'revoked' : key.expiresAt && key.expiresAt <= new Date() ? 'expired' : 'active';
+        print(`${key.id.replace(/-/g, '')}  ${key.key}  ${state.padEnd(7)}  ${key.name}  [${key.permissions.join(', ')}]${key.readOnly ? ' read-only' : ''}`);
+      }
+    } else if (positionals[0] === 'api-key' && positionals[1] === 'revoke' && positionals[2]) {
+      const target = positionals[2];
+      const byId = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i.test(target);
+      const revoked = await apiKeys.revoke(byId ? { id: toUuid(target) } : { key: target });
+      print(`Revoked API key "${revoked.name}" (${revoked.key})`);
+    } else if (command !== 'migrate') {
+      throw new Error(`Unknown command "${command}"\n\n${USAGE}`);
+    }
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,27 @@
+import { Type } from '@sinclair/typebox';
+import { problemResponses } from '@platform/schemas';
+
+/** Every operation's base path; the name after it is the Kasm operation name. */
+export const OPERATIONS_PREFIX = '/api/public';
+
+/** The errors any authenticated operation can answer, plus the ones it names. */
+export function errorResponses(...statuses: number[]) {
+  return problemResponses(400, 401, 403, 413, 415, 503, ...statuses);
+}
+
+/** A successful delete or action with nothing to return answers `{}`. */
+export const EmptySchema = Type.Object({});
+
+/** Documented on every operation: the three accepted ways to pass API credentials. */
+export const API_KEY_SECURITY: Record<string, string[]>[] = [{ apiKey: [], apiKeySecret: [] }, { basicAuth: [] }];
+
+export const SECURITY_SCHEMES = {
+  apiKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'api-key',
+    description: 'With api-key-secret; or the body fields api_key and api_key_secret, as Kasm clients send them',
+  },
+  apiKeySecret: { type: 'apiKey', in: 'header', name: 'api-key-secret' },
+  basicAuth: { type: 'http', scheme: 'basic', description: 'api_key:api_key_secret' },
+} as const;

@@ -1,0 +1,42 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { ApiKeysService } from '../api-keys/api-keys.service';
+import { takeCredentials } from '../api-keys/credentials';
+import { denialReason, type Permission } from '../api-keys/permissions';
+import { CredentialsMissingError, ForbiddenError } from '../errors';
+import type { ApiKey } from '../generated/prisma/client';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The permission an operation needs; routes without one need no API key. */
+    permission?: Permission;
+  }
+  interface FastifyRequest {
+    apiKey: ApiKey | null;
+  }
+}
+
+/**
+ * Authenticates and authorizes every operation that declares a permission. Runs before body
+ * validation, so that callers without valid credentials learn nothing about the schemas, and
+ * strips credential fields from the body before anything else sees it.
+ */
+export const authPlugin = fp(
+  async (app: FastifyInstance, { apiKeys }: { apiKeys: ApiKeysService }) => {
+    app.decorateRequest('apiKey', null);
+    app.addHook('preValidation', async (request: FastifyRequest, reply) => {
+      const permission = request.routeOptions.config.permission;
+      if (!permission) return;
+      const credentials = takeCredentials(request.body, request.headers);
+      if (!credentials) {
+        reply.header('www-authenticate', 'Basic realm="workspace-api"');
+        throw new CredentialsMissingError();
+      }
+      const apiKey = await apiKeys.verify(credentials);
+      const denied = denialReason(apiKey, permission);
+      if (denied) throw new ForbiddenError(denied);
+      request.apiKey = apiKey;
+    });
+  },
+  { name: 'auth' },
+);

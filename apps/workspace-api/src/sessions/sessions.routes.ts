@@ -1,0 +1,45 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { problemResponses } from '@platform/schemas';
+import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
+import { toUserResponse } from '../users/user-response';
+import { TargetUserBodySchema } from '../users/users.schemas';
+import { AuthenticateBodySchema, LoginSchema } from './sessions.schemas';
+import type { SessionsService } from './sessions.service';
+
+const tags = ['sessions'];
+
+export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsService }> = async (app, { sessions }) => {
+  app.post(
+    '/authenticate',
+    {
+      schema: {
+        tags,
+        summary: 'User login (no API key): returns a session token',
+        body: AuthenticateBodySchema,
+        response: { 200: LoginSchema, ...problemResponses(400, 401, 403, 413, 415, 429, 503) },
+      },
+    },
+    async (request) => {
+      const login = await sessions.authenticate(request.body.username, request.body.password);
+      return { token: login.token, user: toUserResponse(login.user) };
+    },
+  );
+
+  app.post(
+    '/logout_user',
+    {
+      config: { permission: 'users.auth_session' },
+      schema: {
+        tags,
+        security: API_KEY_SECURITY,
+        summary: "End every login session of the user",
+        body: TargetUserBodySchema,
+        response: { 200: EmptySchema, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      await sessions.logoutUser(request.body.target_user.user_id);
+      return {};
+    },
+  );
+};

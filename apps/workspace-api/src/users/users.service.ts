@@ -1,0 +1,120 @@
+import { isUniqueViolation, ValidationFailedError, withFieldErrors } from '@platform/errors';
+import { toUuid } from '@platform/schemas';
+import type { Config } from '../config';
+import type { Db } from '../db';
+import { UserHasSessionsError, UserNotFoundError, UsernameTakenError } from '../errors';
+import { ALL_USERS_GROUP_ID } from '../groups/system-groups';
+import type { Prisma } from '../generated/prisma/client';
+import { hashNewPassword } from './passwords';
+import { USER_WITH_GROUPS, type UserWithGroups } from './user-response';
+import { listUsers } from './users-query';
+import type { CreateUserBody, GetUsersBody, UpdateUserBody } from './users.schemas';
+
+type UserFields = Omit<CreateUserBody['target_user'], 'username'>;
+
+export function normalizeUsername(username: string): string {
+  return username.trim().toLowerCase();
+}
+
+function profileData(fields: UserFields) {
+  return {
+    firstName: fields.first_name,
+    lastName: fields.last_name,
+    phone: fields.phone,
+    organization: fields.organization,
+    notes: fields.notes,
+    locked: fields.locked,
+    disabled: fields.disabled,
+  } satisfies Prisma.UserUpdateInput;
+}
+
+function checkUsername(username: string): string {
+  const normalized = normalizeUsername(username);
+  if (normalized.length === 0) {
+    throw withFieldErrors(new ValidationFailedError('The request is invalid'), [
+      { field: 'target_user.username', message: 'must not be blank' },
+    ]);
+  }
+  return normalized;
+}
+
+export function createUsersService({ db, config }: { db: Db; config: Config }) {
+  const rethrowTaken = (username: string) => (error: unknown) => {
+    throw isUniqueViolation(error) ? new UsernameTakenError(username) : error;
+  };
+
+  async function findById(userId: string): Promise<UserWithGroups> {
+    const user = await db.user.findUnique({ where: { id: toUuid(userId) }, include: USER_WITH_GROUPS });
+    if (!user) throw new UserNotFoundError(`user_id ${userId}`);
+    return user;
+  }
+
+  return {
+    findById,
+
+    list: (query: GetUsersBody) => listUsers(db, query),
+
+    async findByIdOrUsername(target: { user_id?: string; username?: string }): Promise<UserWithGroups> {
+      if (target.user_id) return findById(target.user_id);
+      if (target.username === undefined) {
+        throw withFieldErrors(new ValidationFailedError('The request is invalid'), [
+          { field: 'target_user', message: 'must have user_id or username' },
+        ]);
+      }
+      const username = normalizeUsername(target.username);
+      const user = await db.user.findUnique({ where: { username }, include: USER_WITH_GROUPS });
+      if (!user) throw new UserNotFoundError(`username ${username}`);
+      return user;
+    },
+
+    /** New users join All Users in the same transaction. */
+    async create(input: CreateUserBody['target_user']): Promise<UserWithGroups> {
+      const username = checkUsername(input.username);
+      const passwordHash = input.password === undefined ? null : await hashNewPassword(input.password, config.BCRYPT_COST);
+      return db.user
+        .create({
+          data: {
+            ...profileData(input),
+            username,
+            passwordHash,
+            passwordSetDate: passwordHash ? new Date() : null,
+            groups: { create: { groupId: ALL_USERS_GROUP_ID } },
+          },
+          include: USER_WITH_GROUPS,
+        })
+        .catch(rethrowTaken(username));
+    },
+
+    /** Only the fields present change. A new password also ends every login session. */
+    async update(input: UpdateUserBody['target_user']): Promise<UserWithGroups> {
+      const id = toUuid(input.user_id);
+      const username = input.username === undefined ? undefined : checkUsername(input.username);
+      const passwordHash = input.password === undefined ? undefined : await hashNewPassword(input.password, config.BCRYPT_COST);
+      const data: Prisma.UserUpdateInput = { ...profileData(input), username };
+      if (passwordHash) Object.assign(data, { passwordHash, passwordSetDate: new Date(), failedLoginCount: 0 });
+      if (input.locked === false) data.failedLoginCount = 0;
+
+      return db
+        .$transaction(async (tx) => {
+          const found = await tx.user.findUnique({ where: { id }, select: { id: true } });
+          if (!found) throw new UserNotFoundError(`user_id ${input.user_id}`);
+          if (passwordHash) await tx.session.deleteMany({ where: { userId: id } });
+          return tx.user.update({ where: { id }, data, include: USER_WITH_GROUPS });
+        })
+        .catch(rethrowTaken(username ?? ''));
+    },
+
+    /** Refuses while the user has live sessions unless forced; memberships and sessions go with it. */
+    async remove(userId: string, force: boolean): Promise<void> {
+      const id = toUuid(userId);
+      await db.$transaction(async (tx) => {
+        const user = await tx.user.findUnique({ where: { id }, select: { id: true } });
+        if (!user) throw new UserNotFoundError(`user_id ${userId}`);
+        const live = await tx.session.count({ where: { userId: id, expiresAt: { gt: new Date() } } });
+        if (live > 0 && !force) throw new UserHasSessionsError();
+        await tx.user.delete({ where: { id } });
+      });
+    },
+  };
+}
+export type UsersService = ReturnType<typeof createUsersService>;

@@ -1,0 +1,67 @@
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { createTestDatabase, type TestDatabase } from '@platform/db/testing';
+import { buildApp, type AppOverrides } from '../src/app';
+import { createApiKeysService } from '../src/api-keys/api-keys.service';
+import type { Permission } from '../src/api-keys/permissions';
+import { loadConfig, type Config } from '../src/config';
+import { createDb, type Db } from '../src/db';
+import { MIGRATIONS_DIR } from '../src/migrations';
+
+export interface Credentials {
+  api_key: string;
+  api_key_secret: string;
+}
+
+export interface Harness {
+  app: FastifyInstance;
+  config: Config;
+  database: TestDatabase;
+  /** A second client on the same database, for arranging and asserting rows directly. */
+  db: Db;
+  admin: Credentials;
+  issueKey: (permissions: Permission[], options?: { readOnly?: boolean; expiresAt?: Date }) => Promise<Credentials>;
+  /** POSTs an operation with the given credentials in the body, as Kasm clients do. */
+  call: (operation: string, body?: object, credentials?: Credentials | null) => ReturnType<FastifyInstance['inject']>;
+  inject: (options: InjectOptions) => ReturnType<FastifyInstance['inject']>;
+  reset: () => Promise<void>;
+  close: () => Promise<void>;
+}
+
+export function testConfig(databaseUrl: string, env: Record<string, string> = {}): Config {
+  return loadConfig({ DATABASE_URL: databaseUrl, BCRYPT_COST: '4', LOG_LEVEL: 'silent', ...env });
+}
+
+/** A migrated database of its own and an app on it; call in beforeAll, `close` in afterAll. */
+export async function createHarness(env: Record<string, string> = {}, overrides: AppOverrides = {}): Promise<Harness> {
+  const database = await createTestDatabase({ schema: 'workspace', migrationsDir: MIGRATIONS_DIR });
+  const config = testConfig(database.url, env);
+  const app = await buildApp(config, overrides);
+  const db = createDb(config);
+  const apiKeys = createApiKeysService({ db });
+
+  const issueKey: Harness['issueKey'] = async (permissions, options = {}) => {
+    const { apiKey, secret } = await apiKeys.issue({ name: 'test', permissions, ...options });
+    return { api_key: apiKey.key, api_key_secret: secret };
+  };
+  const harness: Harness = {
+    app,
+    config,
+    database,
+    db,
+    admin: await issueKey(['global_admin']),
+    issueKey,
+    call: (operation, body = {}, credentials = harness.admin) =>
+      app.inject({ method: 'POST', url: `/api/public/${operation}`, payload: { ...credentials, ...body } }),
+    inject: (options) => app.inject(options),
+    reset: async () => {
+      await database.truncate(['group', 'api_key']);
+      await database.query(`DELETE FROM workspace."group" WHERE NOT is_system`);
+    },
+    close: async () => {
+      await app.close();
+      await db.$disconnect();
+      await database.drop();
+    },
+  };
+  return harness;
+}

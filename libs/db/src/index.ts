@@ -1,0 +1,6 @@
+export { migrate, MigrationError } from './migrate';
+export type { MigrateOptions, MigrateResult } from './migrate';
+export { databasePlugin } from './database.plugin';
+export type { DatabasePluginOptions } from './database.plugin';
+export { poolConfig } from './pool-config';
+export type { PoolSettings } from './pool-config';

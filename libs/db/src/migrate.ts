@@ -1,0 +1,124 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Client } from 'pg';
+
+export interface MigrateOptions {
+  connectionString: string;
+  /** The Postgres schema the service owns; created when missing. */
+  schema: string;
+  /** A folder in Prisma's layout: `<timestamp>_<name>/migration.sql`. */
+  migrationsDir: string;
+}
+
+export interface MigrateResult {
+  applied: string[];
+  alreadyApplied: number;
+}
+
+export class MigrationError extends Error {}
+
+interface Migration {
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+interface AppliedRow {
+  migration_name: string;
+  checksum: string;
+  finished_at: Date | null;
+  rolled_back_at: Date | null;
+}
+
+// Prisma's own history table, so `prisma migrate deploy` sees the same history where it can run.
+const HISTORY_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+  "id" VARCHAR(36) PRIMARY KEY NOT NULL,
+  "checksum" VARCHAR(64) NOT NULL,
+  "finished_at" TIMESTAMPTZ,
+  "migration_name" VARCHAR(255) NOT NULL,
+  "logs" TEXT,
+  "rolled_back_at" TIMESTAMPTZ,
+  "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
+  "applied_steps_count" INTEGER NOT NULL DEFAULT 0
+)`;
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]*$/;
+
+async function readMigrations(dir: string): Promise<Migration[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  return Promise.all(
+    names.map(async (name) => {
+      const sql = await readFile(path.join(dir, name, 'migration.sql'), 'utf8');
+      return { name, sql, checksum: createHash('sha256').update(sql).digest('hex') };
+    }),
+  );
+}
+
+function lockKey(schema: string): string {
+  // pg_advisory_lock takes a bigint; derive a stable one per schema.
+  return BigInt.asIntN(64, BigInt(`0x${createHash('sha256').update(`migrate:${schema}`).digest('hex').slice(0, 16)}`)).toString();
+}
+
+function checkHistory(migrations: Migration[], rows: AppliedRow[]): Migration[] {
+  const applied = new Map(rows.filter((r) => !r.rolled_back_at).map((r) => [r.migration_name, r]));
+  for (const migration of migrations) {
+    const row = applied.get(migration.name);
+    if (row && !row.finished_at) {
+      throw new MigrationError(`Migration ${migration.name} failed earlier and was never resolved`);
+    }
+    if (row && row.checksum !== migration.checksum) {
+      throw new MigrationError(
+        `Migration ${migration.name} was changed after it was applied (checksum mismatch); ` +
+          'add a new migration instead of editing an applied one',
+      );
+    }
+  }
+  return migrations.filter((m) => !applied.has(m.name));
+}
+
+/**
+ * Applies pending migrations, each in its own transaction. An advisory lock serializes
+ * replicas that start at once: the second waits, then finds nothing left to do.
+ */
+export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
+  if (!SCHEMA_NAME.test(options.schema)) throw new MigrationError(`Invalid schema name "${options.schema}"`);
+  const migrations = await readMigrations(options.migrationsDir);
+  const client = new Client({ connectionString: options.connectionString });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [lockKey(options.schema)]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS "${options.schema}"`);
+    await client.query(`SET search_path TO "${options.schema}"`);
+    await client.query(HISTORY_TABLE);
+    const { rows } = await client.query<AppliedRow>(
+      'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"',
+    );
+    const pending = checkHistory(migrations, rows);
+    for (const migration of pending) await applyOne(client, migration);
+    return { applied: pending.map((m) => m.name), alreadyApplied: migrations.length - pending.length };
+  } finally {
+    await client.end();
+  }
+}
+
+async function applyOne(client: Client, migration: Migration): Promise<void> {
+  const id = randomUUID();
+  try {
+    await client.query('BEGIN');
+    await client.query(
+      'INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())',
+      [id, migration.checksum, migration.name],
+    );
+    await client.query(migration.sql);
+    await client.query(
+      'UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1',
+      [id],
+    );
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw new MigrationError(`Migration ${migration.name} failed: ${(error as Error).message}`);
+  }
+}

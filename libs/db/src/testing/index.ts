@@ -1,0 +1,3 @@
+export { createTestDatabase } from './test-database';
+export type { TestDatabase } from './test-database';
+export { findDrift } from './drift';

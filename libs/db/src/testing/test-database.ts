@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { migrate } from '../migrate';
+
+export interface TestDatabase {
+  url: string;
+  /** Empties every table of the schema except those listed (and the migration history). */
+  truncate: (keep?: string[]) => Promise<void>;
+  /** Runs one statement with a short-lived connection (for assertions on raw rows). */
+  query: <T extends object = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<T[]>;
+  drop: () => Promise<void>;
+}
+
+function adminUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set; run tests through jest (its global setup sets it)');
+  return url;
+}
+
+async function withClient<T>(url: string, fn: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A fresh database for one test file on the test server, migrated for one service's schema.
+ * Each file gets its own, so files run in parallel and never see each other's rows.
+ */
+export async function createTestDatabase(options: { schema: string; migrationsDir: string }): Promise<TestDatabase> {
+  const name = `test_${options.schema}_${randomBytes(6).toString('hex')}`;
+  const admin = adminUrl();
+  await withClient(admin, (c) => c.query(`CREATE DATABASE "${name}"`));
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  const dbUrl = url.toString();
+  await migrate({ connectionString: dbUrl, schema: options.schema, migrationsDir: options.migrationsDir });
+
+  return {
+    url: dbUrl,
+    query: (sql, params) => withClient(dbUrl, async (c) => (await c.query(sql, params)).rows),
+    truncate: (keep = []) =>
+      withClient(dbUrl, async (c) => {
+        const { rows } = await c.query<{ tablename: string }>(
+          'SELECT tablename FROM pg_tables WHERE schemaname = $1 AND NOT (tablename = ANY($2))',
+          [options.schema, ['_prisma_migrations', ...keep]],
+        );
+        if (rows.length === 0) return;
+        const tables = rows.map((r) => `"${options.schema}"."${r.tablename}"`).join(', ');
+        await c.query(`TRUNCATE ${tables} RESTART IDENTITY CASCADE`);
+      }),
+    drop: () => withClient(admin, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+  };
+}

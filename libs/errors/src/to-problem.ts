@@ -1,0 +1,124 @@
+import type { FastifyError } from 'fastify';
+import type { FieldProblem } from './define';
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+  errors?: FieldProblem[];
+  error_message: string;
+}
+
+interface ThrownError extends Partial<FastifyError> {
+  errors?: FieldProblem[];
+  meta?: { driverAdapterError?: { cause?: { kind?: string } } };
+}
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  412: 'Precondition Failed',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/** Fastify's own request errors, renamed to our stable codes. */
+const FASTIFY_CODES: Record<string, { code: string; status: number }> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', status: 415 },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'INVALID_REQUEST', status: 400 },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'INVALID_JSON', status: 400 },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'INVALID_JSON', status: 400 },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', status: 413 },
+};
+
+/** Postgres/pg failures that mean "the database is not reachable right now". */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EPIPE',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+]);
+
+const UNAVAILABLE_ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout']);
+
+function problem(status: number, code: string, detail: string, errors?: FieldProblem[]): ProblemBody {
+  return {
+    type: `urn:problem:${code.toLowerCase().replace(/_/g, '-')}`,
+    title: TITLES[status] ?? 'Error',
+    status,
+    detail,
+    code,
+    ...(errors && errors.length > 0 ? { errors } : {}),
+    error_message: detail,
+  };
+}
+
+function validationProblems(error: FastifyError): FieldProblem[] {
+  return (error.validation ?? []).map((issue) => {
+    const path = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    const missing = (issue.params as { missingProperty?: string }).missingProperty;
+    const field = [path, missing].filter(Boolean).join('.');
+    return { field: field || (error.validationContext ?? 'body'), message: issue.message ?? 'is invalid' };
+  });
+}
+
+/** Made by our `createError` (Fastify's own errors carry FST_ codes): its message is meant for clients. */
+function isDefinedError(error: ThrownError): error is ThrownError & { code: string } {
+  return error.name === 'FastifyError' && typeof error.code === 'string' && !error.code.startsWith('FST_');
+}
+
+function isUnavailable(error: ThrownError): boolean {
+  if (error.name === 'PrismaClientInitializationError') return true;
+  if (typeof error.code === 'string' && UNAVAILABLE_CODES.has(error.code)) return true;
+  const kind = error.meta?.driverAdapterError?.cause?.kind;
+  return kind !== undefined && UNAVAILABLE_ADAPTER_KINDS.has(kind);
+}
+
+/**
+ * Maps anything thrown while handling a request to problem details. Unknown errors become a
+ * generic 500: their message may hold driver or internal details and is never sent.
+ */
+export function toProblem(thrown: unknown): ProblemBody {
+  const error = (thrown ?? {}) as ThrownError;
+  if (error.validation) {
+    return problem(400, 'VALIDATION_FAILED', 'The request is invalid', validationProblems(error as FastifyError));
+  }
+  const fastify = error.code ? FASTIFY_CODES[error.code] : undefined;
+  if (fastify) return problem(fastify.status, fastify.code, error.message ?? 'Invalid request');
+  if (error.name === 'PrismaClientKnownRequestError') {
+    if (error.code === 'P2002') return problem(409, 'CONFLICT', 'The resource already exists');
+    if (error.code === 'P2025') return problem(404, 'NOT_FOUND', 'The resource was not found');
+    if (error.code === 'P2003') return problem(409, 'CONFLICT', 'A related resource is missing or still in use');
+  }
+  if (isUnavailable(error)) {
+    return problem(503, 'UNAVAILABLE', 'The service is temporarily unavailable; try again shortly');
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500 && typeof error.code === 'string') {
+    const code = error.code.startsWith('FST_') ? 'INVALID_REQUEST' : error.code;
+    return problem(status, code, error.message ?? 'Invalid request', error.errors);
+  }
+  if (status >= 500 && isDefinedError(error)) {
+    return problem(status, error.code, error.message ?? 'Server error', error.errors);
+  }
+  return problem(500, 'INTERNAL', 'An unexpected error occurred');
+}

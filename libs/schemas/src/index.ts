@@ -1,0 +1,4 @@
+export * from './ids';
+export * from './problem';
+export * from './dates';
+export * from './env';

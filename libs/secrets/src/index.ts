@@ -1,0 +1,1 @@
+export { hashSecret, randomSecret, secretMatches } from './secrets';
