@@ -22,7 +22,7 @@ export const docsPlugin = fp(
         components: { securitySchemes: options.securitySchemes ?? {} },
       },
     });
-    await app.register(swaggerUi, { routePrefix: '/docs', logLevel: 'warn' });
+    await app.register(swaggerUi, { routePrefix: '/docs' });
   },
   { name: 'docs' },
 );

@@ -15,13 +15,13 @@ const HealthSchema = Type.Object({
 export async function healthRoutes(app: FastifyInstance, options: HealthOptions) {
   app.get(
     '/health/live',
-    { schema: { tags: ['health'], response: { 200: HealthSchema } }, logLevel: 'warn' },
+    { schema: { tags: ['health'], response: { 200: HealthSchema } } },
     async () => ({ status: 'ok' as const }),
   );
 
   app.get(
     '/health/ready',
-    { schema: { tags: ['health'], response: { 200: HealthSchema, 503: HealthSchema } }, logLevel: 'warn' },
+    { schema: { tags: ['health'], response: { 200: HealthSchema, 503: HealthSchema } } },
     async (request, reply) => {
       try {
         await options.checkDatabase();

@@ -1,4 +1,4 @@
-import type { Static, TObject } from '@sinclair/typebox';
+import { Type, type Static, type TObject } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
 export class ConfigError extends Error {}
@@ -19,4 +19,22 @@ export function parseEnv<S extends TObject>(schema: S, env: Record<string, strin
     throw new ConfigError(`Invalid configuration:\n${[...new Set(problems)].join('\n')}`);
   }
   return value as Static<S>;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** The configuration every service shares: where it listens, logs and keeps its data. */
+export function serviceEnv(defaults: { port: number; schema: string }) {
+  return {
+    PORT: Type.Integer({ minimum: 0, maximum: 65535, default: defaults.port }),
+    LOG_LEVEL: Type.Union(
+      LOG_LEVELS.map((l) => Type.Literal(l)),
+      { default: 'info' },
+    ),
+    DATABASE_URL: Type.String({ minLength: 1, description: 'postgres:// connection string' }),
+    DATABASE_SCHEMA: Type.String({ pattern: '^[a-z_][a-z0-9_]*$', default: defaults.schema }),
+    DATABASE_POOL_MAX: Type.Integer({ minimum: 1, default: 10 }),
+    DATABASE_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 5000 }),
+    BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1_048_576 }),
+  };
 }

@@ -1,0 +1,43 @@
+import path from 'node:path';
+import { createTestDatabase, findDrift, type TestDatabase } from '@platform/db/testing';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app';
+import { loadConfig } from './config';
+import { MIGRATIONS_DIR } from './migrations';
+
+let database: TestDatabase;
+let app: FastifyInstance;
+beforeAll(async () => {
+  database = await createTestDatabase({ schema: 'calendar', migrationsDir: MIGRATIONS_DIR });
+  app = await buildApp(loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' }));
+});
+afterAll(async () => {
+  await app.close();
+  await database.drop();
+});
+
+describe('calendar-api app', () => {
+  it('reports live and ready', async () => {
+    expect((await app.inject({ url: '/health/live' })).statusCode).toBe(200);
+    expect((await app.inject({ url: '/health/ready' })).json()).toEqual({ status: 'ok', checks: { database: 'ok' } });
+  });
+
+  it('serves its OpenAPI document', async () => {
+    const spec = (await app.inject({ url: '/docs/json' })).json();
+    expect(spec.info.title).toBe('calendar-api');
+    expect(spec.paths['/health/ready']).toBeDefined();
+  });
+
+  it('answers unknown routes with a problem+json 404', async () => {
+    const res = await app.inject({ url: '/api/calendar/nothing' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ status: 404, code: 'ROUTE_NOT_FOUND' });
+  });
+
+  it('owns a migrated calendar schema that matches schema.prisma', async () => {
+    const rows = await database.query<{ migration_name: string }>('SELECT migration_name FROM calendar._prisma_migrations');
+    expect(rows.map((r) => r.migration_name)).toEqual(['20261121000000_init']);
+    const schemaPath = path.resolve(__dirname, '../../../prisma/calendar-api/schema.prisma');
+    expect(await findDrift(schemaPath, database.url, 'calendar')).toEqual([]);
+  });
+});

@@ -1,0 +1,18 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import { poolConfig } from '@platform/db';
+import type { Config } from './config';
+import { PrismaClient } from './generated/prisma/client';
+
+export type Db = PrismaClient;
+
+export function createDb(config: Config): Db {
+  const adapter = new PrismaPg(
+    poolConfig({
+      connectionString: config.DATABASE_URL,
+      maxConnections: config.DATABASE_POOL_MAX,
+      timeoutMs: config.DATABASE_TIMEOUT_MS,
+    }),
+    { schema: config.DATABASE_SCHEMA },
+  );
+  return new PrismaClient({ adapter });
+}

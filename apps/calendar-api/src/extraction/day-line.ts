@@ -1,0 +1,75 @@
+import { type EventType, typeForMarker } from './event-type';
+
+export type DayLine =
+  | { kind: 'day-line'; offsets: number[]; title: string; type: EventType }
+  | { kind: 'invalid'; reason: string };
+
+const DAY_LINE = /^\[\s*([^\]]*?)\s*\]\s*:?\s*(.*)$/;
+const DAY_RANGE = /^([a-z]+)\.?(?:\s*(?:-|–|—|\bto\b)\s*([a-z]+)\.?)?$/i;
+const MARKER = /^(\*\*|\*)\s*/;
+
+/** Offsets from Monday; a week runs Monday (0) to Sunday (6). */
+const DAY_OFFSETS: Readonly<Record<string, number>> = {
+  mon: 0,
+  monday: 0,
+  tue: 1,
+  tues: 1,
+  tuesday: 1,
+  wed: 2,
+  wednesday: 2,
+  thu: 3,
+  thur: 3,
+  thurs: 3,
+  thursday: 3,
+  fri: 4,
+  friday: 4,
+  sat: 5,
+  saturday: 5,
+  sun: 6,
+  sunday: 6,
+};
+const DAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
+/**
+ * Reads `[Mon]: title` or `[Tue - Thu]: * title`. Returns null when the brackets hold no day
+ * names (the line is something else), and a reason when the days form a backwards range.
+ */
+export function parseDayLine(line: string): DayLine | null {
+  const match = DAY_LINE.exec(line);
+  if (!match) return null;
+  const offsets = parseDays(match[1]);
+  if (offsets === null) return null;
+  if (offsets.length === 0) {
+    return { kind: 'invalid', reason: backwardsReason(match[1]) };
+  }
+  const { title, type } = parseTitle(match[2]);
+  return { kind: 'day-line', offsets, title, type };
+}
+
+/** null: not day names; []: a backwards range. */
+function parseDays(spec: string): number[] | null {
+  const range = DAY_RANGE.exec(spec);
+  if (!range) return null;
+  const first = DAY_OFFSETS[range[1].toLowerCase()];
+  const last = range[2] === undefined ? first : DAY_OFFSETS[range[2].toLowerCase()];
+  if (first === undefined || last === undefined) return null;
+  const offsets: number[] = [];
+  for (let offset = first; offset <= last; offset += 1) offsets.push(offset);
+  return offsets;
+}
+
+function backwardsReason(spec: string): string {
+  const range = DAY_RANGE.exec(spec) as RegExpExecArray;
+  const first = DAY_NAMES[DAY_OFFSETS[range[1].toLowerCase()]];
+  const last = DAY_NAMES[DAY_OFFSETS[(range[2] as string).toLowerCase()]];
+  return `backwards day range: ${first} comes after ${last} in a Monday–Sunday week`;
+}
+
+/** `*` right after the colon is a check-in, `**` a grade; matching closing asterisks are Slack bold. */
+export function parseTitle(text: string): { title: string; type: EventType } {
+  const marker = MARKER.exec(text);
+  if (!marker) return { title: text.trim(), type: 'general' };
+  let title = text.slice(marker[0].length).trimEnd();
+  if (title.endsWith(marker[1])) title = title.slice(0, -marker[1].length);
+  return { title: title.trim(), type: typeForMarker(marker[1]) };
+}
