@@ -52,6 +52,7 @@ const UNAVAILABLE_CODES = new Set([
   '57P01', // admin_shutdown
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now
+  '53300', // too_many_connections
   '08000',
   '08001',
   '08003',
@@ -81,13 +82,16 @@ function validationProblems(error: FastifyError): FieldProblem[] {
   });
 }
 
-/** Made by our `createError` (Fastify's own errors carry FST_ codes): its message is meant for clients. */
+/** Made by our `createError` (Fastify's own carry FST_ codes): its message is meant for clients. */
 function isDefinedError(error: ThrownError): error is ThrownError & { code: string } {
-  return error.name === 'FastifyError' && typeof error.code === 'string' && !error.code.startsWith('FST_');
+  const code = error.code;
+  return error.name === 'FastifyError' && typeof code === 'string' && !code.startsWith('FST_');
 }
 
 function isUnavailable(error: ThrownError): boolean {
   if (error.name === 'PrismaClientInitializationError') return true;
+  // pg-pool gives up waiting for a free connection with this message and no code.
+  if (error.message?.includes('timeout exceeded when trying to connect')) return true;
   if (typeof error.code === 'string' && UNAVAILABLE_CODES.has(error.code)) return true;
   const kind = error.meta?.driverAdapterError?.cause?.kind;
   return kind !== undefined && UNAVAILABLE_ADAPTER_KINDS.has(kind);
@@ -113,8 +117,9 @@ export function toProblem(thrown: unknown): ProblemBody {
     return problem(503, 'UNAVAILABLE', 'The service is temporarily unavailable; try again shortly');
   }
   const status = error.statusCode ?? 500;
-  if (status >= 400 && status < 500 && typeof error.code === 'string') {
-    const code = error.code.startsWith('FST_') ? 'INVALID_REQUEST' : error.code;
+  if (status >= 400 && status < 500) {
+    // Fastify's own 4xx errors (and body-stream errors, which carry no code) get one generic code.
+    const code = typeof error.code === 'string' && !error.code.startsWith('FST_') ? error.code : 'INVALID_REQUEST';
     return problem(status, code, error.message ?? 'Invalid request', error.errors);
   }
   if (status >= 500 && isDefinedError(error)) {

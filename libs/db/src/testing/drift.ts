@@ -41,14 +41,20 @@ const DEFAULT_TYPES: Record<string, string> = {
   Bytes: 'bytea',
 };
 
+// Without an argument Prisma writes e.g. plain `TIMESTAMPTZ`, which has no typmod to show.
+const precision = (p: string | undefined) => (p ? `(${p})` : '');
+
 const NATIVE_TYPES: Record<string, (args: string[]) => string> = {
   VarChar: ([n]) => (n ? `character varying(${n})` : 'character varying'),
   Char: ([n]) => `character(${n ?? 1})`,
   Text: () => 'text',
   Uuid: () => 'uuid',
   Date: () => 'date',
-  Timestamptz: ([p]) => `timestamp(${p ?? 3}) with time zone`,
-  Timestamp: ([p]) => `timestamp(${p ?? 3}) without time zone`,
+  Timestamptz: ([p]) => `timestamp${precision(p)} with time zone`,
+  Timestamp: ([p]) => `timestamp${precision(p)} without time zone`,
+  Timetz: ([p]) => `time${precision(p)} with time zone`,
+  Time: ([p]) => `time${precision(p)} without time zone`,
+  Decimal: ([p, s]) => (p ? `numeric(${p},${s ?? 0})` : 'numeric'),
   Integer: () => 'integer',
   SmallInt: () => 'smallint',
   BigInt: () => 'bigint',
@@ -121,6 +127,8 @@ export async function actualShape(connectionString: string, schema: string): Pro
   const client = new Client({ connectionString });
   await client.connect();
   try {
+    // format_type leaves the schema's own types (enums) unqualified only when it is on the path.
+    await client.query(`SELECT set_config('search_path', quote_ident($1), false)`, [schema]);
     const q = async (sql: string) => (await client.query(sql, [schema])).rows;
     const tables = await q(
       `SELECT tablename AS t FROM pg_tables WHERE schemaname = $1 AND tablename <> '_prisma_migrations'`,
