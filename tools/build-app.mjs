@@ -1,10 +1,24 @@
 // Bundles one app's entry points with esbuild: our own code (the app, the @platform libs and the
-// generated Prisma client) goes into dist/; every npm package stays external and is installed
-// with production dependencies next to it, which keeps native modules (bcrypt) and Prisma's
-// runtime files working as published.
+// generated Prisma client) goes into dist/; npm packages stay external and are installed with
+// production dependencies next to it, which keeps native modules (bcrypt) and Prisma's runtime
+// files working as published. The exception: a package npm installed privately for one lib
+// (libs/x/node_modules, e.g. ajv 8 while the root holds eslint's ajv 6) is bundled, because
+// it would not resolve from the app's dist/.
 import { build } from 'esbuild';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const PRIVATE_TO_A_LIB = /[/\\]libs[/\\][^/\\]+[/\\]node_modules[/\\]/;
+
+function isPrivateToLib(specifier, resolveDir) {
+  try {
+    return PRIVATE_TO_A_LIB.test(require.resolve(specifier, { paths: [resolveDir] }));
+  } catch {
+    return false;
+  }
+}
 
 const app = process.argv[2];
 if (!app) throw new Error('usage: node tools/build-app.mjs <app-name>');
@@ -14,7 +28,9 @@ const externalPackages = {
   name: 'external-packages',
   setup(b) {
     b.onResolve({ filter: /^[^./]/ }, (args) =>
-      args.path.startsWith('@platform/') ? undefined : { path: args.path, external: true },
+      args.path.startsWith('@platform/') || isPrivateToLib(args.path, args.resolveDir)
+        ? undefined
+        : { path: args.path, external: true },
     );
   },
 };

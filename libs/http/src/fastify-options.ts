@@ -33,13 +33,18 @@ export function validatorCompiler({ schema, httpPart }: FastifyRouteSchemaDef<Fa
   return (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
 }
 
-/** Paths never written to logs: credentials in headers and in bodies. */
+/**
+ * Credentials never written to logs. Fastify's request serializer already leaves out headers
+ * and bodies; these paths cover anything that logs them explicitly.
+ */
 export const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'req.headers["api-key-secret"]',
-  'req.headers.cookie',
-  'req.body.password',
-  'req.body.api_key_secret',
+  'headers.authorization',
+  'headers.cookie',
+  'headers["api-key-secret"]',
+  'password',
+  'api_key_secret',
+  '*.password',
+  '*.api_key_secret',
 ];
 
 /** Fastify options shared by every service: logger with redaction, limits. Pair with `validatorCompiler`. */

@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+// `npm run workspace -- …` and `npm run calendar -- …`: builds the app, makes sure a database is
+// there (the embedded one unless DATABASE_URL is set), and runs the app's own CLI.
+const { spawnSync } = require('node:child_process');
+const path = require('node:path');
+const { startLocalPostgres } = require('./local-postgres.cjs');
+const { SERVICES, buildApps } = require('./services.cjs');
+
+async function main() {
+  const [name, ...args] = process.argv.slice(2);
+  const service = SERVICES.find((s) => s.name === name);
+  if (!service) throw new Error(`Unknown service ${name}`);
+  buildApps([name]);
+  const local = process.env.DATABASE_URL ? null : await startLocalPostgres('dev');
+  try {
+    const env = { ...process.env, DATABASE_URL: process.env.DATABASE_URL ?? local.url };
+    const result = spawnSync(process.execPath, [path.join(service.dist, 'cli.js'), ...args], { stdio: 'inherit', env });
+    process.exitCode = result.status ?? 1;
+  } finally {
+    await local?.stop();
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error.message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,27 @@
+// What `npm start` and the CLIs need to know about the two services, in one place.
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+
+const ROOT = path.join(__dirname, '..');
+
+const SERVICES = [
+  { name: 'workspace-api', port: 3001 },
+  { name: 'calendar-api', port: 3002 },
+].map((s) => ({ ...s, dist: path.join(ROOT, 'apps', s.name, 'dist') }));
+
+const NX_ENV = { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
+
+/** Builds the given apps through Nx (cached: a second run takes well under a second). */
+function buildApps(names) {
+  const result = spawnSync(
+    'npx',
+    ['nx', 'run-many', '-t', 'build', '--projects', names.map((n) => `@platform/${n}`).join(','), '--outputStyle=static'],
+    { cwd: ROOT, env: { ...process.env, ...NX_ENV }, encoding: 'utf8' },
+  );
+  if (result.status !== 0) {
+    process.stderr.write(result.stdout + result.stderr);
+    throw new Error('Build failed');
+  }
+}
+
+module.exports = { ROOT, SERVICES, NX_ENV, buildApps };

@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// `npm start`: builds both services, starts them on the embedded PostgreSQL (or DATABASE_URL),
+// applies migrations, issues the first credentials on an empty database, and stops everything
+// cleanly on Ctrl-C or SIGTERM.
+const { spawn, spawnSync } = require('node:child_process');
+const path = require('node:path');
+const { startLocalPostgres } = require('./local-postgres.cjs');
+const { SERVICES, buildApps } = require('./services.cjs');
+
+const PORT_VARS = { 'workspace-api': 'WORKSPACE_API_PORT', 'calendar-api': 'CALENDAR_API_PORT' };
+const children = [];
+
+function prefixed(name, stream, out) {
+  let rest = '';
+  stream.on('data', (chunk) => {
+    const lines = (rest + chunk).split('\n');
+    rest = lines.pop();
+    for (const line of lines) out.write(`[${name}] ${line}\n`);
+  });
+}
+
+async function waitReady(port, child) {
+  for (let i = 0; i < 200 && child.exitCode === null; i++) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/health/ready`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`service on port ${port} did not become ready`);
+}
+
+async function main() {
+  const started = Date.now();
+  buildApps(SERVICES.map((s) => s.name));
+  const local = process.env.DATABASE_URL ? null : await startLocalPostgres('dev');
+  const databaseUrl = process.env.DATABASE_URL ?? local.url;
+
+  let stopping = false;
+  const stop = async (code) => {
+    if (stopping) return;
+    stopping = true;
+    await Promise.all(
+      children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.once('exit', r).kill('SIGTERM')))),
+    );
+    await local?.stop();
+    process.stdout.write(code === 0 ? 'Stopped.\n' : '');
+    process.exit(code);
+  };
+  process.on('SIGINT', () => stop(0));
+  process.on('SIGTERM', () => stop(0));
+
+  for (const service of SERVICES) {
+    const port = process.env[PORT_VARS[service.name]] ?? String(service.port);
+    const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: port };
+    const setup = spawnSync(process.execPath, [path.join(service.dist, 'cli.js'), 'setup'], { env, encoding: 'utf8' });
+    process.stdout.write(setup.stdout.replace(/^/gm, `[${service.name}] `));
+    if (setup.status !== 0) {
+      process.stderr.write(setup.stderr);
+      return stop(1);
+    }
+    const child = spawn(process.execPath, [path.join(service.dist, 'server.js')], { env });
+    prefixed(service.name, child.stdout, process.stdout);
+    prefixed(service.name, child.stderr, process.stderr);
+    child.on('exit', (code) => !stopping && stop(code ?? 1));
+    children.push(child);
+    service.listenPort = port;
+  }
+  await Promise.all(SERVICES.map((s, i) => waitReady(s.listenPort, children[i])));
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  for (const s of SERVICES) {
+    process.stdout.write(`${s.name} ready on http://localhost:${s.listenPort} (API reference: /docs)\n`);
+  }
+  process.stdout.write(`Both services ready in ${seconds}s${local ? ' on the embedded PostgreSQL in .data/postgres' : ''}. Ctrl-C stops them.\n`);
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error.message}\n`);
+  process.exit(1);
+});
