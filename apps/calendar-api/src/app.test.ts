@@ -19,13 +19,36 @@ afterAll(async () => {
 describe('calendar-api app', () => {
   it('reports live and ready', async () => {
     expect((await app.inject({ url: '/health/live' })).statusCode).toBe(200);
-    expect((await app.inject({ url: '/health/ready' })).json()).toEqual({ status: 'ok', checks: { database: 'ok' } });
+    expect((await app.inject({ url: '/health/ready' })).json()).toEqual({
+      status: 'ok',
+      checks: { database: 'ok' },
+    });
   });
 
   it('serves its OpenAPI document', async () => {
     const spec = (await app.inject({ url: '/docs/json' })).json();
     expect(spec.info.title).toBe('calendar-api');
     expect(spec.paths['/health/ready']).toBeDefined();
+    expect(
+      Object.keys(spec.paths)
+        .filter((p) => p.startsWith('/api/calendar/'))
+        .sort(),
+    ).toEqual([
+      '/api/calendar/add',
+      '/api/calendar/add_event',
+      '/api/calendar/delete/{title}',
+      '/api/calendar/edit/{title}',
+      '/api/calendar/event/{id}',
+      '/api/calendar/events',
+      '/api/calendar/events/next-day',
+      '/api/calendar/events/range',
+      '/api/calendar/events/type/{type}',
+      '/api/calendar/events/{date}',
+    ]);
+    expect(spec.components.securitySchemes.bearerAuth).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+    });
   });
 
   it('answers unknown routes with a problem+json 404', async () => {
@@ -35,8 +58,13 @@ describe('calendar-api app', () => {
   });
 
   it('owns a migrated calendar schema that matches schema.prisma', async () => {
-    const rows = await database.query<{ migration_name: string }>('SELECT migration_name FROM calendar._prisma_migrations');
-    expect(rows.map((r) => r.migration_name)).toEqual(['20261121000000_init']);
+    const rows = await database.query<{ migration_name: string }>(
+      'SELECT migration_name FROM calendar._prisma_migrations',
+    );
+    expect(rows.map((r) => r.migration_name)).toEqual([
+      '20261121000000_init',
+      '20261122000000_events_messages_tokens',
+    ]);
     const schemaPath = path.resolve(__dirname, '../../../prisma/calendar-api/schema.prisma');
     expect(await findDrift(schemaPath, database.url, 'calendar')).toEqual([]);
   });

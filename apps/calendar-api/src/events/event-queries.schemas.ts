@@ -1,0 +1,49 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { CalendarDateSchema } from '@platform/schemas';
+import { MAX_EVENT_ID } from './events.schemas';
+
+export const DEFAULT_PAGE_SIZE = 100;
+
+export const ListQuerySchema = Type.Object({
+  type: Type.Optional(Type.String({ maxLength: 64 })),
+  period: Type.Optional(Type.String({ maxLength: 32 })),
+  start: Type.Optional(CalendarDateSchema),
+  end: Type.Optional(CalendarDateSchema),
+  limit: Type.Integer({ minimum: 1, maximum: 1000, default: DEFAULT_PAGE_SIZE }),
+  after_id: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_EVENT_ID,
+      description: 'The last id of the previous page',
+    }),
+  ),
+});
+export type ListQuery = Static<typeof ListQuerySchema>;
+
+export const RangeQuerySchema = Type.Object({
+  start: CalendarDateSchema,
+  end: CalendarDateSchema,
+});
+export type RangeQuery = Static<typeof RangeQuerySchema>;
+
+export const NextDayQuerySchema = Type.Object({
+  tz: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      description: 'IANA time zone; CALENDAR_TIMEZONE when absent',
+      examples: ['America/Los_Angeles'],
+    }),
+  ),
+});
+
+/** The Link header's rel="next" target: the same query, continued after `afterId`. */
+export function nextPageLink(path: string, query: ListQuery, afterId: number): string {
+  const params = new URLSearchParams();
+  for (const key of ['type', 'period', 'start', 'end'] as const) {
+    const value = query[key];
+    if (value !== undefined) params.set(key, value);
+  }
+  params.set('limit', String(query.limit));
+  params.set('after_id', String(afterId));
+  return `<${path}?${params}>; rel="next"`;
+}

@@ -1,0 +1,70 @@
+import type { CalendarEvent } from '../generated/prisma/client';
+import { etagOf, ifMatchAllows, toEventResponse } from './event-response';
+
+function row(overrides: Partial<CalendarEvent> = {}): CalendarEvent {
+  return {
+    id: 7,
+    date: new Date('2025-03-03T00:00:00Z'),
+    title: 'Unit 5 intro',
+    description: 'Read ch. 5',
+    type: 'general',
+    period: 'CSA',
+    sourceChannel: 'C123',
+    sourceMessageId: '1740000000.000100',
+    chatMessageId: 3,
+    createdAt: new Date('2025-03-01T10:00:00Z'),
+    updatedAt: new Date('2025-03-02T10:00:00Z'),
+    ...overrides,
+  };
+}
+
+describe('toEventResponse', () => {
+  it('renders the contract shape with a calendar date and UTC timestamps', () => {
+    expect(toEventResponse(row())).toEqual({
+      id: 7,
+      date: '2025-03-03',
+      title: 'Unit 5 intro',
+      description: 'Read ch. 5',
+      type: 'general',
+      period: 'CSA',
+      created_at: '2025-03-01T10:00:00.000Z',
+      updated_at: '2025-03-02T10:00:00.000Z',
+      source: { channel: 'C123', message_id: '1740000000.000100' },
+    });
+  });
+
+  it('gives an event added directly a null source', () => {
+    const direct = row({ chatMessageId: null, sourceChannel: null, sourceMessageId: null });
+    expect(toEventResponse(direct).source).toBeNull();
+  });
+});
+
+describe('etagOf', () => {
+  it('is a quoted strong tag that stays the same for the same representation', () => {
+    expect(etagOf(row())).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(etagOf(row())).toBe(etagOf(row()));
+  });
+
+  it('changes when any field of the representation changes', () => {
+    const base = etagOf(row());
+    expect(etagOf(row({ title: 'Unit 6 intro' }))).not.toBe(base);
+    expect(etagOf(row({ updatedAt: new Date('2025-03-02T10:00:00.001Z') }))).not.toBe(base);
+  });
+});
+
+describe('ifMatchAllows', () => {
+  const etag = '"abc"';
+
+  it.each([
+    [undefined, true],
+    ['*', true],
+    ['"abc"', true],
+    ['"x", "abc"', true],
+    ['"x"', false],
+    ['W/"abc"', false],
+    ['abc', false],
+    ['', false],
+  ])('answers %j with %s', (header, expected) => {
+    expect(ifMatchAllows(header, etag)).toBe(expected);
+  });
+});

@@ -1,0 +1,45 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../config';
+import { TokenInvalidError, TokenMissingError } from '../errors';
+import type { TokensService } from '../tokens/tokens.service';
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+export interface AuthOptions {
+  tokens: TokensService;
+  mode: Config['CALENDAR_AUTH'];
+}
+
+function challenge(reply: FastifyReply, error?: string) {
+  reply.header(
+    'www-authenticate',
+    `Bearer realm="calendar-api"${error ? `, error="${error}"` : ''}`,
+  );
+}
+
+/**
+ * Bearer-token auth for the routes registered beside it: writes always (unless CALENDAR_AUTH=off),
+ * reads too with CALENDAR_AUTH=all. Runs on request, before the body is even parsed.
+ */
+export const authPlugin = fp(
+  async (app: FastifyInstance, { tokens, mode }: AuthOptions) => {
+    if (mode === 'off') return;
+    app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+      if (mode === 'writes' && READ_METHODS.has(request.method)) return;
+      const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
+      if (!token) {
+        challenge(reply);
+        throw new TokenMissingError();
+      }
+      try {
+        await tokens.verify(token);
+      } catch (error) {
+        if (error instanceof TokenInvalidError) challenge(reply, 'invalid_token');
+        throw error;
+      }
+    });
+  },
+  { name: 'auth' },
+);

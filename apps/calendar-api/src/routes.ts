@@ -1,0 +1,24 @@
+import { problemResponses } from '@platform/schemas';
+
+/** Every route of the contract lives under this prefix. */
+export const API_PREFIX = '/api/calendar';
+
+/** The errors any route can answer (401 when reads need a token too), plus the ones it names. */
+export function errorResponses(...statuses: number[]) {
+  return problemResponses(400, 401, 503, ...statuses);
+}
+
+/** Writes may also be refused for their body's size or content type. */
+export function writeErrorResponses(...statuses: number[]) {
+  return errorResponses(413, 415, ...statuses);
+}
+
+export const BEARER_SECURITY: Record<string, string[]>[] = [{ bearerAuth: [] }];
+
+export const SECURITY_SCHEMES = {
+  bearerAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'A token from `npm run calendar -- token create --name NAME`',
+  },
+} as const;

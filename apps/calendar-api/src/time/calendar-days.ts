@@ -1,0 +1,39 @@
+import { formatDay, parseIsoDay } from '../extraction/calendar-date';
+
+/** True for a time zone name Intl knows (IANA names such as `America/Los_Angeles`, and `UTC`). */
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The calendar date (`YYYY-MM-DD`) that `instant` falls on in `timeZone`. */
+export function dateInZone(instant: Date, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(instant);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value;
+  return `${part('year')}-${part('month')}-${part('day')}`;
+}
+
+/** `date` moved by whole days; throws RangeError when `date` is not a real `YYYY-MM-DD`. */
+export function addDays(date: string, days: number): string {
+  const day = parseIsoDay(date);
+  if (day === null) throw new RangeError(`Not a real YYYY-MM-DD date: "${date}"`);
+  return formatDay(day + days);
+}
+
+/** A SQL `date` value as Prisma reads and writes it: midnight UTC of that day. */
+export function toDbDate(date: string): Date {
+  return new Date(`${date}T00:00:00.000Z`);
+}
+
+export function fromDbDate(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}

@@ -1,0 +1,62 @@
+import { createTestDatabase, type TestDatabase } from '@platform/db/testing';
+import { hashSecret } from '@platform/secrets';
+import { testConfig } from '../../test/harness';
+import { createDb, type Db } from '../db';
+import { MIGRATIONS_DIR } from '../migrations';
+import { createTokensService, type TokensService } from './tokens.service';
+
+let database: TestDatabase;
+let db: Db;
+let tokens: TokensService;
+beforeAll(async () => {
+  database = await createTestDatabase({ schema: 'calendar', migrationsDir: MIGRATIONS_DIR });
+  db = createDb(testConfig(database.url));
+  tokens = createTokensService({ db });
+});
+afterAll(async () => {
+  await db.$disconnect();
+  await database.drop();
+});
+beforeEach(() => database.truncate());
+
+describe('tokens', () => {
+  it('stores only the SHA-256 of a new token', async () => {
+    const { apiToken, token } = await tokens.create('ci');
+    expect(token).toMatch(/^cal_[A-Za-z0-9_-]{43}$/);
+    const rows = await database.query<{ token_hash: string }>(
+      'SELECT token_hash FROM calendar.api_token',
+    );
+    expect(rows).toEqual([{ token_hash: hashSecret(token) }]);
+    expect(apiToken).toMatchObject({ name: 'ci', revokedAt: null });
+  });
+
+  it('verifies a live token and refuses a revoked or unknown one', async () => {
+    const { apiToken, token } = await tokens.create('ci');
+    expect((await tokens.verify(token)).id).toBe(apiToken.id);
+    await expect(tokens.verify(`${token}x`)).rejects.toMatchObject({ code: 'TOKEN_INVALID' });
+    await tokens.revoke(apiToken.id);
+    await expect(tokens.verify(token)).rejects.toMatchObject({ code: 'TOKEN_INVALID' });
+  });
+
+  it('keeps the first revocation time when revoked twice, and lists every token', async () => {
+    const { apiToken } = await tokens.create('a');
+    await tokens.create('b');
+    const first = await tokens.revoke(apiToken.id);
+    expect((await tokens.revoke(apiToken.id)).revokedAt).toEqual(first.revokedAt);
+    expect((await tokens.list()).map((t) => [t.name, t.revokedAt !== null])).toEqual([
+      ['a', true],
+      ['b', false],
+    ]);
+  });
+
+  it('refuses to revoke an id that matches no token', async () => {
+    await expect(tokens.revoke(999)).rejects.toMatchObject({ code: 'TOKEN_NOT_FOUND' });
+  });
+
+  it('issues exactly one first token when several replicas set up at once', async () => {
+    const issued = await Promise.all(Array.from({ length: 5 }, () => tokens.createFirst()));
+    expect(issued.filter((t) => t !== null)).toHaveLength(1);
+    expect(await db.apiToken.count()).toBe(1);
+    expect(await tokens.createFirst()).toBeNull();
+  });
+});
