@@ -7,10 +7,20 @@ import { apiKeysRoutes } from './api-keys/api-keys.routes';
 import { createApiKeysService } from './api-keys/api-keys.service';
 import type { Config } from './config';
 import { createDb, type Db } from './db';
+import { groupImagesRoutes } from './groups/group-images.routes';
+import { createGroupImagesService } from './groups/group-images.service';
+import { groupsRoutes } from './groups/groups.routes';
+import { createGroupsService } from './groups/groups.service';
 import { membershipsRoutes } from './groups/memberships.routes';
 import { createMembershipsService } from './groups/memberships.service';
+import { imagesRoutes } from './images/images.routes';
+import { createImagesService } from './images/images.service';
 import { OPERATIONS_PREFIX, SECURITY_SCHEMES } from './operations';
 import { authPlugin } from './plugins/auth.plugin';
+import { platformSeries } from './registry/compatibility';
+import { createRegistryWorkspacesService } from './registry/registry-workspaces.service';
+import { registryRoutes } from './registry/registry.routes';
+import { createRegistryService } from './registry/registry.service';
 import { sessionsRoutes } from './sessions/sessions.routes';
 import { createSessionsService } from './sessions/sessions.service';
 import { usersRoutes } from './users/users.routes';
@@ -33,6 +43,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const users = createUsersService({ db, config });
   const sessions = createSessionsService({ db, config });
   const memberships = createMembershipsService({ db });
+  const groups = createGroupsService({ db, config });
+  const groupImages = createGroupImagesService({ db });
+  const images = createImagesService({ db });
+  const registries = createRegistryService({ db, config });
+  const registryWorkspaces = createRegistryWorkspacesService({ db, series: platformSeries(config.PLATFORM_VERSION) });
 
   await app.register(problemDetailsPlugin);
   await app.register(databasePlugin, { ping: () => db.$queryRaw`SELECT 1`, close: () => db.$disconnect() });
@@ -54,6 +69,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       await api.register(usersRoutes, { users });
       await api.register(sessionsRoutes, { sessions });
       await api.register(membershipsRoutes, { memberships });
+      await api.register(groupsRoutes, { groups });
+      await api.register(groupImagesRoutes, { groupImages });
+      await api.register(imagesRoutes, { images });
+      await api.register(registryRoutes, { registries, registryWorkspaces });
       await api.register(apiKeysRoutes, { apiKeys });
     },
     { prefix: OPERATIONS_PREFIX },

@@ -5,6 +5,7 @@ import { PERMISSIONS, type Permission } from './api-keys/permissions';
 import { loadConfig } from './config';
 import { createDb } from './db';
 import { migrateDatabase } from './migrations';
+import { REGISTRY_USAGE, runRegistryCommand } from './registry/registry.cli';
 
 const USAGE = `Usage: npm run workspace -- <command>
 
@@ -13,6 +14,7 @@ const USAGE = `Usage: npm run workspace -- <command>
   api-key create --name NAME --permission P [--permission P ...] [--read-only] [--expires ISO-8601]
   api-key list
   api-key revoke <api_key_id | api_key>
+${REGISTRY_USAGE}
 
 Permissions: ${PERMISSIONS.join(', ')}`;
 
@@ -46,6 +48,8 @@ async function main(argv: string[]) {
       permission: { type: 'string', multiple: true, default: [] },
       'read-only': { type: 'boolean', default: false },
       expires: { type: 'string' },
+      force: { type: 'boolean', default: false },
+      all: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -74,6 +78,9 @@ async function main(argv: string[]) {
         const state = key.revokedAt ? 'revoked' : key.expiresAt && key.expiresAt <= new Date() ? 'expired' : 'active';
         print(`${key.id.replace(/-/g, '')}  ${key.key}  ${state.padEnd(7)}  ${key.name}  [${key.permissions.join(', ')}]${key.readOnly ? ' read-only' : ''}`);
       }
+    } else if (positionals[0] === 'registry') {
+      const context = { db, config, out: print, err: process.stderr, cwd: process.env.INIT_CWD ?? process.cwd() };
+      await runRegistryCommand(positionals.slice(1), { force: values.force, all: values.all }, context);
     } else if (positionals[0] === 'api-key' && positionals[1] === 'revoke' && positionals[2]) {
       const target = positionals[2];
       const byId = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i.test(target);
@@ -87,7 +94,15 @@ async function main(argv: string[]) {
   }
 }
 
+/** Our errors carry a code and, for a list that is not a registry, every problem found. */
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const { code, errors } = error as Error & { code?: string; errors?: { field: string; message: string }[] };
+  const head = code && !code.startsWith('ERR_') ? `${code}: ${error.message}` : error.message;
+  return [head, ...(errors ?? []).map((e) => `  ${e.field}: ${e.message}`)].join('\n');
+}
+
 main(process.argv.slice(2)).catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`${describeError(error)}\n`);
   process.exit(1);
 });

@@ -6,6 +6,14 @@ export const ConfigSchema = Type.Object({
   BCRYPT_COST: Type.Integer({ minimum: 4, maximum: 15, default: 12 }),
   MAX_FAILED_LOGINS: Type.Integer({ minimum: 1, default: 5 }),
   SESSION_TTL_HOURS: Type.Integer({ minimum: 1, default: 12 }),
+  PLATFORM_VERSION: Type.String({
+    pattern: '^[0-9]+\\.[0-9]+\\.[0-9]+$',
+    default: '1.16.2',
+    description: 'Registry entries are compatible when they list this version as <major>.<minor>.x',
+  }),
+  REGISTRY_FETCH_TIMEOUT_MS: Type.Integer({ minimum: 50, default: 10_000, description: 'Per file fetched from a registry' }),
+  REGISTRY_MAX_BYTES: Type.Integer({ minimum: 1024, default: 5_242_880, description: 'Largest versions.txt or list.json accepted' }),
+  REGISTRY_ALLOW_LOCAL_PATHS: Type.Boolean({ default: true, description: 'Whether add_registry accepts a local directory' }),
 });
 export type Config = Static<typeof ConfigSchema>;
 

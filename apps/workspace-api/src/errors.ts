@@ -27,3 +27,42 @@ export const InvalidCursorError = createError('INVALID_CURSOR', 'The cursor is n
 export const LoginFailedError = createError('LOGIN_FAILED', 'The username or password is incorrect', 401);
 export const UserLockedError = createError('USER_LOCKED', 'The account is locked', 403);
 export const UserDisabledError = createError('USER_DISABLED', 'The account is disabled', 403);
+
+export const GroupNameTakenError = createError('GROUP_NAME_TAKEN', 'The group name "%s" is already taken', 409);
+export const GroupHasMembersError = createError(
+  'GROUP_HAS_MEMBERS',
+  'The group has %s member(s); pass "force": true to delete it anyway',
+  409,
+);
+export const SystemGroupError = createError('SYSTEM_GROUP', '%s', 409);
+export const ImageNotFoundError = createError('IMAGE_NOT_FOUND', 'No workspace matches %s', 404);
+export const ImageAlreadyInGroupError = createError('IMAGE_ALREADY_IN_GROUP', 'The workspace is already allowed for this group', 409);
+export const ImageNotInGroupError = createError('IMAGE_NOT_IN_GROUP', 'The workspace is not on this group\'s list', 404);
+export const ImageAlreadyInstalledError = createError(
+  'IMAGE_ALREADY_INSTALLED',
+  'The workspace "%s" of this registry is already installed',
+  409,
+);
+export const ProfilePathInvalidError = createError('PROFILE_PATH_INVALID', 'The persistent profile path is not valid', 400);
+
+export const RegistryNotFoundError = createError('REGISTRY_NOT_FOUND', 'No registry matches %s', 404);
+export const RegistryAlreadyAddedError = createError('REGISTRY_ALREADY_ADDED', 'The registry %s has already been added', 409);
+export const RegistryUrlInvalidError = createError('REGISTRY_URL_INVALID', '%s', 400);
+export const RegistryUnreachableError = createError('REGISTRY_UNREACHABLE', 'The registry could not be reached: %s', 400);
+export const RegistryTimeoutError = createError('REGISTRY_TIMEOUT', 'The registry did not answer within %s ms: %s', 400);
+export const RegistryVersionsMissingError = createError('REGISTRY_VERSIONS_MISSING', 'The registry has no versions.txt at %s', 422);
+export const RegistryVersionUnsupportedError = createError(
+  'REGISTRY_VERSION_UNSUPPORTED',
+  'The registry offers schema versions [%s]; supported are %s',
+  422,
+);
+export const RegistryListMissingError = createError('REGISTRY_LIST_MISSING', 'The registry has no list at %s', 422);
+export const RegistryTooLargeError = createError('REGISTRY_TOO_LARGE', '%s is larger than the %s-byte limit', 422);
+export const RegistryNotJsonError = createError('REGISTRY_NOT_JSON', '%s is not JSON', 422);
+export const RegistryInvalidError = createError('REGISTRY_INVALID', '%s is not a workspace registry list', 422);
+export const RegistryWorkspaceNotFoundError = createError('REGISTRY_WORKSPACE_NOT_FOUND', 'The registry lists no workspace named "%s"', 404);
+export const WorkspaceIncompatibleError = createError(
+  'WORKSPACE_INCOMPATIBLE',
+  'The workspace "%s" does not list %s as compatible; pass "force": true to install it anyway',
+  409,
+);

@@ -1,4 +1,4 @@
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { createTestDatabase, type TestDatabase } from '@platform/db/testing';
 import { buildApp, type AppOverrides } from '../src/app';
 import { createApiKeysService } from '../src/api-keys/api-keys.service';
@@ -21,8 +21,8 @@ export interface Harness {
   admin: Credentials;
   issueKey: (permissions: Permission[], options?: { readOnly?: boolean; expiresAt?: Date }) => Promise<Credentials>;
   /** POSTs an operation with the given credentials in the body, as Kasm clients do. */
-  call: (operation: string, body?: object, credentials?: Credentials | null) => ReturnType<FastifyInstance['inject']>;
-  inject: (options: InjectOptions) => ReturnType<FastifyInstance['inject']>;
+  call: (operation: string, body?: object, credentials?: Credentials | null) => Promise<LightMyRequestResponse>;
+  inject: (options: InjectOptions) => Promise<LightMyRequestResponse>;
   reset: () => Promise<void>;
   close: () => Promise<void>;
 }

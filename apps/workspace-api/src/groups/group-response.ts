@@ -1,0 +1,14 @@
+import { toTimestamp, toWireId } from '@platform/schemas';
+import type { Group } from '../generated/prisma/client';
+import type { GroupResponse } from './groups.schemas';
+
+export function toGroupResponse(group: Group): GroupResponse {
+  return {
+    group_id: toWireId(group.id),
+    name: group.name,
+    description: group.description,
+    priority: group.priority,
+    is_system: group.isSystem,
+    created: toTimestamp(group.createdAt),
+  };
+}

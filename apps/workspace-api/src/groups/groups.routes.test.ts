@@ -1,0 +1,131 @@
+import { createHarness, type Harness } from '../../test/harness';
+
+const ALL_USERS = '68d557ac4cac42cca9f31c7c853de0f3';
+const UNKNOWN = '11111111111111111111111111111111';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(() => h.close());
+beforeEach(() => h.reset());
+
+async function createGroup(target_group: Record<string, unknown> = {}) {
+  const res = await h.call('create_group', {
+    target_group: { name: 'Developers', ...target_group },
+  });
+  expect(res.statusCode).toBe(200);
+  return res.json().group;
+}
+
+describe('create_group', () => {
+  it('creates a group with a trimmed name and the default priority', async () => {
+    const group = await createGroup({ name: '  Developers ', description: 'Writes code' });
+    expect(group).toEqual({
+      group_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+      name: 'Developers',
+      description: 'Writes code',
+      priority: 100,
+      is_system: false,
+      created: expect.any(String),
+    });
+  });
+
+  it('answers 409 GROUP_NAME_TAKEN for a name in use, system names included', async () => {
+    await createGroup();
+    for (const name of ['Developers', 'All Users']) {
+      const res = await h.call('create_group', { target_group: { name } });
+      expect(res.statusCode).toBe(409);
+      expect(res.json().code).toBe('GROUP_NAME_TAKEN');
+    }
+  });
+
+  it('lets exactly one of several concurrent creates of the same name win', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => h.call('create_group', { target_group: { name: 'Race' } })),
+    );
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409, 409]);
+  });
+
+  it.each([1, 4095])('accepts priority %i', async (priority) => {
+    expect((await createGroup({ priority })).priority).toBe(priority);
+  });
+
+  it.each([0, 4096, -1, 1.5, '10'])('rejects priority %p with 400', async (priority) => {
+    const res = await h.call('create_group', { target_group: { name: 'P', priority } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      errors: [{ field: 'target_group.priority' }],
+    });
+  });
+
+  it('rejects a missing or blank name', async () => {
+    expect((await h.call('create_group', { target_group: {} })).json().errors).toEqual([
+      { field: 'target_group.name', message: expect.any(String) },
+    ]);
+    expect((await h.call('create_group', { target_group: { name: '   ' } })).statusCode).toBe(400);
+  });
+});
+
+describe('get_groups / get_group', () => {
+  it('lists every group, system groups included, by priority', async () => {
+    await createGroup({ name: 'Zeta', priority: 50 });
+    await createGroup({ name: 'Alpha', priority: 50 });
+    const { groups } = (await h.call('get_groups')).json();
+    expect(groups.map((g: { name: string }) => g.name)).toEqual([
+      'Administrators',
+      'Alpha',
+      'Zeta',
+      'All Users',
+    ]);
+    expect(groups.find((g: { group_id: string }) => g.group_id === ALL_USERS)).toMatchObject({
+      is_system: true,
+      priority: 4095,
+    });
+  });
+
+  it('gets one group by its id, dashed or not', async () => {
+    const group = await createGroup();
+    expect(
+      (await h.call('get_group', { target_group: { group_id: group.group_id } })).json().group,
+    ).toEqual(group);
+    const dashed = '68d557ac-4cac-42cc-a9f3-1c7c853de0f3';
+    expect(
+      (await h.call('get_group', { target_group: { group_id: dashed } })).json().group.name,
+    ).toBe('All Users');
+  });
+
+  it('answers 404 GROUP_NOT_FOUND for an unknown id and 400 for a malformed one', async () => {
+    const missing = await h.call('get_group', { target_group: { group_id: UNKNOWN } });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().code).toBe('GROUP_NOT_FOUND');
+    expect((await h.call('get_group', { target_group: { group_id: 'nope' } })).statusCode).toBe(
+      400,
+    );
+  });
+});
+
+describe('group permissions', () => {
+  it.each([
+    ['create_group', 'groups.create', { target_group: { name: 'X' } }],
+    ['get_groups', 'groups.view', {}],
+    ['get_group', 'groups.view', { target_group: { group_id: ALL_USERS } }],
+    ['get_users_group', 'groups.view', { target_group: { group_id: ALL_USERS } }],
+    ['update_group', 'groups.modify', { target_group: { group_id: ALL_USERS, priority: 4095 } }],
+    ['delete_group', 'groups.delete', { target_group: { group_id: UNKNOWN } }],
+  ])('%s needs %s', async (operation, permission, body) => {
+    const without = await h.issueKey(['users.view', 'images.modify']);
+    expect((await h.call(operation, body, without)).statusCode).toBe(403);
+    const granted = await h.issueKey([permission as 'groups.view']);
+    expect((await h.call(operation, body, granted)).statusCode).not.toBe(403);
+  });
+
+  it('lets a read-only key view groups but not create them', async () => {
+    const readOnly = await h.issueKey(['global_admin'], { readOnly: true });
+    expect((await h.call('get_groups', {}, readOnly)).statusCode).toBe(200);
+    expect(
+      (await h.call('create_group', { target_group: { name: 'X' } }, readOnly)).statusCode,
+    ).toBe(403);
+  });
+});

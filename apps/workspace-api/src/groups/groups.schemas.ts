@@ -1,0 +1,74 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { IdSchema, TimestampSchema } from '@platform/schemas';
+import { UserSchema } from '../users/users.schemas';
+
+const GroupName = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  pattern: '\\S',
+  description: 'Unique; trimmed when stored',
+});
+const Description = Type.String({ maxLength: 2000 });
+const PRIORITY = { minimum: 1, maximum: 4095, description: 'Lower wins when group settings clash' };
+
+export const GroupSchema = Type.Object({
+  group_id: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  priority: Type.Integer(),
+  is_system: Type.Boolean(),
+  created: TimestampSchema,
+});
+export type GroupResponse = Static<typeof GroupSchema>;
+
+export const GroupEnvelopeSchema = Type.Object({ group: GroupSchema });
+export const GroupsSchema = Type.Object({ groups: Type.Array(GroupSchema) });
+
+const TargetGroup = Type.Object({ group_id: IdSchema });
+
+export const CreateGroupBodySchema = Type.Object({
+  target_group: Type.Object({
+    name: GroupName,
+    description: Type.Optional(Description),
+    priority: Type.Optional(Type.Integer({ ...PRIORITY, default: 100 })),
+  }),
+});
+export type CreateGroupInput = Static<typeof CreateGroupBodySchema>['target_group'];
+
+export const UpdateGroupBodySchema = Type.Object({
+  target_group: Type.Object({
+    group_id: IdSchema,
+    name: Type.Optional(GroupName),
+    description: Type.Optional(Description),
+    priority: Type.Optional(Type.Integer(PRIORITY)),
+  }),
+});
+export type UpdateGroupInput = Static<typeof UpdateGroupBodySchema>['target_group'];
+
+export const TargetGroupBodySchema = Type.Object({ target_group: TargetGroup });
+
+export const DeleteGroupBodySchema = Type.Object({
+  target_group: TargetGroup,
+  force: Type.Optional(
+    Type.Boolean({ default: false, description: 'Needed when the group has members' }),
+  ),
+});
+
+export const GetUsersGroupBodySchema = Type.Object({
+  target_group: TargetGroup,
+  page: Type.Integer({ minimum: 0, default: 0, description: '0-based page number' }),
+  page_size: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
+});
+export type GetUsersGroupBody = Static<typeof GetUsersGroupBodySchema>;
+
+export const GroupUsersPageSchema = Type.Object({
+  users: Type.Array(UserSchema),
+  total: Type.Integer(),
+  page: Type.Integer(),
+  page_size: Type.Integer(),
+});
+
+export const GroupImageBodySchema = Type.Object({
+  target_group: TargetGroup,
+  target_image: Type.Object({ image_id: IdSchema }),
+});

@@ -1,0 +1,35 @@
+import { toTimestamp, toWireId } from '@platform/schemas';
+import type { Image } from '../generated/prisma/client';
+import type { ImageResponse } from './images.schemas';
+
+const asObject = (value: unknown) =>
+  value && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+
+export function toImageResponse(image: Image): ImageResponse {
+  return {
+    image_id: toWireId(image.id),
+    name: image.name,
+    friendly_name: image.friendlyName,
+    description: image.description,
+    enabled: image.enabled,
+    cores: image.cores,
+    memory: Number(image.memory),
+    gpu_count: image.gpuCount,
+    cpu_allocation_method: image.cpuAllocationMethod,
+    image_src: image.imageSrc,
+    docker_registry: image.dockerRegistry,
+    run_config: asObject(image.runConfig),
+    exec_config: asObject(image.execConfig),
+    volume_mappings: asObject(image.volumeMappings),
+    architecture: image.architecture,
+    categories: image.categories,
+    uncompressed_size_mb: image.uncompressedSizeMb,
+    persistent_profile_path: image.persistentProfilePath,
+    notes: image.notes,
+    registry_id: image.registryId ? toWireId(image.registryId) : null,
+    registry_entry: image.registryEntryName,
+    created: toTimestamp(image.createdAt),
+  };
+}

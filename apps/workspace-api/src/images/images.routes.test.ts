@@ -1,0 +1,174 @@
+import { createHarness, type Harness } from '../../test/harness';
+import { createImage } from '../../test/image-factories';
+
+const UNKNOWN = '11111111111111111111111111111111';
+
+let h: Harness;
+let imageId: string;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(() => h.close());
+beforeEach(async () => {
+  await h.reset();
+  imageId = await createImage(h.db, {
+    friendlyName: 'Terminal',
+    memory: 2_768_000_000n,
+    runConfig: { hostname: 'kasm' },
+  });
+});
+
+const update = (fields: object) =>
+  h.call('update_image', { target_image: { image_id: imageId, ...fields } });
+
+describe('get_images', () => {
+  it('lists installed workspaces by friendly name, in the image shape', async () => {
+    await createImage(h.db, { friendlyName: 'Browser', enabled: false });
+    const { images } = (await h.call('get_images')).json();
+    expect(images.map((i: { friendly_name: string }) => i.friendly_name)).toEqual([
+      'Browser',
+      'Terminal',
+    ]);
+    expect(images[1]).toEqual({
+      image_id: imageId,
+      name: expect.stringMatching(/^kasmweb\/tool-[0-9a-f]+:1\.16\.0$/),
+      friendly_name: 'Terminal',
+      description: '',
+      enabled: true,
+      cores: 2,
+      memory: 2_768_000_000,
+      gpu_count: 0,
+      cpu_allocation_method: 'Inherit',
+      image_src: '',
+      docker_registry: '',
+      run_config: { hostname: 'kasm' },
+      exec_config: {},
+      volume_mappings: {},
+      architecture: ['amd64'],
+      categories: ['Development'],
+      uncompressed_size_mb: null,
+      persistent_profile_path: '',
+      notes: '',
+      registry_id: null,
+      registry_entry: null,
+      created: expect.any(String),
+    });
+  });
+});
+
+describe('update_image', () => {
+  it('changes only the fields present', async () => {
+    const res = await update({
+      enabled: false,
+      friendly_name: ' Shell ',
+      cores: 1.5,
+      memory: 4_000_000_000,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().image).toMatchObject({
+      enabled: false,
+      friendly_name: 'Shell',
+      cores: 1.5,
+      memory: 4_000_000_000,
+    });
+    const again = (
+      await update({ persistent_profile_path: '/profiles/{username}/{image_id}' })
+    ).json().image;
+    expect(again).toMatchObject({
+      enabled: false,
+      friendly_name: 'Shell',
+      persistent_profile_path: '/profiles/{username}/{image_id}',
+    });
+    expect(
+      (await update({ persistent_profile_path: '' })).json().image.persistent_profile_path,
+    ).toBe('');
+  });
+
+  it('answers 400 PROFILE_PATH_INVALID with every problem of the path', async () => {
+    const res = await update({ persistent_profile_path: 'profiles/{home}' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'PROFILE_PATH_INVALID' });
+    expect(res.json().errors).toHaveLength(3);
+    for (const problem of res.json().errors)
+      expect(problem.field).toBe('target_image.persistent_profile_path');
+  });
+
+  it.each([
+    [{ cores: 0 }, 'target_image.cores'],
+    [{ memory: 1024 }, 'target_image.memory'],
+    [{ enabled: 'yes' }, 'target_image.enabled'],
+    [{ friendly_name: '  ' }, 'target_image.friendly_name'],
+  ])('rejects %p with 400', async (fields, field) => {
+    const res = await update(fields);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual([{ field, message: expect.any(String) }]);
+  });
+
+  it('answers 404 IMAGE_NOT_FOUND for an unknown workspace', async () => {
+    const res = await h.call('update_image', {
+      target_image: { image_id: UNKNOWN, enabled: false },
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().code).toBe('IMAGE_NOT_FOUND');
+  });
+});
+
+describe('delete_image', () => {
+  it('deletes a workspace and takes it off every group list, leaving the groups', async () => {
+    const groupId = (await h.call('create_group', { target_group: { name: 'Developers' } })).json()
+      .group.group_id;
+    await h.call('add_images_group', {
+      target_group: { group_id: groupId },
+      target_image: { image_id: imageId },
+    });
+    const res = await h.call('delete_image', { target_image: { image_id: imageId } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({});
+    expect((await h.call('get_images')).json().images).toEqual([]);
+    expect(
+      (await h.call('get_images_group', { target_group: { group_id: groupId } })).json().images,
+    ).toEqual([]);
+    expect(await h.db.groupImage.count()).toBe(0);
+    expect((await h.call('get_group', { target_group: { group_id: groupId } })).statusCode).toBe(
+      200,
+    );
+  });
+
+  it('answers 404 for an unknown workspace', async () => {
+    expect(
+      (await h.call('delete_image', { target_image: { image_id: UNKNOWN } })).json().code,
+    ).toBe('IMAGE_NOT_FOUND');
+  });
+});
+
+describe('image permissions', () => {
+  it('reads with images.view and writes with images.modify', async () => {
+    const viewer = await h.issueKey(['images.view']);
+    expect((await h.call('get_images', {}, viewer)).statusCode).toBe(200);
+    expect(
+      (await h.call('update_image', { target_image: { image_id: imageId } }, viewer)).statusCode,
+    ).toBe(403);
+    expect(
+      (await h.call('delete_image', { target_image: { image_id: imageId } }, viewer)).statusCode,
+    ).toBe(403);
+    const modifier = await h.issueKey(['images.modify']);
+    expect((await h.call('get_images', {}, modifier)).statusCode).toBe(403);
+    expect(
+      (
+        await h.call(
+          'update_image',
+          { target_image: { image_id: imageId, enabled: false } },
+          modifier,
+        )
+      ).statusCode,
+    ).toBe(200);
+  });
+
+  it('lets a read-only key list workspaces but not change them', async () => {
+    const readOnly = await h.issueKey(['images.view', 'images.modify'], { readOnly: true });
+    expect((await h.call('get_images', {}, readOnly)).statusCode).toBe(200);
+    expect(
+      (await h.call('delete_image', { target_image: { image_id: imageId } }, readOnly)).statusCode,
+    ).toBe(403);
+  });
+});

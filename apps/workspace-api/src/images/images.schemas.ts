@@ -1,0 +1,76 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { IdSchema, TimestampSchema } from '@platform/schemas';
+
+const OpenObject = Type.Object({}, { additionalProperties: true });
+
+/** An installed workspace, in Kasm's shape (Kasm calls it an image). */
+export const ImageSchema = Type.Object({
+  image_id: Type.String(),
+  name: Type.String({ description: 'Container image, <repository>:<tag>' }),
+  friendly_name: Type.String(),
+  description: Type.String(),
+  enabled: Type.Boolean(),
+  cores: Type.Number(),
+  memory: Type.Integer({ description: 'Bytes' }),
+  gpu_count: Type.Integer(),
+  cpu_allocation_method: Type.String(),
+  image_src: Type.String(),
+  docker_registry: Type.String(),
+  run_config: OpenObject,
+  exec_config: OpenObject,
+  volume_mappings: OpenObject,
+  architecture: Type.Array(Type.String()),
+  categories: Type.Array(Type.String()),
+  uncompressed_size_mb: Type.Union([Type.Integer(), Type.Null()]),
+  persistent_profile_path: Type.String(),
+  notes: Type.String(),
+  registry_id: Type.Union([Type.String(), Type.Null()], {
+    description: 'The registry it was installed from',
+  }),
+  registry_entry: Type.Union([Type.String(), Type.Null()], {
+    description: 'Its name in that registry',
+  }),
+  created: TimestampSchema,
+});
+export type ImageResponse = Static<typeof ImageSchema>;
+
+export const ImageEnvelopeSchema = Type.Object({ image: ImageSchema });
+export const ImagesSchema = Type.Object({ images: Type.Array(ImageSchema) });
+
+export const TargetImageBodySchema = Type.Object({
+  target_image: Type.Object({ image_id: IdSchema }),
+});
+
+export const UpdateImageBodySchema = Type.Object({
+  target_image: Type.Object({
+    image_id: IdSchema,
+    enabled: Type.Optional(Type.Boolean()),
+    friendly_name: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '\\S' })),
+    cores: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1024 })),
+    memory: Type.Optional(Type.Integer({ minimum: 1_000_000, description: 'Bytes' })),
+    persistent_profile_path: Type.Optional(
+      Type.String({
+        maxLength: 1024,
+        description: 'Absolute path or s3:// URL with {username} or {user_id}; "" for none',
+      }),
+    ),
+  }),
+});
+export type UpdateImageInput = Static<typeof UpdateImageBodySchema>['target_image'];
+
+export const TargetUserBodySchema = Type.Object({
+  target_user: Type.Object({ user_id: IdSchema }),
+});
+
+export const CheckAccessBodySchema = Type.Object({
+  target_user: Type.Object({ user_id: IdSchema }),
+  target_image: Type.Object({ image_id: IdSchema }),
+});
+
+export const AccessSchema = Type.Object({
+  allowed: Type.Boolean(),
+  reason: Type.String(),
+  groups: Type.Array(Type.Object({ group_id: Type.String(), name: Type.String() }), {
+    description: "The user's groups that allow the workspace",
+  }),
+});
