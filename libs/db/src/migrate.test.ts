@@ -221,6 +221,24 @@ describe('migrate', () => {
     );
   });
 
+  it('migrates as a role that owns the schema but may not create schemas', async () => {
+    const { dir, schema } = await setup([INIT, ADD_GROUP]);
+    const role = `${databaseName}_owner`;
+    await query(`CREATE ROLE "${role}" LOGIN PASSWORD 'owner'`);
+    try {
+      await query(`CREATE SCHEMA "${schema}" AUTHORIZATION "${role}"`);
+      const asOwner = Object.assign(new URL(url), { username: role, password: 'owner' }).toString();
+
+      const result = await migrate({ connectionString: asOwner, schema, migrationsDir: dir });
+
+      expect(result).toEqual({ applied: [INIT, ADD_GROUP], alreadyApplied: 0 });
+      expect(await tables(schema)).toEqual(['_prisma_migrations', 'group', 'log', 'user']);
+    } finally {
+      await query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await query(`DROP ROLE "${role}"`);
+    }
+  });
+
   it.each(['Public', 'svc-api', '1svc', '', 'svc"; DROP SCHEMA public CASCADE; --'])(
     'refuses the invalid schema name %p before connecting',
     async (schema) => {

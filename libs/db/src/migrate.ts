@@ -89,7 +89,12 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [lockKey(options.schema)]);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS "${options.schema}"`);
+    // Deployments give each service a role that owns its schema but may not create schemas, and
+    // CREATE SCHEMA IF NOT EXISTS checks that privilege even when the schema is already there.
+    const { rowCount } = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [
+      options.schema,
+    ]);
+    if (!rowCount) await client.query(`CREATE SCHEMA "${options.schema}"`);
     await client.query(`SET search_path TO "${options.schema}"`);
     await client.query(HISTORY_TABLE);
     const { rows } = await client.query<AppliedRow>(
