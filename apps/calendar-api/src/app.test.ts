@@ -36,6 +36,7 @@ describe('calendar-api app', () => {
     ).toEqual([
       '/api/calendar/add',
       '/api/calendar/add_event',
+      '/api/calendar/calendar.ics',
       '/api/calendar/delete/{title}',
       '/api/calendar/edit/{title}',
       '/api/calendar/event/{id}',
@@ -44,6 +45,8 @@ describe('calendar-api app', () => {
       '/api/calendar/events/range',
       '/api/calendar/events/type/{type}',
       '/api/calendar/events/{date}',
+      '/api/calendar/notifications',
+      '/api/calendar/slack/events',
     ]);
     expect(spec.components.securitySchemes.bearerAuth).toMatchObject({
       type: 'http',
@@ -64,6 +67,7 @@ describe('calendar-api app', () => {
     expect(rows.map((r) => r.migration_name)).toEqual([
       '20261121000000_init',
       '20261122000000_events_messages_tokens',
+      '20261123000000_slack_inbox_notifications',
     ]);
     const schemaPath = path.resolve(__dirname, '../../../prisma/calendar-api/schema.prisma');
     expect(await findDrift(schemaPath, database.url, 'calendar')).toEqual([]);

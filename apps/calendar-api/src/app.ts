@@ -3,6 +3,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { databasePlugin } from '@platform/db';
 import { problemDetailsPlugin } from '@platform/errors';
 import { docsPlugin, fastifyOptions, healthRoutes, validatorCompiler } from '@platform/http';
+import { slackEventsRoutes } from './chat/slack-events.routes';
+import { createSlackEventsService } from './chat/slack-events.service';
+import { createSlackInbox } from './chat/slack-inbox.worker';
 import type { Config } from './config';
 import { createDb, type Db } from './db';
 import { eventQueriesRoutes } from './events/event-queries.routes';
@@ -10,11 +13,19 @@ import { createEventQueriesService } from './events/event-queries.service';
 import { eventTitlesRoutes } from './events/event-titles.routes';
 import { eventsRoutes } from './events/events.routes';
 import { createEventsService } from './events/events.service';
+import { feedRoutes } from './feed/feed.routes';
+import { createFeedService } from './feed/feed.service';
 import { messagesRoutes } from './messages/messages.routes';
 import { createMessagesService } from './messages/messages.service';
+import { createDispatcher } from './notifications/dispatcher';
+import { notificationsRoutes } from './notifications/notifications.routes';
+import { createNotificationsService } from './notifications/notifications.service';
+import { createOutbox } from './notifications/outbox';
+import { parseWebhookTargets } from './notifications/webhook-targets';
 import { authPlugin } from './plugins/auth.plugin';
 import { API_PREFIX, SECURITY_SCHEMES } from './routes';
 import { createTokensService } from './tokens/tokens.service';
+import { workersPlugin, type Workers } from './workers/workers.plugin';
 
 export interface AppOverrides {
   db?: Db;
@@ -28,26 +39,54 @@ export async function buildApp(
   config: Config,
   overrides: AppOverrides = {},
 ): Promise<FastifyInstance> {
-  const app = Fastify(
-    fastifyOptions({
+  const app = Fastify({
+    ...fastifyOptions({
       logLevel: config.LOG_LEVEL,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       logStream: overrides.logStream,
     }),
-  ).withTypeProvider<TypeBoxTypeProvider>();
+    // Titles (up to 200 characters) are path parameters; Fastify's default stops at 100.
+    routerOptions: { maxParamLength: 1000 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
 
   const db = overrides.db ?? createDb(config);
   const now = overrides.now ?? (() => new Date());
+  const targets = parseWebhookTargets(config.NOTIFY_WEBHOOKS);
+  const outbox = createOutbox({ targets });
   const tokens = createTokensService({ db });
-  const events = createEventsService({ db });
+  const events = createEventsService({ db, outbox });
   const queries = createEventQueriesService({ db, config, now });
-  const messages = createMessagesService({ db, config, now });
+  const messages = createMessagesService({ db, config, now, outbox });
+  const notifications = createNotificationsService({ db });
+  const feed = createFeedService({ db, config });
+  const workers: Workers = {
+    dispatcher: createDispatcher({
+      db,
+      config,
+      targets,
+      log: app.log.child({ worker: 'dispatcher' }),
+    }),
+    slackInbox: createSlackInbox({
+      db,
+      config,
+      messages,
+      log: app.log.child({ worker: 'slack-inbox' }),
+    }),
+  };
+  const slack = createSlackEventsService({ db, onRecorded: () => workers.slackInbox.wake() });
 
   await app.register(problemDetailsPlugin);
   await app.register(databasePlugin, {
     ping: () => db.$queryRaw`SELECT 1`,
     close: () => db.$disconnect(),
+  });
+  await app.register(workersPlugin, {
+    workers,
+    enabled: [
+      ...(config.NOTIFY_DISPATCH === 'on' ? (['dispatcher'] as const) : []),
+      ...(config.SLACK_INBOX_WORKER === 'on' ? (['slackInbox'] as const) : []),
+    ],
   });
   await app.register(docsPlugin, {
     title: 'calendar-api',
@@ -64,6 +103,9 @@ export async function buildApp(
       await api.register(eventsRoutes, { events });
       await api.register(eventTitlesRoutes, { events });
       await api.register(eventQueriesRoutes, { queries });
+      await api.register(feedRoutes, { feed });
+      await api.register(notificationsRoutes, { notifications });
+      await api.register(slackEventsRoutes, { slack, signingSecret: config.SLACK_SIGNING_SECRET });
     },
     { prefix: API_PREFIX },
   );

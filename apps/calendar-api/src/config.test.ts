@@ -38,4 +38,49 @@ describe('loadConfig', () => {
   it('refuses an unknown CALENDAR_AUTH mode', () => {
     expect(() => loadConfig({ ...base, CALENDAR_AUTH: 'maybe' })).toThrow(/CALENDAR_AUTH/);
   });
+
+  it('defaults to no notification target, both workers on, and feed UIDs @calendar-api', () => {
+    expect(loadConfig(base)).toMatchObject({
+      NOTIFY_WEBHOOKS: '',
+      NOTIFY_DISPATCH: 'on',
+      SLACK_INBOX_WORKER: 'on',
+      SLACK_SIGNING_SECRET: '',
+      CALENDAR_UID_DOMAIN: 'calendar-api',
+      NOTIFY_MAX_ATTEMPTS: 8,
+    });
+  });
+
+  it('reads webhook targets, worker switches and intervals', () => {
+    expect(
+      loadConfig({
+        ...base,
+        NOTIFY_WEBHOOKS: 'slack=https://hooks.slack.com/services/T/B/x',
+        NOTIFY_DISPATCH: 'off',
+        SLACK_INBOX_WORKER: 'off',
+        NOTIFY_INTERVAL_MS: '250',
+        SLACK_INBOX_INTERVAL_MS: '500',
+      }),
+    ).toMatchObject({
+      NOTIFY_DISPATCH: 'off',
+      SLACK_INBOX_WORKER: 'off',
+      NOTIFY_INTERVAL_MS: 250,
+      SLACK_INBOX_INTERVAL_MS: 500,
+    });
+  });
+
+  it.each([
+    [{ NOTIFY_WEBHOOKS: 'teams=https://x.example/h' }, /NOTIFY_WEBHOOKS: "teams" is not NAME=URL/],
+    [{ NOTIFY_DISPATCH: 'yes' }, /NOTIFY_DISPATCH/],
+    [{ SLACK_INBOX_WORKER: 'true' }, /SLACK_INBOX_WORKER/],
+    [{ NOTIFY_INTERVAL_MS: '5' }, /NOTIFY_INTERVAL_MS/],
+    [{ NOTIFY_MAX_ATTEMPTS: '0' }, /NOTIFY_MAX_ATTEMPTS/],
+    [
+      { NOTIFY_LEASE_MS: '10000' },
+      /NOTIFY_LEASE_MS: must exceed NOTIFY_TIMEOUT_MS \+ DATABASE_TIMEOUT_MS/,
+    ],
+    [{ NOTIFY_BACKOFF_BASE_MS: '5000', NOTIFY_BACKOFF_MAX_MS: '1000' }, /NOTIFY_BACKOFF_MAX_MS/],
+    [{ CALENDAR_UID_DOMAIN: 'not a domain' }, /CALENDAR_UID_DOMAIN/],
+  ])('refuses %j', (env, message) => {
+    expect(() => loadConfig({ ...base, ...env })).toThrow(message);
+  });
 });

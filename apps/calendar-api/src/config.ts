@@ -1,7 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ConfigError, parseEnv, serviceEnv } from '@platform/schemas';
 import { parseChannelPeriods } from './messages/channel-periods';
+import { parseWebhookTargets } from './notifications/webhook-targets';
 import { isTimeZone } from './time/calendar-days';
+
+const onOff = (description: string) =>
+  Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on', description });
+const ms = (defaultMs: number, minimum: number, description: string) =>
+  Type.Integer({ minimum, default: defaultMs, description });
 
 export const ConfigSchema = Type.Object({
   ...serviceEnv({ port: 3002, schema: 'calendar' }),
@@ -18,21 +24,67 @@ export const ConfigSchema = Type.Object({
     description:
       'Which requests need a bearer token: writes (default), all, or off (trusted network)',
   }),
+  CALENDAR_UID_DOMAIN: Type.String({
+    default: 'calendar-api',
+    pattern: '^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$',
+    description: "Right-hand side of the feed's UIDs: event-<id>@<domain>",
+  }),
+  CALENDAR_NAME: Type.String({
+    default: 'Class calendar',
+    minLength: 1,
+    maxLength: 200,
+    description: "The feed's name in calendar apps",
+  }),
+  SLACK_SIGNING_SECRET: Type.String({
+    default: '',
+    description: 'Signing secret of the Slack app; empty refuses every /slack/events request',
+  }),
+  SLACK_INBOX_WORKER: onOff('Process stored Slack events in this process'),
+  SLACK_INBOX_INTERVAL_MS: ms(1000, 10, 'Poll interval of the inbox worker when idle'),
+  NOTIFY_WEBHOOKS: Type.String({
+    default: '',
+    description: 'Notification targets: "slack=https://hooks.slack.com/…,discord=https://…"',
+  }),
+  NOTIFY_DISPATCH: onOff('Deliver pending notifications from this process'),
+  NOTIFY_INTERVAL_MS: ms(1000, 10, 'Poll interval of the dispatcher when idle'),
+  NOTIFY_TIMEOUT_MS: ms(5000, 50, 'Longest wait for a webhook to answer'),
+  NOTIFY_LEASE_MS: ms(60_000, 100, 'How long a claimed notification stays with its dispatcher'),
+  NOTIFY_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 100, default: 8 }),
+  NOTIFY_BACKOFF_BASE_MS: ms(2000, 1, 'Delay before the first retry; doubles per attempt'),
+  NOTIFY_BACKOFF_MAX_MS: ms(600_000, 1, 'Longest delay between two attempts'),
 });
 export type Config = Static<typeof ConfigSchema>;
+
+/** Rules between keys, and formats a JSON schema cannot express. */
+function crossChecks(config: Config): string[] {
+  const problems: string[] = [];
+  const check = (key: string, run: () => void) => {
+    try {
+      run();
+    } catch (error) {
+      problems.push(`  ${key}: ${(error as Error).message}`);
+    }
+  };
+  if (!isTimeZone(config.CALENDAR_TIMEZONE)) {
+    problems.push(`  CALENDAR_TIMEZONE: "${config.CALENDAR_TIMEZONE}" is not an IANA time zone`);
+  }
+  check('CHANNEL_PERIODS', () => parseChannelPeriods(config.CHANNEL_PERIODS));
+  check('NOTIFY_WEBHOOKS', () => parseWebhookTargets(config.NOTIFY_WEBHOOKS));
+  // A delivery (webhook timeout, then recording its outcome) must end before its lease does,
+  // or another replica could claim and deliver it a second time.
+  if (config.NOTIFY_LEASE_MS <= config.NOTIFY_TIMEOUT_MS + config.DATABASE_TIMEOUT_MS) {
+    problems.push('  NOTIFY_LEASE_MS: must exceed NOTIFY_TIMEOUT_MS + DATABASE_TIMEOUT_MS');
+  }
+  if (config.NOTIFY_BACKOFF_MAX_MS < config.NOTIFY_BACKOFF_BASE_MS) {
+    problems.push('  NOTIFY_BACKOFF_MAX_MS: must not be less than NOTIFY_BACKOFF_BASE_MS');
+  }
+  return problems;
+}
 
 /** The one reader of the environment; fails with every problem at once. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const config = parseEnv(ConfigSchema, env);
-  const problems: string[] = [];
-  if (!isTimeZone(config.CALENDAR_TIMEZONE)) {
-    problems.push(`  CALENDAR_TIMEZONE: "${config.CALENDAR_TIMEZONE}" is not an IANA time zone`);
-  }
-  try {
-    parseChannelPeriods(config.CHANNEL_PERIODS);
-  } catch (error) {
-    problems.push(`  CHANNEL_PERIODS: ${(error as Error).message}`);
-  }
+  const problems = crossChecks(config);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   return config;
 }

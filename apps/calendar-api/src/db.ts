@@ -1,9 +1,11 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { poolConfig } from '@platform/db';
 import type { Config } from './config';
-import { PrismaClient } from './generated/prisma/client';
+import { Prisma, PrismaClient } from './generated/prisma/client';
 
 export type Db = PrismaClient;
+/** The client inside `db.$transaction(async (tx) => …)`. */
+export type Tx = Prisma.TransactionClient;
 
 export function createDb(config: Config): Db {
   const adapter = new PrismaPg(
@@ -15,4 +17,12 @@ export function createDb(config: Config): Db {
     { schema: config.DATABASE_SCHEMA },
   );
   return new PrismaClient({ adapter });
+}
+
+/**
+ * A table of the service's schema for raw SQL: the adapter qualifies the queries Prisma builds,
+ * not raw ones. Safe to splice: DATABASE_SCHEMA is validated as a plain identifier.
+ */
+export function tableOf(config: Pick<Config, 'DATABASE_SCHEMA'>, table: string): Prisma.Sql {
+  return Prisma.raw(`"${config.DATABASE_SCHEMA}"."${table}"`);
 }

@@ -23,3 +23,10 @@ export const TokenNotFoundError = createError('TOKEN_NOT_FOUND', 'No API token h
 export function invalidField(field: string, message: string): Error {
   return withFieldErrors(new ValidationFailedError('The request is invalid'), [{ field, message }]);
 }
+
+export const SlackSignatureInvalidError = createError('SLACK_SIGNATURE_INVALID', '%s', 401);
+export const SlackPayloadInvalidError = createError(
+  'INVALID_JSON',
+  'The body of a Slack event must be a JSON object',
+  400,
+);

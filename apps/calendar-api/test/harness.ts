@@ -34,12 +34,24 @@ export interface Harness {
   request: (call: Call) => Promise<LightMyRequestResponse>;
   get: (path: string) => Promise<LightMyRequestResponse>;
   post: (path: string, payload: object) => Promise<LightMyRequestResponse>;
+  /**
+   * Another app on the same database (another replica, or the process after a restart), with
+   * more settings; `close` closes it too (closing it earlier is fine).
+   */
+  otherApp: (env?: Record<string, string>) => Promise<FastifyInstance>;
   reset: () => Promise<void>;
   close: () => Promise<void>;
 }
 
+/** Background workers stay off unless a test turns them on; it can also run them by hand. */
 export function testConfig(databaseUrl: string, env: Record<string, string> = {}): Config {
-  return loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ...env });
+  return loadConfig({
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'silent',
+    NOTIFY_DISPATCH: 'off',
+    SLACK_INBOX_WORKER: 'off',
+    ...env,
+  });
 }
 
 /** A migrated database of its own and an app on it; call in beforeAll, `close` in afterAll. */
@@ -54,6 +66,7 @@ export async function createHarness(
   const db = createDb(config);
   const tokens = createTokensService({ db });
   const { token } = await tokens.create('test');
+  const others: FastifyInstance[] = [];
 
   const request: Harness['request'] = ({ token: given = token, url, headers, ...rest }) =>
     app.inject({
@@ -75,11 +88,20 @@ export async function createHarness(
     request,
     get: (path) => request({ method: 'GET', url: path }),
     post: (path, payload) => request({ method: 'POST', url: path, payload }),
+    otherApp: async (more = {}) => {
+      const other = await buildApp(testConfig(database.url, { ...env, ...more }), {
+        now: () => now,
+        ...overrides,
+      });
+      others.push(other);
+      return other;
+    },
     reset: async () => {
       now = DEFAULT_NOW;
       await database.truncate(['api_token']);
     },
     close: async () => {
+      await Promise.all(others.map((other) => other.close()));
       await app.close();
       await db.$disconnect();
       await database.drop();

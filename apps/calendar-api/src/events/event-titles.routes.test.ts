@@ -80,6 +80,13 @@ describe('PUT /edit/{title}', () => {
     expect(res.json().updated).toBe(1);
   });
 
+  it('finds a title of the longest allowed length, 200 characters', async () => {
+    const title = `${'x'.repeat(190)} 🎉 quiz!`.slice(0, 200);
+    await addEvent(h, { title });
+    expect((await edit(title, { description: 'long' })).json().updated).toBe(1);
+    expect((await remove(title)).json().deleted).toBe(1);
+  });
+
   it('answers 404 EVENT_NOT_FOUND when no event has the title (or not on that date)', async () => {
     await arrangeLabs();
     for (const res of [

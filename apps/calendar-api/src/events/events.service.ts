@@ -1,6 +1,8 @@
 import type { Db } from '../db';
 import { EventNotFoundError, invalidField, PreconditionFailedError } from '../errors';
 import type { CalendarEvent, Prisma } from '../generated/prisma/client';
+import { notificationContent } from '../notifications/notification-content';
+import type { Outbox } from '../notifications/outbox';
 import { toDbDate } from '../time/calendar-days';
 import { EVENT_ORDER, etagOf, ifMatchAllows } from './event-response';
 import type { EventPatchBody, NewEventBody, TitleEditBody } from './events.schemas';
@@ -43,8 +45,11 @@ function describeTitle(title: string, date: string | undefined): string {
   return `title "${title}"${date === undefined ? '' : ` on ${date}`}`;
 }
 
-/** Writes to events, one or many. Changes that touch several rows are single statements or one transaction. */
-export function createEventsService({ db }: { db: Db }) {
+/**
+ * Writes to events, one or many. Every edit and deletion is one transaction together with its
+ * notification in the outbox.
+ */
+export function createEventsService({ db, outbox }: { db: Db; outbox: Outbox }) {
   async function get(id: number): Promise<CalendarEvent> {
     const event = await db.calendarEvent.findUnique({ where: { id } });
     if (!event) throw new EventNotFoundError(`id ${id}`);
@@ -83,10 +88,13 @@ export function createEventsService({ db }: { db: Db }) {
     async update(id: number, patch: EventPatchBody, ifMatch?: string): Promise<CalendarEvent> {
       const data = patchData(patch);
       const where = await versionFilter(id, ifMatch);
-      const [updated] = await db.calendarEvent.updateManyAndReturn({ where, data });
-      if (updated) return updated;
-      if (ifMatch === undefined) throw new EventNotFoundError(`id ${id}`);
-      throw new PreconditionFailedError();
+      return db.$transaction(async (tx) => {
+        const [updated] = await tx.calendarEvent.updateManyAndReturn({ where, data });
+        if (!updated && ifMatch === undefined) throw new EventNotFoundError(`id ${id}`);
+        if (!updated) throw new PreconditionFailedError();
+        await outbox.enqueue(tx, notificationContent('updated', [updated]));
+        return updated;
+      });
     },
 
     async remove(id: number, ifMatch?: string): Promise<CalendarEvent> {
@@ -94,9 +102,13 @@ export function createEventsService({ db }: { db: Db }) {
       return db.$transaction(async (tx) => {
         const event = await tx.calendarEvent.findFirst({ where });
         const { count } = await tx.calendarEvent.deleteMany({ where });
-        if (event && count === 1) return event;
-        if (ifMatch === undefined) throw new EventNotFoundError(`id ${id}`);
-        throw new PreconditionFailedError();
+        if (!event || count !== 1) {
+          throw ifMatch === undefined
+            ? new EventNotFoundError(`id ${id}`)
+            : new PreconditionFailedError();
+        }
+        await outbox.enqueue(tx, notificationContent('deleted', [event]));
+        return event;
       });
     },
 
@@ -107,13 +119,16 @@ export function createEventsService({ db }: { db: Db }) {
       edit: TitleEditBody,
     ): Promise<TitleChange> {
       const data = titleEditData(edit);
-      const events = await db.calendarEvent.updateManyAndReturn({
-        where: byTitle(title, date),
-        data,
+      return db.$transaction(async (tx) => {
+        const events = await tx.calendarEvent.updateManyAndReturn({
+          where: byTitle(title, date),
+          data,
+        });
+        if (events.length === 0) throw new EventNotFoundError(describeTitle(title, date));
+        events.sort((a, b) => a.date.getTime() - b.date.getTime() || a.id - b.id);
+        await outbox.enqueue(tx, notificationContent('updated', events));
+        return { count: events.length, events };
       });
-      if (events.length === 0) throw new EventNotFoundError(describeTitle(title, date));
-      events.sort((a, b) => a.date.getTime() - b.date.getTime() || a.id - b.id);
-      return { count: events.length, events };
     },
 
     async deleteByTitle(title: string, date: string | undefined): Promise<TitleChange> {
@@ -126,6 +141,7 @@ export function createEventsService({ db }: { db: Db }) {
         const { count } = await tx.calendarEvent.deleteMany({
           where: { id: { in: events.map((e) => e.id) } },
         });
+        await outbox.enqueue(tx, notificationContent('deleted', events));
         return { count, events };
       });
     },

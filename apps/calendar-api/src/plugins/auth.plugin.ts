@@ -7,6 +7,13 @@ import type { TokensService } from '../tokens/tokens.service';
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** false: the route authenticates its requests itself (Slack signs its events). */
+    auth?: boolean;
+  }
+}
+
 export interface AuthOptions {
   tokens: TokensService;
   mode: Config['CALENDAR_AUTH'];
@@ -21,12 +28,14 @@ function challenge(reply: FastifyReply, error?: string) {
 
 /**
  * Bearer-token auth for the routes registered beside it: writes always (unless CALENDAR_AUTH=off),
- * reads too with CALENDAR_AUTH=all. Runs on request, before the body is even parsed.
+ * reads too with CALENDAR_AUTH=all. Runs on request, before the body is even parsed. A route
+ * with `config: { auth: false }` is skipped.
  */
 export const authPlugin = fp(
   async (app: FastifyInstance, { tokens, mode }: AuthOptions) => {
     if (mode === 'off') return;
     app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+      if (request.routeOptions.config.auth === false) return;
       if (mode === 'writes' && READ_METHODS.has(request.method)) return;
       const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
       if (!token) {

@@ -1,0 +1,99 @@
+import {
+  appMessage,
+  botMessage,
+  messageChanged,
+  messageDeleted,
+  messagePosted,
+  urlVerification,
+} from '../../test/slack-payloads';
+import { interpretSlackPayload, slackTsToDate } from './slack-event';
+
+const TS = '1741000000.000100';
+
+describe('interpretSlackPayload', () => {
+  it('answers the challenge of url_verification', () => {
+    expect(interpretSlackPayload(urlVerification('3eZbrw1aBm'))).toEqual({
+      kind: 'challenge',
+      challenge: '3eZbrw1aBm',
+    });
+  });
+
+  it('reads a posted message as its channel, ts and text', () => {
+    const payload = messagePosted('C123', TS, '[Mon]: Intro');
+    expect(interpretSlackPayload(payload)).toEqual({
+      kind: 'upsert',
+      eventId: payload.event_id,
+      channel: 'C123',
+      ts: TS,
+      text: '[Mon]: Intro',
+    });
+  });
+
+  it("reads message_changed as the original ts with the message's new text", () => {
+    expect(interpretSlackPayload(messageChanged('C123', TS, 'new', 'old'))).toMatchObject({
+      kind: 'upsert',
+      channel: 'C123',
+      ts: TS,
+      text: 'new',
+    });
+  });
+
+  it('reads message_deleted as the deleted ts', () => {
+    expect(interpretSlackPayload(messageDeleted('C123', TS, 'old'))).toMatchObject({
+      kind: 'delete',
+      channel: 'C123',
+      ts: TS,
+    });
+  });
+
+  it.each([
+    ['a bot_message', botMessage('C123', TS, '[Mon]: Intro')],
+    ["another app's post", appMessage('C123', TS, '[Mon]: Intro')],
+    ["this service's own app posting", appMessage('C123', TS, '[Mon]: Intro', 'A0OWN')],
+    [
+      'an edit of a bot message',
+      (() => {
+        const p = messageChanged('C123', TS, 'new', 'old');
+        return { ...p, event: { ...p.event, message: { ...p.event.message, bot_id: 'B1' } } };
+      })(),
+    ],
+    [
+      'a channel join',
+      (() => {
+        const p = messagePosted('C123', TS, '<@U1> has joined the channel');
+        return { ...p, event: { ...p.event, subtype: 'channel_join' } };
+      })(),
+    ],
+    ['another event type', { ...messagePosted('C1', TS, 'x'), event: { type: 'app_mention' } }],
+    ['an event without event_id', { ...messagePosted('C1', TS, 'x'), event_id: undefined }],
+    [
+      'a message without a channel',
+      (() => {
+        const p = messagePosted('C1', TS, 'x');
+        return { ...p, event: { ...p.event, channel: undefined } };
+      })(),
+    ],
+    ['an array', []],
+    ['null', null],
+    ['an unknown envelope type', { type: 'app_rate_limited' }],
+  ])('ignores %s', (_case, payload) => {
+    expect(interpretSlackPayload(payload)).toMatchObject({ kind: 'ignore' });
+  });
+
+  it('keeps a thread broadcast, which people post', () => {
+    const p = messagePosted('C123', TS, '[Fri]: Quiz');
+    expect(
+      interpretSlackPayload({ ...p, event: { ...p.event, subtype: 'thread_broadcast' } }),
+    ).toMatchObject({ kind: 'upsert' });
+  });
+});
+
+describe('slackTsToDate', () => {
+  it('reads the seconds of a ts', () => {
+    expect(slackTsToDate(TS)?.toISOString()).toBe('2025-03-03T11:06:40.000Z');
+  });
+
+  it.each(['', 'abc', '-1'])('answers null for %j', (ts) => {
+    expect(slackTsToDate(ts)).toBeNull();
+  });
+});

@@ -1,0 +1,77 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { SlackPayloadInvalidError, SlackSignatureInvalidError } from '../errors';
+import { errorResponses } from '../routes';
+import type { SlackEventsService } from './slack-events.service';
+import { slackSignatureProblem } from './slack-signature';
+
+const SlackReceiptSchema = Type.Union([
+  Type.Object({ challenge: Type.String() }),
+  Type.Object({
+    status: Type.Union([
+      Type.Literal('recorded'),
+      Type.Literal('duplicate'),
+      Type.Literal('ignored'),
+    ]),
+    reason: Type.Optional(Type.String()),
+  }),
+]);
+
+const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+function parseJson(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new SlackPayloadInvalidError();
+  }
+}
+
+/**
+ * Slack's Events API. Encapsulated: its JSON arrives as raw bytes, because the signature covers
+ * exactly those bytes; every other route keeps the usual JSON parser. Authenticated by Slack's
+ * signature instead of a bearer token.
+ */
+export const slackEventsRoutes: FastifyPluginAsyncTypebox<{
+  slack: SlackEventsService;
+  signingSecret: string;
+}> = async (app, { slack, signingSecret }) => {
+  app.removeContentTypeParser(['application/json']);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
+    done(null, body),
+  );
+
+  app.addHook('preHandler', async (request) => {
+    const problem = slackSignatureProblem({
+      secret: signingSecret,
+      timestamp: header(request.headers['x-slack-request-timestamp']),
+      signature: header(request.headers['x-slack-signature']),
+      rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+      nowSeconds: Math.floor(Date.now() / 1000),
+    });
+    if (problem !== null) throw new SlackSignatureInvalidError(problem);
+  });
+
+  app.post(
+    '/slack/events',
+    {
+      config: { auth: false },
+      schema: {
+        tags: ['chat'],
+        summary:
+          'Slack Events API request URL: url_verification, and message events (stored, then processed in the background)',
+        headers: Type.Object({
+          'x-slack-request-timestamp': Type.Optional(Type.String()),
+          'x-slack-signature': Type.Optional(Type.String()),
+          'x-slack-retry-num': Type.Optional(Type.String()),
+        }),
+        response: { 200: SlackReceiptSchema, ...errorResponses(413, 415) },
+      },
+    },
+    async (request) => {
+      const receipt = await slack.receive(parseJson(request.body as Buffer));
+      const retry = request.headers['x-slack-retry-num'];
+      if (retry !== undefined) request.log.info({ retry, receipt }, 'Slack retried an event');
+      return receipt;
+    },
+  );
+};

@@ -1,0 +1,56 @@
+import { createHash } from 'node:crypto';
+import ical, { ICalCalendarMethod } from 'ical-generator';
+import type { CalendarEvent } from '../generated/prisma/client';
+import { addDays, fromDbDate, toDbDate } from '../time/calendar-days';
+
+export interface FeedOptions {
+  name: string;
+  uidDomain: string;
+}
+
+/** Stable for the life of the event, so calendar apps update it instead of duplicating it. */
+export function eventUid(id: number, domain: string): string {
+  return `event-${id}@${domain}`;
+}
+
+/**
+ * An RFC 5545 calendar of all-day events (DTEND is the next day: it is exclusive). DTSTAMP is
+ * the event's last change rather than "now", so an unchanged calendar yields the same bytes.
+ * Dates are midnight UTC values and the calendar has no time zone, so they are written as the
+ * same calendar dates whatever the server's zone.
+ */
+export function buildCalendarFeed(events: CalendarEvent[], options: FeedOptions): string {
+  const calendar = ical({
+    name: options.name,
+    prodId: { company: 'workspace-platform', product: 'calendar-api', language: 'EN' },
+    method: ICalCalendarMethod.PUBLISH,
+    ttl: 3600,
+  });
+  for (const event of events) {
+    calendar.createEvent({
+      id: eventUid(event.id, options.uidDomain),
+      allDay: true,
+      start: event.date,
+      end: toDbDate(addDays(fromDbDate(event.date), 1)),
+      summary: event.title,
+      description: event.description === '' ? null : event.description,
+      categories: [{ name: event.type }],
+      stamp: event.updatedAt,
+      lastModified: event.updatedAt,
+      created: event.createdAt,
+    });
+  }
+  return calendar.toString();
+}
+
+/** A strong ETag of the feed's bytes, for conditional GETs by polling calendar apps. */
+export function feedEtag(body: string): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+}
+
+/** RFC 9110 If-None-Match, compared weakly: `*` or any listed tag equal to ours, W/ or not. */
+export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}

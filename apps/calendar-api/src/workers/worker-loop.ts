@@ -1,0 +1,66 @@
+import type { FastifyBaseLogger } from 'fastify';
+
+export interface WorkerLoop {
+  start(): void;
+  /** Resolves once the round in progress, if any, has finished; no new one starts. */
+  stop(): Promise<void>;
+  /** Ends the idle wait early: there is work now. */
+  wake(): void;
+}
+
+/**
+ * Runs `runOnce` over and over: again at once while it finds work (it answers how many items it
+ * handled), after `intervalMs` when it found none or failed. A failing round is logged and the
+ * loop goes on: the database may be back by the next one.
+ */
+export function createWorkerLoop(options: {
+  intervalMs: number;
+  runOnce: () => Promise<number>;
+  log: FastifyBaseLogger;
+}): WorkerLoop {
+  let running = false;
+  let current: Promise<void> | null = null;
+  let endWait: (() => void) | null = null;
+
+  const idle = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, options.intervalMs);
+      timer.unref();
+      function done() {
+        clearTimeout(timer);
+        endWait = null;
+        resolve();
+      }
+      endWait = done;
+    });
+
+  async function loop() {
+    while (running) {
+      let handled = 0;
+      try {
+        handled = await options.runOnce();
+      } catch (error) {
+        options.log.error({ err: error }, 'worker round failed');
+      }
+      if (running && handled === 0) await idle();
+    }
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      const previous = current ?? Promise.resolve();
+      current = previous.then(loop);
+    },
+    async stop() {
+      running = false;
+      endWait?.();
+      await current;
+      current = null;
+    },
+    wake() {
+      endWait?.();
+    },
+  };
+}
