@@ -42,6 +42,14 @@ describe('workspace-api app', () => {
     expect(page.headers['content-type']).toMatch(/text\/html/);
   });
 
+  it('documents the settings operations and the launch plan in OpenAPI', async () => {
+    const spec = (await h.inject({ url: '/docs/json' })).json();
+    const settings = ['zone', 'agent', 'file_mapping'].flatMap((r) => [`create_${r}`, `get_${r}s`, `update_${r}`, `delete_${r}`]);
+    for (const op of [...settings, 'get_persistent_profile_path', 'set_persistent_profile_path', 'get_launch_plan']) {
+      expect([op, spec.paths[`/api/public/${op}`]?.post?.tags]).toEqual([op, [op === 'get_launch_plan' ? 'workspaces' : 'settings']]);
+    }
+  });
+
   it('answers malformed JSON with 400 INVALID_JSON', async () => {
     const res = await h.inject({
       method: 'POST',

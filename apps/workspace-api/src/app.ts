@@ -3,10 +3,15 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { databasePlugin } from '@platform/db';
 import { problemDetailsPlugin } from '@platform/errors';
 import { docsPlugin, fastifyOptions, healthRoutes, validatorCompiler } from '@platform/http';
+import { agentsRoutes } from './agents/agents.routes';
+import { createAgentsService } from './agents/agents.service';
 import { apiKeysRoutes } from './api-keys/api-keys.routes';
 import { createApiKeysService } from './api-keys/api-keys.service';
 import type { Config } from './config';
 import { createDb, type Db } from './db';
+import { fileMappingsRoutes } from './file-mappings/file-mappings.routes';
+import { FILE_MAPPING_BODY_LIMIT_BYTES } from './file-mappings/file-mappings.schemas';
+import { createFileMappingsService } from './file-mappings/file-mappings.service';
 import { groupImagesRoutes } from './groups/group-images.routes';
 import { createGroupImagesService } from './groups/group-images.service';
 import { groupsRoutes } from './groups/groups.routes';
@@ -15,6 +20,9 @@ import { membershipsRoutes } from './groups/memberships.routes';
 import { createMembershipsService } from './groups/memberships.service';
 import { imagesRoutes } from './images/images.routes';
 import { createImagesService } from './images/images.service';
+import { profilePathRoutes } from './images/profile-path.routes';
+import { launchPlanRoutes } from './launch-plan/launch-plan.routes';
+import { createLaunchPlanService } from './launch-plan/launch-plan.service';
 import { OPERATIONS_PREFIX, SECURITY_SCHEMES } from './operations';
 import { authPlugin } from './plugins/auth.plugin';
 import { platformSeries } from './registry/compatibility';
@@ -25,6 +33,8 @@ import { sessionsRoutes } from './sessions/sessions.routes';
 import { createSessionsService } from './sessions/sessions.service';
 import { usersRoutes } from './users/users.routes';
 import { createUsersService } from './users/users.service';
+import { zonesRoutes } from './zones/zones.routes';
+import { createZonesService } from './zones/zones.service';
 
 export interface AppOverrides {
   db?: Db;
@@ -48,6 +58,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const images = createImagesService({ db });
   const registries = createRegistryService({ db, config });
   const registryWorkspaces = createRegistryWorkspacesService({ db, series: platformSeries(config.PLATFORM_VERSION) });
+  const zones = createZonesService({ db });
+  const agents = createAgentsService({ db });
+  const fileMappings = createFileMappingsService({ db });
+  const launchPlans = createLaunchPlanService({ db });
 
   await app.register(problemDetailsPlugin);
   await app.register(databasePlugin, { ping: () => db.$queryRaw`SELECT 1`, close: () => db.$disconnect() });
@@ -74,6 +88,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       await api.register(imagesRoutes, { images });
       await api.register(registryRoutes, { registries, registryWorkspaces });
       await api.register(apiKeysRoutes, { apiKeys });
+      await api.register(zonesRoutes, { zones });
+      await api.register(agentsRoutes, { agents });
+      await api.register(profilePathRoutes, { images });
+      const bodyLimit = Math.max(config.BODY_LIMIT_BYTES, FILE_MAPPING_BODY_LIMIT_BYTES);
+      await api.register(fileMappingsRoutes, { fileMappings, bodyLimit });
+      await api.register(launchPlanRoutes, { launchPlans });
     },
     { prefix: OPERATIONS_PREFIX },
   );

@@ -6,6 +6,8 @@ import { loadConfig } from './config';
 import { createDb } from './db';
 import { migrateDatabase } from './migrations';
 import { REGISTRY_USAGE, runRegistryCommand } from './registry/registry.cli';
+import { runSettingsCommand, runSettingsSchemaCommand, SETTINGS_USAGE } from './settings/settings.cli';
+import { createSettingsService } from './settings/settings.service';
 
 const USAGE = `Usage: npm run workspace -- <command>
 
@@ -15,6 +17,7 @@ const USAGE = `Usage: npm run workspace -- <command>
   api-key list
   api-key revoke <api_key_id | api_key>
 ${REGISTRY_USAGE}
+${SETTINGS_USAGE}
 
 Permissions: ${PERMISSIONS.join(', ')}`;
 
@@ -50,11 +53,16 @@ async function main(argv: string[]) {
       expires: { type: 'string' },
       force: { type: 'boolean', default: false },
       all: { type: 'boolean', default: false },
+      prune: { type: 'boolean', default: false },
+      'dry-run': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
   const command = positionals.join(' ');
   if (values.help || command === '') return print(USAGE);
+  const cwd = process.env.INIT_CWD ?? process.cwd();
+  const io = { out: print, err: process.stderr, cwd };
+  if (positionals[0] === 'settings' && positionals[1] === 'schema') return runSettingsSchemaCommand(positionals[2], io);
 
   const config = loadConfig();
   if (command === 'migrate' || command === 'setup') {
@@ -79,8 +87,10 @@ async function main(argv: string[]) {
         print(`${key.id.replace(/-/g, '')}  ${key.key}  ${state.padEnd(7)}  ${key.name}  [${key.permissions.join(', ')}]${key.readOnly ? ' read-only' : ''}`);
       }
     } else if (positionals[0] === 'registry') {
-      const context = { db, config, out: print, err: process.stderr, cwd: process.env.INIT_CWD ?? process.cwd() };
-      await runRegistryCommand(positionals.slice(1), { force: values.force, all: values.all }, context);
+      await runRegistryCommand(positionals.slice(1), { force: values.force, all: values.all }, { ...io, db, config });
+    } else if (positionals[0] === 'settings') {
+      const settings = createSettingsService({ db, config });
+      await runSettingsCommand(positionals.slice(1), { prune: values.prune, dryRun: values['dry-run'] }, { ...io, settings });
     } else if (positionals[0] === 'api-key' && positionals[1] === 'revoke' && positionals[2]) {
       const target = positionals[2];
       const byId = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i.test(target);

@@ -66,3 +66,29 @@ export const WorkspaceIncompatibleError = createError(
   'The workspace "%s" does not list %s as compatible; pass "force": true to install it anyway',
   409,
 );
+
+export const ZoneNotFoundError = createError('ZONE_NOT_FOUND', 'No zone matches %s', 404);
+export const ZoneNameTakenError = createError('ZONE_NAME_TAKEN', 'The zone name "%s" is already taken', 409);
+export const ZoneHasAgentsError = createError(
+  'ZONE_HAS_AGENTS',
+  'The zone still has agents; move or delete them first',
+  409,
+);
+export const AgentNotFoundError = createError('AGENT_NOT_FOUND', 'No agent matches %s', 404);
+export const AgentHostnameTakenError = createError(
+  'AGENT_HOSTNAME_TAKEN',
+  'An agent with hostname "%s" is already registered',
+  409,
+);
+export const FileMappingNotFoundError = createError('FILE_MAPPING_NOT_FOUND', 'No file mapping matches %s', 404);
+export const FileMappingDestinationTakenError = createError(
+  'FILE_MAPPING_DESTINATION_TAKEN',
+  'The %s already has a file mapping to %s',
+  409,
+);
+
+export const WorkspaceNotAllowedError = createError('WORKSPACE_NOT_ALLOWED', '%s', 403);
+export const NoAgentAvailableError = createError('NO_AGENT_AVAILABLE', '%s', 503);
+
+export const SettingsFileUnreadableError = createError('SETTINGS_FILE_UNREADABLE', 'Cannot read the settings file %s: %s', 400);
+export const SettingsInvalidError = createError('SETTINGS_INVALID', 'The settings file %s has %s problem(s); nothing was changed', 400);

@@ -41,6 +41,12 @@ export const TargetImageBodySchema = Type.Object({
   target_image: Type.Object({ image_id: IdSchema }),
 });
 
+/** Checked further by profilePathProblems (placeholders), which a pattern cannot express readably. */
+export const ProfilePathSchema = Type.String({
+  maxLength: 1024,
+  description: 'Absolute path or s3:// URL with {username} or {user_id}, may use {image_id}; "" for none',
+});
+
 export const UpdateImageBodySchema = Type.Object({
   target_image: Type.Object({
     image_id: IdSchema,
@@ -48,12 +54,7 @@ export const UpdateImageBodySchema = Type.Object({
     friendly_name: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '\\S' })),
     cores: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1024 })),
     memory: Type.Optional(Type.Integer({ minimum: 1_000_000, description: 'Bytes' })),
-    persistent_profile_path: Type.Optional(
-      Type.String({
-        maxLength: 1024,
-        description: 'Absolute path or s3:// URL with {username} or {user_id}; "" for none',
-      }),
-    ),
+    persistent_profile_path: Type.Optional(ProfilePathSchema),
   }),
 });
 export type UpdateImageInput = Static<typeof UpdateImageBodySchema>['target_image'];

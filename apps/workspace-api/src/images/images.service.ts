@@ -30,6 +30,12 @@ export function createImagesService({ db }: { db: Db }) {
   return {
     list: (): Promise<Image[]> => db.image.findMany({ orderBy: BY_NAME }),
 
+    async find(imageId: string): Promise<Image> {
+      const image = await db.image.findUnique({ where: { id: toUuid(imageId) } });
+      if (!image) throw new ImageNotFoundError(`image_id ${imageId}`);
+      return image;
+    },
+
     /** Only the fields present change. */
     async update(input: UpdateImageInput): Promise<Image> {
       const path = input.persistent_profile_path;

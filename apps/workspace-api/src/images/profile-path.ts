@@ -27,3 +27,31 @@ export function profilePathProblems(value: string): string[] {
   }
   return problems;
 }
+
+export interface ProfileOwner {
+  username: string;
+  /** Wire ids (32 hex characters), as clients see them. */
+  userId: string;
+  imageId: string;
+}
+
+/**
+ * One path segment made of a value: percent-encoded like a URL component (an e-mail's @ stays
+ * readable), so that a username such as `../x` or `a/b` cannot climb out of, or split, the
+ * directory it is placed in.
+ */
+function segment(value: string): string {
+  const encoded = encodeURIComponent(value).replace(/%40/g, '@');
+  return /^\.+$/.test(encoded) ? '%2E'.repeat(encoded.length) : encoded;
+}
+
+/** The profile path of one user's sessions of one workspace; null when the workspace keeps none. */
+export function fillProfilePath(template: string, owner: ProfileOwner): string | null {
+  if (template === '') return null;
+  const values: Record<(typeof PROFILE_PLACEHOLDERS)[number], string> = {
+    username: segment(owner.username),
+    user_id: owner.userId,
+    image_id: owner.imageId,
+  };
+  return template.replace(/\{(username|user_id|image_id)\}/g, (_match, name: keyof typeof values) => values[name]);
+}

@@ -1,0 +1,37 @@
+import { toTimestamp, toWireId } from '@platform/schemas';
+import type { Agent } from '../generated/prisma/client';
+import type { AgentResponse } from './agents.schemas';
+import type { AgentWithZone } from './agents.service';
+import { agentCapacity, agentFree, type AgentResources } from './capacity';
+
+/** The row with its bigint byte counts as numbers (any real memory size is far below 2^53). */
+export function agentResources(agent: Agent): AgentResources {
+  return {
+    hostname: agent.hostname,
+    cores: agent.cores,
+    memory: Number(agent.memory),
+    coresOverride: agent.coresOverride,
+    memoryOverride: Number(agent.memoryOverride),
+    allocatedCores: agent.allocatedCores,
+    allocatedMemory: Number(agent.allocatedMemory),
+  };
+}
+
+export function toAgentResponse(agent: AgentWithZone): AgentResponse {
+  const resources = agentResources(agent);
+  return {
+    agent_id: toWireId(agent.id),
+    hostname: agent.hostname,
+    zone_id: toWireId(agent.zoneId),
+    zone_name: agent.zone.name,
+    cores: resources.cores,
+    memory: resources.memory,
+    cores_override: resources.coresOverride,
+    memory_override: resources.memoryOverride,
+    capacity: agentCapacity(resources),
+    allocated: { cores: resources.allocatedCores, memory: resources.allocatedMemory },
+    free: agentFree(resources),
+    created: toTimestamp(agent.createdAt),
+    updated: toTimestamp(agent.updatedAt),
+  };
+}

@@ -1,0 +1,81 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { IdSchema, TimestampSchema } from '@platform/schemas';
+import { HostnameSchema } from '../zones/zones.schemas';
+
+/** The rules of each agent setting, shared by the operations and the settings file. */
+export const AgentFields = {
+  hostname: { ...HostnameSchema, description: 'Unique; stored lower-cased' },
+  cores: Type.Integer({ minimum: 1, maximum: 65535, description: 'Cores the agent detected' }),
+  memory: Type.Integer({ minimum: 1, description: 'Memory the agent detected, in bytes' }),
+  cores_override: Type.Integer({
+    minimum: 0,
+    maximum: 65535,
+    description: 'Cores to offer instead; 0 = the detected cores',
+  }),
+  memory_override: Type.Integer({
+    minimum: 0,
+    description: 'Bytes to offer instead; 0 = the detected memory',
+  }),
+};
+
+const ResourcesSchema = Type.Object({
+  cores: Type.Number(),
+  memory: Type.Integer({ description: 'Bytes' }),
+});
+
+export const AgentSchema = Type.Object({
+  agent_id: Type.String(),
+  hostname: Type.String(),
+  zone_id: Type.String(),
+  zone_name: Type.String(),
+  cores: Type.Integer(),
+  memory: Type.Integer(),
+  cores_override: Type.Integer(),
+  memory_override: Type.Integer(),
+  capacity: {
+    ...ResourcesSchema,
+    description: 'The override where non-zero, else the detected value',
+  },
+  allocated: { ...ResourcesSchema, description: 'Reserved by sessions (set through update_agent)' },
+  free: { ...ResourcesSchema, description: 'capacity - allocated, at least 0' },
+  created: TimestampSchema,
+  updated: TimestampSchema,
+});
+export type AgentResponse = Static<typeof AgentSchema>;
+export const AgentEnvelopeSchema = Type.Object({ agent: AgentSchema });
+export const AgentsSchema = Type.Object({ agents: Type.Array(AgentSchema) });
+
+export const CreateAgentBodySchema = Type.Object({
+  target_agent: Type.Object({
+    hostname: AgentFields.hostname,
+    zone_id: IdSchema,
+    cores: AgentFields.cores,
+    memory: AgentFields.memory,
+    cores_override: Type.Optional(AgentFields.cores_override),
+    memory_override: Type.Optional(AgentFields.memory_override),
+  }),
+});
+export type CreateAgentInput = Static<typeof CreateAgentBodySchema>['target_agent'];
+
+export const UpdateAgentBodySchema = Type.Object({
+  target_agent: Type.Object({
+    agent_id: IdSchema,
+    hostname: Type.Optional(AgentFields.hostname),
+    zone_id: Type.Optional(IdSchema),
+    cores: Type.Optional(AgentFields.cores),
+    memory: Type.Optional(AgentFields.memory),
+    cores_override: Type.Optional(AgentFields.cores_override),
+    memory_override: Type.Optional(AgentFields.memory_override),
+    allocated_cores: Type.Optional(
+      Type.Number({ minimum: 0, description: 'Cores reserved by running sessions' }),
+    ),
+    allocated_memory: Type.Optional(
+      Type.Integer({ minimum: 0, description: 'Bytes reserved by running sessions' }),
+    ),
+  }),
+});
+export type UpdateAgentInput = Static<typeof UpdateAgentBodySchema>['target_agent'];
+
+export const TargetAgentBodySchema = Type.Object({
+  target_agent: Type.Object({ agent_id: IdSchema }),
+});

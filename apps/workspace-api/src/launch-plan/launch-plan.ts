@@ -1,0 +1,121 @@
+import { toWireId } from '@platform/schemas';
+import {
+  agentCapacity,
+  chooseAgent,
+  type AgentResources,
+  type Resources,
+} from '../agents/capacity';
+import { decideAccess } from '../images/access';
+import { fillProfilePath } from '../images/profile-path';
+import { mergeFileMappings, type MergedMapping, type PlanMapping } from './merge-file-mappings';
+import { resolveKasmUrl, sessionUrl, type ZoneProxy } from './session-url';
+
+export interface PlanImage {
+  id: string;
+  name: string;
+  friendlyName: string;
+  enabled: boolean;
+  dockerRegistry: string;
+  registryId: string | null;
+  cores: number;
+  memory: number;
+  persistentProfilePath: string;
+  execConfig: unknown;
+}
+export type PlanAgent = AgentResources & { id: string; zoneId: string };
+export type PlanZone = ZoneProxy & { id: string; name: string };
+
+export interface LaunchPlanInput {
+  user: { id: string; username: string };
+  /** The user's groups, each with the workspaces on its Allowed Workspaces list. */
+  groups: readonly { id: string; name: string; priority: number; imageIds: readonly string[] }[];
+  image: PlanImage;
+  agents: readonly PlanAgent[];
+  zones: readonly PlanZone[];
+  mappings: readonly PlanMapping[];
+  /** Names the session in its URL; chosen by the caller so that this function stays pure. */
+  sessionId: string;
+}
+
+export interface LaunchPlan {
+  user: { id: string; username: string };
+  image: Pick<PlanImage, 'id' | 'name' | 'friendlyName' | 'dockerRegistry' | 'registryId'>;
+  resources: Resources;
+  allowedThrough: { id: string; name: string }[];
+  agent: {
+    id: string;
+    hostname: string;
+    zone: { id: string; name: string };
+    capacity: Resources;
+    free: Resources;
+  };
+  sessionId: string;
+  sessionUrl: string;
+  persistentProfilePath: string | null;
+  fileMappings: MergedMapping[];
+  execConfig: unknown;
+}
+
+export type LaunchPlanResult =
+  | { outcome: 'planned'; plan: LaunchPlan }
+  | { outcome: 'not_allowed'; reason: string }
+  | { outcome: 'no_agent'; reason: string; refusals: { hostname: string; reason: string }[] };
+
+/** What a session of this user on this workspace would get; it plans, it starts nothing. */
+export function resolveLaunchPlan(input: LaunchPlanInput): LaunchPlanResult {
+  const { user, image } = input;
+  const granting = input.groups
+    .filter((g) => g.imageIds.includes(image.id))
+    .sort((a, b) => a.priority - b.priority || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const access = decideAccess({ enabled: image.enabled, grantingGroups: granting });
+  if (!access.allowed) return { outcome: 'not_allowed', reason: access.reason };
+
+  const need = { cores: image.cores, memory: image.memory };
+  const zones = new Map(input.zones.map((z) => [z.id, z]));
+  const placeable = input.agents.filter((a) => zones.has(a.zoneId));
+  const choice = chooseAgent(placeable, need);
+  if (!choice.agent) {
+    const reason =
+      placeable.length === 0
+        ? 'No agent is registered to run sessions'
+        : `No agent has ${need.cores} cores and ${need.memory} bytes of memory free`;
+    return { outcome: 'no_agent', reason, refusals: choice.refusals };
+  }
+  const { agent, free } = choice;
+  const zone = zones.get(agent.zoneId) as PlanZone;
+  const url = sessionUrl(zone, input.sessionId);
+  const owner = { username: user.username, userId: toWireId(user.id), imageId: toWireId(image.id) };
+
+  return {
+    outcome: 'planned',
+    plan: {
+      user,
+      image: {
+        id: image.id,
+        name: image.name,
+        friendlyName: image.friendlyName,
+        dockerRegistry: image.dockerRegistry,
+        registryId: image.registryId,
+      },
+      resources: need,
+      allowedThrough: granting.map((g) => ({ id: g.id, name: g.name })),
+      agent: {
+        id: agent.id,
+        hostname: agent.hostname,
+        zone: { id: zone.id, name: zone.name },
+        capacity: agentCapacity(agent),
+        free,
+      },
+      sessionId: input.sessionId,
+      sessionUrl: url,
+      persistentProfilePath: fillProfilePath(image.persistentProfilePath, owner),
+      fileMappings: mergeFileMappings({
+        image,
+        groups: input.groups,
+        user,
+        mappings: input.mappings,
+      }),
+      execConfig: resolveKasmUrl(image.execConfig, url),
+    },
+  };
+}

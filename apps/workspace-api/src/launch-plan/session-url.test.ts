@@ -1,0 +1,73 @@
+import { resolveKasmUrl, sessionUrl } from './session-url';
+
+const zone = (proxyPort: number, proxyPath = '/') => ({
+  proxyHostname: 'desk.example.com',
+  proxyPath,
+  proxyPort,
+});
+
+describe('sessionUrl', () => {
+  it('leaves the port out when proxy_port is 0 (the browser keeps its own, behind a reverse proxy)', () => {
+    expect(sessionUrl(zone(0), 'abc')).toBe('https://desk.example.com/session/abc');
+  });
+
+  it('puts a non-zero proxy_port in the URL, 443 included', () => {
+    expect(sessionUrl(zone(8443), 'abc')).toBe('https://desk.example.com:8443/session/abc');
+    expect(sessionUrl(zone(443), 'abc')).toBe('https://desk.example.com:443/session/abc');
+    expect(sessionUrl(zone(1), 'abc')).toBe('https://desk.example.com:1/session/abc');
+    expect(sessionUrl(zone(65535), 'abc')).toBe('https://desk.example.com:65535/session/abc');
+  });
+
+  it('puts the session under proxy_path, with or without its trailing slash', () => {
+    expect(sessionUrl(zone(0, '/desktop'), 'abc')).toBe(
+      'https://desk.example.com/desktop/session/abc',
+    );
+    expect(sessionUrl(zone(0, '/desktop/'), 'abc')).toBe(
+      'https://desk.example.com/desktop/session/abc',
+    );
+    expect(sessionUrl(zone(8443, '/a/b//'), 'abc')).toBe(
+      'https://desk.example.com:8443/a/b/session/abc',
+    );
+  });
+});
+
+describe('resolveKasmUrl', () => {
+  const url = 'https://desk.example.com/session/abc';
+
+  it('replaces $KASM_URL and ${KASM_URL}, every occurrence', () => {
+    expect(resolveKasmUrl('open "$KASM_URL" and ${KASM_URL}; again $KASM_URL', url)).toBe(
+      `open "${url}" and ${url}; again ${url}`,
+    );
+  });
+
+  it('replaces the variable when punctuation or the end of the text follows it', () => {
+    expect(resolveKasmUrl('$KASM_URL/x $KASM_URL', url)).toBe(`${url}/x ${url}`);
+  });
+
+  it('leaves other variables alone, also ones that start with KASM_URL', () => {
+    expect(resolveKasmUrl('$KASM_URL_EXTRA $KASM_URLS ${KASM_URL_X} $HOME KASM_URL', url)).toBe(
+      '$KASM_URL_EXTRA $KASM_URLS ${KASM_URL_X} $HOME KASM_URL',
+    );
+  });
+
+  it('walks objects and arrays and leaves non-strings as they are', () => {
+    const config = {
+      go: { cmd: 'bash -c "xdg-open $KASM_URL"' },
+      assign: { cmd: 'echo assigned' },
+      environment: { URL: '${KASM_URL}', RETRIES: 3, DEBUG: false, NONE: null },
+      first_launch: ['$KASM_URL', 1],
+    };
+    expect(resolveKasmUrl(config, url)).toEqual({
+      go: { cmd: `bash -c "xdg-open ${url}"` },
+      assign: { cmd: 'echo assigned' },
+      environment: { URL: url, RETRIES: 3, DEBUG: false, NONE: null },
+      first_launch: [url, 1],
+    });
+  });
+
+  it('does not change the object it is given', () => {
+    const config = { go: { cmd: '$KASM_URL' } };
+    resolveKasmUrl(config, url);
+    expect(config.go.cmd).toBe('$KASM_URL');
+  });
+});

@@ -1,0 +1,28 @@
+export interface ZoneProxy {
+  proxyHostname: string;
+  proxyPath: string;
+  /** 0: no port in the URL (a reverse proxy fronts the platform; the browser keeps its port). */
+  proxyPort: number;
+}
+
+/** `https://proxy_hostname[:proxy_port]/proxy_path/session/<session_id>` */
+export function sessionUrl(zone: ZoneProxy, sessionId: string): string {
+  const port = zone.proxyPort === 0 ? '' : `:${zone.proxyPort}`;
+  const path = zone.proxyPath.replace(/\/+$/, '');
+  return `https://${zone.proxyHostname}${port}${path}/session/${sessionId}`;
+}
+
+// $KASM_URL_EXTRA is another variable: only a whole name is replaced.
+const KASM_URL = /\$\{KASM_URL\}|\$KASM_URL(?![A-Za-z0-9_])/g;
+
+/** exec_config with `$KASM_URL` and `${KASM_URL}` replaced by `url` in every string, however deep. */
+export function resolveKasmUrl(value: unknown, url: string): unknown {
+  if (typeof value === 'string') return value.replace(KASM_URL, () => url);
+  if (Array.isArray(value)) return value.map((item) => resolveKasmUrl(item, url));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, resolveKasmUrl(item, url)]),
+    );
+  }
+  return value;
+}

@@ -1,0 +1,83 @@
+import type { TargetType } from '../file-mappings/mapping-target';
+
+export interface FieldChange {
+  /** As the settings file names it: `proxy_port`, `cores_override`. */
+  field: string;
+  from: unknown;
+  to: unknown;
+}
+
+export interface ZoneValues {
+  name: string;
+  proxyHostname: string;
+  proxyPath: string;
+  proxyPort: number;
+}
+export interface AgentValues {
+  hostname: string;
+  /** The zone's name: a zone created by the same apply has no id yet. */
+  zone: string;
+  cores: number;
+  memory: number;
+  coresOverride: number;
+  memoryOverride: number;
+}
+export interface MappingValues {
+  name: string;
+  description: string;
+  destination: string;
+  executable: boolean;
+  content: string;
+}
+export interface TargetRef {
+  type: TargetType;
+  id: string;
+  name: string;
+}
+
+interface ChangeBase {
+  action: 'create' | 'update' | 'delete';
+  /** The stable name: zone name, hostname, image name, destination. */
+  key: string;
+  /** The row's id; null for a create. */
+  id: string | null;
+  /** What an update changes; empty for creates and deletes. */
+  fields: FieldChange[];
+}
+
+/** One write of an apply. Deletes carry the values they remove, for the diff. */
+export type SettingsChange =
+  | (ChangeBase & { entity: 'zone'; values: ZoneValues })
+  | (ChangeBase & { entity: 'agent'; values: AgentValues })
+  | (ChangeBase & { entity: 'workspace'; values: { persistentProfilePath: string } })
+  | (ChangeBase & { entity: 'file_mapping'; target: TargetRef; values: MappingValues });
+
+/** The fields of `to` that differ from `from`, under their settings-file names. */
+export function diffFields<T extends object>(
+  from: T,
+  to: T,
+  names: readonly (readonly [keyof T & string, string])[],
+): FieldChange[] {
+  return names
+    .filter(([key]) => from[key] !== to[key])
+    .map(([key, field]) => ({ field, from: from[key], to: to[key] }));
+}
+
+export const ZONE_FIELDS = [
+  ['proxyHostname', 'proxy_hostname'],
+  ['proxyPath', 'proxy_path'],
+  ['proxyPort', 'proxy_port'],
+] as const;
+export const AGENT_FIELDS = [
+  ['zone', 'zone'],
+  ['cores', 'cores'],
+  ['memory', 'memory'],
+  ['coresOverride', 'cores_override'],
+  ['memoryOverride', 'memory_override'],
+] as const;
+export const MAPPING_FIELDS = [
+  ['name', 'name'],
+  ['description', 'description'],
+  ['executable', 'executable'],
+  ['content', 'content'],
+] as const;

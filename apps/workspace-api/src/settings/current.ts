@@ -1,0 +1,34 @@
+import type { MappingTarget } from '../file-mappings/mapping-target';
+
+/** The database's side of the comparison, read inside the apply's transaction. Memory in bytes. */
+export interface CurrentSettings {
+  zones: {
+    id: string;
+    name: string;
+    proxyHostname: string;
+    proxyPath: string;
+    proxyPort: number;
+  }[];
+  agents: {
+    id: string;
+    hostname: string;
+    zoneId: string;
+    cores: number;
+    memory: number;
+    coresOverride: number;
+    memoryOverride: number;
+  }[];
+  images: { id: string; name: string; persistentProfilePath: string }[];
+  groups: { id: string; name: string }[];
+  /** The users the file names and the users that have file mappings; not every user. */
+  users: { id: string; username: string }[];
+  mappings: {
+    id: string;
+    target: MappingTarget;
+    name: string;
+    description: string;
+    destination: string;
+    executable: boolean;
+    content: string;
+  }[];
+}

@@ -1,0 +1,66 @@
+import type { TargetType } from '../file-mappings/mapping-target';
+import type { Location } from './problems';
+
+/** The settings file as the planner reads it: normalized, defaults filled, each item with its place in the file. */
+export interface DesiredZone {
+  name: string;
+  proxyHostname: string;
+  proxyPath: string;
+  proxyPort: number;
+  at: Location;
+}
+
+export interface DesiredAgent {
+  hostname: string;
+  zone: string;
+  cores: number;
+  memory: number;
+  coresOverride: number;
+  memoryOverride: number;
+  at: Location;
+  zoneAt: Location;
+}
+
+export interface DesiredWorkspace {
+  name: string;
+  /** Absent: the file leaves the path alone (unless --prune, which clears it). */
+  persistentProfilePath?: string;
+  at: Location;
+}
+
+/** A workspace, group or user named in the file, by its stable name. */
+export interface DesiredTarget {
+  type: TargetType;
+  name: string;
+  at: Location;
+}
+
+export interface DesiredMapping {
+  target: DesiredTarget;
+  name: string;
+  description: string;
+  destination: string;
+  executable: boolean;
+  content: string;
+  at: Location;
+}
+
+export interface DesiredSettings {
+  zones: DesiredZone[];
+  /** Every zone name in the file, also of zones with problems: agents naming those get no second problem. */
+  zoneNames: string[];
+  agents: DesiredAgent[];
+  workspaces: DesiredWorkspace[];
+  /** Every workspace, group and user the file names, with or without mappings. */
+  targets: DesiredTarget[];
+  mappings: DesiredMapping[];
+}
+
+export const emptyDesired = (): DesiredSettings => ({
+  zones: [],
+  zoneNames: [],
+  agents: [],
+  workspaces: [],
+  targets: [],
+  mappings: [],
+});

@@ -1,0 +1,148 @@
+import { symlink } from 'node:fs/promises';
+import path from 'node:path';
+import { createHarness, type Harness } from '../../test/harness';
+import { createImage } from '../../test/image-factories';
+import {
+  FULL_SETTINGS,
+  SETUP_SCRIPT,
+  settingsCounts,
+  settingsSnapshot,
+  settingsDir,
+  type SettingsDir,
+} from '../../test/settings-files';
+import { userInput } from '../../test/factories';
+import { createSettingsService, type SettingsService } from './settings.service';
+
+let h: Harness;
+let files: SettingsDir;
+let settings: SettingsService;
+let full: string;
+
+beforeAll(async () => {
+  [h, files] = await Promise.all([createHarness(), settingsDir()]);
+  settings = createSettingsService({ db: h.db, config: h.config });
+  await files.write('scripts/setup.sh', SETUP_SCRIPT);
+  full = await files.write('full.yaml', FULL_SETTINGS);
+});
+afterAll(async () => {
+  await files.remove();
+  await h.close();
+});
+beforeEach(async () => {
+  await h.reset();
+  await createImage(h.db, { name: 'kasmweb/terminal:1.16.0' });
+  await createImage(h.db, {
+    name: 'kasmweb/firefox:1.16.0',
+    persistentProfilePath: '/keep/{username}',
+  });
+  await h.call('create_group', { target_group: { name: 'Developers' } });
+  await h.call('create_user', { target_user: userInput({ username: 'ada' }) });
+});
+
+const apply = (file: string, options: { prune?: boolean; dryRun?: boolean } = {}) =>
+  settings.apply(file, { prune: false, dryRun: false, ...options });
+
+describe('settings apply: content files, round trips and concurrency', () => {
+  it('accepts content_file only inside the settings file’s directory, also through links', async () => {
+    const outside = await settingsDir();
+    try {
+      await outside.write('secret.txt', 'secret');
+      await symlink(path.join(outside.dir, 'secret.txt'), path.join(files.dir, 'link.txt'));
+      const mapping = (file: string) =>
+        `version: 1\nusers: [{username: ada, file_mappings: [{name: m, destination: /m, content_file: "${file}"}]}]\n`;
+      const messages = async (file: string) =>
+        (await apply(await files.write('c.yaml', mapping(file)))).problems.map((p) => p.message);
+      expect(await messages('../secret.txt')).toEqual([
+        `must stay inside ${files.dir}, the settings file's directory`,
+      ]);
+      expect(await messages(path.join(outside.dir, 'secret.txt'))).toEqual([
+        'must be a path relative to the settings file',
+      ]);
+      expect(await messages('link.txt')).toEqual([
+        `leads outside ${files.dir} through a symbolic link`,
+      ]);
+      expect(await messages('missing.sh')).toEqual([
+        `there is no file ${path.join(files.dir, 'missing.sh')}`,
+      ]);
+      expect(await messages('scripts')).toEqual([
+        `${path.join(files.dir, 'scripts')} is not a file`,
+      ]);
+      expect(await messages('scripts/./setup.sh')).toEqual([]);
+      expect(await settingsCounts(h)).toEqual({ zones: 0, agents: 0, mappings: 1 });
+    } finally {
+      await outside.remove();
+    }
+  });
+
+  it('follows links that stay inside, as Kubernetes mounts a ConfigMap (files linked into ..data/)', async () => {
+    const mount = await settingsDir();
+    try {
+      await mount.write(
+        '..2026_11_21_06_00_00.1/settings.yaml',
+        'version: 1\nusers: [{username: ada, file_mappings: [{name: m, destination: /m, content_file: scripts/s.sh}]}]\n',
+      );
+      await mount.write('..2026_11_21_06_00_00.1/scripts/s.sh', 'echo mounted\n');
+      await symlink('..2026_11_21_06_00_00.1', path.join(mount.dir, '..data'));
+      await symlink('..data/settings.yaml', path.join(mount.dir, 'settings.yaml'));
+      await symlink('..data/scripts', path.join(mount.dir, 'scripts'));
+      const result = await apply(path.join(mount.dir, 'settings.yaml'));
+      expect(result).toMatchObject({ status: 'applied', problems: [] });
+      expect((await h.db.fileMapping.findFirstOrThrow()).content).toBe('echo mounted\n');
+    } finally {
+      await mount.remove();
+    }
+  });
+
+  it('exports a file that applies as no changes, also with --prune and after changes made over the API', async () => {
+    await apply(full);
+    const groupId = (await h.call('get_groups'))
+      .json()
+      .groups.find((g: { name: string }) => g.name === 'Developers').group_id;
+    const created = await h.call('create_file_mapping', {
+      target_file_mapping: {
+        group_id: groupId,
+        name: 'Tricky',
+        destination: '/t',
+        content: 'a\r\n  b\t\n\n\n',
+      },
+    });
+    expect(created.statusCode).toBe(200);
+    const exported = await files.write('exported.yaml', await settings.export());
+    const before = await settingsSnapshot(h);
+    expect(await apply(exported)).toMatchObject({ status: 'unchanged', written: 0 });
+    expect(await apply(exported, { prune: true })).toMatchObject({
+      status: 'unchanged',
+      written: 0,
+    });
+    expect(await settingsSnapshot(h)).toEqual(before);
+  });
+
+  it('serializes concurrent applies: the same file twice is applied once, the other sees no changes', async () => {
+    const results = await Promise.all([apply(full), apply(full)]);
+    expect(results.map((r) => r.status).sort()).toEqual(['applied', 'unchanged']);
+    expect(await settingsCounts(h)).toEqual({ zones: 2, agents: 2, mappings: 3 });
+  });
+
+  it('serializes concurrent applies of different files: the result is exactly one of them', async () => {
+    const other = await files.write(
+      'other.yaml',
+      FULL_SETTINGS.replace(/proxy_port: 0/, 'proxy_port: 80').replace('cores: 8,', 'cores: 16,'),
+    );
+    for (let round = 0; round < 4; round += 1) {
+      const results = await Promise.all([
+        apply(full, { prune: true }),
+        apply(other, { prune: true }),
+        apply(full, { prune: true }),
+      ]);
+      expect(results.every((r) => r.status !== 'invalid')).toBe(true);
+      const [fullMatches, otherMatches] = await Promise.all([
+        apply(full, { dryRun: true }),
+        apply(other, { dryRun: true }),
+      ]);
+      expect(
+        [fullMatches.status, otherMatches.status].filter((s) => s === 'unchanged'),
+      ).toHaveLength(1);
+      expect(await settingsCounts(h)).toEqual({ zones: 2, agents: 2, mappings: 3 });
+    }
+  });
+});

@@ -1,0 +1,72 @@
+import { Document } from 'yaml';
+import type { CurrentSettings } from './current';
+
+type Mapping = CurrentSettings['mappings'][number];
+
+/** A mapping as the file writes it: defaults left out, content inline. */
+function mappingEntry(m: Mapping) {
+  return {
+    name: m.name,
+    ...(m.description ? { description: m.description } : {}),
+    destination: m.destination,
+    ...(m.executable ? { executable: true } : {}),
+    content: m.content,
+  };
+}
+
+/**
+ * The stored settings as a settings file that `settings apply` accepts unchanged: applying it to
+ * the database it came from changes nothing, with or without --prune. Pure; names, never ids.
+ */
+export function exportSettings(current: CurrentSettings): string {
+  const zoneName = new Map(current.zones.map((z) => [z.id, z.name]));
+  const mappingsOf = (type: string, id: string) =>
+    current.mappings.filter((m) => m.target.type === type && m.target.id === id).map(mappingEntry);
+
+  const workspaces = current.images
+    .map((image) => ({ image, mappings: mappingsOf('image', image.id) }))
+    .filter(({ image, mappings }) => image.persistentProfilePath !== '' || mappings.length > 0)
+    .map(({ image, mappings }) => ({
+      name: image.name,
+      ...(image.persistentProfilePath
+        ? { persistent_profile_path: image.persistentProfilePath }
+        : {}),
+      ...(mappings.length ? { file_mappings: mappings } : {}),
+    }));
+  const withMappings = <T extends { id: string }>(
+    type: string,
+    rows: T[],
+    named: (row: T) => object,
+  ) =>
+    rows
+      .map((row) => ({ row, mappings: mappingsOf(type, row.id) }))
+      .filter(({ mappings }) => mappings.length > 0)
+      .map(({ row, mappings }) => ({ ...named(row), file_mappings: mappings }));
+
+  const settings = {
+    version: 1,
+    zones: current.zones.map((z) => ({
+      name: z.name,
+      proxy_hostname: z.proxyHostname,
+      proxy_path: z.proxyPath,
+      proxy_port: z.proxyPort,
+    })),
+    agents: current.agents.map((a) => ({
+      hostname: a.hostname,
+      zone: zoneName.get(a.zoneId) ?? '',
+      cores: a.cores,
+      memory: a.memory,
+      cores_override: a.coresOverride,
+      memory_override: a.memoryOverride,
+    })),
+    workspaces,
+    groups: withMappings('group', current.groups, (g) => ({ name: g.name })),
+    users: withMappings('user', current.users, (u) => ({ username: u.username })),
+  };
+  const doc = new Document(settings);
+  doc.commentBefore =
+    ' workspace-api administrator settings, written by `settings export`.\n' +
+    ' Apply with `settings apply <file>`; see docs/readme-settings.md for the format.';
+  // lineWidth 0: never fold long lines; literal blocks keep scripts readable and exact.
+  return doc.toString({ lineWidth: 0, blockQuote: 'literal' });
+}

@@ -1,0 +1,146 @@
+import {
+  AGENT_FIELDS,
+  diffFields,
+  MAPPING_FIELDS,
+  ZONE_FIELDS,
+  type SettingsChange,
+  type TargetRef,
+} from './changes';
+import type { CurrentSettings } from './current';
+import type { DesiredSettings } from './desired';
+import { problemAt, type SettingsProblem } from './problems';
+import { planDeletes } from './settings-prune';
+import { namedKey, resolveTargets, targetKey } from './settings-references';
+
+export interface SettingsPlan {
+  /** In write order: deletes (mappings, agents, zones), then zones, agents, workspaces, mappings. */
+  changes: SettingsChange[];
+  /** What in the file the database cannot satisfy. Any problem means nothing is written. */
+  problems: SettingsProblem[];
+}
+
+type Options = { prune: boolean };
+const byKey = (a: { key: string }, b: { key: string }) =>
+  a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+
+function planZones(desired: DesiredSettings, current: CurrentSettings): SettingsChange[] {
+  return desired.zones.flatMap(
+    ({ name, proxyHostname, proxyPath, proxyPort }): SettingsChange[] => {
+      const values = { name, proxyHostname, proxyPath, proxyPort };
+      const row = current.zones.find((z) => z.name === name);
+      if (!row)
+        return [{ entity: 'zone', action: 'create', key: name, id: null, fields: [], values }];
+      const fields = diffFields(row, values, ZONE_FIELDS);
+      return fields.length
+        ? [{ entity: 'zone', action: 'update', key: name, id: row.id, fields, values }]
+        : [];
+    },
+  );
+}
+
+/** An agent's zone is one the file names or, when nothing is pruned, one the database has. */
+function planAgents(
+  desired: DesiredSettings,
+  current: CurrentSettings,
+  { prune }: Options,
+  problems: SettingsProblem[],
+) {
+  const inFile = new Set(desired.zoneNames);
+  const zoneName = new Map(current.zones.map((z) => [z.id, z.name]));
+  return desired.agents.flatMap(({ zoneAt, at: _at, ...values }): SettingsChange[] => {
+    const inDatabase = current.zones.some((z) => z.name === values.zone);
+    if (!inFile.has(values.zone) && (prune || !inDatabase)) {
+      const why = inDatabase
+        ? 'is not in this file, and --prune removes it'
+        : 'is neither in this file nor in the database';
+      problems.push(problemAt(zoneAt, `zone "${values.zone}" ${why}`));
+      return [];
+    }
+    const row = current.agents.find((a) => a.hostname === values.hostname);
+    if (!row)
+      return [
+        { entity: 'agent', action: 'create', key: values.hostname, id: null, fields: [], values },
+      ];
+    const fields = diffFields(
+      { ...row, zone: zoneName.get(row.zoneId) ?? '' },
+      values,
+      AGENT_FIELDS,
+    );
+    return fields.length
+      ? [{ entity: 'agent', action: 'update', key: values.hostname, id: row.id, fields, values }]
+      : [];
+  });
+}
+
+/** A path the file gives is set; with prune, every workspace it gives none gets none. */
+function planWorkspaces(
+  desired: DesiredSettings,
+  current: CurrentSettings,
+  resolved: Map<string, TargetRef>,
+  { prune }: Options,
+) {
+  const wanted = new Map(
+    desired.workspaces.map((w) => [
+      resolved.get(namedKey({ type: 'image', name: w.name }))?.id,
+      w.persistentProfilePath,
+    ]),
+  );
+  return current.images.flatMap((image): SettingsChange[] => {
+    const path = wanted.get(image.id) ?? (prune ? '' : undefined);
+    if (path === undefined || path === image.persistentProfilePath) return [];
+    const fields = [
+      { field: 'persistent_profile_path', from: image.persistentProfilePath, to: path },
+    ];
+    return [
+      {
+        entity: 'workspace',
+        action: 'update',
+        key: image.name,
+        id: image.id,
+        fields,
+        values: { persistentProfilePath: path },
+      },
+    ];
+  });
+}
+
+/** Mappings are identified by (target, destination). */
+function planMappings(
+  desired: DesiredSettings,
+  current: CurrentSettings,
+  resolved: Map<string, TargetRef>,
+) {
+  return desired.mappings.flatMap(({ target: named, at: _at, ...values }): SettingsChange[] => {
+    const target = resolved.get(namedKey(named));
+    if (!target) return [];
+    const row = current.mappings.find(
+      (m) => targetKey(m.target) === targetKey(target) && m.destination === values.destination,
+    );
+    const change = { entity: 'file_mapping' as const, key: values.destination, target, values };
+    if (!row) return [{ ...change, action: 'create', id: null, fields: [] }];
+    const fields = diffFields(row, values, MAPPING_FIELDS);
+    return fields.length ? [{ ...change, action: 'update', id: row.id, fields }] : [];
+  });
+}
+
+/**
+ * What an apply must write so that the database matches the file, and what in the file the
+ * database cannot satisfy. Pure: the same inputs give the same plan. Without `prune` nothing the
+ * file does not name is removed; with it, agents, zones and file mappings it does not name are
+ * deleted and workspaces it gives no persistent_profile_path get none.
+ */
+export function planSettings(
+  desired: DesiredSettings,
+  current: CurrentSettings,
+  options: Options,
+): SettingsPlan {
+  const { resolved, problems } = resolveTargets(desired.targets, current);
+  const upserts = [
+    planZones(desired, current),
+    planAgents(desired, current, options, problems),
+    planWorkspaces(desired, current, resolved, options),
+    planMappings(desired, current, resolved),
+  ].flatMap((list) => list.sort(byKey));
+  const deletes = options.prune ? planDeletes(desired, current, resolved) : [];
+  return { changes: [...deletes, ...upserts], problems };
+}

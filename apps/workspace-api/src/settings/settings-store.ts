@@ -1,0 +1,90 @@
+import { rowTarget, targetColumns } from '../file-mappings/mapping-target';
+import type { Prisma } from '../generated/prisma/client';
+import type { SettingsChange } from './changes';
+import type { CurrentSettings } from './current';
+
+type Tx = Prisma.TransactionClient;
+
+/** The settings as stored. Users only where needed: those named (by username) and those with mappings. */
+export async function readCurrentSettings(
+  tx: Tx,
+  usernames: readonly string[],
+): Promise<CurrentSettings> {
+  const [zones, agents, images, groups, users, mappings] = await Promise.all([
+    tx.zone.findMany({ orderBy: { name: 'asc' } }),
+    tx.agent.findMany({ orderBy: { hostname: 'asc' } }),
+    tx.image.findMany({
+      select: { id: true, name: true, persistentProfilePath: true },
+      orderBy: [{ name: 'asc' }, { id: 'asc' }],
+    }),
+    tx.group.findMany({ select: { id: true, name: true }, orderBy: { name: 'asc' } }),
+    tx.user.findMany({
+      where: { OR: [{ username: { in: [...usernames] } }, { fileMappings: { some: {} } }] },
+      select: { id: true, username: true },
+      orderBy: { username: 'asc' },
+    }),
+    tx.fileMapping.findMany({ orderBy: [{ destination: 'asc' }, { id: 'asc' }] }),
+  ]);
+  return {
+    zones,
+    agents: agents.map((a) => ({
+      ...a,
+      memory: Number(a.memory),
+      memoryOverride: Number(a.memoryOverride),
+    })),
+    images,
+    groups,
+    users,
+    mappings: mappings.map((m) => ({ ...m, target: rowTarget(m) })),
+  };
+}
+
+/** Performs a plan's changes in order. Zones come before the agents that name them, so their ids are known. */
+export async function writeChanges(
+  tx: Tx,
+  changes: readonly SettingsChange[],
+  current: CurrentSettings,
+): Promise<void> {
+  const zoneIds = new Map(current.zones.map((z) => [z.name, z.id]));
+  for (const change of changes) {
+    const where = { id: change.id ?? '' };
+    const remove = change.action === 'delete';
+    switch (change.entity) {
+      case 'zone': {
+        if (remove) await tx.zone.delete({ where });
+        else {
+          const data = change.values;
+          const row = change.id
+            ? await tx.zone.update({ where, data })
+            : await tx.zone.create({ data });
+          zoneIds.set(row.name, row.id);
+        }
+        break;
+      }
+      case 'agent': {
+        const { zone, memory, memoryOverride, ...rest } = change.values;
+        const data = {
+          ...rest,
+          zoneId: zoneIds.get(zone) ?? '',
+          memory: BigInt(memory),
+          memoryOverride: BigInt(memoryOverride),
+        };
+        if (remove) await tx.agent.delete({ where });
+        else if (change.id) await tx.agent.update({ where, data });
+        else await tx.agent.create({ data });
+        break;
+      }
+      case 'workspace':
+        await tx.image.update({ where, data: change.values });
+        break;
+      case 'file_mapping':
+        if (remove) await tx.fileMapping.delete({ where });
+        else if (change.id) await tx.fileMapping.update({ where, data: change.values });
+        else
+          await tx.fileMapping.create({
+            data: { ...targetColumns(change.target), ...change.values },
+          });
+        break;
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import type { Config } from '../config';
+import type { Db } from '../db';
+import type { SettingsChange } from './changes';
+import { sortProblems, type SettingsProblem } from './problems';
+import { exportSettings } from './settings-export';
+import { loadSettingsFile } from './settings-load';
+import { planSettings } from './settings-plan';
+import { readCurrentSettings, writeChanges } from './settings-store';
+
+export interface ApplyOptions {
+  prune: boolean;
+  dryRun: boolean;
+}
+
+export type ApplyResult =
+  /** The file has problems; nothing was written. */
+  | { status: 'invalid'; problems: SettingsProblem[]; changes: []; written: 0 }
+  /** The database already matched the file; nothing was written. */
+  | { status: 'unchanged'; problems: []; changes: []; written: 0 }
+  /** `--dry-run`: what an apply would write; nothing was written. */
+  | { status: 'dry_run'; problems: []; changes: SettingsChange[]; written: 0 }
+  | { status: 'applied'; problems: []; changes: SettingsChange[]; written: number };
+
+// An apply of a large file with big scripts, possibly queued behind another apply's lock.
+const TRANSACTION = { maxWait: 10_000, timeout: 120_000 };
+
+export function createSettingsService({
+  db,
+  config,
+}: {
+  db: Db;
+  config: Pick<Config, 'DATABASE_SCHEMA'>;
+}) {
+  const lockKey = `workspace-api settings apply ${config.DATABASE_SCHEMA}`;
+
+  return {
+    /**
+     * Reconciles the database to a settings file in one transaction. Applies are serialized by an
+     * advisory lock held until commit; the state is read after taking it, so a queued apply sees
+     * what the one before it wrote. (Hence READ COMMITTED: a snapshot taken before the lock was
+     * granted would miss that.)
+     */
+    async apply(filePath: string, options: ApplyOptions): Promise<ApplyResult> {
+      const loaded = await loadSettingsFile(filePath);
+      const usernames = loaded.desired.targets.filter((t) => t.type === 'user').map((t) => t.name);
+      return db.$transaction(async (tx): Promise<ApplyResult> => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${lockKey}))`;
+        const current = await readCurrentSettings(tx, usernames);
+        const plan = planSettings(loaded.desired, current, { prune: options.prune });
+        const problems = sortProblems([...loaded.problems, ...plan.problems]);
+        if (problems.length > 0) return { status: 'invalid', problems, changes: [], written: 0 };
+        if (plan.changes.length === 0)
+          return { status: 'unchanged', problems: [], changes: [], written: 0 };
+        if (options.dryRun)
+          return { status: 'dry_run', problems: [], changes: plan.changes, written: 0 };
+        await writeChanges(tx, plan.changes, current);
+        return {
+          status: 'applied',
+          problems: [],
+          changes: plan.changes,
+          written: plan.changes.length,
+        };
+      }, TRANSACTION);
+    },
+
+    /** The stored settings as a file; read in one snapshot so that it is consistent. */
+    async export(): Promise<string> {
+      const current = await db.$transaction((tx) => readCurrentSettings(tx, []), {
+        isolationLevel: 'RepeatableRead',
+      });
+      return exportSettings(current);
+    },
+  };
+}
+export type SettingsService = ReturnType<typeof createSettingsService>;

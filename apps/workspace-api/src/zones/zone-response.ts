@@ -1,0 +1,16 @@
+import { toTimestamp, toWireId } from '@platform/schemas';
+import type { ZoneResponse } from './zones.schemas';
+import type { ZoneWithCount } from './zones.service';
+
+export function toZoneResponse(zone: ZoneWithCount): ZoneResponse {
+  return {
+    zone_id: toWireId(zone.id),
+    name: zone.name,
+    proxy_hostname: zone.proxyHostname,
+    proxy_path: zone.proxyPath,
+    proxy_port: zone.proxyPort,
+    agent_count: zone._count.agents,
+    created: toTimestamp(zone.createdAt),
+    updated: toTimestamp(zone.updatedAt),
+  };
+}

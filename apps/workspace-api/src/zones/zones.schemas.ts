@@ -1,0 +1,75 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { IdSchema, TimestampSchema } from '@platform/schemas';
+
+/** A DNS name or IPv4 address: it goes into session URLs and, through $KASM_URL, into shell commands. */
+export const HostnameSchema = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  pattern: '^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$',
+  description: 'a host name: letters, digits, dots and hyphens',
+});
+
+/** Host names compare case-insensitively; they are stored lower-cased. */
+export const normalizeHostname = (hostname: string) => hostname.toLowerCase();
+
+/** The rules of each zone setting, shared by the operations and the settings file. */
+export const ZoneFields = {
+  name: Type.String({
+    minLength: 1,
+    maxLength: 255,
+    pattern: '\\S',
+    description: 'Unique; trimmed when stored',
+  }),
+  proxy_hostname: HostnameSchema,
+  proxy_path: Type.String({
+    maxLength: 1024,
+    pattern: '^/[A-Za-z0-9._~/-]*$',
+    description: 'an absolute URL path of letters, digits and . _ ~ / - (default "/")',
+  }),
+  proxy_port: Type.Integer({
+    minimum: 0,
+    maximum: 65535,
+    description:
+      'Port in session URLs; 0 = none (the browser keeps its own port, behind a reverse proxy). Default 443',
+  }),
+};
+export const ZONE_DEFAULTS = { proxy_path: '/', proxy_port: 443 } as const;
+
+export const ZoneSchema = Type.Object({
+  zone_id: Type.String(),
+  name: Type.String(),
+  proxy_hostname: Type.String(),
+  proxy_path: Type.String(),
+  proxy_port: Type.Integer(),
+  agent_count: Type.Integer(),
+  created: TimestampSchema,
+  updated: TimestampSchema,
+});
+export type ZoneResponse = Static<typeof ZoneSchema>;
+export const ZoneEnvelopeSchema = Type.Object({ zone: ZoneSchema });
+export const ZonesSchema = Type.Object({ zones: Type.Array(ZoneSchema) });
+
+export const CreateZoneBodySchema = Type.Object({
+  target_zone: Type.Object({
+    name: ZoneFields.name,
+    proxy_hostname: ZoneFields.proxy_hostname,
+    proxy_path: Type.Optional(ZoneFields.proxy_path),
+    proxy_port: Type.Optional(ZoneFields.proxy_port),
+  }),
+});
+export type CreateZoneInput = Static<typeof CreateZoneBodySchema>['target_zone'];
+
+export const UpdateZoneBodySchema = Type.Object({
+  target_zone: Type.Object({
+    zone_id: IdSchema,
+    name: Type.Optional(ZoneFields.name),
+    proxy_hostname: Type.Optional(ZoneFields.proxy_hostname),
+    proxy_path: Type.Optional(ZoneFields.proxy_path),
+    proxy_port: Type.Optional(ZoneFields.proxy_port),
+  }),
+});
+export type UpdateZoneInput = Static<typeof UpdateZoneBodySchema>['target_zone'];
+
+export const TargetZoneBodySchema = Type.Object({
+  target_zone: Type.Object({ zone_id: IdSchema }),
+});

@@ -1,0 +1,62 @@
+import type { CurrentSettings } from '../src/settings/current';
+import type { DesiredSettings } from '../src/settings/desired';
+import { parseSettingsText } from '../src/settings/settings-parse';
+import { normalizeSettings } from '../src/settings/settings-normalize';
+
+/** What the planner gets from a settings file's text; fails the test when the file itself has problems. */
+export function desiredFrom(text: string, files: Record<string, string> = {}): DesiredSettings {
+  const parsed = parseSettingsText(text);
+  const contentFiles = new Map(Object.entries(files).map(([name, content]) => [name, { content }]));
+  const { desired, problems } = normalizeSettings(
+    parsed.value as Record<string, unknown>,
+    parsed.locate,
+    contentFiles,
+  );
+  const all = [...parsed.problems, ...problems];
+  if (all.length > 0) throw new Error(`settings fixture has problems: ${JSON.stringify(all)}`);
+  return desired;
+}
+
+/** A database with one zone, one agent in it, two workspaces, two groups and one user; nothing else. */
+export function currentSettings(overrides: Partial<CurrentSettings> = {}): CurrentSettings {
+  return {
+    zones: [
+      {
+        id: 'z1',
+        name: 'default',
+        proxyHostname: 'desk.example.com',
+        proxyPath: '/',
+        proxyPort: 0,
+      },
+    ],
+    agents: [
+      {
+        id: 'a1',
+        hostname: 'agent-1',
+        zoneId: 'z1',
+        cores: 8,
+        memory: 16_000_000_000,
+        coresOverride: 0,
+        memoryOverride: 0,
+      },
+    ],
+    images: [
+      { id: 'i-term', name: 'kasmweb/terminal:1.16.0', persistentProfilePath: '' },
+      { id: 'i-fox', name: 'kasmweb/firefox:1.16.0', persistentProfilePath: '/p/{username}' },
+    ],
+    groups: [
+      { id: 'g-all', name: 'All Users' },
+      { id: 'g-dev', name: 'Developers' },
+    ],
+    users: [{ id: 'u-ada', username: 'ada' }],
+    mappings: [],
+    ...overrides,
+  };
+}
+
+/** The same settings as currentSettings(), as a file. */
+export const MATCHING_FILE = `version: 1
+zones: [{name: default, proxy_hostname: desk.example.com, proxy_path: /, proxy_port: 0}]
+agents: [{hostname: agent-1, zone: default, cores: 8, memory: 16000000000}]
+workspaces: [{name: "kasmweb/firefox:1.16.0", persistent_profile_path: "/p/{username}"}]
+`;
