@@ -33,9 +33,13 @@ describe('interpolate', () => {
 describe('docker-compose.yml', () => {
   const { compose, unset } = loadCompose();
 
-  it('runs PostgreSQL, a migration job per service and the services', () => {
+  it('runs PostgreSQL, a migration job per service, the settings job and the services', () => {
     expect(Object.keys(compose.services).sort()).toEqual(
-      ['postgres', ...SERVICES.flatMap((s) => [s.name, `${s.name}-migrate`])].sort(),
+      [
+        'postgres',
+        'workspace-api-settings',
+        ...SERVICES.flatMap((s) => [s.name, `${s.name}-migrate`]),
+      ].sort(),
     );
   });
 
@@ -65,6 +69,26 @@ describe('docker-compose.yml', () => {
     ]);
   });
 
+  it('re-applies the workspace-api settings after its migration, from a read-only folder', () => {
+    const settings = compose.services['workspace-api-settings'];
+    expect(settings.image).toBe(compose.services['workspace-api'].image);
+    expect(settings.command).toEqual([
+      'node',
+      'apps/workspace-api/dist/cli.js',
+      'settings',
+      'apply',
+      '/config/settings.yaml',
+    ]);
+    expect(settings.depends_on).toEqual({
+      'workspace-api-migrate': { condition: 'service_completed_successfully' },
+    });
+    expect(settings.volumes).toEqual(['./deploy/k8s/base/workspace-api/settings:/config:ro']);
+    expect(existsSync(path.join(ROOT, 'deploy/k8s/base/workspace-api/settings/settings.yaml'))).toBe(
+      true,
+    );
+    expect(settings.restart).toBe('no');
+  });
+
   describe.each(SERVICES)('$name', ({ name, port, schema }) => {
     const service = compose.services[name];
     const migrate = compose.services[`${name}-migrate`];
@@ -87,9 +111,11 @@ describe('docker-compose.yml', () => {
     it("starts the image's own command after its migration succeeded", () => {
       expect(service.command).toBeUndefined();
       expect(service.healthcheck).toBeUndefined();
+      // workspace-api also waits for its settings, which wait for the migration.
+      const ready = name === 'workspace-api' ? `${name}-settings` : `${name}-migrate`;
       expect(service.depends_on).toEqual({
         postgres: { condition: 'service_healthy' },
-        [`${name}-migrate`]: { condition: 'service_completed_successfully' },
+        [ready]: { condition: 'service_completed_successfully' },
       });
       expect(service.ports).toEqual([`127.0.0.1:${port}:${port}`]);
     });

@@ -202,11 +202,16 @@ describe.each(Object.entries(OVERLAYS))('deploy/k8s/overlays/%s', (overlay, name
     });
   });
 
-  it('holds a suspended placeholder Job for workspace-api settings apply', () => {
+  it('runs a settings-apply Job on the settings ConfigMap', () => {
     const jobs = ofKind<Workload>('Job');
     expect(jobs.map((j) => [j.metadata.name, j.spec.suspend])).toEqual([
-      ['workspace-api-settings-apply', true],
+      ['workspace-api-settings-apply', undefined],
     ]);
+    const volume = (jobs[0].spec.template.spec as { volumes: { configMap: { name: string } }[] }).volumes[0];
+    const configMap = ofKind<K8sObject & { data: Record<string, string> }>('ConfigMap').find(
+      (c) => c.metadata.name === volume.configMap.name,
+    );
+    expect(configMap?.data['settings.yaml']).toContain('version: 1');
     expect(jobs[0].spec.template.spec.containers[0].args).toEqual([
       'node',
       'apps/workspace-api/dist/cli.js',
