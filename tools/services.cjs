@@ -11,6 +11,10 @@ const SERVICES = [
 
 const NX_ENV = { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
 
+// On a developer's machine a registry or webhook on localhost is normal (README: a registry
+// served with python3 -m http.server); deployments keep the default, public addresses only.
+const LOCAL_DEFAULTS = { OUTBOUND_ALLOWLIST: 'localhost,127.0.0.0/8,::1' };
+
 /** Builds the given apps through Nx (cached: a second run takes well under a second). */
 function buildApps(names) {
   const result = spawnSync(
@@ -24,4 +28,4 @@ function buildApps(names) {
   }
 }
 
-module.exports = { ROOT, SERVICES, NX_ENV, buildApps };
+module.exports = { ROOT, SERVICES, NX_ENV, LOCAL_DEFAULTS, buildApps };

@@ -5,7 +5,7 @@
 const { spawn, spawnSync } = require('node:child_process');
 const path = require('node:path');
 const { startLocalPostgres } = require('./local-postgres.cjs');
-const { SERVICES, buildApps } = require('./services.cjs');
+const { LOCAL_DEFAULTS, SERVICES, buildApps } = require('./services.cjs');
 
 const PORT_VARS = { 'workspace-api': 'WORKSPACE_API_PORT', 'calendar-api': 'CALENDAR_API_PORT' };
 const children = [];
@@ -54,7 +54,7 @@ async function main() {
 
   for (const service of SERVICES) {
     const port = process.env[PORT_VARS[service.name]] ?? String(service.port);
-    const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: port };
+    const env = { ...LOCAL_DEFAULTS, ...process.env, DATABASE_URL: databaseUrl, PORT: port };
     const setup = spawnSync(process.execPath, [path.join(service.dist, 'cli.js'), 'setup'], { env, encoding: 'utf8' });
     process.stdout.write(setup.stdout.replace(/^/gm, `[${service.name}] `));
     if (setup.status !== 0) {

@@ -68,6 +68,7 @@ describe('calendar-api app', () => {
       '20261121000000_init',
       '20261122000000_events_messages_tokens',
       '20261123000000_slack_inbox_notifications',
+      '20261130000000_ingest_chat_message',
     ]);
     const schemaPath = path.resolve(__dirname, '../../../prisma/calendar-api/schema.prisma');
     expect(await findDrift(schemaPath, database.url, 'calendar')).toEqual([]);

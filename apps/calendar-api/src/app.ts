@@ -2,7 +2,16 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { databasePlugin } from '@platform/db';
 import { problemDetailsPlugin } from '@platform/errors';
-import { docsPlugin, fastifyOptions, healthRoutes, validatorCompiler } from '@platform/http';
+import {
+  authThrottlePlugin,
+  createOutboundFetch,
+  createOutboundPolicy,
+  docsPlugin,
+  fastifyOptions,
+  healthRoutes,
+  parseTrustProxy,
+  validatorCompiler,
+} from '@platform/http';
 import { slackEventsRoutes } from './chat/slack-events.routes';
 import { createSlackEventsService } from './chat/slack-events.service';
 import { createSlackInbox } from './chat/slack-inbox.worker';
@@ -22,7 +31,7 @@ import { notificationsRoutes } from './notifications/notifications.routes';
 import { createNotificationsService } from './notifications/notifications.service';
 import { createOutbox } from './notifications/outbox';
 import { parseWebhookTargets } from './notifications/webhook-targets';
-import { authPlugin } from './plugins/auth.plugin';
+import { authPlugin, BEARER_THROTTLE } from './plugins/auth.plugin';
 import { API_PREFIX, SECURITY_SCHEMES } from './routes';
 import { createTokensService } from './tokens/tokens.service';
 import { workersPlugin, type Workers } from './workers/workers.plugin';
@@ -44,6 +53,7 @@ export async function buildApp(
       logLevel: config.LOG_LEVEL,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       logStream: overrides.logStream,
+      trustProxy: parseTrustProxy(config.TRUST_PROXY),
     }),
     // Titles (up to 200 characters) are path parameters; Fastify's default stops at 100.
     routerOptions: { maxParamLength: 1000 },
@@ -54,6 +64,14 @@ export async function buildApp(
   const now = overrides.now ?? (() => new Date());
   const targets = parseWebhookTargets(config.NOTIFY_WEBHOOKS);
   const outbox = createOutbox({ targets });
+  // Webhook URLs come from configuration, but may point anywhere: the policy still applies.
+  const outbound = createOutboundFetch({
+    policy: createOutboundPolicy({
+      allowPrivate: config.OUTBOUND_ALLOW_PRIVATE,
+      allowlist: config.OUTBOUND_ALLOWLIST,
+    }),
+    maxRedirects: config.OUTBOUND_MAX_REDIRECTS,
+  });
   const tokens = createTokensService({ db });
   const events = createEventsService({ db, outbox });
   const queries = createEventQueriesService({ db, config, now });
@@ -65,6 +83,7 @@ export async function buildApp(
       db,
       config,
       targets,
+      fetch: outbound,
       log: app.log.child({ worker: 'dispatcher' }),
     }),
     slackInbox: createSlackInbox({
@@ -77,6 +96,17 @@ export async function buildApp(
   const slack = createSlackEventsService({ db, onRecorded: () => workers.slackInbox.wake() });
 
   await app.register(problemDetailsPlugin);
+  await app.register(authThrottlePlugin, {
+    redisUrl: config.REDIS_URL,
+    keyPrefix: config.RATE_LIMIT_KEY_PREFIX,
+    rules: {
+      [BEARER_THROTTLE]: {
+        limit: config.AUTH_FAILURE_LIMIT,
+        windowSeconds: config.AUTH_FAILURE_WINDOW_SECONDS,
+        what: 'failed bearer tokens',
+      },
+    },
+  });
   await app.register(databasePlugin, {
     ping: () => db.$queryRaw`SELECT 1`,
     close: () => db.$disconnect(),

@@ -39,6 +39,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...base, CALENDAR_AUTH: 'maybe' })).toThrow(/CALENDAR_AUTH/);
   });
 
+  it('defaults to no proxy trusted, per-process throttling of 20 failures in 5 minutes, public webhooks only', () => {
+    expect(loadConfig(base)).toMatchObject({
+      TRUST_PROXY: 'false',
+      REDIS_URL: '',
+      RATE_LIMIT_KEY_PREFIX: 'calendar-api:',
+      AUTH_FAILURE_LIMIT: 20,
+      AUTH_FAILURE_WINDOW_SECONDS: 300,
+      OUTBOUND_ALLOW_PRIVATE: false,
+      OUTBOUND_ALLOWLIST: '',
+      OUTBOUND_MAX_REDIRECTS: 3,
+    });
+  });
+
   it('defaults to no notification target, both workers on, and feed UIDs @calendar-api', () => {
     expect(loadConfig(base)).toMatchObject({
       NOTIFY_WEBHOOKS: '',
@@ -80,6 +93,14 @@ describe('loadConfig', () => {
     ],
     [{ NOTIFY_BACKOFF_BASE_MS: '5000', NOTIFY_BACKOFF_MAX_MS: '1000' }, /NOTIFY_BACKOFF_MAX_MS/],
     [{ CALENDAR_UID_DOMAIN: 'not a domain' }, /CALENDAR_UID_DOMAIN/],
+    [{ TRUST_PROXY: 'maybe' }, /TRUST_PROXY: "maybe" is not true, false/],
+    [{ OUTBOUND_ALLOWLIST: '10.0.0.0/8,not a host' }, /OUTBOUND_ALLOWLIST: "not a host"/],
+    [{ AUTH_FAILURE_LIMIT: '-1' }, /AUTH_FAILURE_LIMIT/],
+    [{ REDIS_URL: 'http://cache:6379' }, /REDIS_URL/],
+    [
+      { NOTIFY_WEBHOOKS: 'slack=http://169.254.169.254/x' },
+      /the URL of slack: 169\.254\.169\.254 is a link-local/,
+    ],
   ])('refuses %j', (env, message) => {
     expect(() => loadConfig({ ...base, ...env })).toThrow(message);
   });

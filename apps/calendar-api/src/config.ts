@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { createOutboundPolicy, parseIp, securityEnv, securityEnvProblems } from '@platform/http';
 import { ConfigError, parseEnv, serviceEnv } from '@platform/schemas';
 import { parseChannelPeriods } from './messages/channel-periods';
 import { parseWebhookTargets } from './notifications/webhook-targets';
@@ -11,6 +12,7 @@ const ms = (defaultMs: number, minimum: number, description: string) =>
 
 export const ConfigSchema = Type.Object({
   ...serviceEnv({ port: 3002, schema: 'calendar' }),
+  ...securityEnv({ keyPrefix: 'calendar-api:' }),
   CALENDAR_TIMEZONE: Type.String({
     default: 'UTC',
     description: 'IANA zone in which "today", "tomorrow" and "this week" are computed',
@@ -55,6 +57,19 @@ export const ConfigSchema = Type.Object({
 });
 export type Config = Static<typeof ConfigSchema>;
 
+/** A webhook at an address the outbound policy refuses would fail on every delivery: say so now. */
+function refusedWebhookAddresses(config: Config): void {
+  const policy = createOutboundPolicy({
+    allowPrivate: config.OUTBOUND_ALLOW_PRIVATE,
+    allowlist: config.OUTBOUND_ALLOWLIST,
+  });
+  for (const target of parseWebhookTargets(config.NOTIFY_WEBHOOKS)) {
+    const host = new URL(target.url).hostname.replace(/^\[(.*)\]$/, '$1');
+    const refusal = parseIp(host) ? policy.refusal(host, host) : null;
+    if (refusal) throw new Error(`the URL of ${target.name}: ${refusal}`);
+  }
+}
+
 /** Rules between keys, and formats a JSON schema cannot express. */
 function crossChecks(config: Config): string[] {
   const problems: string[] = [];
@@ -70,6 +85,8 @@ function crossChecks(config: Config): string[] {
   }
   check('CHANNEL_PERIODS', () => parseChannelPeriods(config.CHANNEL_PERIODS));
   check('NOTIFY_WEBHOOKS', () => parseWebhookTargets(config.NOTIFY_WEBHOOKS));
+  problems.push(...securityEnvProblems(config));
+  if (problems.length === 0) check('NOTIFY_WEBHOOKS', () => refusedWebhookAddresses(config));
   // A delivery (webhook timeout, then recording its outcome) must end before its lease does,
   // or another replica could claim and deliver it a second time.
   if (config.NOTIFY_LEASE_MS <= config.NOTIFY_TIMEOUT_MS + config.DATABASE_TIMEOUT_MS) {

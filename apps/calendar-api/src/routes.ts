@@ -8,9 +8,9 @@ export function errorResponses(...statuses: number[]) {
   return problemResponses(400, 401, 503, ...statuses);
 }
 
-/** Writes may also be refused for their body's size or content type. */
+/** Writes may also be refused for their body's size or content type, or after too many wrong tokens. */
 export function writeErrorResponses(...statuses: number[]) {
-  return errorResponses(413, 415, ...statuses);
+  return errorResponses(413, 415, 429, ...statuses);
 }
 
 export const BEARER_SECURITY: Record<string, string[]>[] = [{ bearerAuth: [] }];

@@ -1,8 +1,10 @@
+import { compileWasmCompactly } from '@platform/db';
 import { listen } from '@platform/http';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 
 async function main() {
+  compileWasmCompactly();
   const config = loadConfig();
   const app = await buildApp(config);
   await listen(app, config.PORT);

@@ -43,13 +43,18 @@ export interface Harness {
   close: () => Promise<void>;
 }
 
-/** Background workers stay off unless a test turns them on; it can also run them by hand. */
+/**
+ * Background workers stay off unless a test turns them on; it can also run them by hand. The
+ * webhook servers of the tests listen on 127.0.0.1, which outbound requests may reach only
+ * when allowed.
+ */
 export function testConfig(databaseUrl: string, env: Record<string, string> = {}): Config {
   return loadConfig({
     DATABASE_URL: databaseUrl,
     LOG_LEVEL: 'silent',
     NOTIFY_DISPATCH: 'off',
     SLACK_INBOX_WORKER: 'off',
+    OUTBOUND_ALLOWLIST: '127.0.0.1',
     ...env,
   });
 }

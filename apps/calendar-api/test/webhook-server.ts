@@ -15,6 +15,8 @@ export interface Reply {
   body?: string;
   /** Answer only once this settles (a webhook that hangs, or is slow). */
   after?: Promise<unknown>;
+  /** Drop the connection instead of answering. */
+  reset?: boolean;
 }
 
 type Responder = (request: ReceivedRequest, countOnPath: number) => Reply;
@@ -46,6 +48,10 @@ export async function startWebhookServer(): Promise<WebhookServer> {
       };
       received.push(request);
       const reply = responder(request, received.filter((r) => r.path === request.path).length);
+      if (reply.reset) {
+        req.socket.destroy();
+        return;
+      }
       await reply.after;
       if (res.destroyed) return;
       res.writeHead(reply.status, { 'content-type': 'text/plain', ...reply.headers });

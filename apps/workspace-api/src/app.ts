@@ -2,10 +2,19 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { databasePlugin } from '@platform/db';
 import { problemDetailsPlugin } from '@platform/errors';
-import { docsPlugin, fastifyOptions, healthRoutes, validatorCompiler } from '@platform/http';
+import {
+  authThrottlePlugin,
+  docsPlugin,
+  fastifyOptions,
+  healthRoutes,
+  parseTrustProxy,
+  validatorCompiler,
+} from '@platform/http';
 import { agentsRoutes } from './agents/agents.routes';
 import { createAgentsService } from './agents/agents.service';
 import { apiKeysRoutes } from './api-keys/api-keys.routes';
+import type { ApiKeyCache } from './api-keys/api-key-cache';
+import { serverKeyCaching } from './api-keys/api-key-caching';
 import { createApiKeysService } from './api-keys/api-keys.service';
 import type { Config } from './config';
 import { createDb, type Db } from './db';
@@ -25,6 +34,7 @@ import { launchPlanRoutes } from './launch-plan/launch-plan.routes';
 import { createLaunchPlanService } from './launch-plan/launch-plan.service';
 import { OPERATIONS_PREFIX, SECURITY_SCHEMES } from './operations';
 import { authPlugin } from './plugins/auth.plugin';
+import { authThrottleOptions } from './plugins/auth-throttle';
 import { platformSeries } from './registry/compatibility';
 import { createRegistryWorkspacesService } from './registry/registry-workspaces.service';
 import { registryRoutes } from './registry/registry.routes';
@@ -40,16 +50,23 @@ export interface AppOverrides {
   db?: Db;
   /** Where log lines go (tests capture them). */
   logStream?: NodeJS.WritableStream;
+  /** Replaces the API key cache that API_KEY_CACHE asks for; null for none. */
+  apiKeyCache?: ApiKeyCache | null;
 }
 
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
   const app = Fastify(
-    fastifyOptions({ logLevel: config.LOG_LEVEL, bodyLimitBytes: config.BODY_LIMIT_BYTES, logStream: overrides.logStream }),
+    fastifyOptions({
+      logLevel: config.LOG_LEVEL,
+      bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      logStream: overrides.logStream,
+      trustProxy: parseTrustProxy(config.TRUST_PROXY),
+    }),
   ).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
 
   const db = overrides.db ?? createDb(config);
-  const apiKeys = createApiKeysService({ db });
+  const apiKeys = createApiKeysService({ db, ...serverKeyCaching(app, config, overrides.apiKeyCache) });
   const users = createUsersService({ db, config });
   const sessions = createSessionsService({ db, config });
   const memberships = createMembershipsService({ db });
@@ -64,6 +81,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const launchPlans = createLaunchPlanService({ db });
 
   await app.register(problemDetailsPlugin);
+  await app.register(authThrottlePlugin, authThrottleOptions(config));
   await app.register(databasePlugin, { ping: () => db.$queryRaw`SELECT 1`, close: () => db.$disconnect() });
   await app.register(docsPlugin, {
     title: 'workspace-api',

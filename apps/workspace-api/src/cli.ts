@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { toUuid } from '@platform/schemas';
+import { createApiKeyFence } from './api-keys/api-key-fence';
 import { createApiKeysService, type IssuedApiKey } from './api-keys/api-keys.service';
 import { PERMISSIONS, type Permission } from './api-keys/permissions';
 import { loadConfig } from './config';
@@ -71,7 +72,9 @@ async function main(argv: string[]) {
   }
   const db = createDb(config);
   try {
-    const apiKeys = createApiKeysService({ db });
+    // A revocation returns once every running server's key cache has dropped the key.
+    const fence = createApiKeyFence({ connectionString: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, warn: (m) => process.stderr.write(`${m}\n`) });
+    const apiKeys = createApiKeysService({ db, fence });
     if (command === 'setup') {
       const issued = await apiKeys.issueFirstAdminKey();
       if (issued) printIssued(issued, config.PORT);

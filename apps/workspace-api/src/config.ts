@@ -1,8 +1,16 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { parseEnv, serviceEnv } from '@platform/schemas';
+import { securityEnv, securityEnvProblems } from '@platform/http';
+import { ConfigError, parseEnv, serviceEnv } from '@platform/schemas';
 
 export const ConfigSchema = Type.Object({
   ...serviceEnv({ port: 3001, schema: 'workspace' }),
+  ...securityEnv({ keyPrefix: 'workspace-api:' }),
+  LOGIN_FAILURE_LIMIT: Type.Integer({
+    minimum: 0,
+    default: 20,
+    description: 'Failed logins per client address and window before 429 (any usernames); 0 turns it off',
+  }),
+  LOGIN_FAILURE_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 300 }),
   BCRYPT_COST: Type.Integer({ minimum: 4, maximum: 15, default: 12 }),
   MAX_FAILED_LOGINS: Type.Integer({ minimum: 1, default: 5 }),
   SESSION_TTL_HOURS: Type.Integer({ minimum: 1, default: 12 }),
@@ -14,9 +22,16 @@ export const ConfigSchema = Type.Object({
   REGISTRY_FETCH_TIMEOUT_MS: Type.Integer({ minimum: 50, default: 10_000, description: 'Per file fetched from a registry' }),
   REGISTRY_MAX_BYTES: Type.Integer({ minimum: 1024, default: 5_242_880, description: 'Largest versions.txt or list.json accepted' }),
   REGISTRY_ALLOW_LOCAL_PATHS: Type.Boolean({ default: true, description: 'Whether add_registry accepts a local directory' }),
+  API_KEY_CACHE: Type.Union([Type.Literal('on'), Type.Literal('off')], {
+    default: 'on',
+    description: 'Keep verified API keys in memory, invalidated through LISTEN/NOTIFY (needs a session, not a transaction pooler)',
+  }),
 });
 export type Config = Static<typeof ConfigSchema>;
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  return parseEnv(ConfigSchema, env);
+  const config = parseEnv(ConfigSchema, env);
+  const problems = securityEnvProblems(config);
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  return config;
 }

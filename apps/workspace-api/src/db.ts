@@ -1,5 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
-import { poolConfig } from '@platform/db';
+import { poolConfig, statementNames } from '@platform/db';
 import type { Config } from './config';
 import { PrismaClient } from './generated/prisma/client';
 
@@ -12,7 +12,8 @@ export function createDb(config: Config): Db {
       maxConnections: config.DATABASE_POOL_MAX,
       timeoutMs: config.DATABASE_TIMEOUT_MS,
     }),
-    { schema: config.DATABASE_SCHEMA },
+    { schema: config.DATABASE_SCHEMA, statementNameGenerator: statementNames() },
   );
-  return new PrismaClient({ adapter });
+  // 'minimal': no stack trace captured on every query to point error messages at the caller.
+  return new PrismaClient({ adapter, errorFormat: 'minimal' });
 }

@@ -4,9 +4,9 @@ import { problemResponses } from '@platform/schemas';
 /** Every operation's base path; the name after it is the Kasm operation name. */
 export const OPERATIONS_PREFIX = '/api/public';
 
-/** The errors any authenticated operation can answer, plus the ones it names. */
+/** The errors any authenticated operation can answer (429: too many wrong credentials), plus the ones it names. */
 export function errorResponses(...statuses: number[]) {
-  return problemResponses(400, 401, 403, 413, 415, 503, ...statuses);
+  return problemResponses(400, 401, 403, 413, 415, 429, 503, ...statuses);
 }
 
 /** A successful delete or action with nothing to return answers `{}`. */

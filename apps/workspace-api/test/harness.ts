@@ -27,8 +27,15 @@ export interface Harness {
   close: () => Promise<void>;
 }
 
+/** The registry servers of the tests listen on 127.0.0.1, which outbound requests may reach only when allowed. */
 export function testConfig(databaseUrl: string, env: Record<string, string> = {}): Config {
-  return loadConfig({ DATABASE_URL: databaseUrl, BCRYPT_COST: '4', LOG_LEVEL: 'silent', ...env });
+  return loadConfig({
+    DATABASE_URL: databaseUrl,
+    BCRYPT_COST: '4',
+    LOG_LEVEL: 'silent',
+    OUTBOUND_ALLOWLIST: '127.0.0.1',
+    ...env,
+  });
 }
 
 /** A migrated database of its own and an app on it; call in beforeAll, `close` in afterAll. */

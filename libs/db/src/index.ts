@@ -1,6 +1,8 @@
 export { migrate, MigrationError } from './migrate';
 export type { MigrateOptions, MigrateResult } from './migrate';
+export { compileWasmCompactly } from './compact-wasm';
 export { databasePlugin } from './database.plugin';
 export type { DatabasePluginOptions } from './database.plugin';
 export { poolConfig } from './pool-config';
+export { statementNames } from './statement-names';
 export type { PoolSettings } from './pool-config';

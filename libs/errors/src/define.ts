@@ -18,6 +18,11 @@ export function withFieldErrors<E extends Error>(error: E, errors: FieldProblem[
   return Object.assign(error, { errors });
 }
 
+/** Attaches the number of seconds after which the client may try again (`Retry-After`). */
+export function withRetryAfter<E extends Error>(error: E, seconds: number): E {
+  return Object.assign(error, { retryAfterSeconds: seconds });
+}
+
 /** True when the database refused a write because a unique constraint already holds the value. */
 export function isUniqueViolation(error: unknown): boolean {
   const e = error as { name?: string; code?: string } | null;

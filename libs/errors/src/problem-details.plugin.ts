@@ -1,22 +1,56 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { UnavailableError } from './common-errors';
 import { toProblem } from './to-problem';
 
 const RETRY_AFTER_SECONDS = 5;
 
-/** The one error handler of every service: everything leaves as problem+json. */
+/** Seconds a throttled client should wait, when the error says (see `withRetryAfter`). */
+function retryAfterOf(error: unknown): number | undefined {
+  const seconds = (error as { retryAfterSeconds?: unknown } | null)?.retryAfterSeconds;
+  return typeof seconds === 'number' && Number.isFinite(seconds)
+    ? Math.max(1, Math.ceil(seconds))
+    : undefined;
+}
+
+/**
+ * Renders anything thrown as problem+json: logged in full when it is a server error, sent
+ * without internals. Also used for Fastify's framework errors, which bypass the error handler.
+ */
+export function sendProblem(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const body = toProblem(error);
+  if (body.status >= 500) {
+    request.log.error({ err: error }, 'request failed');
+  } else {
+    request.log.info({ code: body.code, status: body.status }, body.detail);
+  }
+  const retryAfter = retryAfterOf(error) ?? (body.status === 503 ? RETRY_AFTER_SECONDS : undefined);
+  if (retryAfter !== undefined) reply.header('retry-after', retryAfter);
+  return reply.status(body.status).type('application/problem+json').send(body);
+}
+
+/**
+ * The one error handler of every service: everything leaves as problem+json. That includes the
+ * 503 for a request that arrives on an open connection while the server shuts down (Fastify's
+ * own would be plain JSON; `fastifyOptions` turns it off for this). Answers sent while closing
+ * also close their connection: a kept-alive one would hold the shutdown for keepAliveTimeout.
+ */
 export const problemDetailsPlugin = fp(
   async (app: FastifyInstance) => {
-    app.setErrorHandler((error: FastifyError, request, reply) => {
-      const body = toProblem(error);
-      if (body.status >= 500) {
-        request.log.error({ err: error }, 'request failed');
-      } else {
-        request.log.info({ code: body.code, status: body.status }, body.detail);
-      }
-      if (body.status === 503) reply.header('retry-after', RETRY_AFTER_SECONDS);
-      return reply.status(body.status).type('application/problem+json').send(body);
+    let closing = false;
+    app.addHook('preClose', async () => {
+      closing = true;
     });
+    app.addHook('onRequest', async () => {
+      if (closing) throw new UnavailableError();
+    });
+    app.addHook('onSend', async (_request, reply) => {
+      if (closing) reply.header('connection', 'close');
+    });
+
+    app.setErrorHandler((error: FastifyError, request, reply) =>
+      sendProblem(error, request, reply),
+    );
 
     app.setNotFoundHandler((request, reply) => {
       const body = toProblem({

@@ -75,6 +75,8 @@ describe('toProblem', () => {
       ['FST_ERR_CTP_EMPTY_JSON_BODY', 400, 'INVALID_JSON', 'Bad Request'],
       ['FST_ERR_CTP_INVALID_JSON_BODY', 400, 'INVALID_JSON', 'Bad Request'],
       ['FST_ERR_CTP_BODY_TOO_LARGE', 413, 'PAYLOAD_TOO_LARGE', 'Content Too Large'],
+      ['FST_ERR_MAX_PARAM_LENGTH', 414, 'URI_TOO_LONG', 'URI Too Long'],
+      ['FST_ERR_BAD_URL', 400, 'INVALID_URL', 'Bad Request'],
     ])('maps %s to %i %s', (fstCode, status, code, title) => {
       const body = toProblem(fastifyError(fstCode, status, 'Fastify says no'));
       expect(body).toMatchObject({ status, code, title, detail: 'Fastify says no' });
@@ -133,6 +135,14 @@ describe('toProblem', () => {
       },
     );
 
+    it.each([
+      'Connection terminated unexpectedly',
+      'timeout exceeded when trying to connect',
+      'Query read timeout',
+    ])('maps pg\'s "%s" (no code) to 503', (message) => {
+      expect(toProblem(new Error(message))).toMatchObject({ status: 503, code: 'UNAVAILABLE' });
+    });
+
     it('maps a Prisma initialization error to 503', () => {
       const error = Object.assign(new Error("Can't reach database server"), {
         name: 'PrismaClientInitializationError',
@@ -140,7 +150,25 @@ describe('toProblem', () => {
       expect(toProblem(error)).toMatchObject({ status: 503, code: 'UNAVAILABLE' });
     });
 
-    it.each(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout'])(
+    it.each(['57P01', '57P03', '08006'])(
+      'maps a driver adapter error carrying PostgreSQL code %s to 503',
+      (code) => {
+        const error = prismaError('P2039', {
+          driverAdapterError: { cause: { kind: 'postgres', originalCode: code, code } },
+        });
+        expect(toProblem(error)).toMatchObject({ status: 503, code: 'UNAVAILABLE' });
+      },
+    );
+
+    it('maps a serialization failure or deadlock to 409, the request may be repeated', () => {
+      expect(toProblem(prismaError('P2034'))).toMatchObject({ status: 409, code: 'CONFLICT' });
+      const deadlock = prismaError('P2010', {
+        driverAdapterError: { cause: { kind: 'TransactionWriteConflict' } },
+      });
+      expect(toProblem(deadlock)).toMatchObject({ status: 409, code: 'CONFLICT' });
+    });
+
+    it.each(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections'])(
       'maps a driver adapter %s error to 503',
       (kind) => {
         const error = prismaError('P1001', { driverAdapterError: { cause: { kind } } });

@@ -13,7 +13,7 @@ export interface ProblemBody {
 
 interface ThrownError extends Partial<FastifyError> {
   errors?: FieldProblem[];
-  meta?: { driverAdapterError?: { cause?: { kind?: string } } };
+  meta?: { driverAdapterError?: { cause?: { kind?: string; code?: string; originalCode?: string } } };
 }
 
 const TITLES: Record<number, string> = {
@@ -21,12 +21,15 @@ const TITLES: Record<number, string> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  408: 'Request Timeout',
   409: 'Conflict',
   412: 'Precondition Failed',
   413: 'Content Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
   429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   502: 'Bad Gateway',
   503: 'Service Unavailable',
@@ -40,6 +43,8 @@ const FASTIFY_CODES: Record<string, { code: string; status: number }> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'INVALID_JSON', status: 400 },
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'INVALID_JSON', status: 400 },
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', status: 413 },
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'URI_TOO_LONG', status: 414 },
+  FST_ERR_BAD_URL: { code: 'INVALID_URL', status: 400 },
 };
 
 /** Postgres/pg failures that mean "the database is not reachable right now". */
@@ -53,13 +58,25 @@ const UNAVAILABLE_CODES = new Set([
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now
   '53300', // too_many_connections
+  '57014', // query_canceled: statement_timeout, the database is too slow to answer in time
   '08000',
   '08001',
   '08003',
   '08006',
 ]);
 
-const UNAVAILABLE_ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout']);
+const PG_UNAVAILABLE_MESSAGES = [
+  'timeout exceeded when trying to connect',
+  'Connection terminated',
+  'Client has encountered a connection error and is not queryable',
+  'Query read timeout',
+];
+const UNAVAILABLE_ADAPTER_KINDS = new Set([
+  'DatabaseNotReachable',
+  'ConnectionClosed',
+  'SocketTimeout',
+  'TooManyConnections',
+]);
 
 function problem(status: number, code: string, detail: string, errors?: FieldProblem[]): ProblemBody {
   return {
@@ -90,11 +107,18 @@ function isDefinedError(error: ThrownError): error is ThrownError & { code: stri
 
 function isUnavailable(error: ThrownError): boolean {
   if (error.name === 'PrismaClientInitializationError') return true;
-  // pg-pool gives up waiting for a free connection with this message and no code.
-  if (error.message?.includes('timeout exceeded when trying to connect')) return true;
+  // pg reports these without a code: no free connection in time, the server closed the socket
+  // (it stopped), or the statement outlived query_timeout.
+  if (error.message !== undefined && PG_UNAVAILABLE_MESSAGES.some((m) => error.message?.includes(m))) return true;
   if (typeof error.code === 'string' && UNAVAILABLE_CODES.has(error.code)) return true;
-  const kind = error.meta?.driverAdapterError?.cause?.kind;
-  return kind !== undefined && UNAVAILABLE_ADAPTER_KINDS.has(kind);
+  // The driver adapter names the failure, or passes PostgreSQL's own code on (57P01 when the
+  // server shuts down under a query, 57P03 while it starts or stops).
+  const cause = error.meta?.driverAdapterError?.cause;
+  const code = cause?.originalCode ?? cause?.code;
+  return (
+    (cause?.kind !== undefined && UNAVAILABLE_ADAPTER_KINDS.has(cause.kind)) ||
+    (code !== undefined && UNAVAILABLE_CODES.has(code))
+  );
 }
 
 /**
@@ -112,6 +136,10 @@ export function toProblem(thrown: unknown): ProblemBody {
     if (error.code === 'P2002') return problem(409, 'CONFLICT', 'The resource already exists');
     if (error.code === 'P2025') return problem(404, 'NOT_FOUND', 'The resource was not found');
     if (error.code === 'P2003') return problem(409, 'CONFLICT', 'A related resource is missing or still in use');
+    // A serialization failure or deadlock: a concurrent change won; the request may be repeated.
+    if (error.code === 'P2034' || error.meta?.driverAdapterError?.cause?.kind === 'TransactionWriteConflict') {
+      return problem(409, 'CONFLICT', 'A concurrent change got in the way; try again');
+    }
   }
   if (isUnavailable(error)) {
     return problem(503, 'UNAVAILABLE', 'The service is temporarily unavailable; try again shortly');

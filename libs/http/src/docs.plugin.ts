@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { OpenAPIV3 } from 'openapi-types';
 
@@ -12,9 +12,38 @@ export interface DocsOptions {
   securitySchemes?: Record<string, OpenAPIV3.SecuritySchemeObject>;
 }
 
+/** A route as the OpenAPI document sees it: the property tests walk these. */
+export interface CatalogRoute {
+  method: string;
+  url: string;
+  schema: FastifySchema;
+  config: Record<string, unknown>;
+  bodyLimit?: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered after the docs plugin, with its schemas. */
+    routeCatalog: () => CatalogRoute[];
+  }
+}
+
 /** OpenAPI 3 generated from the route schemas: JSON at /docs/json, a browsable reference at /docs. */
 export const docsPlugin = fp(
   async (app: FastifyInstance, options: DocsOptions) => {
+    const routes: CatalogRoute[] = [];
+    app.addHook('onRoute', (route: RouteOptions) => {
+      for (const method of [route.method].flat()) {
+        routes.push({
+          method,
+          url: route.url,
+          schema: route.schema ?? {},
+          config: (route.config ?? {}) as Record<string, unknown>,
+          bodyLimit: route.bodyLimit,
+        });
+      }
+    });
+    app.decorate('routeCatalog', () => [...routes]);
     await app.register(swagger, {
       openapi: {
         openapi: '3.0.3',

@@ -1,13 +1,19 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import Ajv, { type Options as AjvOptions } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchema, FastifyServerOptions } from 'fastify';
-import type { FastifyRouteSchemaDef } from 'fastify/types/schema';
+import type { FastifyRouteSchemaDef, FastifySchemaValidationError } from 'fastify/types/schema';
+import { sendProblem, toProblem } from '@platform/errors';
+import type { TrustProxy } from './trust-proxy';
 
 export interface HttpOptions {
   logLevel: string;
   bodyLimitBytes: number;
   /** Where log lines go; tests pass a stream to capture them. */
   logStream?: NodeJS.WritableStream;
+  /** Whose X-Forwarded-For to believe for `request.ip` (see `parseTrustProxy`). */
+  trustProxy?: TrustProxy;
 }
 
 const COMMON_AJV: AjvOptions = {
@@ -28,9 +34,50 @@ function createAjv(coerceTypes: AjvOptions['coerceTypes']) {
 const bodyAjv = createAjv(false);
 const textAjv = createAjv('array');
 
-/** Bodies compile without type coercion, every other part of the request with it. */
+/**
+ * Where the first string holding U+0000 is: PostgreSQL can store it in neither text nor jsonb.
+ * Iterative, because a client decides how deep its JSON nests.
+ */
+function nulCharacterPath(root: unknown): string | null {
+  const pending: [unknown, string][] = [[root, '']];
+  while (pending.length > 0) {
+    const [value, path] = pending.pop() as [unknown, string];
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return path;
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, sub] of Object.entries(value)) pending.push([sub, `${path}/${key}`]);
+    }
+  }
+  return null;
+}
+
+/**
+ * Bodies compile without type coercion, every other part of the request with it. Beyond the
+ * schema, no string may hold the NUL character: it would reach the database and fail there.
+ */
 export function validatorCompiler({ schema, httpPart }: FastifyRouteSchemaDef<FastifySchema>) {
-  return (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
+  const validate = (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
+  const check = (data: unknown): boolean => {
+    check.errors = null;
+    if (!validate(data)) {
+      check.errors = validate.errors as FastifySchemaValidationError[];
+      return false;
+    }
+    const path = nulCharacterPath(data);
+    if (path === null) return true;
+    check.errors = [
+      {
+        instancePath: path,
+        schemaPath: '#',
+        keyword: 'nul',
+        params: {},
+        message: 'must not contain the NUL character',
+      },
+    ];
+    return false;
+  };
+  check.errors = null as FastifySchemaValidationError[] | null;
+  return check;
 }
 
 /**
@@ -47,6 +94,42 @@ export const REDACTED_PATHS = [
   '*.api_key_secret',
 ];
 
+const CLIENT_ERRORS: Record<string, { status: number; code: string; message: string }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: 408,
+    code: 'REQUEST_TIMEOUT',
+    message: 'The request took too long to arrive',
+  },
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    code: 'HEADERS_TOO_LARGE',
+    message: 'The request line or headers are too large',
+  },
+};
+
+/**
+ * Requests Node's HTTP parser rejects never reach Fastify (malformed request line, headers too
+ * large, too slow): they get the same problem+json body as everything else, on the raw socket.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const known = CLIENT_ERRORS[error.code ?? ''] ?? {
+    status: 400,
+    code: 'INVALID_REQUEST',
+    message: 'The request is not valid HTTP',
+  };
+  const body = JSON.stringify(
+    toProblem({ statusCode: known.status, code: known.code, message: known.message }),
+  );
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${known.status} ${STATUS_CODES[known.status]}\r\nContent-Type: application/problem+json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
 /** Fastify options shared by every service: logger with redaction, limits. Pair with `validatorCompiler`. */
 export function fastifyOptions(options: HttpOptions): FastifyServerOptions {
   return {
@@ -57,7 +140,12 @@ export function fastifyOptions(options: HttpOptions): FastifyServerOptions {
     },
     bodyLimit: options.bodyLimitBytes,
     requestTimeout: 30_000,
-    return503OnClosing: true,
+    // problemDetailsPlugin answers requests that arrive while closing, as problem+json.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
+    trustProxy: options.trustProxy ?? false,
+    // Bad URL encoding and over-long path parameters are answered before any route runs.
+    frameworkErrors: (error, request, reply) => sendProblem(error, request, reply),
+    clientErrorHandler,
   };
 }

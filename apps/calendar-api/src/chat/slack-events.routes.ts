@@ -18,9 +18,22 @@ const SlackReceiptSchema = Type.Union([
 
 const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
+/** Keys that would reach an object's prototype if the payload were ever merged into one. */
+const poisoned = (key: string, value: unknown) =>
+  key === '__proto__' ||
+  (key === 'constructor' && typeof value === 'object' && value !== null && 'prototype' in value);
+
+/**
+ * JSON.parse, refusing what Fastify's own JSON parser and validator refuse: prototype
+ * poisoning, and the NUL character (the payload is stored as jsonb, which cannot hold it).
+ */
 function parseJson(raw: Buffer): unknown {
   try {
-    return JSON.parse(raw.toString('utf8'));
+    return JSON.parse(raw.toString('utf8'), (key, value: unknown) => {
+      if (poisoned(key, value)) throw new Error('prototype poisoning');
+      if (typeof value === 'string' && value.includes('\u0000')) throw new Error('NUL character');
+      return value;
+    });
   } catch {
     throw new SlackPayloadInvalidError();
   }
@@ -60,9 +73,9 @@ export const slackEventsRoutes: FastifyPluginAsyncTypebox<{
         summary:
           'Slack Events API request URL: url_verification, and message events (stored, then processed in the background)',
         headers: Type.Object({
-          'x-slack-request-timestamp': Type.Optional(Type.String()),
-          'x-slack-signature': Type.Optional(Type.String()),
-          'x-slack-retry-num': Type.Optional(Type.String()),
+          'x-slack-request-timestamp': Type.Optional(Type.String({ maxLength: 32 })),
+          'x-slack-signature': Type.Optional(Type.String({ maxLength: 256 })),
+          'x-slack-retry-num': Type.Optional(Type.String({ maxLength: 16 })),
         }),
         response: { 200: SlackReceiptSchema, ...errorResponses(413, 415) },
       },

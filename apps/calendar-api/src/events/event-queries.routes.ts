@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { API_PREFIX, errorResponses } from '../routes';
-import { toEventResponse } from './event-response';
 import {
   ListQuerySchema,
   NextDayQuerySchema,
@@ -32,7 +31,7 @@ export const eventQueriesRoutes: FastifyPluginAsyncTypebox<{
       if (page.nextAfterId !== null) {
         reply.header('link', nextPageLink(`${API_PREFIX}/events`, request.query, page.nextAfterId));
       }
-      return page.events.map(toEventResponse);
+      return page.events;
     },
   );
 
@@ -46,8 +45,7 @@ export const eventQueriesRoutes: FastifyPluginAsyncTypebox<{
         response,
       },
     },
-    async (request) =>
-      (await queries.range(request.query.start, request.query.end)).map(toEventResponse),
+    async (request) => queries.range(request.query.start, request.query.end),
   );
 
   app.get(
@@ -60,18 +58,18 @@ export const eventQueriesRoutes: FastifyPluginAsyncTypebox<{
         response,
       },
     },
-    async (request) => (await queries.nextDay(request.query.tz)).map(toEventResponse),
+    async (request) => queries.nextDay(request.query.tz),
   );
 
   app.get(
     '/events/type/:type',
     { schema: { tags, summary: 'Events of one type', params: TypeParamsSchema, response } },
-    async (request) => (await queries.byType(request.params.type)).map(toEventResponse),
+    async (request) => queries.byType(request.params.type),
   );
 
   app.get(
     '/events/:date',
     { schema: { tags, summary: 'Events of one date', params: DateParamsSchema, response } },
-    async (request) => (await queries.onDate(request.params.date)).map(toEventResponse),
+    async (request) => queries.onDate(request.params.date),
   );
 };

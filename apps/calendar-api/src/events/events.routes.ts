@@ -13,7 +13,10 @@ const tags = ['events'];
 const security = BEARER_SECURITY;
 const ifMatchHeaders = Type.Object({
   'if-match': Type.Optional(
-    Type.String({ description: 'The ETag last read; 412 when the event has changed since' }),
+    Type.String({
+      maxLength: 1024,
+      description: 'The ETag last read; 412 when the event has changed since',
+    }),
   ),
 });
 

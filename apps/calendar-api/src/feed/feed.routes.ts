@@ -20,7 +20,7 @@ export const feedRoutes: FastifyPluginAsyncTypebox<{ feed: FeedService }> = asyn
         summary:
           'iCalendar (RFC 5545) feed of all-day events, to subscribe to from Google, Apple or Outlook calendars',
         querystring: FeedQuerySchema,
-        headers: Type.Object({ 'if-none-match': Type.Optional(Type.String()) }),
+        headers: Type.Object({ 'if-none-match': Type.Optional(Type.String({ maxLength: 1024 })) }),
         response: {
           200: {
             description: 'The calendar',

@@ -1,10 +1,10 @@
 import type { Config } from '../config';
-import type { Db, Tx } from '../db';
+import { tableOf, type Db, type Tx } from '../db';
 import { extractEvents, type ExtractResult, type IgnoredLine } from '../extraction';
-import type { CalendarEvent } from '../generated/prisma/client';
-import { notificationContent } from '../notifications/notification-content';
+import type { CalendarEvent, Prisma } from '../generated/prisma/client';
+import { notificationContent, type NotificationContent } from '../notifications/notification-content';
 import type { Outbox } from '../notifications/outbox';
-import { dateInZone, toDbDate } from '../time/calendar-days';
+import { dateInZone } from '../time/calendar-days';
 import { parseChannelPeriods } from './channel-periods';
 import { messageIdentity, type MessageIdentity } from './message-identity';
 import type { AddMessageBody } from './messages.schemas';
@@ -28,9 +28,12 @@ export interface ChatMessageInput {
   postedAt?: Date;
 }
 
-interface Claim {
-  chatMessageId: number;
-  /** The events of the message's previous text, now deleted. */
+/** A row of ingest_chat_message: the claim ('inserted' or 'updated'), or an event of the message. */
+type IngestRow = CalendarEvent & { change: 'inserted' | 'updated' | 'replaced' | 'created' };
+
+interface Stored {
+  created: CalendarEvent[];
+  /** The events of the message's previous text, now deleted; null for a new message. */
   replaced: CalendarEvent[] | null;
 }
 
@@ -38,31 +41,34 @@ const byDateThenId = (a: CalendarEvent, b: CalendarEvent) =>
   a.date.getTime() - b.date.getTime() || a.id - b.id;
 
 /**
- * Claims the message row; null when this exact content is stored already. Both steps are single
- * statements that the unique (channel, message_key) index arbitrates: of concurrent identical
- * posts, one inserts and the others wait for it, then find the same hash and change nothing.
+ * Claims the message and writes its events in one round trip (a SQL function, see its
+ * migration); null when this exact content is stored already. Of concurrent identical posts,
+ * the unique (channel, message_key) index lets one insert; the others find the same hash and
+ * change nothing.
  */
-async function claimMessage(
-  tx: Tx,
+async function claimAndStore(
+  client: Db | Tx,
+  ingest: Prisma.Sql,
   identity: MessageIdentity,
-  weekStart: Date,
-): Promise<Claim | null> {
+  result: ExtractResult,
+): Promise<Stored | null> {
   const { channel, messageKey, messageId, contentHash } = identity;
-  const [inserted] = await tx.chatMessage.createManyAndReturn({
-    data: [{ channel, messageKey, messageId, contentHash, weekStart }],
-    skipDuplicates: true,
-    select: { id: true },
-  });
-  if (inserted) return { chatMessageId: inserted.id, replaced: null };
-  const [changed] = await tx.chatMessage.updateManyAndReturn({
-    where: { channel, messageKey, contentHash: { not: contentHash } },
-    data: { contentHash, weekStart },
-    select: { id: true },
-  });
-  if (!changed) return null;
-  const replaced = await tx.calendarEvent.findMany({ where: { chatMessageId: changed.id } });
-  await tx.calendarEvent.deleteMany({ where: { chatMessageId: changed.id } });
-  return { chatMessageId: changed.id, replaced: replaced.sort(byDateThenId) };
+  const events = result.events;
+  const rows = await client.$queryRaw<IngestRow[]>`
+    SELECT change, id, date, title, description, type, period, source_channel AS "sourceChannel",
+           source_message_id AS "sourceMessageId", chat_message_id AS "chatMessageId",
+           created_at AS "createdAt", updated_at AS "updatedAt"
+    FROM ${ingest}(${channel}, ${messageKey}, ${messageId}, ${contentHash}, ${result.weekStart}::date,
+                   ${events.map((e) => e.date)}::date[], ${events.map((e) => e.title)}::text[],
+                   ${events.map((e) => e.description)}::text[], ${events.map((e) => e.type)}::text[],
+                   ${events.map((e) => e.period)}::text[])`;
+  if (rows.length === 0) return null;
+  const of = (change: IngestRow['change']) =>
+    rows
+      .filter((row) => row.change === change)
+      .map(({ change: _, ...event }) => event)
+      .sort(byDateThenId);
+  return { created: of('created'), replaced: rows[0].change === 'updated' ? of('replaced') : null };
 }
 
 /**
@@ -81,6 +87,7 @@ export function createMessagesService({
   outbox: Outbox;
 }) {
   const channelPeriods = parseChannelPeriods(config.CHANNEL_PERIODS);
+  const ingest = tableOf(config, 'ingest_chat_message');
   const sourceOf = (identity: MessageIdentity) => ({
     channel: identity.channel === '' ? null : identity.channel,
     message_id: identity.messageId,
@@ -97,41 +104,39 @@ export function createMessagesService({
     return { result, identity };
   }
 
-  async function store(tx: Tx, identity: MessageIdentity, result: ExtractResult) {
-    const claim = await claimMessage(tx, identity, toDbDate(result.weekStart));
-    if (claim === null) return [];
-    const created = await tx.calendarEvent.createManyAndReturn({
-      data: result.events.map((event) => ({
-        ...event,
-        date: toDbDate(event.date),
-        sourceChannel: sourceOf(identity).channel,
-        sourceMessageId: identity.messageId,
-        chatMessageId: claim.chatMessageId,
-      })),
-    });
-    created.sort(byDateThenId);
+  function noticeOf(stored: Stored, identity: MessageIdentity): NotificationContent | null {
     const source = sourceOf(identity);
-    if (created.length > 0) {
-      await outbox.enqueue(
-        tx,
-        notificationContent(claim.replaced ? 'replaced' : 'created', created, source),
-      );
-    } else if (claim.replaced) {
-      await outbox.enqueue(tx, notificationContent('deleted', claim.replaced, source));
+    if (stored.created.length > 0) {
+      return notificationContent(stored.replaced ? 'replaced' : 'created', stored.created, source);
     }
-    return created;
+    return stored.replaced ? notificationContent('deleted', stored.replaced, source) : null;
+  }
+
+  /** Saves the events; the notification, if a target is configured, in the same transaction. */
+  async function save(tx: Tx | null, identity: MessageIdentity, result: ExtractResult) {
+    // Nothing to record beside the one statement: it needs no transaction around it.
+    if (tx === null && !outbox.records) {
+      return (await claimAndStore(db, ingest, identity, result))?.created ?? [];
+    }
+    const write = async (client: Tx) => {
+      const stored = await claimAndStore(client, ingest, identity, result);
+      const notice = stored && noticeOf(stored, identity);
+      if (notice) await outbox.enqueue(client, notice);
+      return stored?.created ?? [];
+    };
+    return tx === null ? db.$transaction(write) : write(tx);
   }
 
   async function ingestWith(tx: Tx, input: ChatMessageInput): Promise<IngestResult> {
     const { result, identity } = read(input);
-    const created = await store(tx, identity, result);
+    const created = await save(tx, identity, result);
     return { weekStart: result.weekStart, created, ignoredLines: result.ignoredLines };
   }
 
   return {
     ingestWith,
 
-    /** POST /add: the message is read before its transaction opens. */
+    /** POST /add: the message is read before anything is written. */
     async ingest(body: AddMessageBody): Promise<IngestResult> {
       const { result, identity } = read({
         text: body.text,
@@ -140,7 +145,7 @@ export function createMessagesService({
         weekStart: body.week_start ?? body.weekStartDate,
         period: body.period,
       });
-      const created = await db.$transaction((tx) => store(tx, identity, result));
+      const created = await save(null, identity, result);
       return { weekStart: result.weekStart, created, ignoredLines: result.ignoredLines };
     },
 

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { readTextPrefix, type OutboundFetch } from '@platform/http';
 import type { Config } from '../config';
 import type { Db } from '../db';
 import { createWorkerLoop } from '../workers/worker-loop';
@@ -12,6 +13,8 @@ import {
 import type { WebhookTarget } from './webhook-targets';
 
 const BATCH_SIZE = 10;
+/** Enough of a failed answer to say what went wrong; a target may send far more. */
+const ERROR_BODY_BYTES = 2048;
 
 /**
  * Delivers the outbox at least once to every configured target. Safe with several replicas:
@@ -21,11 +24,14 @@ export function createDispatcher({
   db,
   config,
   targets,
+  fetch,
   log,
 }: {
   db: Db;
   config: Config;
   targets: WebhookTarget[];
+  /** Outbound HTTP that checks where it connects (see createOutboundFetch). */
+  fetch: OutboundFetch;
   log: FastifyBaseLogger;
 }) {
   const repository = createNotificationsRepository({ db, config });
@@ -45,7 +51,7 @@ export function createDispatcher({
       signal: AbortSignal.any([AbortSignal.timeout(config.NOTIFY_TIMEOUT_MS), stopping.signal]),
     });
     // Reading the body also frees the connection; its start says what went wrong.
-    const text = await response.text();
+    const text = await readTextPrefix(response, ERROR_BODY_BYTES);
     const attempt: Attempt = {
       kind: 'response',
       status: response.status,
@@ -71,10 +77,12 @@ export function createDispatcher({
         return;
       }
       attempt = { kind: 'error' };
-      const cause = (error as { cause?: { code?: string } }).cause?.code;
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       result = {
         lastStatus: null,
-        lastError: [(error as Error).message, cause].filter(Boolean).join(': '),
+        lastError: [(error as Error).message, cause?.code ?? cause?.message]
+          .filter(Boolean)
+          .join(': '),
       };
     }
     const outcome = decideOutcome(attempt, row.attempts, policy);

@@ -9,6 +9,9 @@ import type { WebhookTarget } from './webhook-targets';
  */
 export function createOutbox({ targets }: { targets: WebhookTarget[] }) {
   return {
+    /** Whether enqueue writes anything: false when no target is configured. */
+    records: targets.length > 0,
+
     async enqueue(tx: Tx, content: NotificationContent): Promise<void> {
       if (targets.length === 0 || content.total === 0) return;
       await tx.notification.createMany({

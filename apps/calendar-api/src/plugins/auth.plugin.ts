@@ -5,6 +5,8 @@ import { TokenInvalidError, TokenMissingError } from '../errors';
 import type { TokensService } from '../tokens/tokens.service';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** The throttle rule counting wrong tokens per client address. */
+export const BEARER_THROTTLE = 'bearer-token';
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
 declare module 'fastify' {
@@ -43,12 +45,18 @@ export const authPlugin = fp(
         throw new TokenMissingError();
       }
       try {
-        await tokens.verify(token);
+        // A client that guessed wrong too often is refused before its next guess is checked.
+        await app.authThrottle.guard(
+          BEARER_THROTTLE,
+          request,
+          () => tokens.verify(token),
+          (error) => error instanceof TokenInvalidError,
+        );
       } catch (error) {
         if (error instanceof TokenInvalidError) challenge(reply, 'invalid_token');
         throw error;
       }
     });
   },
-  { name: 'auth' },
+  { name: 'auth', dependencies: ['auth-throttle'] },
 );

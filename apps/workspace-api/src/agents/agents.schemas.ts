@@ -6,7 +6,11 @@ import { HostnameSchema } from '../zones/zones.schemas';
 export const AgentFields = {
   hostname: { ...HostnameSchema, description: 'Unique; stored lower-cased' },
   cores: Type.Integer({ minimum: 1, maximum: 65535, description: 'Cores the agent detected' }),
-  memory: Type.Integer({ minimum: 1, description: 'Memory the agent detected, in bytes' }),
+  memory: Type.Integer({
+    minimum: 1,
+    maximum: Number.MAX_SAFE_INTEGER,
+    description: 'Memory the agent detected, in bytes',
+  }),
   cores_override: Type.Integer({
     minimum: 0,
     maximum: 65535,
@@ -14,6 +18,7 @@ export const AgentFields = {
   }),
   memory_override: Type.Integer({
     minimum: 0,
+    maximum: Number.MAX_SAFE_INTEGER,
     description: 'Bytes to offer instead; 0 = the detected memory',
   }),
 };
@@ -67,10 +72,14 @@ export const UpdateAgentBodySchema = Type.Object({
     cores_override: Type.Optional(AgentFields.cores_override),
     memory_override: Type.Optional(AgentFields.memory_override),
     allocated_cores: Type.Optional(
-      Type.Number({ minimum: 0, description: 'Cores reserved by running sessions' }),
+      Type.Number({ minimum: 0, maximum: 65535, description: 'Cores reserved by running sessions' }),
     ),
     allocated_memory: Type.Optional(
-      Type.Integer({ minimum: 0, description: 'Bytes reserved by running sessions' }),
+      Type.Integer({
+        minimum: 0,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description: 'Bytes reserved by running sessions',
+      }),
     ),
   }),
 });

@@ -3,6 +3,8 @@ import { hashSecret, randomSecret, secretMatches } from '@platform/secrets';
 import type { Db } from '../db';
 import { ApiKeyNotFoundError, CredentialsExpiredError, CredentialsInvalidError } from '../errors';
 import type { ApiKey } from '../generated/prisma/client';
+import type { ApiKeyCache } from './api-key-cache';
+import type { ApiKeyFence } from './api-key-fence';
 import type { Credentials } from './credentials';
 import type { Permission } from './permissions';
 
@@ -35,19 +37,33 @@ function newKey(input: NewApiKey) {
   return { secret, data };
 }
 
-export function createApiKeysService({ db }: { db: Db }) {
+export interface ApiKeysDeps {
+  db: Db;
+  /** Verified keys in memory (servers); without it every request looks its key up. */
+  cache?: ApiKeyCache;
+  /** Makes a revocation wait until every replica's cache has dropped the key. */
+  fence?: ApiKeyFence;
+}
+
+export function createApiKeysService({ db, cache, fence }: ApiKeysDeps) {
   return {
     async issue(input: NewApiKey): Promise<IssuedApiKey> {
       const { secret, data } = newKey(input);
       return { apiKey: await db.apiKey.create({ data }), secret };
     },
 
-    /** One indexed lookup per request; revocation is seen by the very next request. */
+    /**
+     * A SHA-256 comparison, and an indexed lookup unless the cache holds the key. The cache
+     * remembers only keys whose secret matched; revocation reaches it before the next request.
+     */
     async verify({ key, secret }: Credentials): Promise<ApiKey> {
-      const found = key ? await db.apiKey.findUnique({ where: { key } }) : null;
+      const cached = key ? cache?.get(key) : undefined;
+      const epoch = cache?.epoch() ?? 0;
+      const found = cached ?? (key ? await db.apiKey.findUnique({ where: { key } }) : null);
       const matches = secretMatches(secret, found?.secretHash ?? UNKNOWN_KEY_HASH);
       if (!found || !matches || found.revokedAt) throw new CredentialsInvalidError();
       if (found.expiresAt && found.expiresAt.getTime() <= Date.now()) throw new CredentialsExpiredError();
+      if (!cached) cache?.remember(found, epoch);
       return found;
     },
 
@@ -60,7 +76,8 @@ export function createApiKeysService({ db }: { db: Db }) {
       const found = await db.apiKey.findUnique({ where: idOrKey });
       if (!found) throw new ApiKeyNotFoundError('id' in idOrKey ? idOrKey.id : idOrKey.key);
       if (found.revokedAt) return found;
-      return db.apiKey.update({ where: { id: found.id }, data: { revokedAt: new Date() } });
+      const revoke = (client: Pick<Db, 'apiKey'>) => client.apiKey.update({ where: { id: found.id }, data: { revokedAt: new Date() } });
+      return fence ? fence.change(db, revoke) : revoke(db);
     },
 
     /**

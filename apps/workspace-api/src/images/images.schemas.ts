@@ -53,7 +53,9 @@ export const UpdateImageBodySchema = Type.Object({
     enabled: Type.Optional(Type.Boolean()),
     friendly_name: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '\\S' })),
     cores: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1024 })),
-    memory: Type.Optional(Type.Integer({ minimum: 1_000_000, description: 'Bytes' })),
+    memory: Type.Optional(
+      Type.Integer({ minimum: 1_000_000, maximum: Number.MAX_SAFE_INTEGER, description: 'Bytes' }),
+    ),
     persistent_profile_path: Type.Optional(ProfilePathSchema),
   }),
 });

@@ -3,8 +3,9 @@ import fp from 'fastify-plugin';
 import type { ApiKeysService } from '../api-keys/api-keys.service';
 import { takeCredentials } from '../api-keys/credentials';
 import { denialReason, type Permission } from '../api-keys/permissions';
-import { CredentialsMissingError, ForbiddenError } from '../errors';
+import { CredentialsInvalidError, CredentialsMissingError, ForbiddenError } from '../errors';
 import type { ApiKey } from '../generated/prisma/client';
+import { API_KEY_THROTTLE } from './auth-throttle';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -32,11 +33,17 @@ export const authPlugin = fp(
         reply.header('www-authenticate', 'Basic realm="workspace-api"');
         throw new CredentialsMissingError();
       }
-      const apiKey = await apiKeys.verify(credentials);
+      // A client that sent wrong credentials too often is refused before its next guess is checked.
+      const apiKey = await app.authThrottle.guard(
+        API_KEY_THROTTLE,
+        request,
+        () => apiKeys.verify(credentials),
+        (error) => error instanceof CredentialsInvalidError,
+      );
       const denied = denialReason(apiKey, permission);
       if (denied) throw new ForbiddenError(denied);
       request.apiKey = apiKey;
     });
   },
-  { name: 'auth' },
+  { name: 'auth', dependencies: ['auth-throttle'] },
 );

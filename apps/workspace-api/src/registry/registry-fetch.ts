@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { OutboundFetch } from '@platform/http';
 import { RegistryTimeoutError, RegistryTooLargeError, RegistryUnreachableError } from '../errors';
 import { fileUrl, type RegistrySource } from './registry-source';
 
@@ -12,6 +13,8 @@ export interface FetchProgress {
 }
 
 export interface FetchOptions {
+  /** HTTP(S) that refuses addresses the outbound policy does not allow (see createOutboundFetch). */
+  fetch: OutboundFetch;
   timeoutMs: number;
   maxBytes: number;
   onProgress?: (progress: FetchProgress) => void;
@@ -29,7 +32,7 @@ function causeOf(error: unknown): string {
 
 async function fetchHttp(
   url: string,
-  { timeoutMs, maxBytes, onProgress }: FetchOptions,
+  { fetch, timeoutMs, maxBytes, onProgress }: FetchOptions,
 ): Promise<string | null> {
   const controller = new AbortController();
   // Covers the whole transfer, not only the wait for headers: a server that trickles is cut off too.

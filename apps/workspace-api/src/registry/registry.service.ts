@@ -1,4 +1,5 @@
 import { isUniqueViolation } from '@platform/errors';
+import { createOutboundFetch, createOutboundPolicy } from '@platform/http';
 import { toUuid } from '@platform/schemas';
 import type { Config } from '../config';
 import type { Db } from '../db';
@@ -21,6 +22,9 @@ export type RegistryConfig = Pick<
   | 'REGISTRY_FETCH_TIMEOUT_MS'
   | 'REGISTRY_MAX_BYTES'
   | 'REGISTRY_ALLOW_LOCAL_PATHS'
+  | 'OUTBOUND_ALLOW_PRIVATE'
+  | 'OUTBOUND_ALLOWLIST'
+  | 'OUTBOUND_MAX_REDIRECTS'
 >;
 export type ProgressListener = (progress: FetchProgress) => void;
 
@@ -43,7 +47,16 @@ function registryFields(loaded: LoadedRegistry) {
 }
 
 export function createRegistryService({ db, config }: { db: Db; config: RegistryConfig }) {
+  // add_registry makes the service fetch a URL a client chose: only public addresses by default.
+  const fetch = createOutboundFetch({
+    policy: createOutboundPolicy({
+      allowPrivate: config.OUTBOUND_ALLOW_PRIVATE,
+      allowlist: config.OUTBOUND_ALLOWLIST,
+    }),
+    maxRedirects: config.OUTBOUND_MAX_REDIRECTS,
+  });
   const fetchOptions = (onProgress?: ProgressListener) => ({
+    fetch,
     timeoutMs: config.REGISTRY_FETCH_TIMEOUT_MS,
     maxBytes: config.REGISTRY_MAX_BYTES,
     onProgress,

@@ -1,12 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { problemResponses } from '@platform/schemas';
+import { LoginFailedError, UserDisabledError, UserLockedError } from '../errors';
 import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
+import { LOGIN_THROTTLE } from '../plugins/auth-throttle';
 import { toUserResponse } from '../users/user-response';
 import { TargetUserBodySchema } from '../users/users.schemas';
 import { AuthenticateBodySchema, LoginSchema } from './sessions.schemas';
 import type { SessionsService } from './sessions.service';
 
 const tags = ['sessions'];
+const isRefusedLogin = (error: unknown) =>
+  error instanceof LoginFailedError || error instanceof UserLockedError || error instanceof UserDisabledError;
 
 export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsService }> = async (app, { sessions }) => {
   app.post(
@@ -20,7 +24,13 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsServi
       },
     },
     async (request) => {
-      const login = await sessions.authenticate(request.body.username, request.body.password);
+      // Per client address, whatever the usernames: credential stuffing spreads over accounts.
+      const login = await app.authThrottle.guard(
+        LOGIN_THROTTLE,
+        request,
+        () => sessions.authenticate(request.body.username, request.body.password),
+        isRefusedLogin,
+      );
       return { token: login.token, user: toUserResponse(login.user) };
     },
   );

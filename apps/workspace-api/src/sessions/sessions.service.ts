@@ -1,4 +1,3 @@
-import bcrypt from 'bcrypt';
 import { hashSecret, randomSecret } from '@platform/secrets';
 import { toUuid } from '@platform/schemas';
 import type { Config } from '../config';
@@ -6,6 +5,7 @@ import type { Db } from '../db';
 import { LoginFailedError, UserDisabledError, UserLockedError, UserNotFoundError } from '../errors';
 import { USER_WITH_GROUPS, type UserWithGroups } from '../users/user-response';
 import { normalizeUsername } from '../users/users.service';
+import { comparePassword, hashPassword } from '../users/password-hashing';
 
 export interface Login {
   token: string;
@@ -14,7 +14,8 @@ export interface Login {
 
 export function createSessionsService({ db, config }: { db: Db; config: Config }) {
   // Compared against for unknown users so that "no such user" and "wrong password" take as long.
-  const decoyHash = bcrypt.hash(randomSecret(), config.BCRYPT_COST);
+  let decoy: Promise<string> | null = null;
+  const decoyHash = () => (decoy ??= hashPassword(randomSecret(), config.BCRYPT_COST));
 
   /** Counts a failure; the Nth consecutive one locks the account. */
   async function recordFailure(userId: string): Promise<void> {
@@ -34,7 +35,7 @@ export function createSessionsService({ db, config }: { db: Db; config: Config }
         where: { username: normalizeUsername(usernameInput) },
         include: USER_WITH_GROUPS,
       });
-      const matches = await bcrypt.compare(password, user?.passwordHash ?? (await decoyHash));
+      const matches = await comparePassword(password, user?.passwordHash ?? (await decoyHash()));
       if (!user || !user.passwordHash) throw new LoginFailedError();
       if (user.disabled) throw new UserDisabledError();
       if (user.locked) throw new UserLockedError();

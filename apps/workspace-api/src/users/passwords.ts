@@ -1,9 +1,9 @@
-import bcrypt from 'bcrypt';
 import { checkPassword } from '@platform/password-rules';
 import { withFieldErrors } from '@platform/errors';
 import { PasswordRulesError } from '../errors';
+import { hashPassword } from './password-hashing';
 
-/** Checks the password rules (every broken one reported), then hashes with async bcrypt. */
+/** Checks the password rules (every broken one reported), then hashes with bcrypt off the request path. */
 export async function hashNewPassword(password: string, cost: number): Promise<string> {
   const broken = checkPassword(password);
   if (broken.length > 0) {
@@ -12,5 +12,5 @@ export async function hashNewPassword(password: string, cost: number): Promise<s
       broken.map((v) => ({ field: 'target_user.password', message: v.message })),
     );
   }
-  return bcrypt.hash(password, cost);
+  return hashPassword(password, cost);
 }

@@ -70,7 +70,8 @@ export const USER_FILTER_FIELDS = ['username', 'locked', 'disabled', 'organizati
 export const USER_SORT_FIELDS = ['username', 'created', 'organization', 'first_name', 'last_name'] as const;
 
 export const GetUsersBodySchema = Type.Object({
-  page: Type.Integer({ minimum: 0, default: 0, description: '0-based page number' }),
+  // page × page_size must stay a 32-bit row offset.
+  page: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0, description: '0-based page number' }),
   page_size: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
   filters: Type.Array(
     Type.Object({

@@ -6,8 +6,9 @@ import { UserHasSessionsError, UserNotFoundError, UsernameTakenError } from '../
 import { ALL_USERS_GROUP_ID } from '../groups/system-groups';
 import type { Prisma } from '../generated/prisma/client';
 import { hashNewPassword } from './passwords';
-import { USER_WITH_GROUPS, type UserWithGroups } from './user-response';
+import { USER_WITH_GROUPS, type UserView, type UserWithGroups } from './user-response';
 import { listUsers } from './users-query';
+import { createUsersRepository, isRawUniqueViolation } from './users.repository';
 import type { CreateUserBody, GetUsersBody, UpdateUserBody } from './users.schemas';
 
 type UserFields = Omit<CreateUserBody['target_user'], 'username'>;
@@ -40,11 +41,13 @@ function checkUsername(username: string): string {
 
 export function createUsersService({ db, config }: { db: Db; config: Config }) {
   const rethrowTaken = (username: string) => (error: unknown) => {
-    throw isUniqueViolation(error) ? new UsernameTakenError(username) : error;
+    throw isUniqueViolation(error) || isRawUniqueViolation(error) ? new UsernameTakenError(username) : error;
   };
 
-  async function findById(userId: string): Promise<UserWithGroups> {
-    const user = await db.user.findUnique({ where: { id: toUuid(userId) }, include: USER_WITH_GROUPS });
+  const rows = createUsersRepository(db, config.DATABASE_SCHEMA);
+
+  async function findById(userId: string): Promise<UserView> {
+    const user = await rows.findById(toUuid(userId));
     if (!user) throw new UserNotFoundError(`user_id ${userId}`);
     return user;
   }
@@ -52,9 +55,9 @@ export function createUsersService({ db, config }: { db: Db; config: Config }) {
   return {
     findById,
 
-    list: (query: GetUsersBody) => listUsers(db, query),
+    list: (query: GetUsersBody) => listUsers(db, config.DATABASE_SCHEMA, query),
 
-    async findByIdOrUsername(target: { user_id?: string; username?: string }): Promise<UserWithGroups> {
+    async findByIdOrUsername(target: { user_id?: string; username?: string }): Promise<UserView> {
       if (target.user_id) return findById(target.user_id);
       if (target.username === undefined) {
         throw withFieldErrors(new ValidationFailedError('The request is invalid'), [
@@ -62,7 +65,7 @@ export function createUsersService({ db, config }: { db: Db; config: Config }) {
         ]);
       }
       const username = normalizeUsername(target.username);
-      const user = await db.user.findUnique({ where: { username }, include: USER_WITH_GROUPS });
+      const user = await rows.findByUsername(username);
       if (!user) throw new UserNotFoundError(`username ${username}`);
       return user;
     },
@@ -85,23 +88,15 @@ export function createUsersService({ db, config }: { db: Db; config: Config }) {
         .catch(rethrowTaken(username));
     },
 
-    /** Only the fields present change. A new password also ends every login session. */
-    async update(input: UpdateUserBody['target_user']): Promise<UserWithGroups> {
-      const id = toUuid(input.user_id);
+    /** Only the fields present change, in one statement. A new password also ends every login session. */
+    async update(input: UpdateUserBody['target_user']): Promise<UserView> {
       const username = input.username === undefined ? undefined : checkUsername(input.username);
       const passwordHash = input.password === undefined ? undefined : await hashNewPassword(input.password, config.BCRYPT_COST);
-      const data: Prisma.UserUpdateInput = { ...profileData(input), username };
-      if (passwordHash) Object.assign(data, { passwordHash, passwordSetDate: new Date(), failedLoginCount: 0 });
-      if (input.locked === false) data.failedLoginCount = 0;
-
-      return db
-        .$transaction(async (tx) => {
-          const found = await tx.user.findUnique({ where: { id }, select: { id: true } });
-          if (!found) throw new UserNotFoundError(`user_id ${input.user_id}`);
-          if (passwordHash) await tx.session.deleteMany({ where: { userId: id } });
-          return tx.user.update({ where: { id }, data, include: USER_WITH_GROUPS });
-        })
+      const user = await rows
+        .update(toUuid(input.user_id), { ...profileData(input), username, passwordHash })
         .catch(rethrowTaken(username ?? ''));
+      if (!user) throw new UserNotFoundError(`user_id ${input.user_id}`);
+      return user;
     },
 
     /** Refuses while the user has live sessions unless forced; memberships and sessions go with it. */

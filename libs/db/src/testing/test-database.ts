@@ -8,6 +8,11 @@ export interface TestDatabase {
   truncate: (keep?: string[]) => Promise<void>;
   /** Runs one statement with a short-lived connection (for assertions on raw rows). */
   query: <T extends object = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<T[]>;
+  /**
+   * Row count and checksum of every table of the schema (not the migration history): equal
+   * snapshots mean nothing was written in between. One connection, kept until `drop`.
+   */
+  snapshot: () => Promise<Record<string, string>>;
   drop: () => Promise<void>;
 }
 
@@ -39,6 +44,15 @@ export async function createTestDatabase(options: { schema: string; migrationsDi
   url.pathname = `/${name}`;
   const dbUrl = url.toString();
   await migrate({ connectionString: dbUrl, schema: options.schema, migrationsDir: options.migrationsDir });
+  let snapshotClient: Promise<Client> | null = null;
+  const snapshotter = () => {
+    snapshotClient ??= (async () => {
+      const client = new Client({ connectionString: dbUrl });
+      await client.connect();
+      return client;
+    })();
+    return snapshotClient;
+  };
 
   return {
     url: dbUrl,
@@ -53,6 +67,28 @@ export async function createTestDatabase(options: { schema: string; migrationsDi
         const tables = rows.map((r) => `"${options.schema}"."${r.tablename}"`).join(', ');
         await c.query(`TRUNCATE ${tables} RESTART IDENTITY CASCADE`);
       }),
-    drop: () => withClient(admin, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+    snapshot: async () => {
+      const client = await snapshotter();
+      const { rows: tables } = await client.query<{ tablename: string }>(
+        "SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename <> '_prisma_migrations' ORDER BY tablename",
+        [options.schema],
+      );
+      if (tables.length === 0) return {};
+      const sql = tables
+        .map(
+          ({ tablename }, i) =>
+            `SELECT $${i + 1}::text AS t, count(*)::int AS n, coalesce(md5(string_agg(x::text, '|' ORDER BY x::text)), '') AS h FROM "${options.schema}"."${tablename}" x`,
+        )
+        .join(' UNION ALL ');
+      const { rows } = await client.query<{ t: string; n: number; h: string }>(
+        sql,
+        tables.map((r) => r.tablename),
+      );
+      return Object.fromEntries(rows.map((r) => [r.t, `${r.n} rows ${r.h}`]));
+    },
+    drop: async () => {
+      if (snapshotClient) await (await snapshotClient).end();
+      await withClient(admin, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    },
   };
 }

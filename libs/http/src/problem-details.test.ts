@@ -1,10 +1,13 @@
 import { PassThrough } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
-import { fastifyOptions, validatorCompiler, type HttpOptions } from '@platform/http';
-import { UnavailableError } from './common-errors';
-import { createError } from './define';
-import { problemDetailsPlugin } from './problem-details.plugin';
+import {
+  createError,
+  problemDetailsPlugin,
+  UnavailableError,
+  withRetryAfter,
+} from '@platform/errors';
+import { fastifyOptions, validatorCompiler, type HttpOptions } from './fastify-options';
 
 const SECRET = 'password authentication failed for user "app" at 10.0.0.7';
 const UserNotFound = createError('USER_NOT_FOUND', 'No user %s', 404);
@@ -39,6 +42,9 @@ async function buildTestApp(options: Partial<HttpOptions> = {}): Promise<Fastify
   });
   app.get('/db-down', async () => {
     throw Object.assign(new Error(`connect ECONNREFUSED ${SECRET}`), { code: 'ECONNREFUSED' });
+  });
+  app.get('/throttled', async () => {
+    throw withRetryAfter(new (createError('TOO_MANY_REQUESTS', 'Slow down', 429))(), 42.2);
   });
   app.get('/maintenance', async () => {
     throw new UnavailableError();
@@ -184,6 +190,12 @@ describe('problemDetailsPlugin', () => {
     expectProblem(response, 503, 'UNAVAILABLE');
     expect(response.headers['retry-after']).toBe('5');
     expect(response.body).not.toContain('10.0.0.7');
+  });
+
+  it('sends the retry-after an error carries, rounded up to whole seconds', async () => {
+    const response = await app.inject({ method: 'GET', url: '/throttled' });
+    expectProblem(response, 429, 'TOO_MANY_REQUESTS');
+    expect(response.headers['retry-after']).toBe('43');
   });
 
   it('sends retry-after with the shared UnavailableError too', async () => {

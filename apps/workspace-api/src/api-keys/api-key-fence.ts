@@ -1,0 +1,77 @@
+import { Client } from 'pg';
+import type { Db } from '../db';
+import type { Prisma } from '../generated/prisma/client';
+import { cacheChannels, HEARTBEAT_MS } from './api-key-cache';
+
+/** For errors that need no handling here: a connection being closed anyway. */
+const ignore = () => undefined;
+
+export interface ApiKeyFenceOptions {
+  connectionString: string;
+  schema: string;
+  /** Longest wait for the caches' acknowledgements; must exceed a cache's heartbeat. */
+  timeoutMs?: number;
+  warn?: (message: string) => void;
+}
+
+export interface ApiKeyFence {
+  /** Runs `change` in a transaction and returns once every listening cache has dropped what it changed. */
+  change<T>(db: Db, change: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T>;
+}
+
+interface Mark {
+  txid: string;
+  listeners: number[];
+}
+
+/**
+ * Makes a change to API keys hold on every replica by the time it returns. The change's
+ * transaction also notes which caches are listening (their backend pids); after the commit the
+ * fence waits until each has acknowledged the transaction's notification (api-key-cache.ts). A
+ * cache silent past the timeout has lost its connection: its heartbeat has noticed by then, and
+ * it serves nothing from memory until it listens again, empty.
+ */
+export function createApiKeyFence(options: ApiKeyFenceOptions): ApiKeyFence {
+  const channels = cacheChannels(options.schema);
+  const timeoutMs = options.timeoutMs ?? 3 * HEARTBEAT_MS;
+
+  return {
+    async change(db, change) {
+      const client = new Client({ connectionString: options.connectionString, application_name: 'api-key-fence' });
+      const acked = new Map<string, Set<number>>();
+      let wake: () => void = ignore;
+      client.on('error', ignore);
+      client.on('notification', ({ processId, payload = '' }) => {
+        acked.set(payload, (acked.get(payload) ?? new Set()).add(processId));
+        wake();
+      });
+      await client.connect();
+      try {
+        await client.query(`LISTEN "${channels.ack}"`);
+        const { result, mark } = await db.$transaction(async (tx) => {
+          const [mark] = await tx.$queryRaw<Mark[]>`
+            SELECT pg_current_xact_id()::text AS txid,
+                   coalesce(array_agg(pid), '{}') AS listeners
+            FROM pg_stat_activity
+            WHERE application_name = ${channels.applicationName} AND datname = current_database()`;
+          return { result: await change(tx), mark };
+        });
+        const pending = () => mark.listeners.filter((pid) => !acked.get(mark.txid)?.has(pid));
+        const deadline = Date.now() + timeoutMs;
+        while (pending().length > 0 && Date.now() < deadline) {
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+            setTimeout(resolve, deadline - Date.now()).unref();
+          });
+        }
+        const silent = pending();
+        if (silent.length > 0) {
+          options.warn?.(`No acknowledgement from the API key caches of backends ${silent.join(', ')} within ${timeoutMs} ms`);
+        }
+        return result;
+      } finally {
+        await client.end().catch(ignore);
+      }
+    },
+  };
+}

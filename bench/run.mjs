@@ -1,0 +1,273 @@
+#!/usr/bin/env node
+// `npm run bench`: seeds a throwaway database, starts both services from their built output as in
+// production, drives them over loopback with autocannon next to the same-run baselines, and
+// prints one table (also written to bench/results/). See bench/README.md.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { createBenchDatabase } from './lib/database.mjs';
+import { measureExtraction } from './lib/extraction.mjs';
+import { CONNECTIONS, DURATION_S, ROUNDS, measure, measurePair } from './lib/load.mjs';
+import { weeklyMessage } from './lib/messages.mjs';
+import { APPS_ROOT, BENCH_DIR, ROOT, distOf } from './lib/paths.mjs';
+import { rssMiB, runCli, sleep, startServer } from './lib/processes.mjs';
+import { formatTable, writeResults } from './lib/report.mjs';
+import { CALENDAR_DAYS, CALENDAR_FIRST_DAY, sampleUserIds, seedCalendar, seedWorkspace } from './lib/seed.mjs';
+import { checkPlans } from './lib/plans.mjs';
+import { measureNpmStart } from './lib/startup.mjs';
+
+const { SERVICES, buildApps } = createRequire(import.meta.url)('../tools/services.cjs');
+
+const SCALE = Number(process.env.BENCH_SCALE ?? 1);
+const USERS = Math.round(100_000 * SCALE);
+const EVENTS = Math.round(1_000_000 * SCALE);
+const PORTS = { workspace: 3201, calendar: 3202, baseline: 3299 };
+const LAST_PAGE = Math.ceil(USERS / 100) - 1;
+const ONLY = process.env.BENCH_ONLY?.split(',');
+const wanted = (id) => !ONLY || ONLY.includes(id);
+
+const log = (line) => process.stdout.write(`${line}\n`);
+const pick = (list) => list[Math.floor(Math.random() * list.length)];
+const dayString = (offset) => {
+  const day = new Date(`${CALENDAR_FIRST_DAY}T00:00:00Z`);
+  day.setUTCDate(day.getUTCDate() + offset);
+  return day.toISOString().slice(0, 10);
+};
+
+/** A measurement without its raw response times, and with the rate of each round. */
+function figures(measured) {
+  if (!measured) return measured;
+  const { runs, ...rest } = measured;
+  return { ...rest, rounds: runs?.map((r) => r.ok / r.seconds) };
+}
+
+function row(scenario, measured, extra) {
+  const failures = measured?.failed ?? 0;
+  if (failures > 0) log(`  ${scenario}: ${failures} failed responses ${JSON.stringify(measured.statusCodes)}`);
+  const pass = extra.pass === null ? null : extra.pass && failures === 0 && (extra.baseline?.failed ?? 0) === 0;
+  return { scenario, ...figures(measured), ...extra, baseline: figures(extra.baseline), pass };
+}
+
+async function main() {
+  const started = performance.now();
+  const startedAt = new Date().toISOString();
+  log(`Bench at scale ${SCALE}: ${USERS} users, ${EVENTS} events; ${CONNECTIONS} connections, ${DURATION_S} s per measurement in ${ROUNDS} rounds`);
+  if (APPS_ROOT === ROOT) buildApps(SERVICES.map((s) => s.name));
+  else log(`Measuring the builds in ${APPS_ROOT} (built there beforehand)`);
+  const db = await createBenchDatabase();
+  log(`Database ${db.name} on ${db.server}`);
+  // BENCH_LOG_LEVEL: the services' LOG_LEVEL, for experiments; production's default (info) otherwise.
+  const env = { DATABASE_URL: db.url, ...(process.env.BENCH_LOG_LEVEL ? { LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}) };
+  const servers = [];
+  const rows = [];
+  let plans = [];
+  // Ctrl-C: stop the servers and drop the database before leaving.
+  process.once('SIGINT', async () => {
+    log('Interrupted; cleaning up');
+    await Promise.all(servers.map((s) => s.stop()));
+    await db.drop();
+    process.exit(130);
+  });
+  try {
+    runCli('workspace-api', ['migrate'], env);
+    runCli('calendar-api', ['migrate'], env);
+    const keyOutput = runCli('workspace-api', ['api-key', 'create', '--name', 'bench', '--permission', 'global_admin'], env);
+    const credentials = {
+      api_key: /api_key:\s+(\S+)/.exec(keyOutput)[1],
+      api_key_secret: /api_key_secret:\s+(\S+)/.exec(keyOutput)[1],
+    };
+    const tokenOutput = runCli('calendar-api', ['token', 'create', '--name', 'bench'], env);
+    const token = /(cal_\S+)/.exec(tokenOutput)[1];
+
+    let seeded = performance.now();
+    await seedWorkspace(db.url, USERS);
+    await seedCalendar(db.url, EVENTS);
+    const userIds = await sampleUserIds(db.url, 5000);
+    log(`Seeded in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
+
+    if (wanted('plans') && APPS_ROOT === ROOT) {
+      log('Checking query plans');
+      const [user] = await db.query(
+        `SELECT id::text AS id, username, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"
+         FROM workspace."user" ORDER BY random() LIMIT 1`,
+      );
+      const checked = await checkPlans(db.url, { user, lastPage: LAST_PAGE, day: dayString(1000), weekEnd: dayString(1006) });
+      for (const problem of checked.problems) log(`  ${problem}`);
+      plans = checked.plans;
+      rows.push(
+        row(`query plans use their indexes (${checked.count} statements)`, null, {
+          result: checked.problems.length === 0 ? 'all' : `${checked.problems.length} problems`,
+          target: 'index on each',
+          pass: checked.problems.length === 0,
+        }),
+      );
+    }
+
+    const start = (name, app, port) =>
+      startServer({ name, script: path.join(distOf(app), 'server.js'), env, port }).then((s) => (servers.push(s), s));
+    const workspace = await start('workspace-api', 'workspace-api', PORTS.workspace);
+    const calendar = await start('calendar-api', 'calendar-api', PORTS.calendar);
+    const baseline = await startServer({
+      name: 'baseline',
+      script: path.join(BENCH_DIR, 'baseline/server.mjs'),
+      env,
+      port: PORTS.baseline,
+    });
+    servers.push(baseline);
+    await sleep(3000);
+    for (const s of [workspace, calendar]) {
+      const rss = rssMiB(s.pid);
+      rows.push(row(`idle RSS, ${s.name}`, null, { result: `${rss.toFixed(0)} MiB`, value: rss, target: '≤ 150 MiB', pass: rss <= 150 }));
+    }
+
+    const operation = (name, body) => ({
+      url: workspace.url,
+      method: 'POST',
+      path: `/api/public/${name}`,
+      body: () => ({ ...credentials, ...body() }),
+    });
+    const baselineCall = (name, body) => ({ url: baseline.url, method: 'POST', path: `/${name}`, body });
+    let counter = 0;
+
+    const hello = await measure({ url: baseline.url, path: '/hello' });
+    rows.push(row('baseline: Fastify, no database', hello, { result: '—', target: '—', pass: null }));
+
+    const compare = async (id, title, service, base, judge) => {
+      if (!wanted(id)) return;
+      log(`Measuring ${title}`);
+      const { service: s, baseline: b, ratio, ratios } = await measurePair(service, base);
+      const { target, pass } = judge(s, b, ratio);
+      rows.push(row(title, s, { baseline: b, ratio, ratios, result: `ratio ${ratio.toFixed(2)}`, target, pass }));
+      return s;
+    };
+    const atLeast = (min) => (_s, _b, ratio) => ({ target: `ratio ≥ ${min}`, pass: ratio >= min });
+
+    const getUser = await compare(
+      'get_user',
+      'get_user by id',
+      operation('get_user', () => ({ target_user: { user_id: pick(userIds) } })),
+      baselineCall('get_user', () => ({ user_id: pick(userIds) })),
+      atLeast(0.6),
+    );
+
+    if (wanted('get_users')) {
+      log('Measuring get_users first and last page');
+      const lastPage = LAST_PAGE;
+      const pair = await measurePair(
+        operation('get_users', () => ({ page: lastPage, page_size: 100 })),
+        operation('get_users', () => ({ page: 0, page_size: 100 })),
+      );
+      const { service: last, baseline: first } = pair;
+      // Time per request, last page over first: the inverse of the rates' ratio.
+      const ratio = 1 / pair.ratio;
+      rows.push(
+        row(`get_users page ${lastPage} vs page 0 (size 100)`, last, {
+          baseline: first,
+          ratio,
+          ratios: pair.ratios.map((r) => 1 / r).reverse(),
+          result: `time ×${ratio.toFixed(2)}`,
+          target: 'last/first ≤ 1.5',
+          pass: ratio <= 1.5,
+        }),
+      );
+    }
+
+    const weekStart = () => Math.floor(Math.random() * (CALENDAR_DAYS - 7));
+    await compare(
+      'range',
+      'GET /events/range, one week',
+      { url: calendar.url, path: '/', makePath: () => { const d = weekStart(); return `/api/calendar/events/range?start=${dayString(d)}&end=${dayString(d + 6)}`; } },
+      { url: baseline.url, path: '/', makePath: () => { const d = weekStart(); return `/events/range?start=${dayString(d)}&end=${dayString(d + 6)}`; } },
+      atLeast(0.6),
+    );
+    await compare(
+      'date',
+      'GET /events/{date}',
+      { url: calendar.url, path: '/', makePath: () => `/api/calendar/events/${dayString(weekStart())}` },
+      { url: baseline.url, path: '/', makePath: () => `/events/${dayString(weekStart())}` },
+      atLeast(0.6),
+    );
+
+    await compare(
+      'update_user',
+      'update_user, names only',
+      operation('update_user', () => ({ target_user: { user_id: pick(userIds), first_name: `First ${++counter}`, last_name: `Last ${counter}` } })),
+      baselineCall('update_user', () => ({ user_id: pick(userIds), first_name: `First ${++counter}`, last_name: `Last ${counter}` })),
+      (s, b, ratio) => ({ target: 'ratio ≥ 0.6, p99 ≤ 2× base', pass: ratio >= 0.6 && s.p99 <= 2 * b.p99 }),
+    );
+
+    if (wanted('add')) {
+      log('Measuring POST /add');
+      const add = await measure({
+        url: calendar.url,
+        method: 'POST',
+        path: '/api/calendar/add',
+        headers: { authorization: `Bearer ${token}` },
+        body: () => { const n = ++counter; return { text: weeklyMessage(n), channel: 'C0LOAD', message_id: `m-${n}` }; },
+      });
+      rows.push(row('POST /add, 20-line message', add, { result: `${add.rps.toFixed(0)} msg/s`, target: '≥ 500 msg/s', pass: add.rps >= 500 }));
+    }
+
+    if (wanted('extraction')) {
+      log('Measuring extraction');
+      const x = await measureExtraction();
+      rows.push(
+        row('extraction alone, 500 lines', null, {
+          p50: x.p50Ms,
+          p99: x.p99Ms,
+          value: x.meanMs,
+          result: `${x.meanMs.toFixed(2)} ms/msg`,
+          target: '≤ 5 ms',
+          pass: x.meanMs <= 5,
+        }),
+      );
+    }
+
+    if (wanted('password') && getUser) {
+      log('Measuring get_user alongside password changes');
+      // A steady get_user load at half of what the service sustains, so that p99 shows the
+      // interference of the hashing, not the queue of a saturated closed loop.
+      const rate = Math.max(100, Math.round(getUser.rps / 2));
+      const steady = operation('get_user', () => ({ target_user: { user_id: pick(userIds) } }));
+      const alone = await measure(steady, { rate });
+      const passwords = measure(
+        operation('update_user', () => ({ target_user: { user_id: pick(userIds), password: `Bench-Pa55-${++counter}` } })),
+        { connections: 2, warmup: 0, duration: DURATION_S + 2 },
+      );
+      await sleep(1000);
+      const loaded = await measure(steady, { rate, warmup: 0 });
+      const hashes = await passwords;
+      const ratio = loaded.p99 / alone.p99;
+      rows.push(
+        row(`get_user at ${rate}/s + password changes (${hashes.rps.toFixed(1)}/s)`, loaded, {
+          baseline: alone,
+          ratio,
+          result: `p99 ×${ratio.toFixed(2)}`,
+          target: 'p99 ≤ 2× alone',
+          pass: ratio <= 2 && hashes.failed === 0,
+        }),
+      );
+    }
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+    await db.drop();
+  }
+
+  if (wanted('start')) {
+    log('Measuring npm start');
+    const { seconds } = await measureNpmStart();
+    rows.push(row('npm start, existing data folder', null, { value: seconds, result: `${seconds.toFixed(1)} s`, target: '≤ 10 s', pass: seconds <= 10 }));
+  }
+
+  const runtimeS = (performance.now() - started) / 1000;
+  const report = { startedAt, scale: SCALE, users: USERS, events: EVENTS, connections: CONNECTIONS, durationS: DURATION_S, database: db.server, runtimeS, rows, plans };
+  log('');
+  log(formatTable(rows));
+  log('');
+  log(`Runtime ${runtimeS.toFixed(0)} s. Results in ${writeResults(report)}`);
+  process.exitCode = rows.some((r) => r.pass === false) ? 1 : 0;
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error.stack ?? error}\n`);
+  process.exit(1);
+});

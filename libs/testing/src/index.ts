@@ -1,0 +1,21 @@
+export { unboundedInputs } from './json-schema';
+export type { JsonSchema } from './json-schema';
+export { valueOf, NASTY_STRINGS } from './schema-arbitrary';
+export { caseArbitrary, fixedCases } from './fuzz-cases';
+export {
+  formatReports,
+  fuzzableRoutes,
+  fuzzRoutes,
+  fuzzSettings,
+  responseProblem,
+} from './route-fuzz';
+export type { FuzzCase, FuzzOptions, FuzzRequest, RouteReport } from './route-fuzz';
+export { startControlledPostgres } from './controlled-postgres';
+export type { ControlledPostgres } from './controlled-postgres';
+export { buildService, freePort, REPO_ROOT, startBuiltServer } from './built-server';
+export type { BuiltServer } from './built-server';
+export { formatCounts, runLoad, waitFor } from './load';
+export type { LoadReport, Outcome } from './load';
+export { redisReachable } from './redis';
+export { formatOutage, runOutage } from './outage';
+export type { OutageOptions, OutageReport, Write } from './outage';
