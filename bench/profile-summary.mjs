@@ -32,7 +32,9 @@ for (const [id, time] of self) {
 const print = (title, map) => {
   process.stdout.write(`\n${title}\n`);
   for (const [name, time] of [...map].sort((a, b) => b[1] - a[1]).slice(0, Number(top))) {
-    process.stdout.write(`${((100 * time) / total).toFixed(1).padStart(6)}%  ${(time / 1000).toFixed(0).padStart(7)} ms  ${name}\n`);
+    process.stdout.write(
+      `${((100 * time) / total).toFixed(1).padStart(6)}%  ${(time / 1000).toFixed(0).padStart(7)} ms  ${name}\n`,
+    );
   }
 };
 process.stdout.on('error', () => {});

@@ -11,7 +11,13 @@ import { weeklyMessage } from './lib/messages.mjs';
 import { APPS_ROOT, BENCH_DIR, ROOT, distOf } from './lib/paths.mjs';
 import { rssMiB, runCli, sleep, startServer } from './lib/processes.mjs';
 import { formatTable, writeResults } from './lib/report.mjs';
-import { CALENDAR_DAYS, CALENDAR_FIRST_DAY, sampleUserIds, seedCalendar, seedWorkspace } from './lib/seed.mjs';
+import {
+  CALENDAR_DAYS,
+  CALENDAR_FIRST_DAY,
+  sampleUserIds,
+  seedCalendar,
+  seedWorkspace,
+} from './lib/seed.mjs';
 import { checkPlans } from './lib/plans.mjs';
 import { measureNpmStart } from './lib/startup.mjs';
 
@@ -42,21 +48,30 @@ function figures(measured) {
 
 function row(scenario, measured, extra) {
   const failures = measured?.failed ?? 0;
-  if (failures > 0) log(`  ${scenario}: ${failures} failed responses ${JSON.stringify(measured.statusCodes)}`);
-  const pass = extra.pass === null ? null : extra.pass && failures === 0 && (extra.baseline?.failed ?? 0) === 0;
+  if (failures > 0)
+    log(`  ${scenario}: ${failures} failed responses ${JSON.stringify(measured.statusCodes)}`);
+  const pass =
+    extra.pass === null
+      ? null
+      : extra.pass && failures === 0 && (extra.baseline?.failed ?? 0) === 0;
   return { scenario, ...figures(measured), ...extra, baseline: figures(extra.baseline), pass };
 }
 
 async function main() {
   const started = performance.now();
   const startedAt = new Date().toISOString();
-  log(`Bench at scale ${SCALE}: ${USERS} users, ${EVENTS} events; ${CONNECTIONS} connections, ${DURATION_S} s per measurement in ${ROUNDS} rounds`);
+  log(
+    `Bench at scale ${SCALE}: ${USERS} users, ${EVENTS} events; ${CONNECTIONS} connections, ${DURATION_S} s per measurement in ${ROUNDS} rounds`,
+  );
   if (APPS_ROOT === ROOT) buildApps(SERVICES.map((s) => s.name));
   else log(`Measuring the builds in ${APPS_ROOT} (built there beforehand)`);
   const db = await createBenchDatabase();
   log(`Database ${db.name} on ${db.server}`);
   // BENCH_LOG_LEVEL: the services' LOG_LEVEL, for experiments; production's default (info) otherwise.
-  const env = { DATABASE_URL: db.url, ...(process.env.BENCH_LOG_LEVEL ? { LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}) };
+  const env = {
+    DATABASE_URL: db.url,
+    ...(process.env.BENCH_LOG_LEVEL ? { LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}),
+  };
   const servers = [];
   const rows = [];
   let plans = [];
@@ -70,7 +85,11 @@ async function main() {
   try {
     runCli('workspace-api', ['migrate'], env);
     runCli('calendar-api', ['migrate'], env);
-    const keyOutput = runCli('workspace-api', ['api-key', 'create', '--name', 'bench', '--permission', 'global_admin'], env);
+    const keyOutput = runCli(
+      'workspace-api',
+      ['api-key', 'create', '--name', 'bench', '--permission', 'global_admin'],
+      env,
+    );
     const credentials = {
       api_key: /api_key:\s+(\S+)/.exec(keyOutput)[1],
       api_key_secret: /api_key_secret:\s+(\S+)/.exec(keyOutput)[1],
@@ -90,7 +109,12 @@ async function main() {
         `SELECT id::text AS id, username, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"
          FROM workspace."user" ORDER BY random() LIMIT 1`,
       );
-      const checked = await checkPlans(db.url, { user, lastPage: LAST_PAGE, day: dayString(1000), weekEnd: dayString(1006) });
+      const checked = await checkPlans(db.url, {
+        user,
+        lastPage: LAST_PAGE,
+        day: dayString(1000),
+        weekEnd: dayString(1006),
+      });
       for (const problem of checked.problems) log(`  ${problem}`);
       plans = checked.plans;
       rows.push(
@@ -103,7 +127,9 @@ async function main() {
     }
 
     const start = (name, app, port) =>
-      startServer({ name, script: path.join(distOf(app), 'server.js'), env, port }).then((s) => (servers.push(s), s));
+      startServer({ name, script: path.join(distOf(app), 'server.js'), env, port }).then(
+        (s) => (servers.push(s), s),
+      );
     const workspace = await start('workspace-api', 'workspace-api', PORTS.workspace);
     const calendar = await start('calendar-api', 'calendar-api', PORTS.calendar);
     const baseline = await startServer({
@@ -116,7 +142,14 @@ async function main() {
     await sleep(3000);
     for (const s of [workspace, calendar]) {
       const rss = rssMiB(s.pid);
-      rows.push(row(`idle RSS, ${s.name}`, null, { result: `${rss.toFixed(0)} MiB`, value: rss, target: '≤ 150 MiB', pass: rss <= 150 }));
+      rows.push(
+        row(`idle RSS, ${s.name}`, null, {
+          result: `${rss.toFixed(0)} MiB`,
+          value: rss,
+          target: '≤ 150 MiB',
+          pass: rss <= 150,
+        }),
+      );
     }
 
     const operation = (name, body) => ({
@@ -125,18 +158,34 @@ async function main() {
       path: `/api/public/${name}`,
       body: () => ({ ...credentials, ...body() }),
     });
-    const baselineCall = (name, body) => ({ url: baseline.url, method: 'POST', path: `/${name}`, body });
+    const baselineCall = (name, body) => ({
+      url: baseline.url,
+      method: 'POST',
+      path: `/${name}`,
+      body,
+    });
     let counter = 0;
 
     const hello = await measure({ url: baseline.url, path: '/hello' });
-    rows.push(row('baseline: Fastify, no database', hello, { result: '—', target: '—', pass: null }));
+    rows.push(
+      row('baseline: Fastify, no database', hello, { result: '—', target: '—', pass: null }),
+    );
 
     const compare = async (id, title, service, base, judge) => {
       if (!wanted(id)) return;
       log(`Measuring ${title}`);
       const { service: s, baseline: b, ratio, ratios } = await measurePair(service, base);
       const { target, pass } = judge(s, b, ratio);
-      rows.push(row(title, s, { baseline: b, ratio, ratios, result: `ratio ${ratio.toFixed(2)}`, target, pass }));
+      rows.push(
+        row(title, s, {
+          baseline: b,
+          ratio,
+          ratios,
+          result: `ratio ${ratio.toFixed(2)}`,
+          target,
+          pass,
+        }),
+      );
       return s;
     };
     const atLeast = (min) => (_s, _b, ratio) => ({ target: `ratio ≥ ${min}`, pass: ratio >= min });
@@ -175,14 +224,32 @@ async function main() {
     await compare(
       'range',
       'GET /events/range, one week',
-      { url: calendar.url, path: '/', makePath: () => { const d = weekStart(); return `/api/calendar/events/range?start=${dayString(d)}&end=${dayString(d + 6)}`; } },
-      { url: baseline.url, path: '/', makePath: () => { const d = weekStart(); return `/events/range?start=${dayString(d)}&end=${dayString(d + 6)}`; } },
+      {
+        url: calendar.url,
+        path: '/',
+        makePath: () => {
+          const d = weekStart();
+          return `/api/calendar/events/range?start=${dayString(d)}&end=${dayString(d + 6)}`;
+        },
+      },
+      {
+        url: baseline.url,
+        path: '/',
+        makePath: () => {
+          const d = weekStart();
+          return `/events/range?start=${dayString(d)}&end=${dayString(d + 6)}`;
+        },
+      },
       atLeast(0.6),
     );
     await compare(
       'date',
       'GET /events/{date}',
-      { url: calendar.url, path: '/', makePath: () => `/api/calendar/events/${dayString(weekStart())}` },
+      {
+        url: calendar.url,
+        path: '/',
+        makePath: () => `/api/calendar/events/${dayString(weekStart())}`,
+      },
       { url: baseline.url, path: '/', makePath: () => `/events/${dayString(weekStart())}` },
       atLeast(0.6),
     );
@@ -190,9 +257,22 @@ async function main() {
     await compare(
       'update_user',
       'update_user, names only',
-      operation('update_user', () => ({ target_user: { user_id: pick(userIds), first_name: `First ${++counter}`, last_name: `Last ${counter}` } })),
-      baselineCall('update_user', () => ({ user_id: pick(userIds), first_name: `First ${++counter}`, last_name: `Last ${counter}` })),
-      (s, b, ratio) => ({ target: 'ratio ≥ 0.6, p99 ≤ 2× base', pass: ratio >= 0.6 && s.p99 <= 2 * b.p99 }),
+      operation('update_user', () => ({
+        target_user: {
+          user_id: pick(userIds),
+          first_name: `First ${++counter}`,
+          last_name: `Last ${counter}`,
+        },
+      })),
+      baselineCall('update_user', () => ({
+        user_id: pick(userIds),
+        first_name: `First ${++counter}`,
+        last_name: `Last ${counter}`,
+      })),
+      (s, b, ratio) => ({
+        target: 'ratio ≥ 0.6, p99 ≤ 2× base',
+        pass: ratio >= 0.6 && s.p99 <= 2 * b.p99,
+      }),
     );
 
     if (wanted('add')) {
@@ -202,9 +282,18 @@ async function main() {
         method: 'POST',
         path: '/api/calendar/add',
         headers: { authorization: `Bearer ${token}` },
-        body: () => { const n = ++counter; return { text: weeklyMessage(n), channel: 'C0LOAD', message_id: `m-${n}` }; },
+        body: () => {
+          const n = ++counter;
+          return { text: weeklyMessage(n), channel: 'C0LOAD', message_id: `m-${n}` };
+        },
       });
-      rows.push(row('POST /add, 20-line message', add, { result: `${add.rps.toFixed(0)} msg/s`, target: '≥ 500 msg/s', pass: add.rps >= 500 }));
+      rows.push(
+        row('POST /add, 20-line message', add, {
+          result: `${add.rps.toFixed(0)} msg/s`,
+          target: '≥ 500 msg/s',
+          pass: add.rps >= 500,
+        }),
+      );
     }
 
     if (wanted('extraction')) {
@@ -230,7 +319,9 @@ async function main() {
       const steady = operation('get_user', () => ({ target_user: { user_id: pick(userIds) } }));
       const alone = await measure(steady, { rate });
       const passwords = measure(
-        operation('update_user', () => ({ target_user: { user_id: pick(userIds), password: `Bench-Pa55-${++counter}` } })),
+        operation('update_user', () => ({
+          target_user: { user_id: pick(userIds), password: `Bench-Pa55-${++counter}` },
+        })),
         { connections: 2, warmup: 0, duration: DURATION_S + 2 },
       );
       await sleep(1000);
@@ -255,11 +346,29 @@ async function main() {
   if (wanted('start')) {
     log('Measuring npm start');
     const { seconds } = await measureNpmStart();
-    rows.push(row('npm start, existing data folder', null, { value: seconds, result: `${seconds.toFixed(1)} s`, target: '≤ 10 s', pass: seconds <= 10 }));
+    rows.push(
+      row('npm start, existing data folder', null, {
+        value: seconds,
+        result: `${seconds.toFixed(1)} s`,
+        target: '≤ 10 s',
+        pass: seconds <= 10,
+      }),
+    );
   }
 
   const runtimeS = (performance.now() - started) / 1000;
-  const report = { startedAt, scale: SCALE, users: USERS, events: EVENTS, connections: CONNECTIONS, durationS: DURATION_S, database: db.server, runtimeS, rows, plans };
+  const report = {
+    startedAt,
+    scale: SCALE,
+    users: USERS,
+    events: EVENTS,
+    connections: CONNECTIONS,
+    durationS: DURATION_S,
+    database: db.server,
+    runtimeS,
+    rows,
+    plans,
+  };
   log('');
   log(formatTable(rows));
   log('');

@@ -6,8 +6,10 @@
 import Fastify from 'fastify';
 import pg from 'pg';
 
-
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_MAX ?? 10) });
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.DATABASE_POOL_MAX ?? 10),
+});
 const app = Fastify({ logger: false });
 
 const str = { type: 'string' };
@@ -15,18 +17,39 @@ const nullableStr = { type: ['string', 'null'] };
 const UserSchema = {
   type: 'object',
   properties: {
-    user_id: str, username: str, first_name: str, last_name: str, phone: str, organization: str, notes: str,
-    locked: { type: 'boolean' }, disabled: { type: 'boolean' }, realm: str,
+    user_id: str,
+    username: str,
+    first_name: str,
+    last_name: str,
+    phone: str,
+    organization: str,
+    notes: str,
+    locked: { type: 'boolean' },
+    disabled: { type: 'boolean' },
+    realm: str,
     groups: { type: 'array', items: { type: 'object', properties: { group_id: str, name: str } } },
-    created: nullableStr, last_session: nullableStr, password_set_date: nullableStr,
+    created: nullableStr,
+    last_session: nullableStr,
+    password_set_date: nullableStr,
   },
 };
 const EventSchema = {
   type: 'object',
   properties: {
-    id: { type: 'integer' }, date: str, title: str, description: str, type: str, period: nullableStr,
-    created_at: str, updated_at: str,
-    source: { anyOf: [{ type: 'object', properties: { channel: nullableStr, message_id: nullableStr } }, { type: 'null' }] },
+    id: { type: 'integer' },
+    date: str,
+    title: str,
+    description: str,
+    type: str,
+    period: nullableStr,
+    created_at: str,
+    updated_at: str,
+    source: {
+      anyOf: [
+        { type: 'object', properties: { channel: nullableStr, message_id: nullableStr } },
+        { type: 'null' },
+      ],
+    },
   },
 };
 const userReply = { response: { 200: { type: 'object', properties: { user: UserSchema } } } };
@@ -55,7 +78,8 @@ const toUser = (u) => ({
 });
 
 // The same SELECT as calendar-api's (dates and timestamps as text, reformatted without parsing).
-const isoFromUtcText = (text) => `${text.slice(0, 10)}T${text.slice(11, 19)}.${text.length > 20 ? text.slice(20).padEnd(3, '0') : '000'}Z`;
+const isoFromUtcText = (text) =>
+  `${text.slice(0, 10)}T${text.slice(11, 19)}.${text.length > 20 ? text.slice(20).padEnd(3, '0') : '000'}Z`;
 const toEvent = (e) => ({
   id: e.id,
   date: e.date,
@@ -68,7 +92,11 @@ const toEvent = (e) => ({
   source: e.from_chat ? { channel: e.source_channel, message_id: e.source_message_id } : null,
 });
 
-app.get('/hello', { schema: { response: { 200: { type: 'object', properties: { hello: str } } } } }, async () => ({ hello: 'world' }));
+app.get(
+  '/hello',
+  { schema: { response: { 200: { type: 'object', properties: { hello: str } } } } },
+  async () => ({ hello: 'world' }),
+);
 
 app.post('/get_user', { schema: userReply }, async (request) => {
   const { rows } = await pool.query({
@@ -117,7 +145,11 @@ app.get('/health/ready', async () => {
   return { status: 'ok' };
 });
 
-const shutdown = () => app.close().then(() => pool.end()).then(() => process.exit(0));
+const shutdown = () =>
+  app
+    .close()
+    .then(() => pool.end())
+    .then(() => process.exit(0));
 process.once('SIGTERM', shutdown);
 process.once('SIGINT', shutdown);
 await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });

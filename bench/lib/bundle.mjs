@@ -31,7 +31,9 @@ export async function bundle(entry, name) {
         name: 'external-packages',
         setup(b) {
           b.onResolve({ filter: /^[^./]/ }, (args) =>
-            args.path.startsWith('@platform/') || privateToLib(args.path, args.resolveDir) ? undefined : { path: args.path, external: true },
+            args.path.startsWith('@platform/') || privateToLib(args.path, args.resolveDir)
+              ? undefined
+              : { path: args.path, external: true },
           );
         },
       },

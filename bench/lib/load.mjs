@@ -4,8 +4,10 @@
 import autocannon from 'autocannon';
 
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-export const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
-export const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 3);
+// A smaller data size (BENCH_SCALE < 1) is a quick check: shorter measurements too.
+const QUICK = Number(process.env.BENCH_SCALE ?? 1) < 1;
+export const DURATION_S = Number(process.env.BENCH_DURATION ?? (QUICK ? 3 : 10));
+export const WARMUP_S = Number(process.env.BENCH_WARMUP ?? (QUICK ? 1 : 3));
 export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 function percentile(sorted, p) {
@@ -15,7 +17,9 @@ function percentile(sorted, p) {
 
 function run(options, onResponse) {
   return new Promise((resolve, reject) => {
-    const instance = autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+    const instance = autocannon(options, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
     if (onResponse) instance.on('response', onResponse);
   });
 }
@@ -24,7 +28,10 @@ function run(options, onResponse) {
  * `target`: { url, method, path, headers, body() } where body() makes each request's body.
  * Returns requests/s, latency percentiles in ms, and every status code seen.
  */
-export async function measure(target, { connections = CONNECTIONS, duration = DURATION_S, warmup = WARMUP_S, rate } = {}) {
+export async function measure(
+  target,
+  { connections = CONNECTIONS, duration = DURATION_S, warmup = WARMUP_S, rate } = {},
+) {
   const requests = [
     {
       method: target.method ?? 'GET',
@@ -51,7 +58,15 @@ export async function measure(target, { connections = CONNECTIONS, duration = DU
   const ok = Object.entries(statusCodes)
     .filter(([code]) => code.startsWith('2'))
     .reduce((sum, [, n]) => sum + n, 0);
-  return summarize([{ times: sorted, ok, seconds: result.duration || duration, statusCodes, errors: result.errors + result.timeouts }]);
+  return summarize([
+    {
+      times: sorted,
+      ok,
+      seconds: result.duration || duration,
+      statusCodes,
+      errors: result.errors + result.timeouts,
+    },
+  ]);
 }
 
 /** One figure from one or more runs: median requests/s of the runs, percentiles of all responses. */
@@ -59,7 +74,9 @@ function summarize(runs) {
   const times = Float64Array.from(runs.flatMap((r) => [...r.times])).sort();
   const rates = runs.map((r) => r.ok / r.seconds).sort((a, b) => a - b);
   const statusCodes = {};
-  for (const r of runs) for (const [code, n] of Object.entries(r.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
+  for (const r of runs)
+    for (const [code, n] of Object.entries(r.statusCodes))
+      statusCodes[code] = (statusCodes[code] ?? 0) + n;
   const ok = runs.reduce((sum, r) => sum + r.ok, 0);
   const errors = runs.reduce((sum, r) => sum + r.errors, 0);
   return {
@@ -90,6 +107,13 @@ export async function measurePair(service, base, options = {}) {
     b.push((await measure(base, { ...options, duration, warmup: 0 })).runs[0]);
     s.push((await measure(service, { ...options, duration, warmup: 0 })).runs[0]);
   }
-  const ratios = s.map((run, i) => run.ok / run.seconds / (b[i].ok / b[i].seconds)).sort((x, y) => x - y);
-  return { service: summarize(s), baseline: summarize(b), ratio: ratios[Math.floor(ratios.length / 2)], ratios };
+  const ratios = s
+    .map((run, i) => run.ok / run.seconds / (b[i].ok / b[i].seconds))
+    .sort((x, y) => x - y);
+  return {
+    service: summarize(s),
+    baseline: summarize(b),
+    ratio: ratios[Math.floor(ratios.length / 2)],
+    ratios,
+  };
 }

@@ -1,7 +1,20 @@
 // Weekly-plan messages as teachers post them: a "Week of" line, day lines with bullets, ranges,
 // check-ins and grades, free-text lines naming a date (which go through chrono), and chatter
 // that is ignored. `n` makes each message distinct (titles and week).
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 function mondayOf(n) {
   // Weeks from Monday 2025-01-06 onwards, cycling over about 20 years.

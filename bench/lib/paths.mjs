@@ -5,5 +5,7 @@ export const BENCH_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)),
 export const ROOT = path.join(BENCH_DIR, '..');
 export const RESULTS_DIR = path.join(BENCH_DIR, 'results');
 /** BENCH_APPS_ROOT: measure the builds of another checkout (e.g. a worktree of the previous commit). */
-export const APPS_ROOT = process.env.BENCH_APPS_ROOT ? path.resolve(process.env.BENCH_APPS_ROOT) : ROOT;
+export const APPS_ROOT = process.env.BENCH_APPS_ROOT
+  ? path.resolve(process.env.BENCH_APPS_ROOT)
+  : ROOT;
 export const distOf = (app) => path.join(APPS_ROOT, 'apps', app, 'dist');

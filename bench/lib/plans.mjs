@@ -10,7 +10,9 @@ function nodesOf(plan, analyzed, out = []) {
   if (!analyzed || plan['Actual Loops'] > 0) {
     const index = plan['Index Name'] ? ` using ${plan['Index Name']}` : '';
     const relation = plan['Relation Name'] ? ` on ${plan['Relation Name']}` : '';
-    out.push(`${plan['Node Type']}${plan['Scan Direction'] === 'Backward' ? ' Backward' : ''}${index}${relation}`);
+    out.push(
+      `${plan['Node Type']}${plan['Scan Direction'] === 'Backward' ? ' Backward' : ''}${index}${relation}`,
+    );
   }
   for (const child of plan.Plans ?? []) nodesOf(child, analyzed, out);
   return out;
@@ -27,13 +29,24 @@ export async function checkPlans(url, sample) {
     for (const s of statements(sample)) {
       for (const mode of ['force_custom_plan', 'force_generic_plan']) {
         await client.query(`SET plan_cache_mode = ${mode}`);
-        const explain = { name: `plan_${n++}`, text: `EXPLAIN (FORMAT JSON${s.analyze ? ', ANALYZE' : ''}) ${s.text}`, values: s.values };
-        const [{ 'QUERY PLAN': [top] }] = (await client.query(explain)).rows;
+        const explain = {
+          name: `plan_${n++}`,
+          text: `EXPLAIN (FORMAT JSON${s.analyze ? ', ANALYZE' : ''}) ${s.text}`,
+          values: s.values,
+        };
+        const [
+          {
+            'QUERY PLAN': [top],
+          },
+        ] = (await client.query(explain)).rows;
         const nodes = nodesOf(top.Plan, s.analyze);
-        const missing = s.uses.filter((index) => !nodes.some((node) => node.includes(` using ${index} `)));
+        const missing = s.uses.filter(
+          (index) => !nodes.some((node) => node.includes(` using ${index} `)),
+        );
         const forbidden = nodes.filter((node) => s.never.includes(node));
         plans.push({ statement: s.name, mode, nodes, ms: top['Execution Time'] ?? null });
-        if (missing.length > 0) problems.push(`${s.name} (${mode}): does not use ${missing.join(', ')}`);
+        if (missing.length > 0)
+          problems.push(`${s.name} (${mode}): does not use ${missing.join(', ')}`);
         if (forbidden.length > 0) problems.push(`${s.name} (${mode}): ${forbidden.join(', ')}`);
       }
     }

@@ -13,14 +13,18 @@ export function runCli(app, args, env) {
     env: { ...process.env, ...env },
     encoding: 'utf8',
   });
-  if (result.status !== 0) throw new Error(`${app} ${args.join(' ')} failed:\n${result.stdout}${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`${app} ${args.join(' ')} failed:\n${result.stdout}${result.stderr}`);
   return result.stdout;
 }
 
 async function waitReady(url, child, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline && child.exitCode === null) {
-    const ok = await fetch(url).then((r) => r.ok, () => false);
+    const ok = await fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await sleep(50);
   }
@@ -37,12 +41,25 @@ export function rssMiB(pid) {
  * Starts `node <script>` and waits until `readyPath` answers 2xx. Returns the process, how long
  * it took to be ready, and `stop()`, which sends SIGTERM and waits for the exit.
  */
-export async function startServer({ name, script, args = [], env, port, readyPath = '/health/ready' }) {
+export async function startServer({
+  name,
+  script,
+  args = [],
+  env,
+  port,
+  readyPath = '/health/ready',
+}) {
   fs.mkdirSync(path.join(RESULTS_DIR, 'logs'), { recursive: true });
   const log = fs.openSync(path.join(RESULTS_DIR, 'logs', `${name}.log`), 'w');
   const started = performance.now();
   // BENCH_PROFILE=1: every server writes a CPU profile on exit (summarise with profile-summary.mjs).
-  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(RESULTS_DIR, 'profiles')}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
+  const profile = process.env.BENCH_PROFILE
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${path.join(RESULTS_DIR, 'profiles')}`,
+        `--cpu-prof-name=${name}.cpuprofile`,
+      ]
+    : [];
   const child = spawn(process.execPath, [...profile, script, ...args], {
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', log, log],

@@ -3,8 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { RESULTS_DIR } from './paths.mjs';
 
-const num = (value, digits = 0) => (value === undefined || value === null || Number.isNaN(value) ? '—' : value.toFixed(digits));
-const ms = (value) => (value === undefined ? '—' : value < 10 ? value.toFixed(2) : value.toFixed(1));
+const num = (value, digits = 0) =>
+  value === undefined || value === null || Number.isNaN(value) ? '—' : value.toFixed(digits);
+const ms = (value) =>
+  value === undefined ? '—' : value < 10 ? value.toFixed(2) : value.toFixed(1);
 
 const COLUMNS = [
   ['scenario', (r) => r.scenario],
@@ -20,16 +22,28 @@ const COLUMNS = [
 ];
 
 export function formatTable(rows) {
-  const cells = [COLUMNS.map(([title]) => title), ...rows.map((r) => COLUMNS.map(([, cell]) => String(cell(r))))];
+  const cells = [
+    COLUMNS.map(([title]) => title),
+    ...rows.map((r) => COLUMNS.map(([, cell]) => String(cell(r)))),
+  ];
   const widths = COLUMNS.map((_, i) => Math.max(...cells.map((row) => row[i].length)));
-  const line = (row) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
-  return [line(cells[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
+  const line = (row) =>
+    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  return [
+    line(cells[0]),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...cells.slice(1).map(line),
+  ].join('\n');
 }
 
 export function formatMarkdown(rows) {
   const head = `| ${COLUMNS.map(([title]) => title).join(' | ')} |`;
   const rule = `|${COLUMNS.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`;
-  return [head, rule, ...rows.map((r) => `| ${COLUMNS.map(([, cell]) => String(cell(r))).join(' | ')} |`)].join('\n');
+  return [
+    head,
+    rule,
+    ...rows.map((r) => `| ${COLUMNS.map(([, cell]) => String(cell(r))).join(' | ')} |`),
+  ].join('\n');
 }
 
 /** Writes `<timestamp>.json`, `latest.json` and `latest.md`; returns the JSON file's path. */

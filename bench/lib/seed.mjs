@@ -3,8 +3,30 @@
 // as autovacuum would have done on a database that grew to this size.
 import pg from 'pg';
 
-const FIRST = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Donald', 'Frances', 'Ken', 'Margaret', 'Dennis'];
-const LAST = ['Lovelace', 'Hopper', 'Turing', 'Dijkstra', 'Liskov', 'Knuth', 'Allen', 'Thompson', 'Hamilton', 'Ritchie'];
+const FIRST = [
+  'Ada',
+  'Grace',
+  'Alan',
+  'Edsger',
+  'Barbara',
+  'Donald',
+  'Frances',
+  'Ken',
+  'Margaret',
+  'Dennis',
+];
+const LAST = [
+  'Lovelace',
+  'Hopper',
+  'Turing',
+  'Dijkstra',
+  'Liskov',
+  'Knuth',
+  'Allen',
+  'Thompson',
+  'Hamilton',
+  'Ritchie',
+];
 // A bcrypt hash of cost 12, so that rows are the size of real ones; no one logs in with it.
 const PASSWORD_HASH = '$2b$12$C6UzMDM.H6dfI/f/IKxGhuUJ4WsOr2o2oM2iCZkq7iH9hWnN5K.Bu';
 export const CALENDAR_FIRST_DAY = '2018-01-01';

@@ -17,7 +17,11 @@ async function startOnce(env) {
   child.stderr.on('data', (chunk) => (output += chunk));
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const deadline = Date.now() + 120_000;
-  while (!output.includes('Both services ready') && child.exitCode === null && Date.now() < deadline) {
+  while (
+    !output.includes('Both services ready') &&
+    child.exitCode === null &&
+    Date.now() < deadline
+  ) {
     await sleep(20);
   }
   const seconds = (performance.now() - started) / 1000;

@@ -1,11 +1,18 @@
 // The statements the hot paths send, built by the services' own code, with the index each plan
 // must use. The bench EXPLAINs them on the seeded database (bench/lib/plans.mjs).
 import { Value } from '@sinclair/typebox/value';
-import { betweenSql, onDateSql, selectEventsSql } from '../../apps/calendar-api/src/events/event-queries.service';
+import {
+  betweenSql,
+  onDateSql,
+  selectEventsSql,
+} from '../../apps/calendar-api/src/events/event-queries.service';
 import type { Prisma } from '../../apps/workspace-api/src/generated/prisma/client';
 import { listUsersSql } from '../../apps/workspace-api/src/users/users-query';
 import { findUserSql, updateUserSql } from '../../apps/workspace-api/src/users/users.repository';
-import { GetUsersBodySchema, type GetUsersBody } from '../../apps/workspace-api/src/users/users.schemas';
+import {
+  GetUsersBodySchema,
+  type GetUsersBody,
+} from '../../apps/workspace-api/src/users/users.schemas';
 
 export interface Sample {
   /** A user's dashed id, created_at (ISO) and username. */
@@ -28,7 +35,8 @@ export interface Statement {
 }
 
 const NO_BIG_SCANS = ['Seq Scan on user', 'Seq Scan on calendar_event'];
-const users = (body: Partial<GetUsersBody>) => Value.Default(GetUsersBodySchema, structuredClone(body)) as GetUsersBody;
+const users = (body: Partial<GetUsersBody>) =>
+  Value.Default(GetUsersBodySchema, structuredClone(body)) as GetUsersBody;
 const calendar = { DATABASE_SCHEMA: 'calendar' };
 
 function statement(name: string, sql: Prisma.Sql, uses: string[], analyze = true): Statement {
@@ -36,17 +44,44 @@ function statement(name: string, sql: Prisma.Sql, uses: string[], analyze = true
 }
 
 export function statements({ user, lastPage, day, weekEnd }: Sample): Statement[] {
-  const cursor = Buffer.from(JSON.stringify(['createdAt', user.createdAt, user.id])).toString('base64url');
+  const cursor = Buffer.from(JSON.stringify(['createdAt', user.createdAt, user.id])).toString(
+    'base64url',
+  );
   return [
     statement('get_user by id', findUserSql('workspace', { id: user.id }), ['user_pkey']),
-    statement('get_user by username', findUserSql('workspace', { username: user.username }), ['user_username_key']),
-    statement('update_user', updateUserSql('workspace', user.id, { firstName: 'Plan' }), ['user_pkey'], false),
-    statement('get_users page 0', listUsersSql('workspace', users({ page: 0 })), ['user_created_at_id_idx']),
-    statement(`get_users page ${lastPage}`, listUsersSql('workspace', users({ page: lastPage })), ['user_created_at_id_idx']),
-    statement('get_users after a cursor', listUsersSql('workspace', users({ cursor })), ['user_created_at_id_idx']),
-    statement('get_users by username', listUsersSql('workspace', users({ page: lastPage, sort_by: 'username' })), ['user_username_key']),
-    statement('get_users by organization', listUsersSql('workspace', users({ page: 3, sort_by: 'organization' })), ['user_organization_id_idx']),
-    statement('GET /events/{date}', selectEventsSql(calendar, [onDateSql(day)]), ['calendar_event_date_id_idx']),
-    statement('GET /events/range', selectEventsSql(calendar, [betweenSql(day, weekEnd)]), ['calendar_event_date_id_idx']),
+    statement('get_user by username', findUserSql('workspace', { username: user.username }), [
+      'user_username_key',
+    ]),
+    statement(
+      'update_user',
+      updateUserSql('workspace', user.id, { firstName: 'Plan' }),
+      ['user_pkey'],
+      false,
+    ),
+    statement('get_users page 0', listUsersSql('workspace', users({ page: 0 })), [
+      'user_created_at_id_idx',
+    ]),
+    statement(`get_users page ${lastPage}`, listUsersSql('workspace', users({ page: lastPage })), [
+      'user_created_at_id_idx',
+    ]),
+    statement('get_users after a cursor', listUsersSql('workspace', users({ cursor })), [
+      'user_created_at_id_idx',
+    ]),
+    statement(
+      'get_users by username',
+      listUsersSql('workspace', users({ page: lastPage, sort_by: 'username' })),
+      ['user_username_key'],
+    ),
+    statement(
+      'get_users by organization',
+      listUsersSql('workspace', users({ page: 3, sort_by: 'organization' })),
+      ['user_organization_id_idx'],
+    ),
+    statement('GET /events/{date}', selectEventsSql(calendar, [onDateSql(day)]), [
+      'calendar_event_date_id_idx',
+    ]),
+    statement('GET /events/range', selectEventsSql(calendar, [betweenSql(day, weekEnd)]), [
+      'calendar_event_date_id_idx',
+    ]),
   ];
 }

@@ -34,7 +34,8 @@ const COLUMNS = Prisma.sql`id, date::text AS date, title, description, type, per
 
 /** `2025-03-03 09:30:00.12` (a UTC timestamp as Postgres prints it) → `2025-03-03T09:30:00.120Z`. */
 export function isoFromUtcText(text: string): string {
-  if (text[4] !== '-' || text.length > 23) return new Date(`${text.replace(' ', 'T')}Z`).toISOString();
+  if (text[4] !== '-' || text.length > 23)
+    return new Date(`${text.replace(' ', 'T')}Z`).toISOString();
   const fraction = text.length > 20 ? text.slice(20).padEnd(3, '0') : '000';
   return `${text.slice(0, 10)}T${text.slice(11, 19)}.${fraction}Z`;
 }
@@ -49,15 +50,22 @@ function toWire(row: EventRow): EventResponse {
     period: row.period,
     created_at: isoFromUtcText(row.created_at),
     updated_at: isoFromUtcText(row.updated_at),
-    source: row.from_chat ? { channel: row.source_channel, message_id: row.source_message_id } : null,
+    source: row.from_chat
+      ? { channel: row.source_channel, message_id: row.source_message_id }
+      : null,
   };
 }
 
 export const onDateSql = (date: string) => Prisma.sql`date = ${date}::date`;
-export const betweenSql = (start: string, end: string) => Prisma.sql`date BETWEEN ${start}::date AND ${end}::date`;
+export const betweenSql = (start: string, end: string) =>
+  Prisma.sql`date BETWEEN ${start}::date AND ${end}::date`;
 
 /** Events matching every condition, by date, then id. */
-export function selectEventsSql(config: Pick<Config, 'DATABASE_SCHEMA'>, conditions: Prisma.Sql[], limit?: number): Prisma.Sql {
+export function selectEventsSql(
+  config: Pick<Config, 'DATABASE_SCHEMA'>,
+  conditions: Prisma.Sql[],
+  limit?: number,
+): Prisma.Sql {
   const where = conditions.length > 0 ? Prisma.join(conditions, ' AND ') : Prisma.sql`true`;
   // Ordered by the table's columns, not the text ones of the same names: the index then does it.
   return Prisma.sql`SELECT ${COLUMNS} FROM ${tableOf(config, 'calendar_event')} e WHERE ${where}
@@ -122,7 +130,9 @@ export function createEventQueriesService({
           select: { date: true },
         });
         if (!last) throw invalidField('after_id', 'matches no event; start again without it');
-        conditions.push(Prisma.sql`(date, id) > (${fromDbDate(last.date)}::date, ${query.after_id})`);
+        conditions.push(
+          Prisma.sql`(date, id) > (${fromDbDate(last.date)}::date, ${query.after_id})`,
+        );
       }
       const rows = await select(conditions, query.limit + 1);
       const page = rows.slice(0, query.limit);

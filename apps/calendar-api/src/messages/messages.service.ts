@@ -2,7 +2,10 @@ import type { Config } from '../config';
 import { tableOf, type Db, type Tx } from '../db';
 import { extractEvents, type ExtractResult, type IgnoredLine } from '../extraction';
 import type { CalendarEvent, Prisma } from '../generated/prisma/client';
-import { notificationContent, type NotificationContent } from '../notifications/notification-content';
+import {
+  notificationContent,
+  type NotificationContent,
+} from '../notifications/notification-content';
 import type { Outbox } from '../notifications/outbox';
 import { dateInZone } from '../time/calendar-days';
 import { parseChannelPeriods } from './channel-periods';

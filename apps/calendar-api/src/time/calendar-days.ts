@@ -19,7 +19,12 @@ const MAX_DAY_FORMATS = 64;
 export function dateInZone(instant: Date, timeZone: string): string {
   let format = dayFormats.get(timeZone);
   if (format === undefined) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
     if (dayFormats.size < MAX_DAY_FORMATS) dayFormats.set(timeZone, format);
   }
   const parts = format.formatToParts(instant);
