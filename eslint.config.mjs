@@ -32,7 +32,14 @@ export default [
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@prisma/client', '**/generated/prisma/**'], message: 'libs never import Prisma clients' }] },
+        {
+          patterns: [
+            {
+              group: ['@prisma/client', '**/generated/prisma/**'],
+              message: 'libs never import Prisma clients',
+            },
+          ],
+        },
       ],
     },
   },

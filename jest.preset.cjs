@@ -9,7 +9,10 @@ module.exports = {
   testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }],
-    'node_modules/(cookie|content-disposition)/.+\\.js$': ['@swc/jest', { module: { type: 'commonjs' } }],
+    'node_modules/(cookie|content-disposition)/.+\\.js$': [
+      '@swc/jest',
+      { module: { type: 'commonjs' } },
+    ],
   },
   transformIgnorePatterns: ['/node_modules/(?!(cookie|content-disposition)/)'],
   globalSetup: path.join(__dirname, 'tools/jest/global-setup.cjs'),

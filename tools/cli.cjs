@@ -13,8 +13,15 @@ async function main() {
   buildApps([name]);
   const local = process.env.DATABASE_URL ? null : await startLocalPostgres('dev');
   try {
-    const env = { ...LOCAL_DEFAULTS, ...process.env, DATABASE_URL: process.env.DATABASE_URL ?? local.url };
-    const result = spawnSync(process.execPath, [path.join(service.dist, 'cli.js'), ...args], { stdio: 'inherit', env });
+    const env = {
+      ...LOCAL_DEFAULTS,
+      ...process.env,
+      DATABASE_URL: process.env.DATABASE_URL ?? local.url,
+    };
+    const result = spawnSync(process.execPath, [path.join(service.dist, 'cli.js'), ...args], {
+      stdio: 'inherit',
+      env,
+    });
     process.exitCode = result.status ?? 1;
   } finally {
     await local?.stop();

@@ -11,7 +11,10 @@ const INSTANCES = {
     dir: process.env.LOCAL_PG_DATA ?? path.join(ROOT, '.data/postgres'),
     port: Number(process.env.LOCAL_PG_PORT ?? 54329),
   },
-  test: { dir: path.join(ROOT, '.data/postgres-test'), port: Number(process.env.LOCAL_PG_TEST_PORT ?? 54339) },
+  test: {
+    dir: path.join(ROOT, '.data/postgres-test'),
+    port: Number(process.env.LOCAL_PG_TEST_PORT ?? 54339),
+  },
 };
 const DATABASE = 'platform';
 

@@ -19,7 +19,15 @@ const LOCAL_DEFAULTS = { OUTBOUND_ALLOWLIST: 'localhost,127.0.0.0/8,::1' };
 function buildApps(names) {
   const result = spawnSync(
     'npx',
-    ['nx', 'run-many', '-t', 'build', '--projects', names.map((n) => `@platform/${n}`).join(','), '--outputStyle=static'],
+    [
+      'nx',
+      'run-many',
+      '-t',
+      'build',
+      '--projects',
+      names.map((n) => `@platform/${n}`).join(','),
+      '--outputStyle=static',
+    ],
     { cwd: ROOT, env: { ...process.env, ...NX_ENV }, encoding: 'utf8' },
   );
   if (result.status !== 0) {

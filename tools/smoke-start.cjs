@@ -33,7 +33,11 @@ async function main() {
   const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 
   const deadline = Date.now() + 180_000;
-  while (!output.includes('Both services ready') && Date.now() < deadline && child.exitCode === null) {
+  while (
+    !output.includes('Both services ready') &&
+    Date.now() < deadline &&
+    child.exitCode === null
+  ) {
     await new Promise((r) => setTimeout(r, 200));
   }
   check('npm start brings both services up', output.includes('Both services ready'));
@@ -47,19 +51,33 @@ async function main() {
     body: JSON.stringify({ api_key: key, api_key_secret: secret }),
   }).catch((e) => ({ status: String(e) }));
   check('the printed key lists users', res.status === 200, `status ${res.status}`);
-  const calendar = await fetch(`http://127.0.0.1:${CALENDAR_PORT}/health/ready`).catch((e) => ({ status: String(e) }));
+  const calendar = await fetch(`http://127.0.0.1:${CALENDAR_PORT}/health/ready`).catch((e) => ({
+    status: String(e),
+  }));
   check('calendar-api is ready', calendar.status === 200, `status ${calendar.status}`);
 
   // Ctrl-C in a terminal signals the whole foreground process group, npm included.
   process.kill(-child.pid, 'SIGINT');
-  const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 30_000))]);
+  const code = await Promise.race([
+    exited,
+    new Promise((r) => setTimeout(() => r('timeout'), 30_000)),
+  ]);
   await new Promise((r) => setTimeout(r, 500));
-  const stillUp = await fetch(`http://127.0.0.1:${WORKSPACE_PORT}/health/live`).then(() => true, () => false);
-  check('Ctrl-C stops the services and the database cleanly', code !== 'timeout' && output.includes('Stopped.') && !stillUp);
+  const stillUp = await fetch(`http://127.0.0.1:${WORKSPACE_PORT}/health/live`).then(
+    () => true,
+    () => false,
+  );
+  check(
+    'Ctrl-C stops the services and the database cleanly',
+    code !== 'timeout' && output.includes('Stopped.') && !stillUp,
+  );
   if (results.includes(false)) process.stdout.write(output.slice(-4000));
   const failed = results.filter((r) => !r).length;
   fs.rmSync(env.LOCAL_PG_DATA, { recursive: true, force: true });
-  fs.appendFileSync(process.env.TEST_SUMMARY_FILE ?? '/dev/null', `${results.length - failed} ${failed} 0\n`);
+  fs.appendFileSync(
+    process.env.TEST_SUMMARY_FILE ?? '/dev/null',
+    `${results.length - failed} ${failed} 0\n`,
+  );
   process.exit(failed ? 1 : 0);
 }
 

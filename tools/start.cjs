@@ -43,7 +43,9 @@ async function main() {
     if (stopping) return;
     stopping = true;
     await Promise.all(
-      children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.once('exit', r).kill('SIGTERM')))),
+      children.map((c) =>
+        c.exitCode !== null ? null : new Promise((r) => c.once('exit', r).kill('SIGTERM')),
+      ),
     );
     await local?.stop();
     process.stdout.write(code === 0 ? 'Stopped.\n' : '');
@@ -55,7 +57,10 @@ async function main() {
   for (const service of SERVICES) {
     const port = process.env[PORT_VARS[service.name]] ?? String(service.port);
     const env = { ...LOCAL_DEFAULTS, ...process.env, DATABASE_URL: databaseUrl, PORT: port };
-    const setup = spawnSync(process.execPath, [path.join(service.dist, 'cli.js'), 'setup'], { env, encoding: 'utf8' });
+    const setup = spawnSync(process.execPath, [path.join(service.dist, 'cli.js'), 'setup'], {
+      env,
+      encoding: 'utf8',
+    });
     process.stdout.write(setup.stdout.replace(/^/gm, `[${service.name}] `));
     if (setup.status !== 0) {
       process.stderr.write(setup.stderr);
@@ -71,9 +76,13 @@ async function main() {
   await Promise.all(SERVICES.map((s, i) => waitReady(s.listenPort, children[i])));
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   for (const s of SERVICES) {
-    process.stdout.write(`${s.name} ready on http://localhost:${s.listenPort} (API reference: /docs)\n`);
+    process.stdout.write(
+      `${s.name} ready on http://localhost:${s.listenPort} (API reference: /docs)\n`,
+    );
   }
-  process.stdout.write(`Both services ready in ${seconds}s${local ? ' on the embedded PostgreSQL in .data/postgres' : ''}. Ctrl-C stops them.\n`);
+  process.stdout.write(
+    `Both services ready in ${seconds}s${local ? ' on the embedded PostgreSQL in .data/postgres' : ''}. Ctrl-C stops them.\n`,
+  );
 }
 
 main().catch((error) => {

@@ -83,9 +83,9 @@ describe('docker-compose.yml', () => {
       'workspace-api-migrate': { condition: 'service_completed_successfully' },
     });
     expect(settings.volumes).toEqual(['./deploy/k8s/base/workspace-api/settings:/config:ro']);
-    expect(existsSync(path.join(ROOT, 'deploy/k8s/base/workspace-api/settings/settings.yaml'))).toBe(
-      true,
-    );
+    expect(
+      existsSync(path.join(ROOT, 'deploy/k8s/base/workspace-api/settings/settings.yaml')),
+    ).toBe(true);
     expect(settings.restart).toBe('no');
   });
 

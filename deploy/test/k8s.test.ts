@@ -207,7 +207,9 @@ describe.each(Object.entries(OVERLAYS))('deploy/k8s/overlays/%s', (overlay, name
     expect(jobs.map((j) => [j.metadata.name, j.spec.suspend])).toEqual([
       ['workspace-api-settings-apply', undefined],
     ]);
-    const { volumes } = jobs[0].spec.template.spec as unknown as { volumes: { configMap: { name: string } }[] };
+    const { volumes } = jobs[0].spec.template.spec as unknown as {
+      volumes: { configMap: { name: string } }[];
+    };
     const volume = volumes[0];
     const configMap = ofKind<K8sObject & { data: Record<string, string> }>('ConfigMap').find(
       (c) => c.metadata.name === volume.configMap.name,

@@ -6,5 +6,9 @@ import type { Config } from './config';
 export const MIGRATIONS_DIR = path.resolve(__dirname, '../../../prisma/calendar-api/migrations');
 
 export function migrateDatabase(config: Config) {
-  return migrate({ connectionString: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, migrationsDir: MIGRATIONS_DIR });
+  return migrate({
+    connectionString: config.DATABASE_URL,
+    schema: config.DATABASE_SCHEMA,
+    migrationsDir: MIGRATIONS_DIR,
+  });
 }

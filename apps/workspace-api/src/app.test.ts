@@ -18,11 +18,17 @@ describe('workspace-api app', () => {
   });
 
   it('is not ready, with 503, when its database is unreachable', async () => {
-    const app = await buildApp(testConfig('postgres://nobody@127.0.0.1:1/none', { DATABASE_TIMEOUT_MS: '500' }));
+    const app = await buildApp(
+      testConfig('postgres://nobody@127.0.0.1:1/none', { DATABASE_TIMEOUT_MS: '500' }),
+    );
     const ready = await app.inject({ url: '/health/ready' });
     expect(ready.statusCode).toBe(503);
     expect(ready.json().status).toBe('unavailable');
-    const op = await app.inject({ method: 'POST', url: '/api/public/get_users', payload: { api_key: 'k', api_key_secret: 's' } });
+    const op = await app.inject({
+      method: 'POST',
+      url: '/api/public/get_users',
+      payload: { api_key: 'k', api_key_secret: 's' },
+    });
     expect(op.statusCode).toBe(503);
     expect(op.json().code).toBe('UNAVAILABLE');
     await app.close();
@@ -31,12 +37,21 @@ describe('workspace-api app', () => {
   it('serves OpenAPI 3 generated from the route schemas, and the browsable reference', async () => {
     const spec = (await h.inject({ url: '/docs/json' })).json();
     expect(spec.openapi).toMatch(/^3\./);
-    for (const op of ['create_user', 'get_user', 'get_users', 'update_user', 'delete_user', 'logout_user', 'authenticate']) {
+    for (const op of [
+      'create_user',
+      'get_user',
+      'get_users',
+      'update_user',
+      'delete_user',
+      'logout_user',
+      'authenticate',
+    ]) {
       expect(spec.paths[`/api/public/${op}`].post).toBeDefined();
     }
-    expect(spec.paths['/api/public/create_user'].post.requestBody.content['application/json'].schema.properties).toHaveProperty(
-      'target_user',
-    );
+    expect(
+      spec.paths['/api/public/create_user'].post.requestBody.content['application/json'].schema
+        .properties,
+    ).toHaveProperty('target_user');
     const page = await h.inject({ url: '/docs/' });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/text\/html/);
@@ -44,9 +59,22 @@ describe('workspace-api app', () => {
 
   it('documents the settings operations and the launch plan in OpenAPI', async () => {
     const spec = (await h.inject({ url: '/docs/json' })).json();
-    const settings = ['zone', 'agent', 'file_mapping'].flatMap((r) => [`create_${r}`, `get_${r}s`, `update_${r}`, `delete_${r}`]);
-    for (const op of [...settings, 'get_persistent_profile_path', 'set_persistent_profile_path', 'get_launch_plan']) {
-      expect([op, spec.paths[`/api/public/${op}`]?.post?.tags]).toEqual([op, [op === 'get_launch_plan' ? 'workspaces' : 'settings']]);
+    const settings = ['zone', 'agent', 'file_mapping'].flatMap((r) => [
+      `create_${r}`,
+      `get_${r}s`,
+      `update_${r}`,
+      `delete_${r}`,
+    ]);
+    for (const op of [
+      ...settings,
+      'get_persistent_profile_path',
+      'set_persistent_profile_path',
+      'get_launch_plan',
+    ]) {
+      expect([op, spec.paths[`/api/public/${op}`]?.post?.tags]).toEqual([
+        op,
+        [op === 'get_launch_plan' ? 'workspaces' : 'settings'],
+      ]);
     }
   });
 
@@ -62,13 +90,20 @@ describe('workspace-api app', () => {
   });
 
   it('answers a non-JSON content type with 415', async () => {
-    const res = await h.inject({ method: 'POST', url: '/api/public/get_users', headers: { 'content-type': 'application/xml' }, payload: '<a/>' });
+    const res = await h.inject({
+      method: 'POST',
+      url: '/api/public/get_users',
+      headers: { 'content-type': 'application/xml' },
+      payload: '<a/>',
+    });
     expect(res.statusCode).toBe(415);
     expect(res.json().code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
 
   it('answers a body over the limit with 413', async () => {
-    const res = await h.call('create_user', { target_user: { username: 'x', notes: 'n'.repeat(4096) } });
+    const res = await h.call('create_user', {
+      target_user: { username: 'x', notes: 'n'.repeat(4096) },
+    });
     expect(res.statusCode).toBe(413);
     expect(res.json().code).toBe('PAYLOAD_TOO_LARGE');
   });

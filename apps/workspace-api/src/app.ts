@@ -54,7 +54,10 @@ export interface AppOverrides {
   apiKeyCache?: ApiKeyCache | null;
 }
 
-export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  config: Config,
+  overrides: AppOverrides = {},
+): Promise<FastifyInstance> {
   const app = Fastify(
     fastifyOptions({
       logLevel: config.LOG_LEVEL,
@@ -66,7 +69,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.setValidatorCompiler(validatorCompiler);
 
   const db = overrides.db ?? createDb(config);
-  const apiKeys = createApiKeysService({ db, ...serverKeyCaching(app, config, overrides.apiKeyCache) });
+  const apiKeys = createApiKeysService({
+    db,
+    ...serverKeyCaching(app, config, overrides.apiKeyCache),
+  });
   const users = createUsersService({ db, config });
   const sessions = createSessionsService({ db, config });
   const memberships = createMembershipsService({ db });
@@ -74,7 +80,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const groupImages = createGroupImagesService({ db });
   const images = createImagesService({ db });
   const registries = createRegistryService({ db, config });
-  const registryWorkspaces = createRegistryWorkspacesService({ db, series: platformSeries(config.PLATFORM_VERSION) });
+  const registryWorkspaces = createRegistryWorkspacesService({
+    db,
+    series: platformSeries(config.PLATFORM_VERSION),
+  });
   const zones = createZonesService({ db });
   const agents = createAgentsService({ db });
   const fileMappings = createFileMappingsService({ db });
@@ -82,10 +91,14 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 
   await app.register(problemDetailsPlugin);
   await app.register(authThrottlePlugin, authThrottleOptions(config));
-  await app.register(databasePlugin, { ping: () => db.$queryRaw`SELECT 1`, close: () => db.$disconnect() });
+  await app.register(databasePlugin, {
+    ping: () => db.$queryRaw`SELECT 1`,
+    close: () => db.$disconnect(),
+  });
   await app.register(docsPlugin, {
     title: 'workspace-api',
-    description: 'Control plane of the workspace platform; wire-compatible with the Kasm Workspaces developer API.',
+    description:
+      'Control plane of the workspace platform; wire-compatible with the Kasm Workspaces developer API.',
     version: '0.1.0',
     securitySchemes: SECURITY_SCHEMES,
   });

@@ -7,7 +7,11 @@ import { loadConfig } from './config';
 import { createDb } from './db';
 import { migrateDatabase } from './migrations';
 import { REGISTRY_USAGE, runRegistryCommand } from './registry/registry.cli';
-import { runSettingsCommand, runSettingsSchemaCommand, SETTINGS_USAGE } from './settings/settings.cli';
+import {
+  runSettingsCommand,
+  runSettingsSchemaCommand,
+  SETTINGS_USAGE,
+} from './settings/settings.cli';
 import { createSettingsService } from './settings/settings.service';
 
 const USAGE = `Usage: npm run workspace -- <command>
@@ -28,7 +32,9 @@ function printIssued({ apiKey, secret }: IssuedApiKey, port: number) {
   print(`API key "${apiKey.name}" issued. The secret is shown only now; store it safely.`);
   print(`  api_key:        ${apiKey.key}`);
   print(`  api_key_secret: ${secret}`);
-  print(`  permissions:    ${apiKey.permissions.join(', ')}${apiKey.readOnly ? ' (read-only)' : ''}`);
+  print(
+    `  permissions:    ${apiKey.permissions.join(', ')}${apiKey.readOnly ? ' (read-only)' : ''}`,
+  );
   print();
   print('Try it:');
   print(`  curl -s -X POST http://localhost:${port}/api/public/get_users \\`);
@@ -63,7 +69,8 @@ async function main(argv: string[]) {
   if (values.help || command === '') return print(USAGE);
   const cwd = process.env.INIT_CWD ?? process.cwd();
   const io = { out: print, err: process.stderr, cwd };
-  if (positionals[0] === 'settings' && positionals[1] === 'schema') return runSettingsSchemaCommand(positionals[2], io);
+  if (positionals[0] === 'settings' && positionals[1] === 'schema')
+    return runSettingsSchemaCommand(positionals[2], io);
 
   const config = loadConfig();
   if (command === 'migrate' || command === 'setup') {
@@ -73,7 +80,11 @@ async function main(argv: string[]) {
   const db = createDb(config);
   try {
     // A revocation returns once every running server's key cache has dropped the key.
-    const fence = createApiKeyFence({ connectionString: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, warn: (m) => process.stderr.write(`${m}\n`) });
+    const fence = createApiKeyFence({
+      connectionString: config.DATABASE_URL,
+      schema: config.DATABASE_SCHEMA,
+      warn: (m) => process.stderr.write(`${m}\n`),
+    });
     const apiKeys = createApiKeysService({ db, fence });
     if (command === 'setup') {
       const issued = await apiKeys.issueFirstAdminKey();
@@ -81,22 +92,47 @@ async function main(argv: string[]) {
     } else if (command === 'api-key create') {
       if (!values.name) throw new Error('Give the key a --name');
       const expiresAt = values.expires ? new Date(values.expires) : null;
-      if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new Error(`--expires is not a date: ${values.expires}`);
+      if (expiresAt && Number.isNaN(expiresAt.getTime()))
+        throw new Error(`--expires is not a date: ${values.expires}`);
       const permissions = parsePermissions(values.permission);
-      printIssued(await apiKeys.issue({ name: values.name, permissions, readOnly: values['read-only'], expiresAt }), config.PORT);
+      printIssued(
+        await apiKeys.issue({
+          name: values.name,
+          permissions,
+          readOnly: values['read-only'],
+          expiresAt,
+        }),
+        config.PORT,
+      );
     } else if (command === 'api-key list') {
       for (const key of await apiKeys.list()) {
-        const state = key.revokedAt ? 'revoked' : key.expiresAt && key.expiresAt <= new Date() ? 'expired' : 'active';
-        print(`${key.id.replace(/-/g, '')}  ${key.key}  ${state.padEnd(7)}  ${key.name}  [${key.permissions.join(', ')}]${key.readOnly ? ' read-only' : ''}`);
+        const state = key.revokedAt
+          ? 'revoked'
+          : key.expiresAt && key.expiresAt <= new Date()
+            ? 'expired'
+            : 'active';
+        print(
+          `${key.id.replace(/-/g, '')}  ${key.key}  ${state.padEnd(7)}  ${key.name}  [${key.permissions.join(', ')}]${key.readOnly ? ' read-only' : ''}`,
+        );
       }
     } else if (positionals[0] === 'registry') {
-      await runRegistryCommand(positionals.slice(1), { force: values.force, all: values.all }, { ...io, db, config });
+      await runRegistryCommand(
+        positionals.slice(1),
+        { force: values.force, all: values.all },
+        { ...io, db, config },
+      );
     } else if (positionals[0] === 'settings') {
       const settings = createSettingsService({ db, config });
-      await runSettingsCommand(positionals.slice(1), { prune: values.prune, dryRun: values['dry-run'] }, { ...io, settings });
+      await runSettingsCommand(
+        positionals.slice(1),
+        { prune: values.prune, dryRun: values['dry-run'] },
+        { ...io, settings },
+      );
     } else if (positionals[0] === 'api-key' && positionals[1] === 'revoke' && positionals[2]) {
       const target = positionals[2];
-      const byId = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i.test(target);
+      const byId = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i.test(
+        target,
+      );
       const revoked = await apiKeys.revoke(byId ? { id: toUuid(target) } : { key: target });
       print(`Revoked API key "${revoked.name}" (${revoked.key})`);
     } else if (command !== 'migrate') {
@@ -110,7 +146,10 @@ async function main(argv: string[]) {
 /** Our errors carry a code and, for a list that is not a registry, every problem found. */
 function describeError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const { code, errors } = error as Error & { code?: string; errors?: { field: string; message: string }[] };
+  const { code, errors } = error as Error & {
+    code?: string;
+    errors?: { field: string; message: string }[];
+  };
   const head = code && !code.startsWith('ERR_') ? `${code}: ${error.message}` : error.message;
   return [head, ...(errors ?? []).map((e) => `  ${e.field}: ${e.message}`)].join('\n');
 }

@@ -8,7 +8,8 @@ export const ConfigSchema = Type.Object({
   LOGIN_FAILURE_LIMIT: Type.Integer({
     minimum: 0,
     default: 20,
-    description: 'Failed logins per client address and window before 429 (any usernames); 0 turns it off',
+    description:
+      'Failed logins per client address and window before 429 (any usernames); 0 turns it off',
   }),
   LOGIN_FAILURE_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 300 }),
   BCRYPT_COST: Type.Integer({ minimum: 4, maximum: 15, default: 12 }),
@@ -19,12 +20,24 @@ export const ConfigSchema = Type.Object({
     default: '1.16.2',
     description: 'Registry entries are compatible when they list this version as <major>.<minor>.x',
   }),
-  REGISTRY_FETCH_TIMEOUT_MS: Type.Integer({ minimum: 50, default: 10_000, description: 'Per file fetched from a registry' }),
-  REGISTRY_MAX_BYTES: Type.Integer({ minimum: 1024, default: 5_242_880, description: 'Largest versions.txt or list.json accepted' }),
-  REGISTRY_ALLOW_LOCAL_PATHS: Type.Boolean({ default: true, description: 'Whether add_registry accepts a local directory' }),
+  REGISTRY_FETCH_TIMEOUT_MS: Type.Integer({
+    minimum: 50,
+    default: 10_000,
+    description: 'Per file fetched from a registry',
+  }),
+  REGISTRY_MAX_BYTES: Type.Integer({
+    minimum: 1024,
+    default: 5_242_880,
+    description: 'Largest versions.txt or list.json accepted',
+  }),
+  REGISTRY_ALLOW_LOCAL_PATHS: Type.Boolean({
+    default: true,
+    description: 'Whether add_registry accepts a local directory',
+  }),
   API_KEY_CACHE: Type.Union([Type.Literal('on'), Type.Literal('off')], {
     default: 'on',
-    description: 'Keep verified API keys in memory, invalidated through LISTEN/NOTIFY (needs a session, not a transaction pooler)',
+    description:
+      'Keep verified API keys in memory, invalidated through LISTEN/NOTIFY (needs a session, not a transaction pooler)',
   }),
 });
 export type Config = Static<typeof ConfigSchema>;

@@ -5,30 +5,70 @@ export const CredentialsMissingError = createError(
   'API credentials are required: api_key and api_key_secret in the body, the api-key/api-key-secret headers, or Basic auth',
   401,
 );
-export const CredentialsInvalidError = createError('CREDENTIALS_INVALID', 'The API key or secret is not valid', 401);
-export const CredentialsExpiredError = createError('CREDENTIALS_EXPIRED', 'The API key has expired', 401);
+export const CredentialsInvalidError = createError(
+  'CREDENTIALS_INVALID',
+  'The API key or secret is not valid',
+  401,
+);
+export const CredentialsExpiredError = createError(
+  'CREDENTIALS_EXPIRED',
+  'The API key has expired',
+  401,
+);
 export const ForbiddenError = createError('FORBIDDEN', '%s', 403);
 
 export const UserNotFoundError = createError('USER_NOT_FOUND', 'No user matches %s', 404);
 export const GroupNotFoundError = createError('GROUP_NOT_FOUND', 'No group matches %s', 404);
 export const ApiKeyNotFoundError = createError('API_KEY_NOT_FOUND', 'No API key matches %s', 404);
-export const UsernameTakenError = createError('USERNAME_TAKEN', 'The username "%s" is already taken', 409);
-export const UserAlreadyInGroupError = createError('USER_ALREADY_IN_GROUP', 'The user is already a member of this group', 409);
-export const UserNotInGroupError = createError('USER_NOT_IN_GROUP', 'The user is not a member of this group', 404);
-export const SystemMembershipError = createError('SYSTEM_MEMBERSHIP', 'Every user is a member of All Users; that membership cannot be removed', 409);
+export const UsernameTakenError = createError(
+  'USERNAME_TAKEN',
+  'The username "%s" is already taken',
+  409,
+);
+export const UserAlreadyInGroupError = createError(
+  'USER_ALREADY_IN_GROUP',
+  'The user is already a member of this group',
+  409,
+);
+export const UserNotInGroupError = createError(
+  'USER_NOT_IN_GROUP',
+  'The user is not a member of this group',
+  404,
+);
+export const SystemMembershipError = createError(
+  'SYSTEM_MEMBERSHIP',
+  'Every user is a member of All Users; that membership cannot be removed',
+  409,
+);
 export const UserHasSessionsError = createError(
   'USER_HAS_SESSIONS',
   'The user has live sessions; pass "force": true to delete anyway',
   409,
 );
-export const PasswordRulesError = createError('PASSWORD_RULES', 'The password does not meet the password rules', 400);
-export const InvalidCursorError = createError('INVALID_CURSOR', 'The cursor is not valid for this query', 400);
+export const PasswordRulesError = createError(
+  'PASSWORD_RULES',
+  'The password does not meet the password rules',
+  400,
+);
+export const InvalidCursorError = createError(
+  'INVALID_CURSOR',
+  'The cursor is not valid for this query',
+  400,
+);
 
-export const LoginFailedError = createError('LOGIN_FAILED', 'The username or password is incorrect', 401);
+export const LoginFailedError = createError(
+  'LOGIN_FAILED',
+  'The username or password is incorrect',
+  401,
+);
 export const UserLockedError = createError('USER_LOCKED', 'The account is locked', 403);
 export const UserDisabledError = createError('USER_DISABLED', 'The account is disabled', 403);
 
-export const GroupNameTakenError = createError('GROUP_NAME_TAKEN', 'The group name "%s" is already taken', 409);
+export const GroupNameTakenError = createError(
+  'GROUP_NAME_TAKEN',
+  'The group name "%s" is already taken',
+  409,
+);
 export const GroupHasMembersError = createError(
   'GROUP_HAS_MEMBERS',
   'The group has %s member(s); pass "force": true to delete it anyway',
@@ -36,31 +76,79 @@ export const GroupHasMembersError = createError(
 );
 export const SystemGroupError = createError('SYSTEM_GROUP', '%s', 409);
 export const ImageNotFoundError = createError('IMAGE_NOT_FOUND', 'No workspace matches %s', 404);
-export const ImageAlreadyInGroupError = createError('IMAGE_ALREADY_IN_GROUP', 'The workspace is already allowed for this group', 409);
-export const ImageNotInGroupError = createError('IMAGE_NOT_IN_GROUP', 'The workspace is not on this group\'s list', 404);
+export const ImageAlreadyInGroupError = createError(
+  'IMAGE_ALREADY_IN_GROUP',
+  'The workspace is already allowed for this group',
+  409,
+);
+export const ImageNotInGroupError = createError(
+  'IMAGE_NOT_IN_GROUP',
+  "The workspace is not on this group's list",
+  404,
+);
 export const ImageAlreadyInstalledError = createError(
   'IMAGE_ALREADY_INSTALLED',
   'The workspace "%s" of this registry is already installed',
   409,
 );
-export const ProfilePathInvalidError = createError('PROFILE_PATH_INVALID', 'The persistent profile path is not valid', 400);
+export const ProfilePathInvalidError = createError(
+  'PROFILE_PATH_INVALID',
+  'The persistent profile path is not valid',
+  400,
+);
 
-export const RegistryNotFoundError = createError('REGISTRY_NOT_FOUND', 'No registry matches %s', 404);
-export const RegistryAlreadyAddedError = createError('REGISTRY_ALREADY_ADDED', 'The registry %s has already been added', 409);
+export const RegistryNotFoundError = createError(
+  'REGISTRY_NOT_FOUND',
+  'No registry matches %s',
+  404,
+);
+export const RegistryAlreadyAddedError = createError(
+  'REGISTRY_ALREADY_ADDED',
+  'The registry %s has already been added',
+  409,
+);
 export const RegistryUrlInvalidError = createError('REGISTRY_URL_INVALID', '%s', 400);
-export const RegistryUnreachableError = createError('REGISTRY_UNREACHABLE', 'The registry could not be reached: %s', 400);
-export const RegistryTimeoutError = createError('REGISTRY_TIMEOUT', 'The registry did not answer within %s ms: %s', 400);
-export const RegistryVersionsMissingError = createError('REGISTRY_VERSIONS_MISSING', 'The registry has no versions.txt at %s', 422);
+export const RegistryUnreachableError = createError(
+  'REGISTRY_UNREACHABLE',
+  'The registry could not be reached: %s',
+  400,
+);
+export const RegistryTimeoutError = createError(
+  'REGISTRY_TIMEOUT',
+  'The registry did not answer within %s ms: %s',
+  400,
+);
+export const RegistryVersionsMissingError = createError(
+  'REGISTRY_VERSIONS_MISSING',
+  'The registry has no versions.txt at %s',
+  422,
+);
 export const RegistryVersionUnsupportedError = createError(
   'REGISTRY_VERSION_UNSUPPORTED',
   'The registry offers schema versions [%s]; supported are %s',
   422,
 );
-export const RegistryListMissingError = createError('REGISTRY_LIST_MISSING', 'The registry has no list at %s', 422);
-export const RegistryTooLargeError = createError('REGISTRY_TOO_LARGE', '%s is larger than the %s-byte limit', 422);
+export const RegistryListMissingError = createError(
+  'REGISTRY_LIST_MISSING',
+  'The registry has no list at %s',
+  422,
+);
+export const RegistryTooLargeError = createError(
+  'REGISTRY_TOO_LARGE',
+  '%s is larger than the %s-byte limit',
+  422,
+);
 export const RegistryNotJsonError = createError('REGISTRY_NOT_JSON', '%s is not JSON', 422);
-export const RegistryInvalidError = createError('REGISTRY_INVALID', '%s is not a workspace registry list', 422);
-export const RegistryWorkspaceNotFoundError = createError('REGISTRY_WORKSPACE_NOT_FOUND', 'The registry lists no workspace named "%s"', 404);
+export const RegistryInvalidError = createError(
+  'REGISTRY_INVALID',
+  '%s is not a workspace registry list',
+  422,
+);
+export const RegistryWorkspaceNotFoundError = createError(
+  'REGISTRY_WORKSPACE_NOT_FOUND',
+  'The registry lists no workspace named "%s"',
+  404,
+);
 export const WorkspaceIncompatibleError = createError(
   'WORKSPACE_INCOMPATIBLE',
   'The workspace "%s" does not list %s as compatible; pass "force": true to install it anyway',
@@ -68,7 +156,11 @@ export const WorkspaceIncompatibleError = createError(
 );
 
 export const ZoneNotFoundError = createError('ZONE_NOT_FOUND', 'No zone matches %s', 404);
-export const ZoneNameTakenError = createError('ZONE_NAME_TAKEN', 'The zone name "%s" is already taken', 409);
+export const ZoneNameTakenError = createError(
+  'ZONE_NAME_TAKEN',
+  'The zone name "%s" is already taken',
+  409,
+);
 export const ZoneHasAgentsError = createError(
   'ZONE_HAS_AGENTS',
   'The zone still has agents; move or delete them first',
@@ -80,7 +172,11 @@ export const AgentHostnameTakenError = createError(
   'An agent with hostname "%s" is already registered',
   409,
 );
-export const FileMappingNotFoundError = createError('FILE_MAPPING_NOT_FOUND', 'No file mapping matches %s', 404);
+export const FileMappingNotFoundError = createError(
+  'FILE_MAPPING_NOT_FOUND',
+  'No file mapping matches %s',
+  404,
+);
 export const FileMappingDestinationTakenError = createError(
   'FILE_MAPPING_DESTINATION_TAKEN',
   'The %s already has a file mapping to %s',
@@ -90,5 +186,13 @@ export const FileMappingDestinationTakenError = createError(
 export const WorkspaceNotAllowedError = createError('WORKSPACE_NOT_ALLOWED', '%s', 403);
 export const NoAgentAvailableError = createError('NO_AGENT_AVAILABLE', '%s', 503);
 
-export const SettingsFileUnreadableError = createError('SETTINGS_FILE_UNREADABLE', 'Cannot read the settings file %s: %s', 400);
-export const SettingsInvalidError = createError('SETTINGS_INVALID', 'The settings file %s has %s problem(s); nothing was changed', 400);
+export const SettingsFileUnreadableError = createError(
+  'SETTINGS_FILE_UNREADABLE',
+  'Cannot read the settings file %s: %s',
+  400,
+);
+export const SettingsInvalidError = createError(
+  'SETTINGS_INVALID',
+  'The settings file %s has %s problem(s); nothing was changed',
+  400,
+);

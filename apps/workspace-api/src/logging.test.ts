@@ -16,7 +16,9 @@ afterAll(() => h.close());
 
 it('never writes passwords or API secrets to the logs', async () => {
   const { api_key, api_key_secret } = h.admin;
-  const created = await h.call('create_user', { target_user: userInput({ username: 'logged', password: PASSWORD }) });
+  const created = await h.call('create_user', {
+    target_user: userInput({ username: 'logged', password: PASSWORD }),
+  });
   const userId = created.json().user.user_id;
   await h.inject({
     method: 'POST',
@@ -25,11 +27,16 @@ it('never writes passwords or API secrets to the logs', async () => {
     payload: { target_user: { user_id: userId, password: NEW_PASSWORD } },
   });
   const basic = Buffer.from(`${api_key}:${api_key_secret}`).toString('base64');
-  await h.inject({ method: 'POST', url: '/api/public/get_users', headers: { authorization: `Basic ${basic}` } });
+  await h.inject({
+    method: 'POST',
+    url: '/api/public/get_users',
+    headers: { authorization: `Basic ${basic}` },
+  });
   await h.call('authenticate', { username: 'logged', password: NEW_PASSWORD }, null);
   await h.call('authenticate', { username: 'logged', password: PASSWORD }, null);
   await h.call('create_user', { target_user: userInput({ password: 'weak-pw' }) });
-  const issued = (await h.call('create_api_key', { name: 'x', permissions: ['users.view'] })).json().api_key_secret;
+  const issued = (await h.call('create_api_key', { name: 'x', permissions: ['users.view'] })).json()
+    .api_key_secret;
   await h.call('get_users', {}, { api_key, api_key_secret: `${api_key_secret}-wrong` });
 
   expect(logs).toContain('incoming request');

@@ -13,14 +13,18 @@ export function errorResponses(...statuses: number[]) {
 export const EmptySchema = Type.Object({});
 
 /** Documented on every operation: the three accepted ways to pass API credentials. */
-export const API_KEY_SECURITY: Record<string, string[]>[] = [{ apiKey: [], apiKeySecret: [] }, { basicAuth: [] }];
+export const API_KEY_SECURITY: Record<string, string[]>[] = [
+  { apiKey: [], apiKeySecret: [] },
+  { basicAuth: [] },
+];
 
 export const SECURITY_SCHEMES = {
   apiKey: {
     type: 'apiKey',
     in: 'header',
     name: 'api-key',
-    description: 'With api-key-secret; or the body fields api_key and api_key_secret, as Kasm clients send them',
+    description:
+      'With api-key-secret; or the body fields api_key and api_key_secret, as Kasm clients send them',
   },
   apiKeySecret: { type: 'apiKey', in: 'header', name: 'api-key-secret' },
   basicAuth: { type: 'http', scheme: 'basic', description: 'api_key:api_key_secret' },

@@ -11,6 +11,8 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`workspace-api failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `workspace-api failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 });

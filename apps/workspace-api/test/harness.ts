@@ -19,9 +19,16 @@ export interface Harness {
   /** A second client on the same database, for arranging and asserting rows directly. */
   db: Db;
   admin: Credentials;
-  issueKey: (permissions: Permission[], options?: { readOnly?: boolean; expiresAt?: Date }) => Promise<Credentials>;
+  issueKey: (
+    permissions: Permission[],
+    options?: { readOnly?: boolean; expiresAt?: Date },
+  ) => Promise<Credentials>;
   /** POSTs an operation with the given credentials in the body, as Kasm clients do. */
-  call: (operation: string, body?: object, credentials?: Credentials | null) => Promise<LightMyRequestResponse>;
+  call: (
+    operation: string,
+    body?: object,
+    credentials?: Credentials | null,
+  ) => Promise<LightMyRequestResponse>;
   inject: (options: InjectOptions) => Promise<LightMyRequestResponse>;
   reset: () => Promise<void>;
   close: () => Promise<void>;
@@ -39,7 +46,10 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
 }
 
 /** A migrated database of its own and an app on it; call in beforeAll, `close` in afterAll. */
-export async function createHarness(env: Record<string, string> = {}, overrides: AppOverrides = {}): Promise<Harness> {
+export async function createHarness(
+  env: Record<string, string> = {},
+  overrides: AppOverrides = {},
+): Promise<Harness> {
   const database = await createTestDatabase({ schema: 'workspace', migrationsDir: MIGRATIONS_DIR });
   const config = testConfig(database.url, env);
   const app = await buildApp(config, overrides);
@@ -58,7 +68,11 @@ export async function createHarness(env: Record<string, string> = {}, overrides:
     admin: await issueKey(['global_admin']),
     issueKey,
     call: (operation, body = {}, credentials = harness.admin) =>
-      app.inject({ method: 'POST', url: `/api/public/${operation}`, payload: { ...credentials, ...body } }),
+      app.inject({
+        method: 'POST',
+        url: `/api/public/${operation}`,
+        payload: { ...credentials, ...body },
+      }),
     inject: (options) => app.inject(options),
     reset: async () => {
       await database.truncate(['group', 'api_key']);

@@ -47,7 +47,10 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]*$/;
 
 async function readMigrations(dir: string): Promise<Migration[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   return Promise.all(
     names.map(async (name) => {
       const sql = await readFile(path.join(dir, name, 'migration.sql'), 'utf8');
@@ -58,7 +61,10 @@ async function readMigrations(dir: string): Promise<Migration[]> {
 
 function lockKey(schema: string): string {
   // pg_advisory_lock takes a bigint; derive a stable one per schema.
-  return BigInt.asIntN(64, BigInt(`0x${createHash('sha256').update(`migrate:${schema}`).digest('hex').slice(0, 16)}`)).toString();
+  return BigInt.asIntN(
+    64,
+    BigInt(`0x${createHash('sha256').update(`migrate:${schema}`).digest('hex').slice(0, 16)}`),
+  ).toString();
 }
 
 function checkHistory(migrations: Migration[], rows: AppliedRow[]): Migration[] {
@@ -83,7 +89,8 @@ function checkHistory(migrations: Migration[], rows: AppliedRow[]): Migration[] 
  * replicas that start at once: the second waits, then finds nothing left to do.
  */
 export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
-  if (!SCHEMA_NAME.test(options.schema)) throw new MigrationError(`Invalid schema name "${options.schema}"`);
+  if (!SCHEMA_NAME.test(options.schema))
+    throw new MigrationError(`Invalid schema name "${options.schema}"`);
   const migrations = await readMigrations(options.migrationsDir);
   const client = new Client({ connectionString: options.connectionString });
   await client.connect();
@@ -102,7 +109,10 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
     );
     const pending = checkHistory(migrations, rows);
     for (const migration of pending) await applyOne(client, migration);
-    return { applied: pending.map((m) => m.name), alreadyApplied: migrations.length - pending.length };
+    return {
+      applied: pending.map((m) => m.name),
+      alreadyApplied: migrations.length - pending.length,
+    };
   } finally {
     await client.end();
   }

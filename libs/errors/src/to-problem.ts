@@ -13,7 +13,9 @@ export interface ProblemBody {
 
 interface ThrownError extends Partial<FastifyError> {
   errors?: FieldProblem[];
-  meta?: { driverAdapterError?: { cause?: { kind?: string; code?: string; originalCode?: string } } };
+  meta?: {
+    driverAdapterError?: { cause?: { kind?: string; code?: string; originalCode?: string } };
+  };
 }
 
 const TITLES: Record<number, string> = {
@@ -78,7 +80,12 @@ const UNAVAILABLE_ADAPTER_KINDS = new Set([
   'TooManyConnections',
 ]);
 
-function problem(status: number, code: string, detail: string, errors?: FieldProblem[]): ProblemBody {
+function problem(
+  status: number,
+  code: string,
+  detail: string,
+  errors?: FieldProblem[],
+): ProblemBody {
   return {
     type: `urn:problem:${code.toLowerCase().replace(/_/g, '-')}`,
     title: TITLES[status] ?? 'Error',
@@ -95,7 +102,10 @@ function validationProblems(error: FastifyError): FieldProblem[] {
     const path = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
     const missing = (issue.params as { missingProperty?: string }).missingProperty;
     const field = [path, missing].filter(Boolean).join('.');
-    return { field: field || (error.validationContext ?? 'body'), message: issue.message ?? 'is invalid' };
+    return {
+      field: field || (error.validationContext ?? 'body'),
+      message: issue.message ?? 'is invalid',
+    };
   });
 }
 
@@ -109,7 +119,11 @@ function isUnavailable(error: ThrownError): boolean {
   if (error.name === 'PrismaClientInitializationError') return true;
   // pg reports these without a code: no free connection in time, the server closed the socket
   // (it stopped), or the statement outlived query_timeout.
-  if (error.message !== undefined && PG_UNAVAILABLE_MESSAGES.some((m) => error.message?.includes(m))) return true;
+  if (
+    error.message !== undefined &&
+    PG_UNAVAILABLE_MESSAGES.some((m) => error.message?.includes(m))
+  )
+    return true;
   if (typeof error.code === 'string' && UNAVAILABLE_CODES.has(error.code)) return true;
   // The driver adapter names the failure, or passes PostgreSQL's own code on (57P01 when the
   // server shuts down under a query, 57P03 while it starts or stops).
@@ -128,16 +142,25 @@ function isUnavailable(error: ThrownError): boolean {
 export function toProblem(thrown: unknown): ProblemBody {
   const error = (thrown ?? {}) as ThrownError;
   if (error.validation) {
-    return problem(400, 'VALIDATION_FAILED', 'The request is invalid', validationProblems(error as FastifyError));
+    return problem(
+      400,
+      'VALIDATION_FAILED',
+      'The request is invalid',
+      validationProblems(error as FastifyError),
+    );
   }
   const fastify = error.code ? FASTIFY_CODES[error.code] : undefined;
   if (fastify) return problem(fastify.status, fastify.code, error.message ?? 'Invalid request');
   if (error.name === 'PrismaClientKnownRequestError') {
     if (error.code === 'P2002') return problem(409, 'CONFLICT', 'The resource already exists');
     if (error.code === 'P2025') return problem(404, 'NOT_FOUND', 'The resource was not found');
-    if (error.code === 'P2003') return problem(409, 'CONFLICT', 'A related resource is missing or still in use');
+    if (error.code === 'P2003')
+      return problem(409, 'CONFLICT', 'A related resource is missing or still in use');
     // A serialization failure or deadlock: a concurrent change won; the request may be repeated.
-    if (error.code === 'P2034' || error.meta?.driverAdapterError?.cause?.kind === 'TransactionWriteConflict') {
+    if (
+      error.code === 'P2034' ||
+      error.meta?.driverAdapterError?.cause?.kind === 'TransactionWriteConflict'
+    ) {
       return problem(409, 'CONFLICT', 'A concurrent change got in the way; try again');
     }
   }
@@ -147,7 +170,10 @@ export function toProblem(thrown: unknown): ProblemBody {
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     // Fastify's own 4xx errors (and body-stream errors, which carry no code) get one generic code.
-    const code = typeof error.code === 'string' && !error.code.startsWith('FST_') ? error.code : 'INVALID_REQUEST';
+    const code =
+      typeof error.code === 'string' && !error.code.startsWith('FST_')
+        ? error.code
+        : 'INVALID_REQUEST';
     return problem(status, code, error.message ?? 'Invalid request', error.errors);
   }
   if (status >= 500 && isDefinedError(error)) {

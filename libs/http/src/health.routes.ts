@@ -28,7 +28,9 @@ export async function healthRoutes(app: FastifyInstance, options: HealthOptions)
         return { status: 'ok' as const, checks: { database: 'ok' } };
       } catch (error) {
         request.log.warn({ err: error }, 'readiness check failed');
-        return reply.status(503).send({ status: 'unavailable' as const, checks: { database: 'unreachable' } });
+        return reply
+          .status(503)
+          .send({ status: 'unavailable' as const, checks: { database: 'unreachable' } });
       }
     },
   );

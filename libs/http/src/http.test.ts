@@ -5,8 +5,13 @@ import { fastifyOptions, validatorCompiler } from './fastify-options';
 import { healthRoutes } from './health.routes';
 import { docsPlugin } from './docs.plugin';
 
-async function buildTestApp(checkDatabase: () => Promise<unknown>, logStream?: NodeJS.WritableStream) {
-  const app = Fastify(fastifyOptions({ logLevel: logStream ? 'info' : 'silent', bodyLimitBytes: 1024, logStream }));
+async function buildTestApp(
+  checkDatabase: () => Promise<unknown>,
+  logStream?: NodeJS.WritableStream,
+) {
+  const app = Fastify(
+    fastifyOptions({ logLevel: logStream ? 'info' : 'silent', bodyLimitBytes: 1024, logStream }),
+  );
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler((error: { validation?: unknown[] }, _request, reply) =>
     reply.status(400).send({ count: error.validation?.length }),
@@ -15,10 +20,19 @@ async function buildTestApp(checkDatabase: () => Promise<unknown>, logStream?: N
   await app.register(healthRoutes, { checkDatabase });
   app.post(
     '/echo',
-    { schema: { body: Type.Object({ flag: Type.Boolean() }), querystring: Type.Object({ n: Type.Integer() }) } },
+    {
+      schema: {
+        body: Type.Object({ flag: Type.Boolean() }),
+        querystring: Type.Object({ n: Type.Integer() }),
+      },
+    },
     async (request) => ({ body: request.body, query: request.query }),
   );
-  app.post('/two', { schema: { body: Type.Object({ a: Type.Boolean(), b: Type.Integer() }) } }, async () => ({}));
+  app.post(
+    '/two',
+    { schema: { body: Type.Object({ a: Type.Boolean(), b: Type.Integer() }) } },
+    async () => ({}),
+  );
   return app;
 }
 
@@ -30,7 +44,10 @@ describe('health routes', () => {
     expect(ready.statusCode).toBe(503);
     expect(ready.json()).toEqual({ status: 'unavailable', checks: { database: 'unreachable' } });
     const up = await buildTestApp(() => Promise.resolve());
-    expect((await up.inject({ url: '/health/ready' })).json()).toEqual({ status: 'ok', checks: { database: 'ok' } });
+    expect((await up.inject({ url: '/health/ready' })).json()).toEqual({
+      status: 'ok',
+      checks: { database: 'ok' },
+    });
   });
 });
 
@@ -45,7 +62,11 @@ describe('fastifyOptions and validatorCompiler', () => {
 
   it('reports every validation problem of a body at once', async () => {
     const app = await buildTestApp(() => Promise.resolve());
-    const res = await app.inject({ method: 'POST', url: '/echo?n=1', payload: { flag: 'x', other: 1 } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/echo?n=1',
+      payload: { flag: 'x', other: 1 },
+    });
     expect(res.json()).toEqual({ count: 1 });
     const two = await app.inject({ method: 'POST', url: '/two', payload: { a: 'x', b: 'y' } });
     expect(two.json()).toEqual({ count: 2 });

@@ -19,5 +19,9 @@ export { classifyIp, parseIp, parseCidr, cidrContains, formatIp } from './outbou
 export type { AddressKind, IpAddress } from './outbound/ip-address';
 export { createOutboundPolicy, parseAllowlist } from './outbound/outbound-policy';
 export type { OutboundPolicy, OutboundPolicySettings } from './outbound/outbound-policy';
-export { createOutboundFetch, OutboundBlockedError, readTextPrefix } from './outbound/outbound-fetch';
+export {
+  createOutboundFetch,
+  OutboundBlockedError,
+  readTextPrefix,
+} from './outbound/outbound-fetch';
 export type { OutboundFetch, OutboundFetchInit, Resolver } from './outbound/outbound-fetch';

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 
-const UUID_INPUT = '^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$';
+const UUID_INPUT =
+  '^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$';
 
 /** An id on the wire: 32 hex characters; the dashed UUID form is accepted on input. */
 export const IdSchema = Type.String({

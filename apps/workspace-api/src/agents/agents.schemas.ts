@@ -72,7 +72,11 @@ export const UpdateAgentBodySchema = Type.Object({
     cores_override: Type.Optional(AgentFields.cores_override),
     memory_override: Type.Optional(AgentFields.memory_override),
     allocated_cores: Type.Optional(
-      Type.Number({ minimum: 0, maximum: 65535, description: 'Cores reserved by running sessions' }),
+      Type.Number({
+        minimum: 0,
+        maximum: 65535,
+        description: 'Cores reserved by running sessions',
+      }),
     ),
     allocated_memory: Type.Optional(
       Type.Integer({

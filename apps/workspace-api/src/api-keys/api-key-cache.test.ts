@@ -11,10 +11,23 @@ let started: FastifyInstance | undefined;
 let bCache: ApiKeyCache | null = null;
 let key: Credentials;
 
-const database = () => ({ connectionString: h.config.DATABASE_URL, schema: h.config.DATABASE_SCHEMA });
-const call = (app: FastifyInstance, operation: string, credentials: Credentials, body: object = {}) =>
-  app.inject({ method: 'POST', url: `/api/public/${operation}`, payload: { ...credentials, ...body } });
-const status = async (app: FastifyInstance, operation = 'get_users') => (await call(app, operation, key)).statusCode;
+const database = () => ({
+  connectionString: h.config.DATABASE_URL,
+  schema: h.config.DATABASE_SCHEMA,
+});
+const call = (
+  app: FastifyInstance,
+  operation: string,
+  credentials: Credentials,
+  body: object = {},
+) =>
+  app.inject({
+    method: 'POST',
+    url: `/api/public/${operation}`,
+    payload: { ...credentials, ...body },
+  });
+const status = async (app: FastifyInstance, operation = 'get_users') =>
+  (await call(app, operation, key)).statusCode;
 const sql = (text: string) => h.database.query(text);
 const killListeners = () =>
   sql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
@@ -27,7 +40,8 @@ const withoutTrigger = async (run: () => Promise<unknown>) => {
     await sql('ALTER TABLE workspace.api_key ENABLE TRIGGER api_key_changed');
   }
 };
-const revokeInSql = () => sql(`UPDATE workspace.api_key SET revoked_at = now() WHERE key = '${key.api_key}'`);
+const revokeInSql = () =>
+  sql(`UPDATE workspace.api_key SET revoked_at = now() WHERE key = '${key.api_key}'`);
 
 async function until(condition: () => boolean, ms = 5000) {
   const deadline = Date.now() + ms;
@@ -83,8 +97,10 @@ describe('API key cache across two instances', () => {
 
   it('applies a change made in SQL everywhere once the caches acknowledge it', async () => {
     const b = await startB();
-    await createApiKeyFence(database()).change(h.db, (tx) =>
-      tx.$executeRaw`UPDATE workspace.api_key SET permissions = '{users.view}' WHERE key = ${key.api_key}`,
+    await createApiKeyFence(database()).change(
+      h.db,
+      (tx) =>
+        tx.$executeRaw`UPDATE workspace.api_key SET permissions = '{users.view}' WHERE key = ${key.api_key}`,
     );
     expect(await status(b, 'get_users')).toBe(200);
     expect(await status(b, 'get_api_keys')).toBe(403);
@@ -93,7 +109,10 @@ describe('API key cache across two instances', () => {
 
   it('forgets every key when the table is truncated', async () => {
     const b = await startB();
-    await createApiKeyFence(database()).change(h.db, (tx) => tx.$executeRaw`TRUNCATE workspace.api_key`);
+    await createApiKeyFence(database()).change(
+      h.db,
+      (tx) => tx.$executeRaw`TRUNCATE workspace.api_key`,
+    );
     expect(await status(b)).toBe(401);
     h.admin = await h.issueKey(['global_admin']);
   });
@@ -103,8 +122,10 @@ describe('API key cache across two instances', () => {
     await withoutTrigger(revokeInSql);
     expect(await status(b)).toBe(200);
     // Any later change to the key reaches the caches again.
-    await createApiKeyFence(database()).change(h.db, (tx) =>
-      tx.$executeRaw`UPDATE workspace.api_key SET name = 'touched' WHERE key = ${key.api_key}`,
+    await createApiKeyFence(database()).change(
+      h.db,
+      (tx) =>
+        tx.$executeRaw`UPDATE workspace.api_key SET name = 'touched' WHERE key = ${key.api_key}`,
     );
     expect(await status(b)).toBe(401);
   });
@@ -137,8 +158,10 @@ describe('API key cache', () => {
     await cache.start();
     const row = await h.db.apiKey.findUniqueOrThrow({ where: { key: key.api_key } });
     const before = cache.epoch();
-    await createApiKeyFence(database()).change(h.db, (tx) =>
-      tx.$executeRaw`UPDATE workspace.api_key SET name = 'renamed' WHERE key = ${key.api_key}`,
+    await createApiKeyFence(database()).change(
+      h.db,
+      (tx) =>
+        tx.$executeRaw`UPDATE workspace.api_key SET name = 'renamed' WHERE key = ${key.api_key}`,
     );
     cache.remember(row, before);
     expect(cache.get(key.api_key)).toBeUndefined();

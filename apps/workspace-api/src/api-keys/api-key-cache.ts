@@ -111,7 +111,9 @@ export function createApiKeyCache(options: ApiKeyCacheOptions): ApiKeyCache {
       if (channel !== channels.changed) return;
       const [key, txid] = payload.split(' ');
       invalidate(key);
-      current.query('SELECT pg_notify($1, $2)', [channels.ack, txid ?? '']).catch((error: Error) => lost(current, error));
+      current
+        .query('SELECT pg_notify($1, $2)', [channels.ack, txid ?? ''])
+        .catch((error: Error) => lost(current, error));
     });
     try {
       await current.connect();

@@ -8,18 +8,28 @@ import { createApiKeyFence } from './api-key-fence';
  * listening when the app is ready and closes with it. `override` replaces the cache that
  * API_KEY_CACHE asks for (null: none).
  */
-export function serverKeyCaching(app: FastifyInstance, config: Config, override?: ApiKeyCache | null) {
+export function serverKeyCaching(
+  app: FastifyInstance,
+  config: Config,
+  override?: ApiKeyCache | null,
+) {
   const log = app.log.child({ component: 'api-key-cache' });
   const database = { connectionString: config.DATABASE_URL, schema: config.DATABASE_SCHEMA };
   const cache =
     override !== undefined
       ? override
       : config.API_KEY_CACHE === 'on'
-        ? createApiKeyCache({ ...database, log: { info: (msg) => log.info(msg), warn: (obj, msg) => log.warn(obj, msg) } })
+        ? createApiKeyCache({
+            ...database,
+            log: { info: (msg) => log.info(msg), warn: (obj, msg) => log.warn(obj, msg) },
+          })
         : null;
   if (cache) {
     app.addHook('onReady', () => cache.start());
     app.addHook('onClose', () => cache.close());
   }
-  return { cache: cache ?? undefined, fence: createApiKeyFence({ ...database, warn: (msg) => log.warn(msg) }) };
+  return {
+    cache: cache ?? undefined,
+    fence: createApiKeyFence({ ...database, warn: (msg) => log.warn(msg) }),
+  };
 }

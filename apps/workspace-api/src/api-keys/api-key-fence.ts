@@ -37,7 +37,10 @@ export function createApiKeyFence(options: ApiKeyFenceOptions): ApiKeyFence {
 
   return {
     async change(db, change) {
-      const client = new Client({ connectionString: options.connectionString, application_name: 'api-key-fence' });
+      const client = new Client({
+        connectionString: options.connectionString,
+        application_name: 'api-key-fence',
+      });
       const acked = new Map<string, Set<number>>();
       let wake: () => void = ignore;
       client.on('error', ignore);
@@ -66,7 +69,9 @@ export function createApiKeyFence(options: ApiKeyFenceOptions): ApiKeyFence {
         }
         const silent = pending();
         if (silent.length > 0) {
-          options.warn?.(`No acknowledgement from the API key caches of backends ${silent.join(', ')} within ${timeoutMs} ms`);
+          options.warn?.(
+            `No acknowledgement from the API key caches of backends ${silent.join(', ')} within ${timeoutMs} ms`,
+          );
         }
         return result;
       } finally {

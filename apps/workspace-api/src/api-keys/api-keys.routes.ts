@@ -14,7 +14,10 @@ import type { ApiKeysService } from './api-keys.service';
 const tags = ['api keys'];
 const security = API_KEY_SECURITY;
 
-export const apiKeysRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService }> = async (app, { apiKeys }) => {
+export const apiKeysRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService }> = async (
+  app,
+  { apiKeys },
+) => {
   app.post(
     '/create_api_key',
     {
@@ -29,7 +32,12 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService 
     },
     async (request) => {
       const { name, permissions, read_only: readOnly, expires } = request.body;
-      const issued = await apiKeys.issue({ name, permissions, readOnly, expiresAt: expires ? new Date(expires) : null });
+      const issued = await apiKeys.issue({
+        name,
+        permissions,
+        readOnly,
+        expiresAt: expires ? new Date(expires) : null,
+      });
       return { api_key: toApiKeyResponse(issued.apiKey), api_key_secret: issued.secret };
     },
   );

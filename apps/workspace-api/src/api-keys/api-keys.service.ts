@@ -62,7 +62,8 @@ export function createApiKeysService({ db, cache, fence }: ApiKeysDeps) {
       const found = cached ?? (key ? await db.apiKey.findUnique({ where: { key } }) : null);
       const matches = secretMatches(secret, found?.secretHash ?? UNKNOWN_KEY_HASH);
       if (!found || !matches || found.revokedAt) throw new CredentialsInvalidError();
-      if (found.expiresAt && found.expiresAt.getTime() <= Date.now()) throw new CredentialsExpiredError();
+      if (found.expiresAt && found.expiresAt.getTime() <= Date.now())
+        throw new CredentialsExpiredError();
       if (!cached) cache?.remember(found, epoch);
       return found;
     },
@@ -76,7 +77,8 @@ export function createApiKeysService({ db, cache, fence }: ApiKeysDeps) {
       const found = await db.apiKey.findUnique({ where: idOrKey });
       if (!found) throw new ApiKeyNotFoundError('id' in idOrKey ? idOrKey.id : idOrKey.key);
       if (found.revokedAt) return found;
-      const revoke = (client: Pick<Db, 'apiKey'>) => client.apiKey.update({ where: { id: found.id }, data: { revokedAt: new Date() } });
+      const revoke = (client: Pick<Db, 'apiKey'>) =>
+        client.apiKey.update({ where: { id: found.id }, data: { revokedAt: new Date() } });
       return fence ? fence.change(db, revoke) : revoke(db);
     },
 

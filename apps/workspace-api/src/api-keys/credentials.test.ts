@@ -11,7 +11,10 @@ describe('takeCredentials', () => {
 
   it('prefers the body over headers and Basic auth', () => {
     const headers = { 'api-key': 'hk', 'api-key-secret': 'hs', authorization: basic('bk:bs') };
-    expect(takeCredentials({ api_key: 'k', api_key_secret: 's' }, headers)).toEqual({ key: 'k', secret: 's' });
+    expect(takeCredentials({ api_key: 'k', api_key_secret: 's' }, headers)).toEqual({
+      key: 'k',
+      secret: 's',
+    });
   });
 
   it('prefers the api-key headers over Basic auth', () => {
@@ -20,15 +23,24 @@ describe('takeCredentials', () => {
   });
 
   it('reads Basic auth, keeping colons inside the secret', () => {
-    expect(takeCredentials(undefined, { authorization: basic('bk:b:s') })).toEqual({ key: 'bk', secret: 'b:s' });
+    expect(takeCredentials(undefined, { authorization: basic('bk:b:s') })).toEqual({
+      key: 'bk',
+      secret: 'b:s',
+    });
   });
 
   it('treats a key without a secret as given, with an empty secret', () => {
-    expect(takeCredentials({ api_key: 'k' }, { 'api-key-secret': 'hs' })).toEqual({ key: 'k', secret: '' });
+    expect(takeCredentials({ api_key: 'k' }, { 'api-key-secret': 'hs' })).toEqual({
+      key: 'k',
+      secret: '',
+    });
   });
 
   it('turns non-string body credentials into empty strings', () => {
-    expect(takeCredentials({ api_key: 5, api_key_secret: null }, {})).toEqual({ key: '', secret: '' });
+    expect(takeCredentials({ api_key: 5, api_key_secret: null }, {})).toEqual({
+      key: '',
+      secret: '',
+    });
   });
 
   it('returns null when no credentials are present', () => {

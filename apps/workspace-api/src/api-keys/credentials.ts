@@ -32,7 +32,10 @@ export function takeCredentials(body: unknown, headers: Headers): Credentials | 
     delete fields.api_key;
     delete fields.api_key_secret;
     if (key !== undefined || secret !== undefined) {
-      return { key: typeof key === 'string' ? key : '', secret: typeof secret === 'string' ? secret : '' };
+      return {
+        key: typeof key === 'string' ? key : '',
+        secret: typeof secret === 'string' ? secret : '',
+      };
     }
   }
   const headerKey = header(headers, 'api-key');

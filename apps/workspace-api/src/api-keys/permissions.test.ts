@@ -2,11 +2,15 @@ import { denialReason, isViewPermission } from './permissions';
 
 describe('denialReason', () => {
   it('allows a key holding the exact permission', () => {
-    expect(denialReason({ permissions: ['users.modify'], readOnly: false }, 'users.modify')).toBeNull();
+    expect(
+      denialReason({ permissions: ['users.modify'], readOnly: false }, 'users.modify'),
+    ).toBeNull();
   });
 
   it('allows everything to a global_admin key', () => {
-    expect(denialReason({ permissions: ['global_admin'], readOnly: false }, 'users.delete')).toBeNull();
+    expect(
+      denialReason({ permissions: ['global_admin'], readOnly: false }, 'users.delete'),
+    ).toBeNull();
   });
 
   it('refuses a key without the permission, naming it', () => {

@@ -57,7 +57,12 @@ export const DeleteGroupBodySchema = Type.Object({
 export const GetUsersGroupBodySchema = Type.Object({
   target_group: TargetGroup,
   // page × page_size must stay a 32-bit row offset.
-  page: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0, description: '0-based page number' }),
+  page: Type.Integer({
+    minimum: 0,
+    maximum: 1_000_000,
+    default: 0,
+    description: '0-based page number',
+  }),
   page_size: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
 });
 export type GetUsersGroupBody = Static<typeof GetUsersGroupBodySchema>;

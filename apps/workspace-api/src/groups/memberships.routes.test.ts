@@ -20,7 +20,9 @@ const membership = (groupId: string, user = userId) => ({
   target_group: { group_id: groupId },
 });
 const groupsOf = async (id: string) =>
-  (await h.call('get_user', { target_user: { user_id: id } })).json().user.groups.map((g: { name: string }) => g.name);
+  (await h.call('get_user', { target_user: { user_id: id } }))
+    .json()
+    .user.groups.map((g: { name: string }) => g.name);
 
 describe('add_user_group / remove_user_group', () => {
   it('adds a user to a system group and removes them again', async () => {
@@ -37,7 +39,9 @@ describe('add_user_group / remove_user_group', () => {
   });
 
   it('lets one of several concurrent adds of the same pair win, the rest get 409', async () => {
-    const results = await Promise.all(Array.from({ length: 6 }, () => h.call('add_user_group', membership(ADMINISTRATORS))));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => h.call('add_user_group', membership(ADMINISTRATORS))),
+    );
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409, 409, 409]);
   });
 
@@ -48,11 +52,20 @@ describe('add_user_group / remove_user_group', () => {
   });
 
   it('answers 404 for an unknown group, an unknown user, and a missing membership', async () => {
-    expect((await h.call('add_user_group', membership('11111111111111111111111111111111'))).json().code).toBe('GROUP_NOT_FOUND');
-    expect((await h.call('add_user_group', membership(ADMINISTRATORS, '11111111111111111111111111111111'))).json().code).toBe(
-      'USER_NOT_FOUND',
+    expect(
+      (await h.call('add_user_group', membership('11111111111111111111111111111111'))).json().code,
+    ).toBe('GROUP_NOT_FOUND');
+    expect(
+      (
+        await h.call(
+          'add_user_group',
+          membership(ADMINISTRATORS, '11111111111111111111111111111111'),
+        )
+      ).json().code,
+    ).toBe('USER_NOT_FOUND');
+    expect((await h.call('remove_user_group', membership(ADMINISTRATORS))).json().code).toBe(
+      'USER_NOT_IN_GROUP',
     );
-    expect((await h.call('remove_user_group', membership(ADMINISTRATORS))).json().code).toBe('USER_NOT_IN_GROUP');
   });
 
   it('needs groups.modify', async () => {

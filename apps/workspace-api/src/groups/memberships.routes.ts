@@ -17,24 +17,32 @@ const schema = (summary: string) => ({
   response: { 200: EmptySchema, ...errorResponses(404, 409) },
 });
 
-export const membershipsRoutes: FastifyPluginAsyncTypebox<{ memberships: MembershipsService }> = async (
-  app,
-  { memberships },
-) => {
+export const membershipsRoutes: FastifyPluginAsyncTypebox<{
+  memberships: MembershipsService;
+}> = async (app, { memberships }) => {
   app.post(
     '/add_user_group',
     { config: { permission: 'groups.modify' }, schema: schema('Add a user to a group') },
     async (request) => {
-      await memberships.add({ userId: request.body.target_user.user_id, groupId: request.body.target_group.group_id });
+      await memberships.add({
+        userId: request.body.target_user.user_id,
+        groupId: request.body.target_group.group_id,
+      });
       return {};
     },
   );
 
   app.post(
     '/remove_user_group',
-    { config: { permission: 'groups.modify' }, schema: schema('Remove a user from a group (never from All Users)') },
+    {
+      config: { permission: 'groups.modify' },
+      schema: schema('Remove a user from a group (never from All Users)'),
+    },
     async (request) => {
-      await memberships.remove({ userId: request.body.target_user.user_id, groupId: request.body.target_group.group_id });
+      await memberships.remove({
+        userId: request.body.target_user.user_id,
+        groupId: request.body.target_group.group_id,
+      });
       return {};
     },
   );

@@ -44,7 +44,8 @@ export const TargetImageBodySchema = Type.Object({
 /** Checked further by profilePathProblems (placeholders), which a pattern cannot express readably. */
 export const ProfilePathSchema = Type.String({
   maxLength: 1024,
-  description: 'Absolute path or s3:// URL with {username} or {user_id}, may use {image_id}; "" for none',
+  description:
+    'Absolute path or s3:// URL with {username} or {user_id}, may use {image_id}; "" for none',
 });
 
 export const UpdateImageBodySchema = Type.Object({

@@ -45,13 +45,19 @@ describe('profilePathProblems', () => {
 });
 
 describe('fillProfilePath', () => {
-  const owner = { username: 'ada', userId: '50faa5439c574b518cd868dac9256e4b', imageId: '6820f530e0bf48259f53e7b01e175ea9' };
+  const owner = {
+    username: 'ada',
+    userId: '50faa5439c574b518cd868dac9256e4b',
+    imageId: '6820f530e0bf48259f53e7b01e175ea9',
+  };
 
   it('fills {username}, {user_id} and {image_id}, each wherever and however often it appears', () => {
     expect(fillProfilePath('/p/{username}', owner)).toBe('/p/ada');
     expect(fillProfilePath('/p/{user_id}', owner)).toBe(`/p/${owner.userId}`);
     expect(fillProfilePath('/p/{image_id}/{username}', owner)).toBe(`/p/${owner.imageId}/ada`);
-    expect(fillProfilePath('s3://b/{username}-{user_id}/{username}', owner)).toBe(`s3://b/ada-${owner.userId}/ada`);
+    expect(fillProfilePath('s3://b/{username}-{user_id}/{username}', owner)).toBe(
+      `s3://b/ada-${owner.userId}/ada`,
+    );
   });
 
   it('answers null for an empty path: no persistent profile', () => {
@@ -59,13 +65,21 @@ describe('fillProfilePath', () => {
   });
 
   it('encodes a username so that it stays one path segment and cannot climb out', () => {
-    expect(fillProfilePath('/p/{username}', { ...owner, username: '../../etc' })).toBe('/p/..%2F..%2Fetc');
+    expect(fillProfilePath('/p/{username}', { ...owner, username: '../../etc' })).toBe(
+      '/p/..%2F..%2Fetc',
+    );
     expect(fillProfilePath('/p/{username}/x', { ...owner, username: '..' })).toBe('/p/%2E%2E/x');
-    expect(fillProfilePath('/p/{username}', { ...owner, username: 'a b/c?d#e' })).toBe('/p/a%20b%2Fc%3Fd%23e');
-    expect(fillProfilePath('/p/{username}', { ...owner, username: 'zoë@example.com' })).toBe('/p/zo%C3%AB@example.com');
+    expect(fillProfilePath('/p/{username}', { ...owner, username: 'a b/c?d#e' })).toBe(
+      '/p/a%20b%2Fc%3Fd%23e',
+    );
+    expect(fillProfilePath('/p/{username}', { ...owner, username: 'zoë@example.com' })).toBe(
+      '/p/zo%C3%AB@example.com',
+    );
   });
 
   it('does not treat a filled value as a placeholder', () => {
-    expect(fillProfilePath('/p/{username}', { ...owner, username: '{user_id}' })).toBe('/p/%7Buser_id%7D');
+    expect(fillProfilePath('/p/{username}', { ...owner, username: '{user_id}' })).toBe(
+      '/p/%7Buser_id%7D',
+    );
   });
 });

@@ -53,5 +53,8 @@ export function fillProfilePath(template: string, owner: ProfileOwner): string |
     user_id: owner.userId,
     image_id: owner.imageId,
   };
-  return template.replace(/\{(username|user_id|image_id)\}/g, (_match, name: keyof typeof values) => values[name]);
+  return template.replace(
+    /\{(username|user_id|image_id)\}/g,
+    (_match, name: keyof typeof values) => values[name],
+  );
 }

@@ -14,7 +14,9 @@ describe('API key authentication', () => {
   it('accepts credentials in the body, the api-key headers and Basic auth', async () => {
     const { api_key, api_key_secret } = h.admin;
     expect((await h.call('get_users')).statusCode).toBe(200);
-    expect((await getUsers({ 'api-key': api_key, 'api-key-secret': api_key_secret })).statusCode).toBe(200);
+    expect(
+      (await getUsers({ 'api-key': api_key, 'api-key-secret': api_key_secret })).statusCode,
+    ).toBe(200);
     const basic = Buffer.from(`${api_key}:${api_key_secret}`).toString('base64');
     expect((await getUsers({ authorization: `Basic ${basic}` })).statusCode).toBe(200);
   });
@@ -46,7 +48,11 @@ describe('API key authentication', () => {
   });
 
   it('checks credentials before the body schema', async () => {
-    const res = await h.call('create_user', { target_user: 'not an object' }, { ...h.admin, api_key_secret: 'x' });
+    const res = await h.call(
+      'create_user',
+      { target_user: 'not an object' },
+      { ...h.admin, api_key_secret: 'x' },
+    );
     expect(res.statusCode).toBe(401);
   });
 
@@ -62,7 +68,10 @@ describe('API key authentication', () => {
     expect((await h.call('get_users', {}, viewer)).statusCode).toBe(200);
     const res = await h.call('create_user', { target_user: userInput() }, viewer);
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toMatchObject({ code: 'FORBIDDEN', detail: expect.stringContaining('users.create') });
+    expect(res.json()).toMatchObject({
+      code: 'FORBIDDEN',
+      detail: expect.stringContaining('users.create'),
+    });
     expect(await h.db.user.count()).toBe(0);
   });
 
@@ -86,16 +95,27 @@ describe('API key authentication', () => {
 
 describe('API key operations', () => {
   it('issues a key whose secret is returned once and stored only as a hash', async () => {
-    const res = await h.call('create_api_key', { name: 'ci', permissions: ['users.view'], read_only: true });
+    const res = await h.call('create_api_key', {
+      name: 'ci',
+      permissions: ['users.view'],
+      read_only: true,
+    });
     expect(res.statusCode).toBe(200);
     const { api_key, api_key_secret } = res.json();
-    expect(api_key).toMatchObject({ name: 'ci', permissions: ['users.view'], read_only: true, revoked: null });
+    expect(api_key).toMatchObject({
+      name: 'ci',
+      permissions: ['users.view'],
+      read_only: true,
+      revoked: null,
+    });
     expect(api_key.api_key.length).toBeGreaterThanOrEqual(12);
     expect(api_key_secret.length).toBeGreaterThanOrEqual(32);
     const row = await h.db.apiKey.findUniqueOrThrow({ where: { key: api_key.api_key } });
     expect(row.secretHash).not.toContain(api_key_secret);
     expect(JSON.stringify((await h.call('get_api_keys')).json())).not.toContain(api_key_secret);
-    expect((await h.call('get_users', {}, { api_key: api_key.api_key, api_key_secret })).statusCode).toBe(200);
+    expect(
+      (await h.call('get_users', {}, { api_key: api_key.api_key, api_key_secret })).statusCode,
+    ).toBe(200);
   });
 
   it('rejects unknown permissions with 400', async () => {

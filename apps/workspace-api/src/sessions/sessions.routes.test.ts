@@ -11,7 +11,8 @@ beforeEach(() => h.reset());
 async function createUser(overrides = {}) {
   return (await h.call('create_user', { target_user: userInput(overrides) })).json().user;
 }
-const login = (username: string, password = VALID_PASSWORD) => h.call('authenticate', { username, password }, null);
+const login = (username: string, password = VALID_PASSWORD) =>
+  h.call('authenticate', { username, password }, null);
 
 describe('authenticate', () => {
   it('logs a user in without an API key, returning a token and the user', async () => {
@@ -40,7 +41,8 @@ describe('authenticate', () => {
 
   it('locks the account after the configured number of consecutive failures', async () => {
     await createUser({ username: 'carol' });
-    for (let i = 0; i < 3; i++) expect((await login('carol', 'Wr0ng-password')).statusCode).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect((await login('carol', 'Wr0ng-password')).statusCode).toBe(401);
     const res = await login('carol');
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe('USER_LOCKED');
@@ -87,10 +89,16 @@ describe('logout_user', () => {
   });
 
   it('answers 404 for an unknown user and 403 without users.auth_session', async () => {
-    const unknown = await h.call('logout_user', { target_user: { user_id: 'abcdefabcdefabcdefabcdefabcdefab' } });
+    const unknown = await h.call('logout_user', {
+      target_user: { user_id: 'abcdefabcdefabcdefabcdefabcdefab' },
+    });
     expect(unknown.statusCode).toBe(404);
     const viewer = await h.issueKey(['users.view']);
-    const denied = await h.call('logout_user', { target_user: { user_id: 'abcdefabcdefabcdefabcdefabcdefab' } }, viewer);
+    const denied = await h.call(
+      'logout_user',
+      { target_user: { user_id: 'abcdefabcdefabcdefabcdefabcdefab' } },
+      viewer,
+    );
     expect(denied.statusCode).toBe(403);
   });
 });

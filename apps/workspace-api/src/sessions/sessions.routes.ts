@@ -10,9 +10,14 @@ import type { SessionsService } from './sessions.service';
 
 const tags = ['sessions'];
 const isRefusedLogin = (error: unknown) =>
-  error instanceof LoginFailedError || error instanceof UserLockedError || error instanceof UserDisabledError;
+  error instanceof LoginFailedError ||
+  error instanceof UserLockedError ||
+  error instanceof UserDisabledError;
 
-export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsService }> = async (app, { sessions }) => {
+export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsService }> = async (
+  app,
+  { sessions },
+) => {
   app.post(
     '/authenticate',
     {
@@ -42,7 +47,7 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsServi
       schema: {
         tags,
         security: API_KEY_SECURITY,
-        summary: "End every login session of the user",
+        summary: 'End every login session of the user',
         body: TargetUserBodySchema,
         response: { 200: EmptySchema, ...errorResponses(404) },
       },

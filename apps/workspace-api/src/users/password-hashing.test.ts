@@ -26,18 +26,27 @@ describe('password hashing', () => {
   it('serves concurrent requests, each with its own answer', async () => {
     const passwords = ['Aa1!aaaa', 'Bb2@bbbb', 'Cc3#cccc'];
     const hashes = await Promise.all(passwords.map((p) => hashPassword(p, 4)));
-    const checks = await Promise.all(hashes.map((h, i) => comparePassword(passwords[(i + 1) % 3], h)));
+    const checks = await Promise.all(
+      hashes.map((h, i) => comparePassword(passwords[(i + 1) % 3], h)),
+    );
     expect(checks).toEqual([false, false, false]);
-    expect(await Promise.all(hashes.map((h, i) => comparePassword(passwords[i], h)))).toEqual([true, true, true]);
+    expect(await Promise.all(hashes.map((h, i) => comparePassword(passwords[i], h)))).toEqual([
+      true,
+      true,
+      true,
+    ]);
   });
 
   it('rejects what bcrypt refuses', async () => {
     await expect(hashPassword('Corr3ct-horse', 40)).rejects.toThrow();
   });
 
-  (process.platform === 'linux' ? it : it.skip)('hashes on a thread of the lowest CPU priority', async () => {
-    await hashPassword('Corr3ct-horse', 4);
-    expect(threadNiceValues()).toContain(19);
-    expect(threadNiceValues()).toContain(0);
-  });
+  (process.platform === 'linux' ? it : it.skip)(
+    'hashes on a thread of the lowest CPU priority',
+    async () => {
+      await hashPassword('Corr3ct-horse', 4);
+      expect(threadNiceValues()).toContain(19);
+      expect(threadNiceValues()).toContain(0);
+    },
+  );
 });

@@ -29,15 +29,21 @@ const pending = new Map<number, Job>();
 
 function hasher(): Worker {
   if (worker) return worker;
-  const started = new Worker(WORKER_SOURCE, { eval: true, workerData: { bcrypt: require.resolve('bcrypt') } });
-  started.on('message', ({ id, result, error }: { id: number; result?: unknown; error?: string }) => {
-    const job = pending.get(id);
-    pending.delete(id);
-    // Idle, the worker does not keep the process alive.
-    if (pending.size === 0) started.unref();
-    if (error === undefined) job?.resolve(result);
-    else job?.reject(new Error(error));
+  const started = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { bcrypt: require.resolve('bcrypt') },
   });
+  started.on(
+    'message',
+    ({ id, result, error }: { id: number; result?: unknown; error?: string }) => {
+      const job = pending.get(id);
+      pending.delete(id);
+      // Idle, the worker does not keep the process alive.
+      if (pending.size === 0) started.unref();
+      if (error === undefined) job?.resolve(result);
+      else job?.reject(new Error(error));
+    },
+  );
   started.on('error', (error) => {
     for (const job of pending.values()) job.reject(error);
     pending.clear();
@@ -50,7 +56,12 @@ function hasher(): Worker {
   return started;
 }
 
-function run<T>(message: { op: 'hash' | 'compare'; password: string; cost?: number; hash?: string }): Promise<T> {
+function run<T>(message: {
+  op: 'hash' | 'compare';
+  password: string;
+  cost?: number;
+  hash?: string;
+}): Promise<T> {
   const id = nextId++;
   const target = hasher();
   return new Promise<T>((resolve, reject) => {
@@ -60,6 +71,8 @@ function run<T>(message: { op: 'hash' | 'compare'; password: string; cost?: numb
   });
 }
 
-export const hashPassword = (password: string, cost: number) => run<string>({ op: 'hash', password, cost });
+export const hashPassword = (password: string, cost: number) =>
+  run<string>({ op: 'hash', password, cost });
 
-export const comparePassword = (password: string, hash: string) => run<boolean>({ op: 'compare', password, hash });
+export const comparePassword = (password: string, hash: string) =>
+  run<boolean>({ op: 'compare', password, hash });

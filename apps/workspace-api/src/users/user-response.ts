@@ -4,16 +4,32 @@ import type { UserResponse } from './users.schemas';
 
 /** What every user query loads: the row and its groups' ids and names. */
 export const USER_WITH_GROUPS = {
-  groups: { include: { group: { select: { id: true, name: true } } }, orderBy: { createdAt: 'asc' } },
+  groups: {
+    include: { group: { select: { id: true, name: true } } },
+    orderBy: { createdAt: 'asc' },
+  },
 } satisfies Prisma.UserInclude;
 
 export type UserWithGroups = Prisma.UserGetPayload<{ include: typeof USER_WITH_GROUPS }>;
 
 /** What the wire form needs: loaded with USER_WITH_GROUPS, or in one statement by users.repository. */
-export type UserView = Pick<User, ViewField> & { groups: { group: { id: string; name: string } }[] };
+export type UserView = Pick<User, ViewField> & {
+  groups: { group: { id: string; name: string } }[];
+};
 type ViewField =
-  | 'id' | 'username' | 'firstName' | 'lastName' | 'phone' | 'organization' | 'notes'
-  | 'locked' | 'disabled' | 'realm' | 'createdAt' | 'lastSession' | 'passwordSetDate';
+  | 'id'
+  | 'username'
+  | 'firstName'
+  | 'lastName'
+  | 'phone'
+  | 'organization'
+  | 'notes'
+  | 'locked'
+  | 'disabled'
+  | 'realm'
+  | 'createdAt'
+  | 'lastSession'
+  | 'passwordSetDate';
 
 /** The wire form of a user; it never carries the password hash or the failed-login count. */
 export function toUserResponse(user: UserView): UserResponse {

@@ -6,7 +6,13 @@ beforeAll(async () => {
   h = await createHarness();
   for (const [i, organization] of ['acme', 'acme', 'globex', 'initech', 'acme'].entries()) {
     const res = await h.call('create_user', {
-      target_user: userInput({ username: `user-${i}`, organization, locked: i === 3, last_name: `L${4 - i}`, password: undefined }),
+      target_user: userInput({
+        username: `user-${i}`,
+        organization,
+        locked: i === 3,
+        last_name: `L${4 - i}`,
+        password: undefined,
+      }),
     });
     expect(res.statusCode).toBe(200);
   }
@@ -54,7 +60,12 @@ describe('get_users', () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const res = await h.call('get_users', { page_size: 2, sort_by: 'username', sort_direction: 'desc', cursor });
+      const res = await h.call('get_users', {
+        page_size: 2,
+        sort_by: 'username',
+        sort_direction: 'desc',
+        cursor,
+      });
       expect(res.statusCode).toBe(200);
       seen.push(...usernames(res.json()));
       cursor = res.json().next_cursor ?? undefined;
@@ -64,7 +75,10 @@ describe('get_users', () => {
 
   it('answers 400 for a cursor from another sort or a garbled one', async () => {
     const first = await h.call('get_users', { page_size: 2, sort_by: 'username' });
-    const other = await h.call('get_users', { sort_by: 'created', cursor: first.json().next_cursor });
+    const other = await h.call('get_users', {
+      sort_by: 'created',
+      cursor: first.json().next_cursor,
+    });
     expect(other.statusCode).toBe(400);
     expect(other.json().code).toBe('INVALID_CURSOR');
     expect((await h.call('get_users', { cursor: '%%%' })).statusCode).toBe(400);

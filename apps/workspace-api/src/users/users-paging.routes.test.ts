@@ -12,7 +12,12 @@ beforeAll(async () => {
   h = await createHarness();
   for (const [i, organization] of ORGS.entries()) {
     const res = await h.call('create_user', {
-      target_user: userInput({ username: `pager-${i}`, organization, last_name: `L${i % 3}`, password: undefined }),
+      target_user: userInput({
+        username: `pager-${i}`,
+        organization,
+        last_name: `L${i % 3}`,
+        password: undefined,
+      }),
     });
     expect(res.statusCode).toBe(200);
   }
@@ -33,16 +38,21 @@ async function everyPage(body: object, pageSize: number): Promise<string[]> {
 }
 
 describe('get_users paging', () => {
-  it.each(['created', 'username', 'organization', 'last_name'].flatMap((sort) => [
-    [sort, 'asc'],
-    [sort, 'desc'],
-  ]))('pages by %s %s from both ends of the order to the same list as one page', async (sortBy, direction) => {
-    const body = { sort_by: sortBy, sort_direction: direction };
-    const all = usernames((await h.call('get_users', body)).json());
-    expect(all).toHaveLength(ORGS.length);
-    expect(await everyPage(body, 2)).toEqual(all);
-    expect(await everyPage(body, 4)).toEqual(all);
-  });
+  it.each(
+    ['created', 'username', 'organization', 'last_name'].flatMap((sort) => [
+      [sort, 'asc'],
+      [sort, 'desc'],
+    ]),
+  )(
+    'pages by %s %s from both ends of the order to the same list as one page',
+    async (sortBy, direction) => {
+      const body = { sort_by: sortBy, sort_direction: direction };
+      const all = usernames((await h.call('get_users', body)).json());
+      expect(all).toHaveLength(ORGS.length);
+      expect(await everyPage(body, 2)).toEqual(all);
+      expect(await everyPage(body, 4)).toEqual(all);
+    },
+  );
 
   it('walks a sort with ties with cursors, each user once, in the order of pages', async () => {
     const body = { sort_by: 'organization', sort_direction: 'desc' };
@@ -67,7 +77,11 @@ describe('get_users paging', () => {
     expect(usernames(wild.json())).toEqual([]);
     const one = await h.call('get_users', { filters: [{ id: 'username', value: 'r_1' }] });
     expect(usernames(one.json())).toEqual([]);
-    expect(usernames((await h.call('get_users', { filters: [{ id: 'username', value: 'r-1' }] })).json())).toEqual(['pager-1']);
+    expect(
+      usernames(
+        (await h.call('get_users', { filters: [{ id: 'username', value: 'r-1' }] })).json(),
+      ),
+    ).toEqual(['pager-1']);
   });
 });
 
@@ -78,14 +92,20 @@ describe('get_users query plans', () => {
     await client.connect();
     try {
       await client.query('SET enable_seqscan = off');
-      const sql = listUsersSql('workspace', Value.Default(GetUsersBodySchema, body) as GetUsersBody);
+      const sql = listUsersSql(
+        'workspace',
+        Value.Default(GetUsersBodySchema, body) as GetUsersBody,
+      );
       const { rows } = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql.text}`, sql.values);
       const nodes: string[] = [];
       const walk = (plan: Record<string, unknown>) => {
         if ((plan['Actual Loops'] as number) > 0) {
-          nodes.push(`${plan['Node Type']} ${plan['Scan Direction'] ?? ''} ${plan['Index Name'] ?? ''}`.trim());
+          nodes.push(
+            `${plan['Node Type']} ${plan['Scan Direction'] ?? ''} ${plan['Index Name'] ?? ''}`.trim(),
+          );
         }
-        for (const child of (plan.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
+        for (const child of (plan.Plans as Record<string, unknown>[] | undefined) ?? [])
+          walk(child);
       };
       walk(rows[0]['QUERY PLAN'][0].Plan);
       return nodes.join('\n');
@@ -103,6 +123,8 @@ describe('get_users query plans', () => {
   });
 
   it('pages by organization through (organization, id)', async () => {
-    expect(await executedNodes({ page: 1, page_size: 2, sort_by: 'organization' })).toMatch(/user_organization_id_idx/);
+    expect(await executedNodes({ page: 1, page_size: 2, sort_by: 'organization' })).toMatch(
+      /user_organization_id_idx/,
+    );
   });
 });

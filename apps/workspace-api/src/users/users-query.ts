@@ -25,7 +25,9 @@ export interface UsersPage {
 function asBoolean(value: string | boolean, field: string): boolean {
   if (typeof value === 'boolean') return value;
   if (value === 'true' || value === 'false') return value === 'true';
-  throw withFieldErrors(new ValidationFailedError('The request is invalid'), [{ field, message: 'must be true or false' }]);
+  throw withFieldErrors(new ValidationFailedError('The request is invalid'), [
+    { field, message: 'must be true or false' },
+  ]);
 }
 
 /** A case-insensitive substring: LIKE's wildcards in the value match themselves. */
@@ -52,7 +54,13 @@ function decodeCursor(cursor: string, sort: Sort): { value: string; id: string }
     const [field, value, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
     const timestamp = sort.field !== 'createdAt' || !Number.isNaN(Date.parse(value));
-    if (field === sort.field && typeof value === 'string' && typeof id === 'string' && uuid.test(id) && timestamp) {
+    if (
+      field === sort.field &&
+      typeof value === 'string' &&
+      typeof id === 'string' &&
+      uuid.test(id) &&
+      timestamp
+    ) {
       return { value, id };
     }
   } catch {
@@ -73,14 +81,21 @@ function pageIds(schema: string, query: GetUsersBody, sort: Sort, where: Prisma.
   const col = Prisma.raw(`u.${sort.column}`);
   const order = (dir: 'asc' | 'desc') => {
     const d = Prisma.raw(dir.toUpperCase());
-    return sort.unique ? Prisma.sql`ORDER BY ${col} ${d}` : Prisma.sql`ORDER BY ${col} ${d}, u.id ${d}`;
+    return sort.unique
+      ? Prisma.sql`ORDER BY ${col} ${d}`
+      : Prisma.sql`ORDER BY ${col} ${d}, u.id ${d}`;
   };
   const direction = query.sort_direction;
   if (query.cursor) {
     const after = decodeCursor(query.cursor, sort);
-    const value = sort.field === 'createdAt' ? Prisma.sql`${after.value}::timestamptz` : Prisma.sql`${after.value}`;
+    const value =
+      sort.field === 'createdAt'
+        ? Prisma.sql`${after.value}::timestamptz`
+        : Prisma.sql`${after.value}`;
     const beyond = Prisma.raw(direction === 'asc' ? '>' : '<');
-    const keyset = sort.unique ? Prisma.sql`${col} ${beyond} ${value}` : Prisma.sql`(${col}, u.id) ${beyond} (${value}, ${after.id}::uuid)`;
+    const keyset = sort.unique
+      ? Prisma.sql`${col} ${beyond} ${value}`
+      : Prisma.sql`(${col}, u.id) ${beyond} (${value}, ${after.id}::uuid)`;
     return Prisma.sql`SELECT u.id FROM ${users} u WHERE ${where} AND ${keyset} ${order(direction)} LIMIT ${query.page_size}`;
   }
   const offset = query.page * query.page_size;

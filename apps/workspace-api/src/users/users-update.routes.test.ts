@@ -13,12 +13,15 @@ async function createUser(overrides = {}) {
   return (await h.call('create_user', { target_user: userInput(overrides) })).json().user;
 }
 
-const login = (username: string, password = VALID_PASSWORD) => h.call('authenticate', { username, password }, null);
+const login = (username: string, password = VALID_PASSWORD) =>
+  h.call('authenticate', { username, password }, null);
 
 describe('update_user', () => {
   it('changes only the field present and leaves the others untouched', async () => {
     const user = await createUser({ username: 'single', phone: '555-0100', notes: 'keep me' });
-    const res = await h.call('update_user', { target_user: { user_id: user.user_id, last_name: 'Byron' } });
+    const res = await h.call('update_user', {
+      target_user: { user_id: user.user_id, last_name: 'Byron' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().user).toEqual({ ...user, last_name: 'Byron' });
   });
@@ -42,27 +45,37 @@ describe('update_user', () => {
   it('answers 409 when renaming onto a taken username', async () => {
     await createUser({ username: 'taken' });
     const user = await createUser();
-    const res = await h.call('update_user', { target_user: { user_id: user.user_id, username: 'Taken' } });
+    const res = await h.call('update_user', {
+      target_user: { user_id: user.user_id, username: 'Taken' },
+    });
     expect(res.statusCode).toBe(409);
     expect(res.json().code).toBe('USERNAME_TAKEN');
   });
 
   it('answers 404 for an unknown user_id', async () => {
-    const res = await h.call('update_user', { target_user: { user_id: 'ffffffffffffffffffffffffffffffff', phone: '1' } });
+    const res = await h.call('update_user', {
+      target_user: { user_id: 'ffffffffffffffffffffffffffffffff', phone: '1' },
+    });
     expect(res.statusCode).toBe(404);
     expect(res.json().code).toBe('USER_NOT_FOUND');
   });
 
   it('rejects a wrong type with 400 and changes nothing', async () => {
     const user = await createUser();
-    const res = await h.call('update_user', { target_user: { user_id: user.user_id, locked: 'true' } });
+    const res = await h.call('update_user', {
+      target_user: { user_id: user.user_id, locked: 'true' },
+    });
     expect(res.statusCode).toBe(400);
-    expect((await h.call('get_user', { target_user: { user_id: user.user_id } })).json().user.locked).toBe(false);
+    expect(
+      (await h.call('get_user', { target_user: { user_id: user.user_id } })).json().user.locked,
+    ).toBe(false);
   });
 
   it('checks the password rules on a new password and keeps the old one when they fail', async () => {
     const user = await createUser({ username: 'weak' });
-    const res = await h.call('update_user', { target_user: { user_id: user.user_id, password: 'weak' } });
+    const res = await h.call('update_user', {
+      target_user: { user_id: user.user_id, password: 'weak' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('PASSWORD_RULES');
     expect((await login('weak')).statusCode).toBe(200);
@@ -74,7 +87,9 @@ describe('update_user', () => {
     expect((await login('rotate')).statusCode).toBe(200);
     expect(await h.db.session.count()).toBe(2);
 
-    const res = await h.call('update_user', { target_user: { user_id: user.user_id, password: 'N3w-password!' } });
+    const res = await h.call('update_user', {
+      target_user: { user_id: user.user_id, password: 'N3w-password!' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().user.password_set_date).not.toBe(user.password_set_date);
     expect(await h.db.session.count()).toBe(0);
@@ -87,9 +102,14 @@ describe('update_user', () => {
 
   it('resets the failed-login count when unlocking', async () => {
     const user = await createUser({ username: 'unlock' });
-    await h.db.user.update({ where: { username: 'unlock' }, data: { failedLoginCount: 4, locked: true } });
+    await h.db.user.update({
+      where: { username: 'unlock' },
+      data: { failedLoginCount: 4, locked: true },
+    });
     await h.call('update_user', { target_user: { user_id: user.user_id, locked: false } });
-    expect((await h.db.user.findUniqueOrThrow({ where: { username: 'unlock' } })).failedLoginCount).toBe(0);
+    expect(
+      (await h.db.user.findUniqueOrThrow({ where: { username: 'unlock' } })).failedLoginCount,
+    ).toBe(0);
   });
 });
 
@@ -109,20 +129,28 @@ describe('delete_user', () => {
     const refused = await h.call('delete_user', { target_user: { user_id: user.user_id } });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().code).toBe('USER_HAS_SESSIONS');
-    const forced = await h.call('delete_user', { target_user: { user_id: user.user_id }, force: true });
+    const forced = await h.call('delete_user', {
+      target_user: { user_id: user.user_id },
+      force: true,
+    });
     expect(forced.statusCode).toBe(200);
     expect(await h.db.session.count()).toBe(0);
   });
 
   it('answers 400 when force is not a boolean', async () => {
     const user = await createUser();
-    const res = await h.call('delete_user', { target_user: { user_id: user.user_id }, force: 'yes' });
+    const res = await h.call('delete_user', {
+      target_user: { user_id: user.user_id },
+      force: 'yes',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[0].field).toBe('force');
   });
 
   it('answers 404 for an unknown user_id', async () => {
-    const res = await h.call('delete_user', { target_user: { user_id: '0f0f0f0f-0f0f-0f0f-0f0f-0f0f0f0f0f0f' } });
+    const res = await h.call('delete_user', {
+      target_user: { user_id: '0f0f0f0f-0f0f-0f0f-0f0f-0f0f0f0f0f0f' },
+    });
     expect(res.statusCode).toBe(404);
   });
 });

@@ -22,8 +22,13 @@ export interface UserChange {
 
 /** A raw query's unique violation: Prisma reports it as P2010 with the driver's error kind, not P2002. */
 export function isRawUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; meta?: { driverAdapterError?: { cause?: { kind?: string } } } } | null;
-  return e?.code === 'P2010' && e.meta?.driverAdapterError?.cause?.kind === 'UniqueConstraintViolation';
+  const e = error as {
+    code?: string;
+    meta?: { driverAdapterError?: { cause?: { kind?: string } } };
+  } | null;
+  return (
+    e?.code === 'P2010' && e.meta?.driverAdapterError?.cause?.kind === 'UniqueConstraintViolation'
+  );
 }
 
 /** `"<schema>"."<table>"`; the schema is validated by config as a plain identifier. */
@@ -42,8 +47,14 @@ export function userColumns(schema: string): Prisma.Sql {
 }
 
 /** One user with its groups. */
-export function findUserSql(schema: string, where: { id: string } | { username: string }): Prisma.Sql {
-  const condition = 'id' in where ? Prisma.sql`u.id = ${where.id}::uuid` : Prisma.sql`u.username = ${where.username}`;
+export function findUserSql(
+  schema: string,
+  where: { id: string } | { username: string },
+): Prisma.Sql {
+  const condition =
+    'id' in where
+      ? Prisma.sql`u.id = ${where.id}::uuid`
+      : Prisma.sql`u.username = ${where.username}`;
   return Prisma.sql`SELECT ${userColumns(schema)} FROM ${tableIn(schema, 'user')} u WHERE ${condition}`;
 }
 

@@ -16,7 +16,9 @@ async function createUser(overrides = {}) {
 
 describe('create_user', () => {
   it('creates a user in All Users and never returns the password', async () => {
-    const res = await h.call('create_user', { target_user: userInput({ username: '  Grace.Hopper ' }) });
+    const res = await h.call('create_user', {
+      target_user: userInput({ username: '  Grace.Hopper ' }),
+    });
     expect(res.statusCode).toBe(200);
     const { user } = res.json();
     expect(user).toMatchObject({
@@ -46,7 +48,9 @@ describe('create_user', () => {
 
   it('lets exactly one of ten concurrent creates of the same username win', async () => {
     const results = await Promise.all(
-      Array.from({ length: 10 }, () => h.call('create_user', { target_user: userInput({ username: 'race' }) })),
+      Array.from({ length: 10 }, () =>
+        h.call('create_user', { target_user: userInput({ username: 'race' }) }),
+      ),
     );
     const statuses = results.map((r) => r.statusCode).sort();
     expect(statuses).toEqual([200, ...Array(9).fill(409)]);
@@ -76,24 +80,36 @@ describe('create_user', () => {
   ])('rejects %s for breaking only the %s rule', async (password, rule) => {
     const res = await h.call('create_user', { target_user: userInput({ password }) });
     expect(res.statusCode).toBe(400);
-    expect(res.json().errors).toEqual([{ field: 'target_user.password', message: expect.stringContaining(rule) }]);
+    expect(res.json().errors).toEqual([
+      { field: 'target_user.password', message: expect.stringContaining(rule) },
+    ]);
   });
 
   it('rejects a too-long first_name with 400 instead of truncating', async () => {
-    const res = await h.call('create_user', { target_user: userInput({ first_name: 'x'.repeat(65) }) });
+    const res = await h.call('create_user', {
+      target_user: userInput({ first_name: 'x'.repeat(65) }),
+    });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ field: 'target_user.first_name' }] });
+    expect(res.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      errors: [{ field: 'target_user.first_name' }],
+    });
   });
 
   it('lists every schema problem, and a missing target_user', async () => {
     const res = await h.call('create_user', { target_user: { username: 5, locked: 'yes' } });
     expect(res.statusCode).toBe(400);
-    expect(res.json().errors.map((e: { field: string }) => e.field).sort()).toEqual([
-      'target_user.locked',
-      'target_user.username',
-    ]);
+    expect(
+      res
+        .json()
+        .errors.map((e: { field: string }) => e.field)
+        .sort(),
+    ).toEqual(['target_user.locked', 'target_user.username']);
     const missing = await h.call('create_user', {});
-    expect(missing.json()).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ field: 'target_user' }] });
+    expect(missing.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      errors: [{ field: 'target_user' }],
+    });
   });
 
   it('rejects a blank username after trimming', async () => {
@@ -102,7 +118,10 @@ describe('create_user', () => {
   });
 
   it('ignores unknown fields, as Kasm clients send extra ones', async () => {
-    const res = await h.call('create_user', { target_user: { ...userInput(), kasm_extra: 1 }, other: true });
+    const res = await h.call('create_user', {
+      target_user: { ...userInput(), kasm_extra: 1 },
+      other: true,
+    });
     expect(res.statusCode).toBe(200);
   });
 });
@@ -111,7 +130,12 @@ describe('get_user', () => {
   it('finds a user by undashed id, dashed id, upper case id and username', async () => {
     const user = await createUser({ username: 'finder' });
     const dashed = user.user_id.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
-    for (const target of [{ user_id: user.user_id }, { user_id: dashed }, { user_id: dashed.toUpperCase() }, { username: 'FINDER' }]) {
+    for (const target of [
+      { user_id: user.user_id },
+      { user_id: dashed },
+      { user_id: dashed.toUpperCase() },
+      { username: 'FINDER' },
+    ]) {
       const res = await h.call('get_user', { target_user: target });
       expect(res.statusCode).toBe(200);
       expect(res.json().user.user_id).toBe(user.user_id);
@@ -119,7 +143,9 @@ describe('get_user', () => {
   });
 
   it('answers 404 USER_NOT_FOUND when user_id matches no user', async () => {
-    const res = await h.call('get_user', { target_user: { user_id: '00000000000000000000000000000000' } });
+    const res = await h.call('get_user', {
+      target_user: { user_id: '00000000000000000000000000000000' },
+    });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ code: 'USER_NOT_FOUND', error_message: expect.any(String) });
   });

@@ -15,7 +15,10 @@ import type { UsersService } from './users.service';
 const tags = ['users'];
 const security = API_KEY_SECURITY;
 
-export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = async (app, { users }) => {
+export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = async (
+  app,
+  { users },
+) => {
   app.post(
     '/create_user',
     {
@@ -43,7 +46,9 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = a
         response: { 200: UserEnvelopeSchema, ...errorResponses(404) },
       },
     },
-    async (request) => ({ user: toUserResponse(await users.findByIdOrUsername(request.body.target_user)) }),
+    async (request) => ({
+      user: toUserResponse(await users.findByIdOrUsername(request.body.target_user)),
+    }),
   );
 
   app.post(

@@ -1,8 +1,16 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdSchema, TimestampSchema } from '@platform/schemas';
 
-const Username = Type.String({ minLength: 1, maxLength: 255, pattern: '\\S', description: 'Trimmed and lower-cased when stored' });
-const Password = Type.String({ maxLength: 1024, description: 'Checked against the password rules' });
+const Username = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  pattern: '\\S',
+  description: 'Trimmed and lower-cased when stored',
+});
+const Password = Type.String({
+  maxLength: 1024,
+  description: 'Checked against the password rules',
+});
 const ShortText = Type.String({ maxLength: 64 });
 const Notes = Type.String({ maxLength: 2000 });
 
@@ -67,11 +75,22 @@ export const DeleteUserBodySchema = Type.Object({
 export type DeleteUserBody = Static<typeof DeleteUserBodySchema>;
 
 export const USER_FILTER_FIELDS = ['username', 'locked', 'disabled', 'organization'] as const;
-export const USER_SORT_FIELDS = ['username', 'created', 'organization', 'first_name', 'last_name'] as const;
+export const USER_SORT_FIELDS = [
+  'username',
+  'created',
+  'organization',
+  'first_name',
+  'last_name',
+] as const;
 
 export const GetUsersBodySchema = Type.Object({
   // page × page_size must stay a 32-bit row offset.
-  page: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0, description: '0-based page number' }),
+  page: Type.Integer({
+    minimum: 0,
+    maximum: 1_000_000,
+    default: 0,
+    description: '0-based page number',
+  }),
   page_size: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
   filters: Type.Array(
     Type.Object({
@@ -80,10 +99,16 @@ export const GetUsersBodySchema = Type.Object({
     }),
     { default: [], maxItems: 10 },
   ),
-  sort_by: Type.Union(USER_SORT_FIELDS.map((f) => Type.Literal(f)), { default: 'created' }),
+  sort_by: Type.Union(
+    USER_SORT_FIELDS.map((f) => Type.Literal(f)),
+    { default: 'created' },
+  ),
   sort_direction: Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'asc' }),
   cursor: Type.Optional(
-    Type.String({ maxLength: 1024, description: 'next_cursor of the previous page (keyset paging; page is ignored)' }),
+    Type.String({
+      maxLength: 1024,
+      description: 'next_cursor of the previous page (keyset paging; page is ignored)',
+    }),
   ),
 });
 export type GetUsersBody = Static<typeof GetUsersBodySchema>;

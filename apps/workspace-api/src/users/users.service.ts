@@ -41,7 +41,9 @@ function checkUsername(username: string): string {
 
 export function createUsersService({ db, config }: { db: Db; config: Config }) {
   const rethrowTaken = (username: string) => (error: unknown) => {
-    throw isUniqueViolation(error) || isRawUniqueViolation(error) ? new UsernameTakenError(username) : error;
+    throw isUniqueViolation(error) || isRawUniqueViolation(error)
+      ? new UsernameTakenError(username)
+      : error;
   };
 
   const rows = createUsersRepository(db, config.DATABASE_SCHEMA);
@@ -73,7 +75,10 @@ export function createUsersService({ db, config }: { db: Db; config: Config }) {
     /** New users join All Users in the same transaction. */
     async create(input: CreateUserBody['target_user']): Promise<UserWithGroups> {
       const username = checkUsername(input.username);
-      const passwordHash = input.password === undefined ? null : await hashNewPassword(input.password, config.BCRYPT_COST);
+      const passwordHash =
+        input.password === undefined
+          ? null
+          : await hashNewPassword(input.password, config.BCRYPT_COST);
       return db.user
         .create({
           data: {
@@ -91,7 +96,10 @@ export function createUsersService({ db, config }: { db: Db; config: Config }) {
     /** Only the fields present change, in one statement. A new password also ends every login session. */
     async update(input: UpdateUserBody['target_user']): Promise<UserView> {
       const username = input.username === undefined ? undefined : checkUsername(input.username);
-      const passwordHash = input.password === undefined ? undefined : await hashNewPassword(input.password, config.BCRYPT_COST);
+      const passwordHash =
+        input.password === undefined
+          ? undefined
+          : await hashNewPassword(input.password, config.BCRYPT_COST);
       const user = await rows
         .update(toUuid(input.user_id), { ...profileData(input), username, passwordHash })
         .catch(rethrowTaken(username ?? ''));
@@ -105,7 +113,9 @@ export function createUsersService({ db, config }: { db: Db; config: Config }) {
       await db.$transaction(async (tx) => {
         const user = await tx.user.findUnique({ where: { id }, select: { id: true } });
         if (!user) throw new UserNotFoundError(`user_id ${userId}`);
-        const live = await tx.session.count({ where: { userId: id, expiresAt: { gt: new Date() } } });
+        const live = await tx.session.count({
+          where: { userId: id, expiresAt: { gt: new Date() } },
+        });
         if (live > 0 && !force) throw new UserHasSessionsError();
         await tx.user.delete({ where: { id } });
       });

@@ -67,7 +67,8 @@ const CLIENT_DEFAULTS = new Set(['uuid', 'cuid', 'nanoid', 'ulid']);
 
 function columnType(field: DmmfField): string {
   const base = field.nativeType
-    ? NATIVE_TYPES[field.nativeType[0]]?.(field.nativeType[1]) ?? field.nativeType[0].toLowerCase()
+    ? (NATIVE_TYPES[field.nativeType[0]]?.(field.nativeType[1]) ??
+      field.nativeType[0].toLowerCase())
     : field.kind === 'enum'
       ? field.type
       : DEFAULT_TYPES[field.type];
@@ -82,7 +83,9 @@ function hasDbDefault(field: DmmfField): boolean {
 
 /** What schema.prisma says the database holds, as comparable lines. */
 export function expectedShape(prismaSchema: string): string[] {
-  const dmmf = JSON.parse(get_dmmf(JSON.stringify({ prismaSchema: [['schema.prisma', prismaSchema]] })));
+  const dmmf = JSON.parse(
+    get_dmmf(JSON.stringify({ prismaSchema: [['schema.prisma', prismaSchema]] })),
+  );
   const models: DmmfModel[] = dmmf.datamodel.models;
   const table = (name: string) => {
     const model = models.find((m) => m.name === name);
@@ -101,7 +104,9 @@ export function expectedShape(prismaSchema: string): string[] {
         if (f.relationFromFields?.length) {
           const from = f.relationFromFields.map((x) => column(model.name, x)).join(',');
           const to = (f.relationToFields ?? []).map((x) => column(f.type, x)).join(',');
-          const onDelete = (f.relationOnDelete ?? (f.isRequired ? 'Restrict' : 'SetNull')).toLowerCase();
+          const onDelete = (
+            f.relationOnDelete ?? (f.isRequired ? 'Restrict' : 'SetNull')
+          ).toLowerCase();
           lines.push(`fk ${t}(${from}) -> ${table(f.type)}(${to}) on delete ${onDelete}`);
         }
         continue;
@@ -120,7 +125,13 @@ export function expectedShape(prismaSchema: string): string[] {
   return lines.sort();
 }
 
-const ON_DELETE: Record<string, string> = { a: 'noaction', r: 'restrict', c: 'cascade', n: 'setnull', d: 'setdefault' };
+const ON_DELETE: Record<string, string> = {
+  a: 'noaction',
+  r: 'restrict',
+  c: 'cascade',
+  n: 'setnull',
+  d: 'setdefault',
+};
 
 /** What the migrated database holds, in the same lines as `expectedShape`. */
 export async function actualShape(connectionString: string, schema: string): Promise<string[]> {
@@ -160,10 +171,13 @@ export async function actualShape(connectionString: string, schema: string): Pro
     return [
       ...tables.map((r) => `table ${r.t}`),
       ...columns.map(
-        (r) => `column ${r.t}.${r.col} ${String(r.type).replace(/"/g, '')} ${r.notnull ? 'not null' : 'null'}${r.hasdef ? ' default' : ''}`,
+        (r) =>
+          `column ${r.t}.${r.col} ${String(r.type).replace(/"/g, '')} ${r.notnull ? 'not null' : 'null'}${r.hasdef ? ' default' : ''}`,
       ),
       ...indexes.map((r) => `${r.pk ? 'primary' : r.uq ? 'unique' : 'index'} ${r.t}(${r.cols})`),
-      ...fks.map((r) => `fk ${r.t}(${r.cols}) -> ${r.ft}(${r.fcols}) on delete ${ON_DELETE[r.del]}`),
+      ...fks.map(
+        (r) => `fk ${r.t}(${r.cols}) -> ${r.ft}(${r.fcols}) on delete ${ON_DELETE[r.del]}`,
+      ),
     ].sort();
   } finally {
     await client.end();
@@ -174,7 +188,11 @@ export async function actualShape(connectionString: string, schema: string): Pro
  * Differences between schema.prisma and a migrated database: `+` only in the schema (a migration
  * is missing), `-` only in the database (a migration did something the schema does not say).
  */
-export async function findDrift(schemaPath: string, connectionString: string, schema: string): Promise<string[]> {
+export async function findDrift(
+  schemaPath: string,
+  connectionString: string,
+  schema: string,
+): Promise<string[]> {
   const expected = expectedShape(await readFile(schemaPath, 'utf8'));
   const actual = await actualShape(connectionString, schema);
   const actualSet = new Set(actual);

@@ -7,7 +7,10 @@ export interface TestDatabase {
   /** Empties every table of the schema except those listed (and the migration history). */
   truncate: (keep?: string[]) => Promise<void>;
   /** Runs one statement with a short-lived connection (for assertions on raw rows). */
-  query: <T extends object = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<T[]>;
+  query: <T extends object = Record<string, unknown>>(
+    sql: string,
+    params?: unknown[],
+  ) => Promise<T[]>;
   /**
    * Row count and checksum of every table of the schema (not the migration history): equal
    * snapshots mean nothing was written in between. One connection, kept until `drop`.
@@ -18,7 +21,10 @@ export interface TestDatabase {
 
 function adminUrl(): string {
   const url = process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error('TEST_DATABASE_URL is not set; run tests through jest (its global setup sets it)');
+  if (!url)
+    throw new Error(
+      'TEST_DATABASE_URL is not set; run tests through jest (its global setup sets it)',
+    );
   return url;
 }
 
@@ -36,14 +42,21 @@ async function withClient<T>(url: string, fn: (client: Client) => Promise<T>): P
  * A fresh database for one test file on the test server, migrated for one service's schema.
  * Each file gets its own, so files run in parallel and never see each other's rows.
  */
-export async function createTestDatabase(options: { schema: string; migrationsDir: string }): Promise<TestDatabase> {
+export async function createTestDatabase(options: {
+  schema: string;
+  migrationsDir: string;
+}): Promise<TestDatabase> {
   const name = `test_${options.schema}_${randomBytes(6).toString('hex')}`;
   const admin = adminUrl();
   await withClient(admin, (c) => c.query(`CREATE DATABASE "${name}"`));
   const url = new URL(admin);
   url.pathname = `/${name}`;
   const dbUrl = url.toString();
-  await migrate({ connectionString: dbUrl, schema: options.schema, migrationsDir: options.migrationsDir });
+  await migrate({
+    connectionString: dbUrl,
+    schema: options.schema,
+    migrationsDir: options.migrationsDir,
+  });
   let snapshotClient: Promise<Client> | null = null;
   const snapshotter = () => {
     snapshotClient ??= (async () => {
