@@ -18,4 +18,6 @@ export { formatCounts, runLoad, waitFor } from './load';
 export type { LoadReport, Outcome } from './load';
 export { redisReachable } from './redis';
 export { formatOutage, runOutage } from './outage';
+export { runShutdownUnderLoad } from './shutdown';
+export type { ShutdownReport, ShutdownScenario } from './shutdown';
 export type { OutageOptions, OutageReport, Write } from './outage';
