@@ -1,12 +1,15 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
+import { Client } from 'pg';
 
 export interface ControlledPostgres {
   /** postgres://…/postgres of this server (its own port). */
   url: string;
   /** The URL of another database on the same server. */
   databaseUrl: (database: string) => string;
+  /** Creates a database on this server and answers its URL. */
+  createDatabase: (database: string) => Promise<string>;
   /** Fast shutdown: sessions are terminated, new connections refused. */
   stop: () => Promise<void>;
   start: () => Promise<void>;
@@ -48,10 +51,18 @@ export function startControlledPostgres(): Promise<ControlledPostgres> {
       if (!message.url)
         return reject(new Error(`controlled PostgreSQL failed: ${message.message}`));
       const base = new URL(message.url);
+      const databaseUrl = (database: string) =>
+        Object.assign(new URL(base), { pathname: `/${database}` }).toString();
       resolve({
         url: message.url,
-        databaseUrl: (database) =>
-          Object.assign(new URL(base), { pathname: `/${database}` }).toString(),
+        databaseUrl,
+        createDatabase: async (database) => {
+          const admin = new Client({ connectionString: message.url });
+          await admin.connect();
+          await admin.query(`CREATE DATABASE "${database}"`);
+          await admin.end();
+          return databaseUrl(database);
+        },
         stop: () => command('stop', 'stopped'),
         start: () => command('start', 'started'),
         close: async () => {

@@ -34,6 +34,15 @@ export interface OutageReport {
   acknowledged: string[];
 }
 
+// LONG_TESTS=1: three outages of 5 s in 40 s of load; otherwise one of 1.5 s in a few seconds.
+const LONG = process.env.LONG_TESTS === '1';
+export const OUTAGE_PLAN = {
+  phaseMs: LONG
+    ? { before: 5000, outage: 5000, after: 5000 }
+    : { before: 800, outage: 1500, after: 800 },
+  outages: LONG ? 3 : 1,
+};
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -132,4 +141,33 @@ export function formatOutage(report: OutageReport, outageMs: number): string {
     `  first acknowledged write after the database returned: ${report.recoveryMs.map((ms) => `${ms} ms`).join(', ')}`,
     `  errors without an answer: ${formatCounts(report.errors)}; acknowledged writes: ${report.acknowledged.length}`,
   ].join('\n');
+}
+
+export interface OutageExpectations {
+  /** The status of an acknowledged write (200 or 201). */
+  success: string;
+  outages: number;
+  /** The service's DATABASE_TIMEOUT_MS: no answer during an outage may take much longer. */
+  timeoutMs: number;
+  /** Every key the database holds after the run. */
+  stored: Set<string>;
+}
+
+/**
+ * The outage contract: only the success status and 503, fast failures while the database is
+ * away, readiness that follows it, recovery within seconds, and no acknowledged write lost.
+ */
+export function expectOutageSurvived(report: OutageReport, expected: OutageExpectations): void {
+  expect(report.errors).toEqual({});
+  for (const phase of Object.values(report.byPhase)) {
+    expect(Object.keys(phase).filter((s) => s !== expected.success && s !== '503')).toEqual([]);
+  }
+  expect(report.byPhase.outage['503']).toBeGreaterThan(0);
+  expect(report.maxOutageLatencyMs).toBeLessThan(expected.timeoutMs + 1500);
+  expect(Object.keys(report.readyDuringOutage)).toEqual(['503']);
+  expect(report.readyAfter).toEqual({ 200: expected.outages });
+  for (const ms of report.recoveryMs) expect(ms).toBeLessThan(5000);
+  expect(report.byPhase.after[expected.success]).toBeGreaterThan(0);
+  expect(report.acknowledged.filter((key) => !expected.stored.has(key))).toEqual([]);
+  expect(report.acknowledged.length).toBeGreaterThan(10);
 }
