@@ -8,6 +8,7 @@ export {
   fuzzRoutes,
   fuzzSettings,
   responseProblem,
+  unboundedRouteInputs,
 } from './route-fuzz';
 export type { FuzzCase, FuzzOptions, FuzzRequest, RouteReport } from './route-fuzz';
 export { startControlledPostgres } from './controlled-postgres';

@@ -8,7 +8,7 @@ import {
   type FuzzCase,
   type FuzzRequest,
 } from './fuzz-cases';
-import type { JsonSchema } from './json-schema';
+import { unboundedInputs, type JsonSchema } from './json-schema';
 
 export type { FuzzCase, FuzzRequest } from './fuzz-cases';
 
@@ -40,6 +40,18 @@ export function fuzzableRoutes(app: FastifyInstance): CatalogRoute[] {
   return app
     .routeCatalog()
     .filter((r) => !(r.schema as JsonSchema).hide && !r.url.includes('*') && r.method !== 'HEAD');
+}
+
+/** Every request string, array or number of the app that has no bound, as "METHOD url part.path". */
+export function unboundedRouteInputs(app: FastifyInstance): string[] {
+  return fuzzableRoutes(app).flatMap((route) =>
+    (['body', 'querystring', 'params', 'headers'] as const).flatMap((part) => {
+      const schema = route.schema[part] as JsonSchema | undefined;
+      return schema
+        ? unboundedInputs(schema, part).map((p) => `${route.method} ${route.url} ${p}`)
+        : [];
+    }),
+  );
 }
 function inject(
   app: FastifyInstance,

@@ -4,9 +4,8 @@ import {
   fuzzableRoutes,
   fuzzRoutes,
   fuzzSettings,
-  unboundedInputs,
+  unboundedRouteInputs,
   type FuzzRequest,
-  type JsonSchema,
 } from '@platform/testing';
 import { slackSignature } from '../../src/chat/slack-signature';
 import { createHarness, type Harness } from '../harness';
@@ -59,14 +58,6 @@ describe('every endpoint under bad input (property-based)', () => {
   });
 
   it('bounds every string and array a request may carry', () => {
-    const unbounded = fuzzableRoutes(h.app).flatMap((route) =>
-      (['body', 'querystring', 'params', 'headers'] as const).flatMap((part) => {
-        const schema = route.schema[part] as JsonSchema | undefined;
-        return schema
-          ? unboundedInputs(schema, part).map((p) => `${route.method} ${route.url} ${p}`)
-          : [];
-      }),
-    );
-    expect(unbounded).toEqual([]);
+    expect(unboundedRouteInputs(h.app)).toEqual([]);
   });
 });

@@ -4,9 +4,8 @@ import {
   fuzzableRoutes,
   fuzzRoutes,
   fuzzSettings,
-  unboundedInputs,
+  unboundedRouteInputs,
   type FuzzRequest,
-  type JsonSchema,
 } from '@platform/testing';
 import { createHarness, type Harness } from '../harness';
 
@@ -53,14 +52,6 @@ describe('every operation under bad input (property-based)', () => {
   }, 300_000);
 
   it('bounds every string and array a request may carry', () => {
-    const unbounded = fuzzableRoutes(h.app).flatMap((route) =>
-      (['body', 'querystring', 'params', 'headers'] as const).flatMap((part) => {
-        const schema = route.schema[part] as JsonSchema | undefined;
-        return schema
-          ? unboundedInputs(schema, part).map((p) => `${route.method} ${route.url} ${p}`)
-          : [];
-      }),
-    );
-    expect(unbounded).toEqual([]);
+    expect(unboundedRouteInputs(h.app)).toEqual([]);
   });
 });
