@@ -1,7 +1,10 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Harness } from './harness';
+import { createSettingsService, type SettingsService } from '../src/settings/settings.service';
+import { userInput } from './factories';
+import { createHarness, type Harness } from './harness';
+import { createImage } from './image-factories';
 
 export interface SettingsDir {
   dir: string;
@@ -63,3 +66,48 @@ export const settingsCounts = async (h: Harness) => ({
   agents: await h.db.agent.count(),
   mappings: await h.db.fileMapping.count(),
 });
+
+export interface SettingsFixture {
+  h: Harness;
+  files: SettingsDir;
+  settings: SettingsService;
+  /** The path of FULL_SETTINGS, written with its script. */
+  full: string;
+  apply: (
+    file: string,
+    options?: { prune?: boolean; dryRun?: boolean },
+  ) => ReturnType<SettingsService['apply']>;
+}
+
+/**
+ * Registers the hooks of a settings test file: a harness and a settings folder for the file, and
+ * before each test a reset database holding the workspaces, group and user FULL_SETTINGS names.
+ * The returned object is filled in by beforeAll.
+ */
+export function useSettingsFixture(): SettingsFixture {
+  const fixture = {} as SettingsFixture;
+  beforeAll(async () => {
+    [fixture.h, fixture.files] = await Promise.all([createHarness(), settingsDir()]);
+    fixture.settings = createSettingsService({ db: fixture.h.db, config: fixture.h.config });
+    await fixture.files.write('scripts/setup.sh', SETUP_SCRIPT);
+    fixture.full = await fixture.files.write('full.yaml', FULL_SETTINGS);
+    fixture.apply = (file, options = {}) =>
+      fixture.settings.apply(file, { prune: false, dryRun: false, ...options });
+  });
+  afterAll(async () => {
+    await fixture.files.remove();
+    await fixture.h.close();
+  });
+  beforeEach(async () => {
+    const { h } = fixture;
+    await h.reset();
+    await createImage(h.db, { name: 'kasmweb/terminal:1.16.0' });
+    await createImage(h.db, {
+      name: 'kasmweb/firefox:1.16.0',
+      persistentProfilePath: '/keep/{username}',
+    });
+    await h.call('create_group', { target_group: { name: 'Developers' } });
+    await h.call('create_user', { target_user: userInput({ username: 'ada' }) });
+  });
+  return fixture;
+}

@@ -1,45 +1,23 @@
 import path from 'node:path';
-import { createHarness, type Harness } from '../../test/harness';
-import { createImage } from '../../test/image-factories';
+import type { Harness } from '../../test/harness';
 import {
   FULL_SETTINGS,
   SETUP_SCRIPT,
   settingsCounts,
   settingsSnapshot,
-  settingsDir,
   type SettingsDir,
+  useSettingsFixture,
+  type SettingsFixture,
 } from '../../test/settings-files';
-import { userInput } from '../../test/factories';
-import { createSettingsService, type SettingsService } from './settings.service';
 
+const fixture = useSettingsFixture();
 let h: Harness;
 let files: SettingsDir;
-let settings: SettingsService;
 let full: string;
-
-beforeAll(async () => {
-  [h, files] = await Promise.all([createHarness(), settingsDir()]);
-  settings = createSettingsService({ db: h.db, config: h.config });
-  await files.write('scripts/setup.sh', SETUP_SCRIPT);
-  full = await files.write('full.yaml', FULL_SETTINGS);
+let apply: SettingsFixture['apply'];
+beforeAll(() => {
+  ({ h, files, full, apply } = fixture);
 });
-afterAll(async () => {
-  await files.remove();
-  await h.close();
-});
-beforeEach(async () => {
-  await h.reset();
-  await createImage(h.db, { name: 'kasmweb/terminal:1.16.0' });
-  await createImage(h.db, {
-    name: 'kasmweb/firefox:1.16.0',
-    persistentProfilePath: '/keep/{username}',
-  });
-  await h.call('create_group', { target_group: { name: 'Developers' } });
-  await h.call('create_user', { target_user: userInput({ username: 'ada' }) });
-});
-
-const apply = (file: string, options: { prune?: boolean; dryRun?: boolean } = {}) =>
-  settings.apply(file, { prune: false, dryRun: false, ...options });
 
 describe('settings apply', () => {
   it('creates everything the file names on an empty database, in one go', async () => {
