@@ -1,7 +1,7 @@
 import { createHarness, type Harness } from '../../test/harness';
 import { createImage } from '../../test/image-factories';
+import { ALL_USERS } from '../../test/group-factories';
 
-const ALL_USERS = '68d557ac4cac42cca9f31c7c853de0f3';
 const UNKNOWN = '11111111111111111111111111111111';
 
 let h: Harness;

@@ -1,9 +1,8 @@
 import { toUuid } from '@platform/schemas';
 import { createHarness, type Harness } from '../../test/harness';
 import { userInput } from '../../test/factories';
+import { ADMINISTRATORS, ALL_USERS, createGroup, createMember } from '../../test/group-factories';
 
-const ALL_USERS = '68d557ac4cac42cca9f31c7c853de0f3';
-const ADMINISTRATORS = 'b578d8e34b3f4a4b8a4f2d2a4c6bb1a1';
 const UNKNOWN = '11111111111111111111111111111111';
 
 let h: Harness;
@@ -13,32 +12,9 @@ beforeAll(async () => {
 afterAll(() => h.close());
 beforeEach(() => h.reset());
 
-async function createGroup(target_group: Record<string, unknown> = {}) {
-  const res = await h.call('create_group', {
-    target_group: { name: 'Developers', ...target_group },
-  });
-  expect(res.statusCode).toBe(200);
-  return res.json().group;
-}
-
-async function createMember(groupId: string, username?: string) {
-  const user = (
-    await h.call('create_user', { target_user: userInput(username ? { username } : {}) })
-  ).json().user;
-  expect(
-    (
-      await h.call('add_user_group', {
-        target_user: { user_id: user.user_id },
-        target_group: { group_id: groupId },
-      })
-    ).statusCode,
-  ).toBe(200);
-  return user;
-}
-
 describe('update_group', () => {
   it('changes only the fields present', async () => {
-    const group = await createGroup({ description: 'Old', priority: 10 });
+    const group = await createGroup(h, { description: 'Old', priority: 10 });
     const res = await h.call('update_group', {
       target_group: { group_id: group.group_id, priority: 20 },
     });
@@ -58,8 +34,8 @@ describe('update_group', () => {
   });
 
   it('answers 409 GROUP_NAME_TAKEN when renaming onto another group', async () => {
-    await createGroup({ name: 'Taken' });
-    const group = await createGroup();
+    await createGroup(h, { name: 'Taken' });
+    const group = await createGroup(h);
     const res = await h.call('update_group', {
       target_group: { group_id: group.group_id, name: 'Taken' },
     });
@@ -102,7 +78,7 @@ describe('update_group', () => {
 
 describe('delete_group', () => {
   it('deletes an empty group', async () => {
-    const group = await createGroup();
+    const group = await createGroup(h);
     const res = await h.call('delete_group', { target_group: { group_id: group.group_id } });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({});
@@ -112,8 +88,8 @@ describe('delete_group', () => {
   });
 
   it('refuses a group with members unless forced; forcing keeps the users', async () => {
-    const group = await createGroup();
-    const user = await createMember(group.group_id);
+    const group = await createGroup(h);
+    const user = await createMember(h, group.group_id);
     const refused = await h.call('delete_group', { target_group: { group_id: group.group_id } });
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toMatchObject({
@@ -144,7 +120,7 @@ describe('delete_group', () => {
 
   it('never deletes, unforced, a group that gains a member at the same moment', async () => {
     for (let i = 0; i < 5; i++) {
-      const group = await createGroup({ name: `Race ${i}` });
+      const group = await createGroup(h, { name: `Race ${i}` });
       const user = (await h.call('create_user', { target_user: userInput() })).json().user;
       const [added, deleted] = await Promise.all([
         h.call('add_user_group', {
@@ -163,7 +139,7 @@ describe('delete_group', () => {
     expect(
       (await h.call('delete_group', { target_group: { group_id: UNKNOWN } })).json().code,
     ).toBe('GROUP_NOT_FOUND');
-    const group = await createGroup();
+    const group = await createGroup(h);
     expect(
       (await h.call('delete_group', { target_group: { group_id: group.group_id }, force: 'yes' }))
         .statusCode,

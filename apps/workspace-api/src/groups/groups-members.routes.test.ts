@@ -1,7 +1,7 @@
 import { createHarness, type Harness } from '../../test/harness';
 import { userInput } from '../../test/factories';
+import { ALL_USERS, createGroup, createMember } from '../../test/group-factories';
 
-const ALL_USERS = '68d557ac4cac42cca9f31c7c853de0f3';
 const UNKNOWN = '11111111111111111111111111111111';
 
 let h: Harness;
@@ -11,34 +11,11 @@ beforeAll(async () => {
 afterAll(() => h.close());
 beforeEach(() => h.reset());
 
-async function createGroup(target_group: Record<string, unknown> = {}) {
-  const res = await h.call('create_group', {
-    target_group: { name: 'Developers', ...target_group },
-  });
-  expect(res.statusCode).toBe(200);
-  return res.json().group;
-}
-
-async function createMember(groupId: string, username?: string) {
-  const user = (
-    await h.call('create_user', { target_user: userInput(username ? { username } : {}) })
-  ).json().user;
-  expect(
-    (
-      await h.call('add_user_group', {
-        target_user: { user_id: user.user_id },
-        target_group: { group_id: groupId },
-      })
-    ).statusCode,
-  ).toBe(200);
-  return user;
-}
-
 describe('get_users_group', () => {
   it('pages through the members sorted by username, with the total', async () => {
-    const group = await createGroup();
+    const group = await createGroup(h);
     for (const name of ['erin', 'alice', 'dave', 'carol', 'bob'])
-      await createMember(group.group_id, name);
+      await createMember(h, group.group_id, name);
     await h.call('create_user', { target_user: userInput({ username: 'outsider' }) });
     const page = (
       await h.call('get_users_group', {
@@ -60,7 +37,7 @@ describe('get_users_group', () => {
     expect(
       (await h.call('get_users_group', { target_group: { group_id: ALL_USERS } })).json(),
     ).toMatchObject({ total: 1, page_size: 100 });
-    const group = await createGroup();
+    const group = await createGroup(h);
     expect(
       (await h.call('get_users_group', { target_group: { group_id: group.group_id } })).json(),
     ).toMatchObject({ users: [], total: 0 });

@@ -1,6 +1,6 @@
 import { createHarness, type Harness } from '../../test/harness';
+import { ALL_USERS, createGroup } from '../../test/group-factories';
 
-const ALL_USERS = '68d557ac4cac42cca9f31c7c853de0f3';
 const UNKNOWN = '11111111111111111111111111111111';
 
 let h: Harness;
@@ -10,17 +10,9 @@ beforeAll(async () => {
 afterAll(() => h.close());
 beforeEach(() => h.reset());
 
-async function createGroup(target_group: Record<string, unknown> = {}) {
-  const res = await h.call('create_group', {
-    target_group: { name: 'Developers', ...target_group },
-  });
-  expect(res.statusCode).toBe(200);
-  return res.json().group;
-}
-
 describe('create_group', () => {
   it('creates a group with a trimmed name and the default priority', async () => {
-    const group = await createGroup({ name: '  Developers ', description: 'Writes code' });
+    const group = await createGroup(h, { name: '  Developers ', description: 'Writes code' });
     expect(group).toEqual({
       group_id: expect.stringMatching(/^[0-9a-f]{32}$/),
       name: 'Developers',
@@ -32,7 +24,7 @@ describe('create_group', () => {
   });
 
   it('answers 409 GROUP_NAME_TAKEN for a name in use, system names included', async () => {
-    await createGroup();
+    await createGroup(h);
     for (const name of ['Developers', 'All Users']) {
       const res = await h.call('create_group', { target_group: { name } });
       expect(res.statusCode).toBe(409);
@@ -48,7 +40,7 @@ describe('create_group', () => {
   });
 
   it.each([1, 4095])('accepts priority %i', async (priority) => {
-    expect((await createGroup({ priority })).priority).toBe(priority);
+    expect((await createGroup(h, { priority })).priority).toBe(priority);
   });
 
   it.each([0, 4096, -1, 1.5, '10'])('rejects priority %p with 400', async (priority) => {
@@ -70,8 +62,8 @@ describe('create_group', () => {
 
 describe('get_groups / get_group', () => {
   it('lists every group, system groups included, by priority', async () => {
-    await createGroup({ name: 'Zeta', priority: 50 });
-    await createGroup({ name: 'Alpha', priority: 50 });
+    await createGroup(h, { name: 'Zeta', priority: 50 });
+    await createGroup(h, { name: 'Alpha', priority: 50 });
     const { groups } = (await h.call('get_groups')).json();
     expect(groups.map((g: { name: string }) => g.name)).toEqual([
       'Administrators',
@@ -86,7 +78,7 @@ describe('get_groups / get_group', () => {
   });
 
   it('gets one group by its id, dashed or not', async () => {
-    const group = await createGroup();
+    const group = await createGroup(h);
     expect(
       (await h.call('get_group', { target_group: { group_id: group.group_id } })).json().group,
     ).toEqual(group);

@@ -1,8 +1,6 @@
 import { createHarness, type Harness } from '../../test/harness';
 import { userInput } from '../../test/factories';
-
-const ALL_USERS = '68d557ac4cac42cca9f31c7c853de0f3';
-const ADMINISTRATORS = 'b578d8e34b3f4a4b8a4f2d2a4c6bb1a1';
+import { ADMINISTRATORS, ALL_USERS } from '../../test/group-factories';
 
 let h: Harness;
 let userId: string;

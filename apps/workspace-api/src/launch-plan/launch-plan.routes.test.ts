@@ -3,9 +3,9 @@ import { createHarness, type Harness } from '../../test/harness';
 import { userInput } from '../../test/factories';
 import { createImage } from '../../test/image-factories';
 import { createSettingsService } from '../settings/settings.service';
+import { ALL_USERS } from '../../test/group-factories';
 
 const UNKNOWN = '11111111111111111111111111111111';
-const ALL_USERS = '68d557ac4cac42cca9f31c7c853de0f3';
 const GB = 1_000_000_000;
 const EXAMPLES = path.resolve(__dirname, '../../../../examples');
 
