@@ -1,47 +1,18 @@
 import path from 'node:path';
-import { createHarness, type Harness } from '../../test/harness';
-import {
-  registryList,
-  STANDARD_WORKSPACES,
-  workspaceEntry,
-  workspaceEntryV11,
-} from '../../test/registry-fixtures';
-import {
-  registryFiles,
-  startRegistryServer,
-  type RegistryServer,
-} from '../../test/registry-server';
+import type { Harness } from '../../test/harness';
+import { useRegistryFixture } from '../../test/registry-routes-fixture';
+import { registryList, workspaceEntry } from '../../test/registry-fixtures';
+import { registryFiles, type RegistryServer } from '../../test/registry-server';
 
 const EXAMPLE_REGISTRY = path.resolve(__dirname, '../../../../examples/registry');
 
+const fixture = useRegistryFixture();
+const { add, addOk, workspacesOf } = fixture;
 let h: Harness;
 let server: RegistryServer;
-beforeAll(async () => {
-  [h, server] = await Promise.all([createHarness(), startRegistryServer()]);
+beforeAll(() => {
+  ({ h, server } = fixture);
 });
-afterAll(async () => {
-  await server.close();
-  await h.close();
-});
-beforeEach(async () => {
-  await h.reset();
-  server.serve('/valid', registryFiles('1.0\n', { '1.0': registryList(STANDARD_WORKSPACES) }));
-  server.serve(
-    '/v11',
-    registryFiles('1.0\n1.1\n', {
-      '1.1': registryList([workspaceEntryV11('kasmweb/gimp')], { name: 'Eleven' }),
-    }),
-  );
-});
-
-const add = (registry_url: string) => h.call('add_registry', { registry_url });
-const addOk = async (registry_url: string) => {
-  const res = await add(registry_url);
-  expect(res.statusCode).toBe(200);
-  return res.json().registry;
-};
-const workspacesOf = async (registry_id: string, show_incompatible?: boolean) =>
-  (await h.call('get_registry_workspaces', { registry_id, show_incompatible })).json();
 
 describe('add_registry', () => {
   it('fetches, validates and stores a 1.0 registry served over HTTP', async () => {
