@@ -39,8 +39,8 @@ import { platformSeries } from './registry/compatibility';
 import { createRegistryWorkspacesService } from './registry/registry-workspaces.service';
 import { registryRoutes } from './registry/registry.routes';
 import { createRegistryService } from './registry/registry.service';
-import { sessionsRoutes } from './sessions/sessions.routes';
-import { createSessionsService } from './sessions/sessions.service';
+import { loginsRoutes } from './logins/logins.routes';
+import { createLoginsService } from './logins/logins.service';
 import { usersRoutes } from './users/users.routes';
 import { createUsersService } from './users/users.service';
 import { zonesRoutes } from './zones/zones.routes';
@@ -74,7 +74,7 @@ export async function buildApp(
     ...serverKeyCaching(app, config, overrides.apiKeyCache),
   });
   const users = createUsersService({ db, config });
-  const sessions = createSessionsService({ db, config });
+  const logins = createLoginsService({ db, config });
   const memberships = createMembershipsService({ db });
   const groups = createGroupsService({ db, config });
   const groupImages = createGroupImagesService({ db });
@@ -112,7 +112,7 @@ export async function buildApp(
       });
       await api.register(authPlugin, { apiKeys });
       await api.register(usersRoutes, { users });
-      await api.register(sessionsRoutes, { sessions });
+      await api.register(loginsRoutes, { logins });
       await api.register(membershipsRoutes, { memberships });
       await api.register(groupsRoutes, { groups });
       await api.register(groupImagesRoutes, { groupImages });

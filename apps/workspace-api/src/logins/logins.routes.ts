@@ -5,18 +5,18 @@ import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
 import { LOGIN_THROTTLE } from '../plugins/auth-throttle';
 import { toUserResponse } from '../users/user-response';
 import { TargetUserBodySchema } from '../users/users.schemas';
-import { AuthenticateBodySchema, LoginSchema } from './sessions.schemas';
-import type { SessionsService } from './sessions.service';
+import { AuthenticateBodySchema, LoginSchema } from './logins.schemas';
+import type { LoginsService } from './logins.service';
 
-const tags = ['sessions'];
+const tags = ['logins'];
 const isRefusedLogin = (error: unknown) =>
   error instanceof LoginFailedError ||
   error instanceof UserLockedError ||
   error instanceof UserDisabledError;
 
-export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsService }> = async (
+export const loginsRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> = async (
   app,
-  { sessions },
+  { logins },
 ) => {
   app.post(
     '/authenticate',
@@ -33,7 +33,7 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsServi
       const login = await app.authThrottle.guard(
         LOGIN_THROTTLE,
         request,
-        () => sessions.authenticate(request.body.username, request.body.password),
+        () => logins.authenticate(request.body.username, request.body.password),
         isRefusedLogin,
       );
       return { token: login.token, user: toUserResponse(login.user) };
@@ -53,7 +53,7 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsServi
       },
     },
     async (request) => {
-      await sessions.logoutUser(request.body.target_user.user_id);
+      await logins.logoutUser(request.body.target_user.user_id);
       return {};
     },
   );

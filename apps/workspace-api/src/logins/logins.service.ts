@@ -12,7 +12,7 @@ export interface Login {
   user: UserWithGroups;
 }
 
-export function createSessionsService({ db, config }: { db: Db; config: Config }) {
+export function createLoginsService({ db, config }: { db: Db; config: Config }) {
   // Compared against for unknown users so that "no such user" and "wrong password" take as long.
   let decoy: Promise<string> | null = null;
   const decoyHash = () => (decoy ??= hashPassword(randomSecret(), config.BCRYPT_COST));
@@ -73,4 +73,4 @@ export function createSessionsService({ db, config }: { db: Db; config: Config }
     },
   };
 }
-export type SessionsService = ReturnType<typeof createSessionsService>;
+export type LoginsService = ReturnType<typeof createLoginsService>;
