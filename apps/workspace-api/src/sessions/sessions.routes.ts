@@ -1,0 +1,139 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { toTimestamp, toWireId } from '@platform/schemas';
+import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
+import { toKasmResponse } from './kasm-response';
+import {
+  ExecCommandBodySchema,
+  ExecResultSchema,
+  KasmIdBodySchema,
+  KasmsSchema,
+  KasmStatusSchema,
+  KeepaliveSchema,
+  RequestKasmBodySchema,
+  RequestKasmResponseSchema,
+} from './sessions.schemas';
+import type { SessionsService } from './sessions.service';
+
+const tags = ['sessions'];
+const security = API_KEY_SECURITY;
+const now = () => new Date().toISOString();
+
+export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsService }> = async (
+  app,
+  { sessions },
+) => {
+  app.post(
+    '/request_kasm',
+    {
+      config: { permission: 'users.auth_session' },
+      schema: {
+        tags,
+        security,
+        summary: 'Launch a session of a workspace for a user; poll get_kasm_status until running',
+        body: RequestKasmBodySchema,
+        response: { 200: RequestKasmResponseSchema, ...errorResponses(404, 409, 502) },
+      },
+    },
+    async (request) => sessions.request(request.body),
+  );
+
+  app.post(
+    '/get_kasm_status',
+    {
+      config: { permission: 'sessions.view' },
+      schema: {
+        tags,
+        security,
+        summary: 'One session, with a fresh kasm_url while it is live',
+        body: KasmIdBodySchema,
+        response: { 200: KasmStatusSchema, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const { row, kasmUrl } = await sessions.status(request.body.kasm_id, request.body.user_id);
+      const kasm = toKasmResponse(row);
+      return {
+        kasm,
+        kasm_id: kasm.kasm_id,
+        status: row.status,
+        operational_status: kasm.operational_status,
+        operational_message: kasm.operational_message,
+        operational_progress: kasm.operational_progress,
+        kasm_url: kasmUrl,
+        current_time: now(),
+      };
+    },
+  );
+
+  app.post(
+    '/get_kasms',
+    {
+      config: { permission: 'sessions.view' },
+      schema: {
+        tags,
+        security,
+        summary: 'Every live session',
+        response: { 200: KasmsSchema, ...errorResponses() },
+      },
+    },
+    async () => ({ kasms: (await sessions.listLive()).map(toKasmResponse), current_time: now() }),
+  );
+
+  app.post(
+    '/keepalive',
+    {
+      config: { permission: 'sessions.modify' },
+      schema: {
+        tags,
+        security,
+        summary: 'Extend a running session by the keepalive window, up to its time limit',
+        body: KasmIdBodySchema,
+        response: { 200: KeepaliveSchema, ...errorResponses(404, 409) },
+      },
+    },
+    async (request) => {
+      const result = await sessions.keepalive(request.body.kasm_id);
+      return { usage_reached: result.usageReached, expiration_date: toTimestamp(result.expiresAt) };
+    },
+  );
+
+  app.post(
+    '/exec_command_kasm',
+    {
+      config: { permission: 'sessions.modify' },
+      schema: {
+        tags,
+        security,
+        summary: 'Run a command inside a running session; answers its exit code and output',
+        body: ExecCommandBodySchema,
+        response: { 200: ExecResultSchema, ...errorResponses(404, 409, 502) },
+      },
+    },
+    async (request) => {
+      const result = await sessions.exec(request.body);
+      return {
+        kasm_id: toWireId(request.body.kasm_id),
+        exit_code: result.exitCode,
+        output: result.output,
+      };
+    },
+  );
+
+  app.post(
+    '/destroy_kasm',
+    {
+      config: { permission: 'sessions.delete' },
+      schema: {
+        tags,
+        security,
+        summary: 'Stop and remove the session container; the profile stays',
+        body: KasmIdBodySchema,
+        response: { 200: EmptySchema, ...errorResponses(404, 502) },
+      },
+    },
+    async (request) => {
+      await sessions.destroy(request.body.kasm_id, request.body.user_id);
+      return {};
+    },
+  );
+};
