@@ -1,7 +1,10 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { createHarness, type Harness } from './harness';
 import { registryList, STANDARD_WORKSPACES, workspaceEntryV11 } from './registry-fixtures';
 import { registryFiles, startRegistryServer, type RegistryServer } from './registry-server';
+
+// A response body as loose as `res.json()` itself (ReturnType of that generic method is `unknown`).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type WireBody = any;
 
 export interface RegistryFixture {
   h: Harness;
@@ -10,10 +13,7 @@ export interface RegistryFixture {
   add: (registry_url: string) => ReturnType<Harness['call']>;
   /** add_registry that must succeed; answers the registry. */
   addOk: (registry_url: string) => Promise<{ registry_id: string } & Record<string, unknown>>;
-  workspacesOf: (
-    registry_id: string,
-    show_incompatible?: boolean,
-  ) => Promise<ReturnType<LightMyRequestResponse['json']>>;
+  workspacesOf: (registry_id: string, show_incompatible?: boolean) => Promise<WireBody>;
 }
 
 /** Registers the hooks of a registry route test file; the returned object is filled by beforeAll. */
