@@ -22,3 +22,11 @@ export { expectOutageSurvived, formatOutage, OUTAGE_PLAN, runOutage } from './ou
 export { runShutdownUnderLoad } from './shutdown';
 export type { ShutdownReport, ShutdownScenario } from './shutdown';
 export type { OutageExpectations, OutageOptions, OutageReport, Write } from './outage';
+export {
+  TEST_DOCKER_API_VERSION,
+  TEST_SHELL_IMAGE,
+  TEST_WEB_IMAGE,
+  testDockerHost,
+  testDockerOptions,
+} from './docker-engine';
+export type { TestDockerOptions } from './docker-engine';

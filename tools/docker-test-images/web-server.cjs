@@ -1,0 +1,34 @@
+// CMD of platform-test/web:1. Plain Node plus the `ws` package copied beside it in the image.
+// GET / is the workspace page, GET /env the environment as JSON, any other GET echoes its path;
+// a WebSocket upgrade on any path echoes every message back.
+const http = require('node:http');
+const { WebSocketServer } = require('ws');
+
+const PORT = Number(process.env.PORT || 8080);
+const PAGE =
+  '<!doctype html><html><head><meta charset="utf-8"><title>Platform test workspace</title></head>' +
+  '<body><h1>platform test workspace</h1></body></html>\n';
+
+const server = http.createServer((req, res) => {
+  const pathname = new URL(req.url ?? '/', 'http://workspace').pathname;
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res
+      .writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' })
+      .end('method not allowed\n');
+  } else if (pathname === '/') {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
+  } else if (pathname === '/env') {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(process.env));
+  } else {
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(`${pathname}\n`);
+  }
+});
+
+new WebSocketServer({ server }).on('connection', (socket) => {
+  socket.on('message', (data, isBinary) => socket.send(data, { binary: isBinary }));
+});
+
+server.listen(PORT, '0.0.0.0');
+
+// As PID 1 nothing else ends us: without these handlers a stop would wait for SIGKILL.
+for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => process.exit(0));

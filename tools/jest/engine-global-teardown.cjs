@@ -1,0 +1,6 @@
+const teardownPostgres = require('./global-teardown.cjs');
+
+module.exports = async (globalConfig, projectConfig) => {
+  await globalThis.__stopTestEngine?.();
+  await teardownPostgres(globalConfig, projectConfig);
+};

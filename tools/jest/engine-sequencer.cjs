@@ -1,0 +1,16 @@
+// Jest's own order, plus a note for the engine global setup (which runs after sorting, in this
+// process) of whether this run selected any *.engine.test.ts: a run without one starts no engine.
+// @jest/test-sequencer comes with jest; it is resolved from jest's own folder.
+const path = require('node:path');
+
+const jestDir = path.dirname(require.resolve('jest/package.json'));
+const Sequencer = require(require.resolve('@jest/test-sequencer', { paths: [jestDir] })).default;
+
+class EngineSequencer extends Sequencer {
+  sort(tests) {
+    globalThis.__engineTestsSelected = tests.some((test) => test.path.endsWith('.engine.test.ts'));
+    return super.sort(tests);
+  }
+}
+
+module.exports = EngineSequencer;
