@@ -70,6 +70,17 @@ export const ConfigSchema = Type.Object({
     default: 5000,
     description: 'How often the reaper, the reconciler and the agent heartbeat run',
   }),
+  LOCAL_AGENT: Type.Union([Type.Literal('on'), Type.Literal('off')], {
+    default: 'off',
+    description:
+      '`setup` registers the Docker engine of this machine (DOCKER_HOST or the default socket) as agent "local"; npm start turns it on',
+  }),
+  DOCKER_HOST: Type.Optional(
+    Type.String({
+      maxLength: 2048,
+      description: 'The local Docker engine, as the docker CLI reads it',
+    }),
+  ),
   SESSION_WORKER: Type.Union([Type.Literal('on'), Type.Literal('off')], {
     default: 'on',
     description: 'Run the reaper, reconciler and heartbeat in this process (safe on every replica)',
