@@ -1,0 +1,215 @@
+#!/usr/bin/env node
+// `npm run bench:sessions`: the time from request_kasm to a running session against the engine's
+// own create + start of the same container, and HTTP throughput through the session proxy against
+// the container directly, both measured in this run on a real Docker engine (DOCKER_HOST, or a
+// private dockerd as the engine tests use). See bench/README.md.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import path from 'node:path';
+import { createBenchDatabase } from './lib/database.mjs';
+import { measurePair } from './lib/load.mjs';
+import { distOf, RESULTS_DIR } from './lib/paths.mjs';
+import { runCli, sleep, startServer } from './lib/processes.mjs';
+import { formatTable } from './lib/report.mjs';
+
+const require = createRequire(import.meta.url);
+const { SERVICES, buildApps } = require('../tools/services.cjs');
+const { startTestEngine, engineRequest } = require('../tools/docker-engine.cjs');
+const { ensureTestImages, TEST_WEB_IMAGE } = require('../tools/docker-test-images.cjs');
+
+const LAUNCHES = Number(process.env.BENCH_LAUNCHES ?? 10);
+const PORT = 3211;
+const CORES = 0.5;
+const MEMORY = 256 * 1024 ** 2;
+const log = (line) => process.stdout.write(`${line}\n`);
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+function portAnswers(port) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** The engine's own create + start of the container a session gets, until its port answers. */
+async function engineLaunch(host) {
+  const started = performance.now();
+  const created = await engineRequest(host, 'POST', '/containers/create', {
+    body: {
+      Image: TEST_WEB_IMAGE,
+      ExposedPorts: { '8080/tcp': {} },
+      HostConfig: {
+        NanoCpus: CORES * 1e9,
+        Memory: MEMORY,
+        Init: true,
+        PortBindings: { '8080/tcp': [{ HostIp: '127.0.0.1', HostPort: '' }] },
+      },
+    },
+  });
+  const { Id } = JSON.parse(created.body);
+  await engineRequest(host, 'POST', `/containers/${Id}/start`);
+  const inspected = JSON.parse((await engineRequest(host, 'GET', `/containers/${Id}/json`)).body);
+  const port = Number(inspected.NetworkSettings.Ports['8080/tcp'][0].HostPort);
+  while (!(await portAnswers(port))) await sleep(5);
+  const ms = performance.now() - started;
+  await engineRequest(host, 'DELETE', `/containers/${Id}?force=true`);
+  return ms;
+}
+
+async function main() {
+  const startedAt = new Date().toISOString();
+  buildApps(SERVICES.map((s) => s.name));
+  const engine = await startTestEngine();
+  if (!engine)
+    throw new Error('No Docker engine: set DOCKER_HOST, or run as root with dockerd on PATH');
+  const db = await createBenchDatabase();
+  let server;
+  try {
+    await ensureTestImages(engine.host);
+    const env = { DATABASE_URL: db.url, SESSION_URL_SCHEME: 'http' };
+    runCli('workspace-api', ['migrate'], env);
+    const keyOutput = runCli(
+      'workspace-api',
+      ['api-key', 'create', '--name', 'bench', '--permission', 'global_admin'],
+      env,
+    );
+    const credentials = {
+      api_key: /api_key:\s+(\S+)/.exec(keyOutput)[1],
+      api_key_secret: /api_key_secret:\s+(\S+)/.exec(keyOutput)[1],
+    };
+    server = await startServer({
+      name: 'workspace-api-sessions',
+      script: path.join(distOf('workspace-api'), 'server.js'),
+      env,
+      port: PORT,
+    });
+    const call = async (operation, body = {}) => {
+      const res = await fetch(`${server.url}/api/public/${operation}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...credentials, ...body }),
+      });
+      const json = await res.json();
+      if (!res.ok) throw new Error(`${operation}: ${res.status} ${JSON.stringify(json)}`);
+      return json;
+    };
+
+    const zone = (
+      await call('create_zone', {
+        target_zone: { name: 'bench', proxy_hostname: 'localhost', proxy_port: PORT },
+      })
+    ).zone;
+    await call('create_agent', {
+      target_agent: {
+        hostname: 'bench',
+        zone_id: zone.zone_id,
+        docker_url: engine.host,
+        cores_override: 1000,
+      },
+    });
+    const user = (
+      await call('create_user', { target_user: { username: 'bench', password: 'Bench-pass1' } })
+    ).user;
+    await call('update_group', {
+      target_group: { group_id: '68d557ac4cac42cca9f31c7c853de0f3', max_kasms_per_user: 1000 },
+    });
+    const imageId = await installTestImage(db);
+    await call('add_images_group', {
+      target_group: { group_id: '68d557ac4cac42cca9f31c7c853de0f3' },
+      target_image: { image_id: imageId },
+    });
+
+    const requestToRunning = async () => {
+      const started = performance.now();
+      const { kasm_id } = await call('request_kasm', { user_id: user.user_id, image_id: imageId });
+      for (;;) {
+        const status = await call('get_kasm_status', { kasm_id });
+        if (status.operational_status === 'running') break;
+        if (status.operational_status === 'error') throw new Error(status.operational_message);
+        await sleep(5);
+      }
+      const ms = performance.now() - started;
+      await call('destroy_kasm', { kasm_id });
+      return ms;
+    };
+
+    log(`Launching ${LAUNCHES} sessions and as many bare containers, alternating`);
+    await engineLaunch(engine.host);
+    await requestToRunning();
+    const bare = [];
+    const sessions = [];
+    for (let i = 0; i < LAUNCHES; i++) {
+      bare.push(await engineLaunch(engine.host));
+      sessions.push(await requestToRunning());
+    }
+    const launchRatio = median(sessions) / median(bare);
+
+    log('Measuring HTTP through the session proxy and to the container directly');
+    const { kasm_id, kasm_url } = await call('request_kasm', {
+      user_id: user.user_id,
+      image_id: imageId,
+    });
+    while ((await call('get_kasm_status', { kasm_id })).operational_status !== 'running')
+      await sleep(20);
+    const fresh = (await call('get_kasm_status', { kasm_id })).kasm_url ?? kasm_url;
+    const visit = await fetch(`${server.url}${new URL(fresh).pathname}${new URL(fresh).search}`, {
+      redirect: 'manual',
+    });
+    const cookie = visit.headers.get('set-cookie').split(';')[0];
+    const row = (
+      await db.query(`SELECT host_port FROM workspace.kasm WHERE id = $1::uuid`, [kasm_id])
+    )[0];
+    const proxy = await measurePair(
+      { url: server.url, path: `/kasm/${kasm_id}/`, headers: { cookie } },
+      { url: `http://127.0.0.1:${row.host_port}`, path: '/' },
+    );
+    await call('destroy_kasm', { kasm_id });
+
+    const ms = (v) => `${v.toFixed(0)} ms`;
+    const rows = [
+      {
+        scenario: `request_kasm → running vs engine create+start (median of ${LAUNCHES})`,
+        result: `${ms(median(sessions))} vs ${ms(median(bare))}, ×${launchRatio.toFixed(2)}`,
+        target: '≤ 1.5×',
+        pass: launchRatio <= 1.5,
+      },
+      {
+        scenario: 'GET / through the session proxy vs the container',
+        ...proxy.service,
+        baseline: proxy.baseline,
+        result: `ratio ${proxy.ratio.toFixed(2)}`,
+        target: 'ratio ≥ 0.6',
+        pass: proxy.ratio >= 0.6 && proxy.service.failed === 0,
+      },
+    ];
+    const table = formatTable(rows);
+    log(table);
+    fs.mkdirSync(RESULTS_DIR, { recursive: true });
+    fs.writeFileSync(
+      path.join(RESULTS_DIR, 'sessions-latest.json'),
+      `${JSON.stringify({ startedAt, launches: { sessions, bare }, proxyRatios: proxy.ratios, rows: rows.map(({ runs, ...r }) => r) }, null, 2)}\n`,
+    );
+  } finally {
+    await server?.stop();
+    await db.drop();
+    await engine.stop();
+  }
+}
+
+/** Installs the test web workspace straight into the bench database (no registry is needed). */
+async function installTestImage(db) {
+  const [image] = await db.query(
+    `INSERT INTO workspace.image (id, name, friendly_name, cores, memory, run_config, architecture, categories, updated_at)
+     VALUES (gen_random_uuid(), $1, 'Bench workspace', $2, $3, '{"port": 8080, "scheme": "http"}', '{amd64}', '{}', now())
+     RETURNING replace(id::text, '-', '') AS id`,
+    [TEST_WEB_IMAGE, CORES, MEMORY],
+  );
+  return image.id;
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error.stack ?? error}\n`);
+  process.exit(1);
+});
