@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import { toWireId } from '@platform/schemas';
+import { createGroup, createMember } from '../../test/group-factories';
+import { createHarness, type Harness } from '../../test/harness';
+import { createImage } from '../../test/image-factories';
+
+// Sessions without a Docker engine: what a platform with no usable agent answers. The launches
+// themselves are tested against a real engine in test/engine/.
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => h?.close());
+beforeEach(async () => {
+  await h.reset();
+  await h.db.agent.deleteMany();
+  await h.db.zone.deleteMany();
+});
+
+async function allowedUser() {
+  const group = await createGroup(h);
+  const user = await createMember(h, group.group_id);
+  const imageId = await createImage(h.db);
+  await h.call('add_images_group', {
+    target_group: { group_id: group.group_id },
+    target_image: { image_id: imageId },
+  });
+  return { user, imageId };
+}
+
+describe('request_kasm without a usable agent', () => {
+  it('answers 503 NO_AGENT_AVAILABLE when no agent is registered', async () => {
+    const { user, imageId } = await allowedUser();
+    const res = await h.call('request_kasm', { user_id: user.user_id, image_id: imageId });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toMatchObject({
+      code: 'NO_AGENT_AVAILABLE',
+      detail: 'No agent is registered to run sessions',
+    });
+    expect(await h.db.kasm.count()).toBe(0);
+  });
+
+  it('names each agent that cannot run sessions, and why', async () => {
+    const { user, imageId } = await allowedUser();
+    const zone = (
+      await h.call('create_zone', {
+        target_zone: { name: 'z', proxy_hostname: 'desk.example.com' },
+      })
+    ).json().zone;
+    await h.call('create_agent', {
+      target_agent: { hostname: 'planner', zone_id: zone.zone_id, cores: 8, memory: 2 ** 34 },
+    });
+    await h.call('create_agent', {
+      target_agent: {
+        hostname: 'gone',
+        zone_id: zone.zone_id,
+        docker_url: 'unix:///nonexistent/docker.sock',
+      },
+    });
+    const res = await h.call('request_kasm', { user_id: user.user_id, image_id: imageId });
+    expect(res.statusCode).toBe(503);
+    expect(res.json().detail).toBe('No agent is online to run sessions');
+    const errors = Object.fromEntries(
+      res.json().errors.map((e: { field: string; message: string }) => [e.field, e.message]),
+    );
+    expect(errors['agent planner']).toBe('The agent has no engine address (docker_url)');
+    expect(errors['agent gone']).toMatch(
+      /^The agent is offline: The engine at unix:\/\/\/nonexistent\/docker.sock does not answer/,
+    );
+  });
+
+  it('answers 409 SESSION_LIMIT_REACHED before placing when the group allows no session', async () => {
+    const group = await createGroup(h, { name: 'None allowed', max_kasms_per_user: 0 });
+    const user = await createMember(h, group.group_id);
+    const res = await h.call('request_kasm', {
+      user_id: user.user_id,
+      image_id: await createImage(h.db),
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({
+      code: 'SESSION_LIMIT_REACHED',
+      detail: 'The user has 0 live sessions and may hold 0; destroy one first',
+    });
+  });
+});
+
+describe('session operations', () => {
+  it('answer 404 KASM_NOT_FOUND for an unknown session', async () => {
+    const kasm_id = toWireId(randomUUID());
+    for (const [operation, body] of [
+      ['get_kasm_status', { kasm_id }],
+      ['keepalive', { kasm_id }],
+      ['destroy_kasm', { kasm_id }],
+      ['exec_command_kasm', { kasm_id, exec_config: { cmd: 'true' } }],
+    ] as const) {
+      const res = await h.call(operation, body);
+      expect(res.statusCode).toBe(404);
+      expect(res.json().code).toBe('KASM_NOT_FOUND');
+    }
+  });
+
+  it('answer 400 for a malformed id, a missing user_id and an environment value that is not text', async () => {
+    expect((await h.call('get_kasm_status', { kasm_id: 'nope' })).statusCode).toBe(400);
+    expect((await h.call('request_kasm', { image_id: toWireId(randomUUID()) })).statusCode).toBe(
+      400,
+    );
+    const res = await h.call('request_kasm', {
+      user_id: toWireId(randomUUID()),
+      image_id: toWireId(randomUUID()),
+      environment: { GREETING: 42 },
+    });
+    expect(res.statusCode).toBe(400);
+  });
+
+  it('need their permissions: sessions.view to read, sessions.modify, sessions.delete, users.auth_session to launch', async () => {
+    const viewer = await h.issueKey(['sessions.view'], { readOnly: true });
+    expect((await h.call('get_kasms', {}, viewer)).statusCode).toBe(200);
+    const kasm_id = toWireId(randomUUID());
+    expect((await h.call('keepalive', { kasm_id }, viewer)).statusCode).toBe(403);
+    expect((await h.call('destroy_kasm', { kasm_id }, viewer)).statusCode).toBe(403);
+    const launcher = await h.issueKey(['sessions.modify']);
+    const launch = await h.call(
+      'request_kasm',
+      { user_id: toWireId(randomUUID()), image_id: toWireId(randomUUID()) },
+      launcher,
+    );
+    expect(launch.statusCode).toBe(403);
+    expect((await h.call('get_kasms', {}, null)).statusCode).toBe(401);
+  });
+
+  it('lists no sessions when none runs', async () => {
+    const res = await h.call('get_kasms');
+    expect(res.json()).toEqual({ kasms: [], current_time: expect.any(String) });
+  });
+});
+
+describe('the session proxy without a session', () => {
+  it('answers 404 for an unknown session id and 401 without a cookie', async () => {
+    const unknown = await h.inject({ method: 'GET', url: '/kasm/not-an-id/' });
+    expect(unknown.statusCode).toBe(404);
+    const noCookie = await h.inject({ method: 'GET', url: `/kasm/${toWireId(randomUUID())}/` });
+    expect(noCookie.statusCode).toBe(401);
+    expect(noCookie.headers['content-type']).toMatch(/application\/problem\+json/);
+  });
+
+  it('answers 404 for a connect token of an unknown session', async () => {
+    const res = await h.inject({
+      method: 'GET',
+      url: `/kasm/${toWireId(randomUUID())}/?kasm_token=x`,
+    });
+    expect(res.statusCode).toBe(404);
+  });
+});
