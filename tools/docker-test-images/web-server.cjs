@@ -1,5 +1,6 @@
 // CMD of platform-test/web:1. Plain Node plus the `ws` package copied beside it in the image.
-// GET / is the workspace page, GET /env the environment as JSON, any other GET echoes its path;
+// GET / is the workspace page, GET /env the environment as JSON, GET /headers the request's
+// headers as JSON, any other GET echoes its path;
 // a WebSocket upgrade on any path echoes every message back.
 const http = require('node:http');
 const { WebSocketServer } = require('ws');
@@ -17,6 +18,8 @@ const server = http.createServer((req, res) => {
       .end('method not allowed\n');
   } else if (pathname === '/') {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
+  } else if (pathname === '/headers') {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(req.headers));
   } else if (pathname === '/env') {
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(process.env));
   } else {

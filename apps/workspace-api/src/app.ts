@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { databasePlugin } from '@platform/db';
@@ -32,6 +34,15 @@ import { createImagesService } from './images/images.service';
 import { profilePathRoutes } from './images/profile-path.routes';
 import { launchPlanRoutes } from './launch-plan/launch-plan.routes';
 import { createLaunchPlanService } from './launch-plan/launch-plan.service';
+import { createAgentsRepository } from './agents/agents.repository';
+import { createEngines, type Engines } from './engines/engines';
+import { createKasmsRepository } from './sessions/kasms.repository';
+import { createSessionAccess } from './sessions/session-access';
+import { createSessionLauncher } from './sessions/session-launcher';
+import { sessionProxy } from './sessions/session-proxy';
+import { createSessionWorker, type SessionWorker } from './sessions/session-worker';
+import { sessionsRoutes } from './sessions/sessions.routes';
+import { createSessionsService } from './sessions/sessions.service';
 import { OPERATIONS_PREFIX, SECURITY_SCHEMES } from './operations';
 import { authPlugin } from './plugins/auth.plugin';
 import { authThrottleOptions } from './plugins/auth-throttle';
@@ -39,8 +50,8 @@ import { platformSeries } from './registry/compatibility';
 import { createRegistryWorkspacesService } from './registry/registry-workspaces.service';
 import { registryRoutes } from './registry/registry.routes';
 import { createRegistryService } from './registry/registry.service';
-import { sessionsRoutes } from './sessions/sessions.routes';
-import { createSessionsService } from './sessions/sessions.service';
+import { loginsRoutes } from './logins/logins.routes';
+import { createLoginsService } from './logins/logins.service';
 import { usersRoutes } from './users/users.routes';
 import { createUsersService } from './users/users.service';
 import { zonesRoutes } from './zones/zones.routes';
@@ -52,6 +63,15 @@ export interface AppOverrides {
   logStream?: NodeJS.WritableStream;
   /** Replaces the API key cache that API_KEY_CACHE asks for; null for none. */
   apiKeyCache?: ApiKeyCache | null;
+  /** The engine clients (tests share one across app instances). */
+  engines?: Engines;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The session lifecycle's background work; tests run rounds of it directly. */
+    sessionWorker: SessionWorker;
+  }
 }
 
 export async function buildApp(
@@ -73,8 +93,7 @@ export async function buildApp(
     db,
     ...serverKeyCaching(app, config, overrides.apiKeyCache),
   });
-  const users = createUsersService({ db, config });
-  const sessions = createSessionsService({ db, config });
+  const logins = createLoginsService({ db, config });
   const memberships = createMembershipsService({ db });
   const groups = createGroupsService({ db, config });
   const groupImages = createGroupImagesService({ db });
@@ -85,9 +104,33 @@ export async function buildApp(
     series: platformSeries(config.PLATFORM_VERSION),
   });
   const zones = createZonesService({ db });
-  const agents = createAgentsService({ db });
   const fileMappings = createFileMappingsService({ db });
-  const launchPlans = createLaunchPlanService({ db });
+  const launchPlans = createLaunchPlanService({ db, urlScheme: config.SESSION_URL_SCHEME });
+  const sessionParts = {
+    kasms: createKasmsRepository(db, config.DATABASE_SCHEMA),
+    agents: createAgentsRepository(db, config.DATABASE_SCHEMA),
+    engines: overrides.engines ?? createEngines(),
+    owner: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`.slice(-64),
+    leaseMs: config.SESSION_LEASE_SECONDS * 1000,
+    log: app.log,
+  };
+  const agents = createAgentsService({
+    db,
+    engines: sessionParts.engines,
+    reservations: () => sessionParts.kasms.reservations(db),
+  });
+  const launcher = createSessionLauncher({
+    ...sessionParts,
+    launchTimeoutMs: config.SESSION_LAUNCH_TIMEOUT_SECONDS * 1000,
+    keepaliveMs: config.SESSION_KEEPALIVE_SECONDS * 1000,
+  });
+  const sessions = createSessionsService({ ...sessionParts, db, config, launchPlans, launcher });
+  const users = createUsersService({ db, config, sessions });
+  const sessionWorker = createSessionWorker({
+    ...sessionParts,
+    sessions,
+    intervalMs: config.SESSION_SWEEP_INTERVAL_MS,
+  });
 
   await app.register(problemDetailsPlugin);
   await app.register(authThrottlePlugin, authThrottleOptions(config));
@@ -103,6 +146,13 @@ export async function buildApp(
     securitySchemes: SECURITY_SCHEMES,
   });
   await app.register(healthRoutes, { checkDatabase: () => app.database.ping() });
+  await app.register(sessionProxy, { access: createSessionAccess(sessionParts.kasms) });
+  app.decorate('sessionWorker', sessionWorker);
+  if (config.SESSION_WORKER === 'on') app.addHook('onReady', async () => sessionWorker.start());
+  app.addHook('onClose', async () => {
+    await sessionWorker.stop();
+    await launcher.close();
+  });
 
   await app.register(
     async (api) => {
@@ -111,8 +161,8 @@ export async function buildApp(
         request.body ??= {};
       });
       await api.register(authPlugin, { apiKeys });
-      await api.register(usersRoutes, { users });
-      await api.register(sessionsRoutes, { sessions });
+      await api.register(usersRoutes, { users, sessions });
+      await api.register(loginsRoutes, { logins });
       await api.register(membershipsRoutes, { memberships });
       await api.register(groupsRoutes, { groups });
       await api.register(groupImagesRoutes, { groupImages });
@@ -125,6 +175,7 @@ export async function buildApp(
       const bodyLimit = Math.max(config.BODY_LIMIT_BYTES, FILE_MAPPING_BODY_LIMIT_BYTES);
       await api.register(fileMappingsRoutes, { fileMappings, bodyLimit });
       await api.register(launchPlanRoutes, { launchPlans });
+      await api.register(sessionsRoutes, { sessions });
     },
     { prefix: OPERATIONS_PREFIX },
   );

@@ -3,8 +3,12 @@ import { toUuid } from '@platform/schemas';
 import { createApiKeyFence } from './api-keys/api-key-fence';
 import { createApiKeysService, type IssuedApiKey } from './api-keys/api-keys.service';
 import { PERMISSIONS, type Permission } from './api-keys/permissions';
-import { loadConfig } from './config';
-import { createDb } from './db';
+import { registerLocalAgent } from './agents/local-agent';
+import { createAgentsService } from './agents/agents.service';
+import { loadConfig, type Config } from './config';
+import { createEngines } from './engines/engines';
+import { createZonesService } from './zones/zones.service';
+import { createDb, type Db } from './db';
 import { migrateDatabase } from './migrations';
 import { REGISTRY_USAGE, runRegistryCommand } from './registry/registry.cli';
 import {
@@ -40,6 +44,26 @@ function printIssued({ apiKey, secret }: IssuedApiKey, port: number) {
   print(`  curl -s -X POST http://localhost:${port}/api/public/get_users \\`);
   print(`    -H 'content-type: application/json' \\`);
   print(`    -d '{"api_key": "${apiKey.key}", "api_key_secret": "${secret}"}'`);
+}
+
+async function setUpLocalAgent(db: Db, config: Config) {
+  const engines = createEngines();
+  const result = await registerLocalAgent({
+    engines,
+    zones: createZonesService({ db }),
+    agents: createAgentsService({ db, engines, reservations: async () => new Map() }),
+    dockerHost: config.DOCKER_HOST,
+    port: config.PORT,
+  });
+  if (result.registered) {
+    const gib = (result.memory / 1024 ** 3).toFixed(1);
+    print(
+      `Sessions run on the Docker engine at ${result.url}: agent "local" (${result.cores} cores, ${gib} GiB)${result.created ? ' registered' : ''}.`,
+    );
+  } else {
+    print(`No Docker engine answers at ${result.url} (${result.reason}).`);
+    print('Sessions answer 503 until an agent is added; everything else works (README: Sessions).');
+  }
 }
 
 function parsePermissions(values: string[]): Permission[] {
@@ -89,6 +113,7 @@ async function main(argv: string[]) {
     if (command === 'setup') {
       const issued = await apiKeys.issueFirstAdminKey();
       if (issued) printIssued(issued, config.PORT);
+      if (config.LOCAL_AGENT === 'on') await setUpLocalAgent(db, config);
     } else if (command === 'api-key create') {
       if (!values.name) throw new Error('Give the key a --name');
       const expiresAt = values.expires ? new Date(values.expires) : null;

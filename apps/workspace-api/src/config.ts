@@ -34,6 +34,57 @@ export const ConfigSchema = Type.Object({
     default: true,
     description: 'Whether add_registry accepts a local directory',
   }),
+  SESSION_URL_SCHEME: Type.Union([Type.Literal('https'), Type.Literal('http')], {
+    default: 'https',
+    description:
+      'Scheme of session URLs (kasm_url); http only where the platform is served without TLS',
+  }),
+  SESSION_KEEPALIVE_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 604_800,
+    default: 3600,
+    description: 'A session expires this long after its start or last keepalive',
+  }),
+  SESSION_TIME_LIMIT_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 31_536_000,
+    default: 86_400,
+    description: 'No keepalive extends a session past this long after its start',
+  }),
+  SESSION_LAUNCH_TIMEOUT_SECONDS: Type.Integer({
+    minimum: 5,
+    maximum: 3600,
+    default: 300,
+    description: 'A launch (image pull included) that takes longer fails and is cleaned up',
+  }),
+  SESSION_LEASE_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 600,
+    default: 30,
+    description:
+      'How long a launch or stop may go unrenewed before another replica takes it as abandoned and cleans up',
+  }),
+  SESSION_SWEEP_INTERVAL_MS: Type.Integer({
+    minimum: 50,
+    maximum: 3_600_000,
+    default: 5000,
+    description: 'How often the reaper, the reconciler and the agent heartbeat run',
+  }),
+  LOCAL_AGENT: Type.Union([Type.Literal('on'), Type.Literal('off')], {
+    default: 'off',
+    description:
+      '`setup` registers the Docker engine of this machine (DOCKER_HOST or the default socket) as agent "local"; npm start turns it on',
+  }),
+  DOCKER_HOST: Type.Optional(
+    Type.String({
+      maxLength: 2048,
+      description: 'The local Docker engine, as the docker CLI reads it',
+    }),
+  ),
+  SESSION_WORKER: Type.Union([Type.Literal('on'), Type.Literal('off')], {
+    default: 'on',
+    description: 'Run the reaper, reconciler and heartbeat in this process (safe on every replica)',
+  }),
   API_KEY_CACHE: Type.Union([Type.Literal('on'), Type.Literal('off')], {
     default: 'on',
     description:

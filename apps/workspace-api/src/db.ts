@@ -1,7 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { poolConfig, statementNames } from '@platform/db';
 import type { Config } from './config';
-import { PrismaClient } from './generated/prisma/client';
+import { Prisma, PrismaClient } from './generated/prisma/client';
 
 export type Db = PrismaClient;
 
@@ -16,4 +16,14 @@ export function createDb(config: Config): Db {
   );
   // 'minimal': no stack trace captured on every query to point error messages at the caller.
   return new PrismaClient({ adapter, errorFormat: 'minimal' });
+}
+
+/** The one transaction type: what `db.$transaction(async (tx) => …)` hands its callback. */
+export type Tx = Prisma.TransactionClient;
+/** Repositories take either, so that a service decides whether a query joins a transaction. */
+export type DbClient = Db | Tx;
+
+/** `"<schema>"."<table>"` for raw statements; the schema is validated by config as a plain identifier. */
+export function tableIn(schema: string, table: string): Prisma.Sql {
+  return Prisma.raw(`"${schema}"."${table}"`);
 }

@@ -196,3 +196,14 @@ export const SettingsInvalidError = createError(
   'The settings file %s has %s problem(s); nothing was changed',
   400,
 );
+export const KasmNotFoundError = createError('KASM_NOT_FOUND', 'No session matches %s', 404);
+export const SessionLimitReachedError = createError('SESSION_LIMIT_REACHED', '%s', 409);
+export const KasmNotRunningError = createError('KASM_NOT_RUNNING', '%s', 409);
+export const EngineFailedError = createError('ENGINE_FAILED', '%s', 502);
+export const AgentHasSessionsError = createError(
+  'AGENT_HAS_SESSIONS',
+  'The agent runs live sessions; destroy them first',
+  409,
+);
+export const ProxyCredentialsMissingError = createError('SESSION_CREDENTIALS_MISSING', '%s', 401);
+export const ProxyAccessDeniedError = createError('SESSION_ACCESS_DENIED', '%s', 403);

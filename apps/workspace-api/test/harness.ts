@@ -41,6 +41,8 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     BCRYPT_COST: '4',
     LOG_LEVEL: 'silent',
     OUTBOUND_ALLOWLIST: '127.0.0.1',
+    // Session tests run the lifecycle's rounds themselves (app.sessionWorker) or turn it on.
+    SESSION_WORKER: 'off',
     ...env,
   });
 }

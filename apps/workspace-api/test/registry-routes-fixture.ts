@@ -2,10 +2,6 @@ import { createHarness, type Harness } from './harness';
 import { registryList, STANDARD_WORKSPACES, workspaceEntryV11 } from './registry-fixtures';
 import { registryFiles, startRegistryServer, type RegistryServer } from './registry-server';
 
-// A response body as loose as `res.json()` itself (ReturnType of that generic method is `unknown`).
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type WireBody = any;
-
 export interface RegistryFixture {
   h: Harness;
   /** Serves `/valid` (schema 1.0, STANDARD_WORKSPACES) and `/v11` (schema 1.1) before each test. */
@@ -13,7 +9,9 @@ export interface RegistryFixture {
   add: (registry_url: string) => ReturnType<Harness['call']>;
   /** add_registry that must succeed; answers the registry. */
   addOk: (registry_url: string) => Promise<{ registry_id: string } & Record<string, unknown>>;
-  workspacesOf: (registry_id: string, show_incompatible?: boolean) => Promise<WireBody>;
+  // The wire body, loosely typed as LightMyRequestResponse['json'] answers it.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  workspacesOf: (registry_id: string, show_incompatible?: boolean) => Promise<any>;
 }
 
 /** Registers the hooks of a registry route test file; the returned object is filled by beforeAll. */

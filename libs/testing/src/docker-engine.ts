@@ -1,7 +1,7 @@
 // What engine tests (*.engine.test.ts) need to reach the test run's Docker engine. The engine
 // and images come from the Jest global setup (tools/jest/engine-global-setup.cjs).
 
-/** Busybox plus Node serving PORT (8080): / is the workspace page, /env the environment, WebSocket echo. */
+/** Busybox plus Node serving PORT (8080): / is the workspace page, /env the environment, /headers the request's headers, WebSocket echo. */
 export const TEST_WEB_IMAGE = 'platform-test/web:1';
 /** Busybox only; its shell stays up and exits at once on SIGTERM. */
 export const TEST_SHELL_IMAGE = 'platform-test/shell:1';

@@ -18,12 +18,21 @@ export function agentResources(agent: Agent): AgentResources {
 }
 
 export function toAgentResponse(agent: AgentWithZone): AgentResponse {
-  const resources = agentResources(agent);
+  const own = agentResources(agent);
+  const resources = {
+    ...own,
+    allocatedCores: own.allocatedCores + agent.reserved.cores,
+    allocatedMemory: own.allocatedMemory + agent.reserved.memory,
+  };
   return {
     agent_id: toWireId(agent.id),
     hostname: agent.hostname,
     zone_id: toWireId(agent.zoneId),
     zone_name: agent.zone.name,
+    docker_url: agent.dockerUrl,
+    status: agent.status,
+    status_reason: agent.statusReason,
+    last_heartbeat: toTimestamp(agent.heartbeatAt),
     cores: resources.cores,
     memory: resources.memory,
     cores_override: resources.coresOverride,

@@ -36,6 +36,10 @@ describe('create_agent', () => {
       hostname: 'agent-1.internal',
       zone_id: zoneId,
       zone_name: 'default',
+      docker_url: '',
+      status: 'unknown',
+      status_reason: '',
+      last_heartbeat: null,
       cores: 8,
       memory: 16 * GB,
       cores_override: 0,
@@ -53,11 +57,25 @@ describe('create_agent', () => {
     expect(agent.capacity).toEqual({ cores: 12, memory: 32 * GB });
   });
 
-  it('answers 400 for negative or fractional overrides and missing resources, every problem listed', async () => {
+  it('answers 400 without a docker_url unless cores and memory are given', async () => {
+    const res = await h.call('create_agent', {
+      target_agent: { hostname: 'a', zone_id: zoneId, memory: GB },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual([
+      {
+        field: 'target_agent',
+        message: 'needs cores and memory, or a docker_url to detect them from',
+      },
+    ]);
+  });
+
+  it('answers 400 for negative or fractional overrides and out-of-range resources, every problem listed', async () => {
     const res = await h.call('create_agent', {
       target_agent: {
         hostname: 'a',
         zone_id: zoneId,
+        cores: 0,
         memory: 0,
         cores_override: -1,
         memory_override: 1.5,

@@ -21,6 +21,16 @@ export const AgentFields = {
     maximum: Number.MAX_SAFE_INTEGER,
     description: 'Bytes to offer instead; 0 = the detected memory',
   }),
+  docker_url: Type.String({
+    maxLength: 2048,
+    pattern: '^$|^unix:///[^\\s]*$|^tcp://[A-Za-z0-9.-]+(:[0-9]{1,5})?/?$',
+    description: 'The Docker engine: unix:///var/run/docker.sock or tcp://host:2376; "" for none',
+  }),
+  tls_path: Type.String({
+    maxLength: 1024,
+    pattern: '^$|^/[^\\s]*$',
+    description: 'An absolute path readable by the service (PEM)',
+  }),
 };
 
 const ResourcesSchema = Type.Object({
@@ -33,6 +43,10 @@ export const AgentSchema = Type.Object({
   hostname: Type.String(),
   zone_id: Type.String(),
   zone_name: Type.String(),
+  docker_url: Type.String(),
+  status: Type.String({ description: 'online, offline or unknown (not checked yet)' }),
+  status_reason: Type.String({ description: 'Why the agent is offline' }),
+  last_heartbeat: TimestampSchema,
   cores: Type.Integer(),
   memory: Type.Integer(),
   cores_override: Type.Integer(),
@@ -41,7 +55,10 @@ export const AgentSchema = Type.Object({
     ...ResourcesSchema,
     description: 'The override where non-zero, else the detected value',
   },
-  allocated: { ...ResourcesSchema, description: 'Reserved by sessions (set through update_agent)' },
+  allocated: {
+    ...ResourcesSchema,
+    description: 'Held back through update_agent, plus what live sessions reserve',
+  },
   free: { ...ResourcesSchema, description: 'capacity - allocated, at least 0' },
   created: TimestampSchema,
   updated: TimestampSchema,
@@ -54,8 +71,18 @@ export const CreateAgentBodySchema = Type.Object({
   target_agent: Type.Object({
     hostname: AgentFields.hostname,
     zone_id: IdSchema,
-    cores: AgentFields.cores,
-    memory: AgentFields.memory,
+    docker_url: Type.Optional(AgentFields.docker_url),
+    tls_ca_path: Type.Optional(AgentFields.tls_path),
+    tls_cert_path: Type.Optional(AgentFields.tls_path),
+    tls_key_path: Type.Optional(AgentFields.tls_path),
+    cores: Type.Optional({
+      ...AgentFields.cores,
+      description: 'Required without docker_url; else detected',
+    }),
+    memory: Type.Optional({
+      ...AgentFields.memory,
+      description: 'Required without docker_url; else detected',
+    }),
     cores_override: Type.Optional(AgentFields.cores_override),
     memory_override: Type.Optional(AgentFields.memory_override),
   }),
@@ -67,6 +94,10 @@ export const UpdateAgentBodySchema = Type.Object({
     agent_id: IdSchema,
     hostname: Type.Optional(AgentFields.hostname),
     zone_id: Type.Optional(IdSchema),
+    docker_url: Type.Optional(AgentFields.docker_url),
+    tls_ca_path: Type.Optional(AgentFields.tls_path),
+    tls_cert_path: Type.Optional(AgentFields.tls_path),
+    tls_key_path: Type.Optional(AgentFields.tls_path),
     cores: Type.Optional(AgentFields.cores),
     memory: Type.Optional(AgentFields.memory),
     cores_override: Type.Optional(AgentFields.cores_override),
@@ -75,14 +106,14 @@ export const UpdateAgentBodySchema = Type.Object({
       Type.Number({
         minimum: 0,
         maximum: 65535,
-        description: 'Cores reserved by running sessions',
+        description: 'Cores held back for work outside the platform',
       }),
     ),
     allocated_memory: Type.Optional(
       Type.Integer({
         minimum: 0,
         maximum: Number.MAX_SAFE_INTEGER,
-        description: 'Bytes reserved by running sessions',
+        description: 'Bytes held back for work outside the platform',
       }),
     ),
   }),

@@ -1,18 +1,33 @@
-import { isUniqueViolation } from '@platform/errors';
+import { isUniqueViolation, ValidationFailedError, withFieldErrors } from '@platform/errors';
 import { toUuid } from '@platform/schemas';
 import type { Db } from '../db';
-import { AgentHostnameTakenError, AgentNotFoundError, ZoneNotFoundError } from '../errors';
+import type { Engines } from '../engines/engines';
+import {
+  AgentHasSessionsError,
+  AgentHostnameTakenError,
+  AgentNotFoundError,
+  ZoneNotFoundError,
+} from '../errors';
 import type { Prisma } from '../generated/prisma/client';
 import { normalizeHostname } from '../zones/zones.schemas';
 import type { CreateAgentInput, UpdateAgentInput } from './agents.schemas';
 
 const WITH_ZONE = { zone: { select: { name: true } } } satisfies Prisma.AgentInclude;
-export type AgentWithZone = Prisma.AgentGetPayload<{ include: typeof WITH_ZONE }>;
+type AgentRow = Prisma.AgentGetPayload<{ include: typeof WITH_ZONE }>;
+/** An agent with what its live sessions reserve. */
+export type AgentWithZone = AgentRow & { reserved: { cores: number; memory: number } };
 
 const prismaCode = (error: unknown) => (error as { code?: string } | null)?.code;
 const bytes = (value: number | undefined) => (value === undefined ? undefined : BigInt(value));
 
-export function createAgentsService({ db }: { db: Db }) {
+export interface AgentsDeps {
+  db: Db;
+  engines: Engines;
+  /** What live sessions reserve, by agent id (the sessions feature's public face). */
+  reservations: () => Promise<Map<string, { cores: number; memory: number }>>;
+}
+
+export function createAgentsService({ db, engines, reservations }: AgentsDeps) {
   /** Uniqueness and the zone's existence are the database's to decide (a unique index, a foreign key). */
   const rethrow =
     (input: { agent_id?: string; hostname?: string; zone_id?: string }) => (error: unknown) => {
@@ -22,41 +37,107 @@ export function createAgentsService({ db }: { db: Db }) {
       throw error;
     };
 
-  return {
-    list: (): Promise<AgentWithZone[]> =>
-      db.agent.findMany({ include: WITH_ZONE, orderBy: { hostname: 'asc' } }),
+  async function withReservations(rows: AgentRow[]): Promise<AgentWithZone[]> {
+    const reserved = await reservations();
+    return rows.map((row) => ({
+      ...row,
+      reserved: reserved.get(row.id) ?? { cores: 0, memory: 0 },
+    }));
+  }
+  const one = async (row: AgentRow) => (await withReservations([row]))[0];
 
-    create(input: CreateAgentInput): Promise<AgentWithZone> {
+  /** Asks a new engine address what it offers, so that the agent is usable at once. */
+  async function probe(input: {
+    docker_url?: string;
+    tls_ca_path?: string;
+    tls_cert_path?: string;
+    tls_key_path?: string;
+  }) {
+    if (!input.docker_url) return {};
+    const address = {
+      dockerUrl: input.docker_url,
+      tlsCaPath: input.tls_ca_path ?? '',
+      tlsCertPath: input.tls_cert_path ?? '',
+      tlsKeyPath: input.tls_key_path ?? '',
+    };
+    try {
+      const info = await engines.forAgent(address).info();
+      return {
+        status: 'online',
+        statusReason: '',
+        cores: info.cores,
+        memory: BigInt(info.memory),
+        heartbeatAt: new Date(),
+      };
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return { status: 'offline', statusReason: reason.slice(0, 2000), heartbeatAt: new Date() };
+    }
+  }
+
+  const engineFields = (input: CreateAgentInput | UpdateAgentInput) => ({
+    dockerUrl: input.docker_url,
+    tlsCaPath: input.tls_ca_path,
+    tlsCertPath: input.tls_cert_path,
+    tlsKeyPath: input.tls_key_path,
+  });
+
+  return {
+    list: async (): Promise<AgentWithZone[]> =>
+      withReservations(
+        await db.agent.findMany({ include: WITH_ZONE, orderBy: { hostname: 'asc' } }),
+      ),
+
+    async create(input: CreateAgentInput): Promise<AgentWithZone> {
+      if (!input.docker_url && (input.cores === undefined || input.memory === undefined)) {
+        throw withFieldErrors(new ValidationFailedError('The request is invalid'), [
+          {
+            field: 'target_agent',
+            message: 'needs cores and memory, or a docker_url to detect them from',
+          },
+        ]);
+      }
+      const detected = await probe(input);
       const data: Prisma.AgentUncheckedCreateInput = {
         hostname: normalizeHostname(input.hostname),
         zoneId: toUuid(input.zone_id),
-        cores: input.cores,
-        memory: BigInt(input.memory),
+        ...engineFields(input),
+        cores: input.cores ?? 0,
+        memory: BigInt(input.memory ?? 0),
+        ...detected,
         coresOverride: input.cores_override,
         memoryOverride: bytes(input.memory_override),
       };
-      return db.agent.create({ data, include: WITH_ZONE }).catch(rethrow(input));
+      return one(await db.agent.create({ data, include: WITH_ZONE }).catch(rethrow(input)));
     },
 
-    /** Only the fields present change. */
-    update(input: UpdateAgentInput): Promise<AgentWithZone> {
+    /** Only the fields present change; a new engine address is checked at once. */
+    async update(input: UpdateAgentInput): Promise<AgentWithZone> {
       const data: Prisma.AgentUncheckedUpdateInput = {
         hostname: input.hostname && normalizeHostname(input.hostname),
         zoneId: input.zone_id && toUuid(input.zone_id),
+        ...engineFields(input),
         cores: input.cores,
         memory: bytes(input.memory),
+        ...(input.docker_url !== undefined ? await probe(input) : {}),
         coresOverride: input.cores_override,
         memoryOverride: bytes(input.memory_override),
         allocatedCores: input.allocated_cores,
         allocatedMemory: bytes(input.allocated_memory),
       };
-      return db.agent
-        .update({ where: { id: toUuid(input.agent_id) }, data, include: WITH_ZONE })
-        .catch(rethrow(input));
+      if (input.docker_url === '') Object.assign(data, { status: 'unknown', statusReason: '' });
+      return one(
+        await db.agent
+          .update({ where: { id: toUuid(input.agent_id) }, data, include: WITH_ZONE })
+          .catch(rethrow(input)),
+      );
     },
 
+    /** Refused while sessions run on it: their containers would be lost track of. */
     async remove(agentId: string): Promise<void> {
-      const { count } = await db.agent.deleteMany({ where: { id: toUuid(agentId) } });
+      const id = toUuid(agentId);
+      if ((await reservations()).has(id)) throw new AgentHasSessionsError();
+      const { count } = await db.agent.deleteMany({ where: { id } });
       if (count === 0) throw new AgentNotFoundError(`agent_id ${agentId}`);
     },
   };

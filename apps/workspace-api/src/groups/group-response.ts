@@ -8,6 +8,7 @@ export function toGroupResponse(group: Group): GroupResponse {
     name: group.name,
     description: group.description,
     priority: group.priority,
+    max_kasms_per_user: group.maxKasmsPerUser,
     is_system: group.isSystem,
     created: toTimestamp(group.createdAt),
   };

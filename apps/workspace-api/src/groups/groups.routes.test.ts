@@ -18,9 +18,27 @@ describe('create_group', () => {
       name: 'Developers',
       description: 'Writes code',
       priority: 100,
+      max_kasms_per_user: null,
       is_system: false,
       created: expect.any(String),
     });
+  });
+
+  it('sets the session limit its members get; null leaves it as it is', async () => {
+    const group = await createGroup(h, { max_kasms_per_user: 3 });
+    expect(group.max_kasms_per_user).toBe(3);
+    const changed = await h.call('update_group', {
+      target_group: { group_id: group.group_id, max_kasms_per_user: 0 },
+    });
+    expect(changed.json().group.max_kasms_per_user).toBe(0);
+    const res = await h.call('update_group', {
+      target_group: { group_id: group.group_id, max_kasms_per_user: null },
+    });
+    expect(res.json().group.max_kasms_per_user).toBe(0);
+    const negative = await h.call('create_group', {
+      target_group: { name: 'Bad', max_kasms_per_user: -1 },
+    });
+    expect(negative.statusCode).toBe(400);
   });
 
   it('answers 409 GROUP_NAME_TAKEN for a name in use, system names included', async () => {

@@ -10,12 +10,17 @@ const GroupName = Type.String({
 });
 const Description = Type.String({ maxLength: 2000 });
 const PRIORITY = { minimum: 1, maximum: 4095, description: 'Lower wins when group settings clash' };
+const MaxKasms = Type.Union([Type.Integer({ minimum: 0, maximum: 10_000 }), Type.Null()], {
+  description:
+    'Live sessions a member may hold; the highest-priority group that sets it wins (none set: 2)',
+});
 
 export const GroupSchema = Type.Object({
   group_id: Type.String(),
   name: Type.String(),
   description: Type.String(),
   priority: Type.Integer(),
+  max_kasms_per_user: Type.Union([Type.Integer(), Type.Null()]),
   is_system: Type.Boolean(),
   created: TimestampSchema,
 });
@@ -31,6 +36,7 @@ export const CreateGroupBodySchema = Type.Object({
     name: GroupName,
     description: Type.Optional(Description),
     priority: Type.Optional(Type.Integer({ ...PRIORITY, default: 100 })),
+    max_kasms_per_user: Type.Optional(MaxKasms),
   }),
 });
 export type CreateGroupInput = Static<typeof CreateGroupBodySchema>['target_group'];
@@ -41,6 +47,7 @@ export const UpdateGroupBodySchema = Type.Object({
     name: Type.Optional(GroupName),
     description: Type.Optional(Description),
     priority: Type.Optional(Type.Integer(PRIORITY)),
+    max_kasms_per_user: Type.Optional(MaxKasms),
   }),
 });
 export type UpdateGroupInput = Static<typeof UpdateGroupBodySchema>['target_group'];

@@ -62,7 +62,14 @@ export function createGroupsService({
     async create(input: CreateGroupInput): Promise<Group> {
       const name = checkName(input.name);
       return db.group
-        .create({ data: { name, description: input.description, priority: input.priority } })
+        .create({
+          data: {
+            name,
+            description: input.description,
+            priority: input.priority,
+            maxKasmsPerUser: input.max_kasms_per_user,
+          },
+        })
         .catch(rethrowTaken(name));
     },
 
@@ -75,7 +82,13 @@ export function createGroupsService({
           if (group.isSystem && name !== undefined && name !== group.name) {
             throw new SystemGroupError(`The system group "${group.name}" cannot be renamed`);
           }
-          const data = { name, description: input.description, priority: input.priority };
+          const data = {
+            name,
+            description: input.description,
+            priority: input.priority,
+            // null means "not given", as everywhere on the wire (contract §1).
+            maxKasmsPerUser: input.max_kasms_per_user ?? undefined,
+          };
           return tx.group.update({ where: { id: toUuid(input.group_id) }, data });
         })
         .catch(rethrowTaken(name ?? ''));

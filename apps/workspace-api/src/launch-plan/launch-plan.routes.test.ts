@@ -77,7 +77,7 @@ describe('get_launch_plan', () => {
     const res = await plan();
     expect(res.statusCode).toBe(200);
     const { launch_plan: lp } = res.json();
-    const url = `https://desk.example.com/session/${lp.session_id}`;
+    const url = `https://desk.example.com/kasm/${lp.session_id}/`;
     expect(lp).toEqual({
       user: { user_id: userId, username: 'ada' },
       image: {
@@ -129,7 +129,7 @@ describe('get_launch_plan', () => {
       target_zone: { zone_id: zoneId, proxy_port: 8443, proxy_path: '/desk/' },
     });
     const lp = (await plan()).json().launch_plan;
-    expect(lp.session_url).toBe(`https://desk.example.com:8443/desk/session/${lp.session_id}`);
+    expect(lp.session_url).toBe(`https://desk.example.com:8443/desk/kasm/${lp.session_id}/`);
   });
 
   it('chooses the agent with the most free memory that fits, counting overrides and allocation', async () => {
@@ -228,9 +228,7 @@ describe('get_launch_plan', () => {
 
     const lp = (await plan(userId, terminal)).json().launch_plan;
     expect(lp.agent).toMatchObject({ hostname: 'agent-eu-1.internal', zone_name: 'eu-west' });
-    expect(lp.session_url).toBe(
-      `https://eu.desk.example.com:8443/desktop/session/${lp.session_id}`,
-    );
+    expect(lp.session_url).toBe(`https://eu.desk.example.com:8443/desktop/kasm/${lp.session_id}/`);
     expect(lp.persistent_profile_path).toBe(`/mnt/profiles/ada/${terminal}`);
     expect(
       lp.file_mappings.map((m: { destination: string; source: { name: string } }) => [

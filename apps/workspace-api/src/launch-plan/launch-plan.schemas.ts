@@ -33,7 +33,7 @@ export const LaunchPlanSchema = Type.Object({
   }),
   session_id: Type.String(),
   session_url: Type.String({
-    description: 'https://proxy_hostname[:proxy_port]/proxy_path/session/<session_id>',
+    description: 'https://proxy_hostname[:proxy_port]/proxy_path/kasm/<session_id>/',
   }),
   persistent_profile_path: Type.Union([Type.String(), Type.Null()], {
     description: 'Placeholders filled; null when the workspace keeps no profile',

@@ -1,80 +1,70 @@
 import { randomUUID } from 'node:crypto';
 import { withFieldErrors } from '@platform/errors';
-import { toUuid, toWireId } from '@platform/schemas';
+import { toWireId } from '@platform/schemas';
 import { agentResources } from '../agents/agent-response';
-import type { Db } from '../db';
+import type { Db, DbClient } from '../db';
 import {
   ImageNotFoundError,
   NoAgentAvailableError,
   UserNotFoundError,
   WorkspaceNotAllowedError,
 } from '../errors';
-import { rowTarget } from '../file-mappings/mapping-target';
-import { resolveLaunchPlan, type LaunchPlan } from './launch-plan';
+import { resolveLaunchPlan, type LaunchPlan, type PlanAgent } from './launch-plan';
+import { loadPlanInputs } from './launch-plan.repository';
+
+export interface PlanOptions {
+  /** The agents a session may go to; every agent when omitted (get_launch_plan). */
+  agents?: readonly PlanAgent[];
+  /** Agents left out before planning, with why; reported beside the plan's own refusals. */
+  refusals?: readonly { hostname: string; reason: string }[];
+  sessionId?: string;
+}
 
 /** Loads what a launch plan depends on and resolves it with the pure resolveLaunchPlan. */
-export function createLaunchPlanService({ db }: { db: Db }) {
-  return {
-    async plan(userId: string, imageId: string): Promise<LaunchPlan> {
-      const [user, image, agents, zones] = await Promise.all([
-        db.user.findUnique({
-          where: { id: toUuid(userId) },
-          select: {
-            id: true,
-            username: true,
-            groups: {
-              select: {
-                group: {
-                  select: {
-                    id: true,
-                    name: true,
-                    priority: true,
-                    images: { where: { imageId: toUuid(imageId) }, select: { imageId: true } },
-                  },
-                },
-              },
-            },
-          },
-        }),
-        db.image.findUnique({ where: { id: toUuid(imageId) } }),
-        db.agent.findMany(),
-        db.zone.findMany(),
-      ]);
-      if (!user) throw new UserNotFoundError(`user_id ${userId}`);
-      if (!image) throw new ImageNotFoundError(`image_id ${imageId}`);
-      const groups = user.groups.map(({ group }) => ({
-        ...group,
-        imageIds: group.images.map((i) => i.imageId),
+export function createLaunchPlanService({ db, urlScheme }: { db: Db; urlScheme: string }) {
+  async function planIn(
+    client: DbClient,
+    userId: string,
+    imageId: string,
+    options: PlanOptions = {},
+  ): Promise<LaunchPlan> {
+    const inputs = await loadPlanInputs(client, userId, imageId);
+    if ('missing' in inputs) {
+      if (inputs.missing === 'user') throw new UserNotFoundError(`user_id ${userId}`);
+      throw new ImageNotFoundError(`image_id ${imageId}`);
+    }
+    const agents =
+      options.agents ??
+      (await client.agent.findMany()).map((a) => ({
+        ...agentResources(a),
+        id: a.id,
+        zoneId: a.zoneId,
       }));
-      const mappings = await db.fileMapping.findMany({
-        where: {
-          OR: [
-            { imageId: image.id },
-            { userId: user.id },
-            { groupId: { in: groups.map((g) => g.id) } },
-          ],
-        },
-      });
+    const result = resolveLaunchPlan({
+      ...inputs,
+      agents,
+      urlScheme,
+      sessionId: options.sessionId ?? toWireId(randomUUID()),
+    });
+    if (result.outcome === 'not_allowed') throw new WorkspaceNotAllowedError(result.reason);
+    if (result.outcome === 'no_agent') {
+      const problems = [...(options.refusals ?? []), ...result.refusals].map((r) => ({
+        field: `agent ${r.hostname}`,
+        message: r.reason,
+      }));
+      const reason =
+        agents.length === 0 && options.refusals?.length
+          ? 'No agent is online to run sessions'
+          : result.reason;
+      throw withFieldErrors(new NoAgentAvailableError(reason), problems);
+    }
+    return result.plan;
+  }
 
-      const result = resolveLaunchPlan({
-        user: { id: user.id, username: user.username },
-        groups,
-        image: { ...image, memory: Number(image.memory) },
-        agents: agents.map((a) => ({ ...agentResources(a), id: a.id, zoneId: a.zoneId })),
-        zones,
-        mappings: mappings.map((m) => ({ ...m, target: rowTarget(m) })),
-        sessionId: toWireId(randomUUID()),
-      });
-      if (result.outcome === 'not_allowed') throw new WorkspaceNotAllowedError(result.reason);
-      if (result.outcome === 'no_agent') {
-        const problems = result.refusals.map((r) => ({
-          field: `agent ${r.hostname}`,
-          message: r.reason,
-        }));
-        throw withFieldErrors(new NoAgentAvailableError(result.reason), problems);
-      }
-      return result.plan;
-    },
+  return {
+    plan: (userId: string, imageId: string) => planIn(db, userId, imageId),
+    /** The plan inside a caller's transaction, over the agents it has locked. */
+    planIn,
   };
 }
 export type LaunchPlanService = ReturnType<typeof createLaunchPlanService>;

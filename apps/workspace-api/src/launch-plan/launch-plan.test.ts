@@ -34,6 +34,7 @@ function input(overrides: Partial<LaunchPlanInput> = {}): LaunchPlanInput {
       memory: 2.768 * GB,
       persistentProfilePath: '/mnt/profiles/{username}/{image_id}',
       execConfig: { go: { cmd: 'xdg-open "$KASM_URL"' } },
+      runConfig: { hostname: 'desk' },
     },
     agents: [agent('agent-1.internal', 'z-main')],
     zones: [
@@ -74,6 +75,7 @@ describe('resolveLaunchPlan', () => {
         friendlyName: 'Firefox',
         dockerRegistry: 'https://index.docker.io/v1/',
         registryId: 'reg-1',
+        runConfig: { hostname: 'desk' },
       },
       resources: { cores: 2, memory: 2.768 * GB },
       allowedThrough: [{ id: 'g-dev', name: 'Developers' }],
@@ -85,10 +87,10 @@ describe('resolveLaunchPlan', () => {
         free: { cores: 8, memory: 16 * GB },
       },
       sessionId: 'f00d',
-      sessionUrl: 'https://desk.example.com/session/f00d',
+      sessionUrl: 'https://desk.example.com/kasm/f00d/',
       persistentProfilePath: '/mnt/profiles/ada/6820f530e0bf48259f53e7b01e175ea9',
       fileMappings: [],
-      execConfig: { go: { cmd: 'xdg-open "https://desk.example.com/session/f00d"' } },
+      execConfig: { go: { cmd: 'xdg-open "https://desk.example.com/kasm/f00d/"' } },
     });
   });
 
@@ -123,9 +125,9 @@ describe('resolveLaunchPlan', () => {
     ];
     const result = plan({ agents });
     expect(result.agent.hostname).toBe('big');
-    expect(result.sessionUrl).toBe('https://eu.example.com:8443/desktop/session/f00d');
+    expect(result.sessionUrl).toBe('https://eu.example.com:8443/desktop/kasm/f00d/');
     expect(result.execConfig).toEqual({
-      go: { cmd: 'xdg-open "https://eu.example.com:8443/desktop/session/f00d"' },
+      go: { cmd: 'xdg-open "https://eu.example.com:8443/desktop/kasm/f00d/"' },
     });
   });
 

@@ -21,6 +21,7 @@ export interface PlanImage {
   memory: number;
   persistentProfilePath: string;
   execConfig: unknown;
+  runConfig: unknown;
 }
 export type PlanAgent = AgentResources & { id: string; zoneId: string };
 export type PlanZone = ZoneProxy & { id: string; name: string };
@@ -35,11 +36,16 @@ export interface LaunchPlanInput {
   mappings: readonly PlanMapping[];
   /** Names the session in its URL; chosen by the caller so that this function stays pure. */
   sessionId: string;
+  /** The scheme of session URLs (https unless the platform is served over plain HTTP). */
+  urlScheme?: string;
 }
 
 export interface LaunchPlan {
   user: { id: string; username: string };
-  image: Pick<PlanImage, 'id' | 'name' | 'friendlyName' | 'dockerRegistry' | 'registryId'>;
+  image: Pick<
+    PlanImage,
+    'id' | 'name' | 'friendlyName' | 'dockerRegistry' | 'registryId' | 'runConfig'
+  >;
   resources: Resources;
   allowedThrough: { id: string; name: string }[];
   agent: {
@@ -83,7 +89,7 @@ export function resolveLaunchPlan(input: LaunchPlanInput): LaunchPlanResult {
   }
   const { agent, free } = choice;
   const zone = zones.get(agent.zoneId) as PlanZone;
-  const url = sessionUrl(zone, input.sessionId);
+  const url = sessionUrl(zone, input.sessionId, input.urlScheme);
   const owner = { username: user.username, userId: toWireId(user.id), imageId: toWireId(image.id) };
 
   return {
@@ -96,6 +102,7 @@ export function resolveLaunchPlan(input: LaunchPlanInput): LaunchPlanResult {
         friendlyName: image.friendlyName,
         dockerRegistry: image.dockerRegistry,
         registryId: image.registryId,
+        runConfig: image.runConfig,
       },
       resources: need,
       allowedThrough: granting.map((g) => ({ id: g.id, name: g.name })),

@@ -8,31 +8,31 @@ const zone = (proxyPort: number, proxyPath = '/') => ({
 
 describe('sessionUrl', () => {
   it('leaves the port out when proxy_port is 0 (the browser keeps its own, behind a reverse proxy)', () => {
-    expect(sessionUrl(zone(0), 'abc')).toBe('https://desk.example.com/session/abc');
+    expect(sessionUrl(zone(0), 'abc')).toBe('https://desk.example.com/kasm/abc/');
   });
 
   it('puts a non-zero proxy_port in the URL, 443 included', () => {
-    expect(sessionUrl(zone(8443), 'abc')).toBe('https://desk.example.com:8443/session/abc');
-    expect(sessionUrl(zone(443), 'abc')).toBe('https://desk.example.com:443/session/abc');
-    expect(sessionUrl(zone(1), 'abc')).toBe('https://desk.example.com:1/session/abc');
-    expect(sessionUrl(zone(65535), 'abc')).toBe('https://desk.example.com:65535/session/abc');
+    expect(sessionUrl(zone(8443), 'abc')).toBe('https://desk.example.com:8443/kasm/abc/');
+    expect(sessionUrl(zone(443), 'abc')).toBe('https://desk.example.com:443/kasm/abc/');
+    expect(sessionUrl(zone(1), 'abc')).toBe('https://desk.example.com:1/kasm/abc/');
+    expect(sessionUrl(zone(65535), 'abc')).toBe('https://desk.example.com:65535/kasm/abc/');
   });
 
   it('puts the session under proxy_path, with or without its trailing slash', () => {
     expect(sessionUrl(zone(0, '/desktop'), 'abc')).toBe(
-      'https://desk.example.com/desktop/session/abc',
+      'https://desk.example.com/desktop/kasm/abc/',
     );
     expect(sessionUrl(zone(0, '/desktop/'), 'abc')).toBe(
-      'https://desk.example.com/desktop/session/abc',
+      'https://desk.example.com/desktop/kasm/abc/',
     );
     expect(sessionUrl(zone(8443, '/a/b//'), 'abc')).toBe(
-      'https://desk.example.com:8443/a/b/session/abc',
+      'https://desk.example.com:8443/a/b/kasm/abc/',
     );
   });
 });
 
 describe('resolveKasmUrl', () => {
-  const url = 'https://desk.example.com/session/abc';
+  const url = 'https://desk.example.com/kasm/abc/';
 
   it('replaces $KASM_URL and ${KASM_URL}, every occurrence', () => {
     expect(resolveKasmUrl('open "$KASM_URL" and ${KASM_URL}; again $KASM_URL', url)).toBe(

@@ -5,11 +5,11 @@ export interface ZoneProxy {
   proxyPort: number;
 }
 
-/** `https://proxy_hostname[:proxy_port]/proxy_path/session/<session_id>` */
-export function sessionUrl(zone: ZoneProxy, sessionId: string): string {
+/** `https://proxy_hostname[:proxy_port]/proxy_path/kasm/<session_id>/`: the session proxy's address. */
+export function sessionUrl(zone: ZoneProxy, sessionId: string, scheme = 'https'): string {
   const port = zone.proxyPort === 0 ? '' : `:${zone.proxyPort}`;
   const path = zone.proxyPath.replace(/\/+$/, '');
-  return `https://${zone.proxyHostname}${port}${path}/session/${sessionId}`;
+  return `${scheme}://${zone.proxyHostname}${port}${path}/kasm/${sessionId}/`;
 }
 
 // $KASM_URL_EXTRA is another variable: only a whole name is replaced.

@@ -1,59 +1,138 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { problemResponses } from '@platform/schemas';
-import { LoginFailedError, UserDisabledError, UserLockedError } from '../errors';
+import { toTimestamp, toWireId } from '@platform/schemas';
 import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
-import { LOGIN_THROTTLE } from '../plugins/auth-throttle';
-import { toUserResponse } from '../users/user-response';
-import { TargetUserBodySchema } from '../users/users.schemas';
-import { AuthenticateBodySchema, LoginSchema } from './sessions.schemas';
+import { toKasmResponse } from './kasm-response';
+import {
+  ExecCommandBodySchema,
+  ExecResultSchema,
+  KasmIdBodySchema,
+  KasmsSchema,
+  KasmStatusSchema,
+  KeepaliveSchema,
+  RequestKasmBodySchema,
+  RequestKasmResponseSchema,
+} from './sessions.schemas';
 import type { SessionsService } from './sessions.service';
 
 const tags = ['sessions'];
-const isRefusedLogin = (error: unknown) =>
-  error instanceof LoginFailedError ||
-  error instanceof UserLockedError ||
-  error instanceof UserDisabledError;
+const security = API_KEY_SECURITY;
+const now = () => new Date().toISOString();
 
 export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsService }> = async (
   app,
   { sessions },
 ) => {
   app.post(
-    '/authenticate',
-    {
-      schema: {
-        tags,
-        summary: 'User login (no API key): returns a session token',
-        body: AuthenticateBodySchema,
-        response: { 200: LoginSchema, ...problemResponses(400, 401, 403, 413, 415, 429, 503) },
-      },
-    },
-    async (request) => {
-      // Per client address, whatever the usernames: credential stuffing spreads over accounts.
-      const login = await app.authThrottle.guard(
-        LOGIN_THROTTLE,
-        request,
-        () => sessions.authenticate(request.body.username, request.body.password),
-        isRefusedLogin,
-      );
-      return { token: login.token, user: toUserResponse(login.user) };
-    },
-  );
-
-  app.post(
-    '/logout_user',
+    '/request_kasm',
     {
       config: { permission: 'users.auth_session' },
       schema: {
         tags,
-        security: API_KEY_SECURITY,
-        summary: 'End every login session of the user',
-        body: TargetUserBodySchema,
-        response: { 200: EmptySchema, ...errorResponses(404) },
+        security,
+        summary: 'Launch a session of a workspace for a user; poll get_kasm_status until running',
+        body: RequestKasmBodySchema,
+        response: { 200: RequestKasmResponseSchema, ...errorResponses(404, 409, 502) },
+      },
+    },
+    async (request) => sessions.request(request.body),
+  );
+
+  app.post(
+    '/get_kasm_status',
+    {
+      config: { permission: 'sessions.view' },
+      schema: {
+        tags,
+        security,
+        summary: 'One session, with a fresh kasm_url while it is live',
+        body: KasmIdBodySchema,
+        response: { 200: KasmStatusSchema, ...errorResponses(404) },
       },
     },
     async (request) => {
-      await sessions.logoutUser(request.body.target_user.user_id);
+      const { row, kasmUrl } = await sessions.status(request.body.kasm_id, request.body.user_id);
+      const kasm = toKasmResponse(row);
+      return {
+        kasm,
+        kasm_id: kasm.kasm_id,
+        status: row.status,
+        operational_status: kasm.operational_status,
+        operational_message: kasm.operational_message,
+        operational_progress: kasm.operational_progress,
+        kasm_url: kasmUrl,
+        current_time: now(),
+      };
+    },
+  );
+
+  app.post(
+    '/get_kasms',
+    {
+      config: { permission: 'sessions.view' },
+      schema: {
+        tags,
+        security,
+        summary: 'Every live session',
+        response: { 200: KasmsSchema, ...errorResponses() },
+      },
+    },
+    async () => ({ kasms: (await sessions.listLive()).map(toKasmResponse), current_time: now() }),
+  );
+
+  app.post(
+    '/keepalive',
+    {
+      config: { permission: 'sessions.modify' },
+      schema: {
+        tags,
+        security,
+        summary: 'Extend a running session by the keepalive window, up to its time limit',
+        body: KasmIdBodySchema,
+        response: { 200: KeepaliveSchema, ...errorResponses(404, 409) },
+      },
+    },
+    async (request) => {
+      const result = await sessions.keepalive(request.body.kasm_id);
+      return { usage_reached: result.usageReached, expiration_date: toTimestamp(result.expiresAt) };
+    },
+  );
+
+  app.post(
+    '/exec_command_kasm',
+    {
+      config: { permission: 'sessions.modify' },
+      schema: {
+        tags,
+        security,
+        summary: 'Run a command inside a running session; answers its exit code and output',
+        body: ExecCommandBodySchema,
+        response: { 200: ExecResultSchema, ...errorResponses(404, 409, 502) },
+      },
+    },
+    async (request) => {
+      const result = await sessions.exec(request.body);
+      return {
+        kasm_id: toWireId(request.body.kasm_id),
+        exit_code: result.exitCode,
+        output: result.output,
+      };
+    },
+  );
+
+  app.post(
+    '/destroy_kasm',
+    {
+      config: { permission: 'sessions.delete' },
+      schema: {
+        tags,
+        security,
+        summary: 'Stop and remove the session container; the profile stays',
+        body: KasmIdBodySchema,
+        response: { 200: EmptySchema, ...errorResponses(404, 502) },
+      },
+    },
+    async (request) => {
+      await sessions.destroy(request.body.kasm_id, request.body.user_id);
       return {};
     },
   );

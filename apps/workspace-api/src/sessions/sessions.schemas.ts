@@ -1,12 +1,110 @@
-import { Type } from '@sinclair/typebox';
-import { UserSchema } from '../users/users.schemas';
+import { Type, type Static } from '@sinclair/typebox';
+import { IdSchema, TimestampSchema } from '@platform/schemas';
 
-export const AuthenticateBodySchema = Type.Object({
-  username: Type.String({ minLength: 1, maxLength: 255 }),
-  password: Type.String({ minLength: 1, maxLength: 1024 }),
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
+  Type.Optional(Type.Union([schema, Type.Null()]));
+
+export const EnvironmentSchema = Type.Record(
+  Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,254}$' }),
+  Type.String({ maxLength: 32_768 }),
+  { maxProperties: 200, description: 'Environment variables for the session (name → value)' },
+);
+
+export const RequestKasmBodySchema = Type.Object({
+  user_id: IdSchema,
+  image_id: IdSchema,
+  zone_id: Type.Optional(IdSchema),
+  environment: Type.Optional(Type.Union([EnvironmentSchema, Type.Null()])),
+  kasm_url: Nullable(
+    Type.String({
+      maxLength: 2048,
+      description: 'Where a browser inside the session should go (KASM_URL)',
+    }),
+  ),
+});
+export type RequestKasmBody = Static<typeof RequestKasmBodySchema>;
+
+export const KasmIdBodySchema = Type.Object({
+  kasm_id: IdSchema,
+  user_id: Type.Optional(IdSchema),
+});
+export type KasmIdBody = Static<typeof KasmIdBodySchema>;
+
+export const ExecCommandBodySchema = Type.Object({
+  kasm_id: IdSchema,
+  user_id: Type.Optional(IdSchema),
+  exec_config: Type.Object({
+    cmd: Type.String({ minLength: 1, maxLength: 65_536, description: 'Run with /bin/sh -c' }),
+    environment: Type.Optional(Type.Union([EnvironmentSchema, Type.Null()])),
+    workdir: Nullable(Type.String({ maxLength: 1024 })),
+    user: Nullable(Type.String({ maxLength: 255 })),
+    privileged: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  }),
+});
+export type ExecCommandBody = Static<typeof ExecCommandBodySchema>;
+
+export const KasmSchema = Type.Object({
+  kasm_id: Type.String(),
+  user_id: Type.String(),
+  username: Type.String(),
+  image_id: Type.String(),
+  image: Type.Object({
+    image_id: Type.String(),
+    name: Type.String(),
+    friendly_name: Type.String(),
+  }),
+  operational_status: Type.String({
+    description: 'requested, provisioning, starting, running, stopping, stopped or error',
+  }),
+  operational_message: Type.String(),
+  operational_progress: Type.Integer({ description: '0-100' }),
+  server_id: Type.String({ description: 'The agent running it' }),
+  hostname: Type.String({ description: "The agent's hostname" }),
+  zone_name: Type.String(),
+  container_id: Type.Union([Type.String(), Type.Null()]),
+  cores: Type.Number(),
+  memory: Type.Integer({ description: 'Bytes' }),
+  start_date: TimestampSchema,
+  keepalive_date: TimestampSchema,
+  expiration_date: TimestampSchema,
+  created_date: TimestampSchema,
+});
+export type KasmResponse = Static<typeof KasmSchema>;
+
+export const RequestKasmResponseSchema = Type.Object({
+  kasm_id: Type.String(),
+  status: Type.String(),
+  user_id: Type.String(),
+  username: Type.String(),
+  session_token: Type.String({
+    description: 'Admits a browser to the session; also inside kasm_url',
+  }),
+  kasm_url: Type.String(),
 });
 
-export const LoginSchema = Type.Object({
-  token: Type.String({ description: 'Login session token; shown once' }),
-  user: UserSchema,
+export const KasmStatusSchema = Type.Object({
+  kasm: KasmSchema,
+  kasm_id: Type.String(),
+  status: Type.String(),
+  operational_status: Type.String(),
+  operational_message: Type.String(),
+  operational_progress: Type.Integer(),
+  kasm_url: Type.Union([Type.String(), Type.Null()], {
+    description: 'A fresh link for live sessions (the previous one stops working); null otherwise',
+  }),
+  current_time: Type.String(),
+});
+
+export const KasmsSchema = Type.Object({
+  kasms: Type.Array(KasmSchema),
+  current_time: Type.String(),
+});
+export const KeepaliveSchema = Type.Object({
+  usage_reached: Type.Boolean({ description: 'True once the session time limit caps the expiry' }),
+  expiration_date: TimestampSchema,
+});
+export const ExecResultSchema = Type.Object({
+  kasm_id: Type.String(),
+  exit_code: Type.Integer(),
+  output: Type.String({ description: 'stdout and stderr, at most 1 MiB' }),
 });

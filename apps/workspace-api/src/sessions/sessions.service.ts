@@ -1,76 +1,236 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import { hashSecret, randomSecret } from '@platform/secrets';
-import { toUuid } from '@platform/schemas';
+import { toUuid, toWireId } from '@platform/schemas';
+import { agentResources } from '../agents/agent-response';
+import type { AgentsRepository } from '../agents/agents.repository';
 import type { Config } from '../config';
 import type { Db } from '../db';
-import { LoginFailedError, UserDisabledError, UserLockedError, UserNotFoundError } from '../errors';
-import { USER_WITH_GROUPS, type UserWithGroups } from '../users/user-response';
-import { normalizeUsername } from '../users/users.service';
-import { comparePassword, hashPassword } from '../users/password-hashing';
+import { EngineError } from '../engines/engine';
+import type { Engines } from '../engines/engines';
+import {
+  EngineFailedError,
+  KasmNotFoundError,
+  KasmNotRunningError,
+  SessionLimitReachedError,
+  UserNotFoundError,
+} from '../errors';
+import type { LaunchPlan } from '../launch-plan/launch-plan';
+import type { LaunchPlanService } from '../launch-plan/launch-plan.service';
+import type { KasmRow, KasmsRepository } from './kasms.repository';
+import { LIVE_STATUSES } from './kasms.repository';
+import type { SessionLauncher } from './session-launcher';
+import type { ExecCommandBody, RequestKasmBody } from './sessions.schemas';
 
-export interface Login {
-  token: string;
-  user: UserWithGroups;
+/** Live sessions a user may hold when none of their groups sets max_kasms_per_user. */
+export const DEFAULT_SESSION_LIMIT = 2;
+
+export interface SessionsDeps {
+  db: Db;
+  config: Config;
+  kasms: KasmsRepository;
+  agents: AgentsRepository;
+  launchPlans: LaunchPlanService;
+  engines: Engines;
+  launcher: SessionLauncher;
+  owner: string;
 }
 
-export function createSessionsService({ db, config }: { db: Db; config: Config }) {
-  // Compared against for unknown users so that "no such user" and "wrong password" take as long.
-  let decoy: Promise<string> | null = null;
-  const decoyHash = () => (decoy ??= hashPassword(randomSecret(), config.BCRYPT_COST));
+const withToken = (url: string, token: string) => `${url}?kasm_token=${encodeURIComponent(token)}`;
+const isLive = (status: string) => (LIVE_STATUSES as readonly string[]).includes(status);
 
-  /** Counts a failure; the Nth consecutive one locks the account. */
-  async function recordFailure(userId: string): Promise<void> {
-    const { failedLoginCount } = await db.user.update({
-      where: { id: userId },
-      data: { failedLoginCount: { increment: 1 } },
-      select: { failedLoginCount: true },
-    });
-    if (failedLoginCount >= config.MAX_FAILED_LOGINS) {
-      await db.user.update({ where: { id: userId }, data: { locked: true } });
+export function createSessionsService(deps: SessionsDeps) {
+  const { db, config, kasms, agents, launchPlans, engines, launcher, owner } = deps;
+  const leaseMs = config.SESSION_LEASE_SECONDS * 1000;
+
+  async function load(kasmId: string, userId?: string): Promise<KasmRow> {
+    const row = await kasms.find(toUuid(kasmId));
+    if (!row || (userId !== undefined && row.userId !== toUuid(userId))) {
+      throw new KasmNotFoundError(`kasm_id ${kasmId}${userId ? ` of user_id ${userId}` : ''}`);
     }
+    return row;
+  }
+
+  /** Places the session and records it, in one transaction that locks the user and the agents. */
+  async function reserve(input: RequestKasmBody, token: string): Promise<KasmRow> {
+    const userId = toUuid(input.user_id);
+    const id = randomUUID();
+    const now = Date.now();
+    return db.$transaction(
+      async (tx) => {
+        if (!(await kasms.lockUser(tx, userId)))
+          throw new UserNotFoundError(`user_id ${input.user_id}`);
+        const limit = (await kasms.sessionLimit(tx, userId)) ?? DEFAULT_SESSION_LIMIT;
+        const live = await kasms.countLive(tx, userId);
+        if (live >= limit) {
+          throw new SessionLimitReachedError(
+            `The user has ${live} live sessions and may hold ${limit}; destroy one first`,
+          );
+        }
+        await kasms.lockAgents(tx);
+        const [rows, reserved] = await Promise.all([
+          agents.forPlacement(tx),
+          kasms.reservations(tx),
+        ]);
+        const zoneId = input.zone_id && toUuid(input.zone_id);
+        const refusals: { hostname: string; reason: string }[] = [];
+        const usable = rows.filter((agent) => {
+          const reason = !agent.dockerUrl
+            ? 'has no engine address (docker_url)'
+            : agent.status !== 'online'
+              ? `is ${agent.status}${agent.statusReason ? `: ${agent.statusReason}` : ''}`
+              : zoneId && agent.zoneId !== zoneId
+                ? 'is in another zone'
+                : null;
+          if (reason) refusals.push({ hostname: agent.hostname, reason: `The agent ${reason}` });
+          return reason === null;
+        });
+        const plan = await launchPlans.planIn(tx, input.user_id, input.image_id, {
+          sessionId: toWireId(id),
+          refusals,
+          agents: usable.map((agent) => {
+            const resources = agentResources(agent);
+            const taken = reserved.get(agent.id) ?? { cores: 0, memory: 0 };
+            return {
+              ...resources,
+              allocatedCores: resources.allocatedCores + taken.cores,
+              allocatedMemory: resources.allocatedMemory + taken.memory,
+              id: agent.id,
+              zoneId: agent.zoneId,
+            };
+          }),
+        });
+        const expires =
+          now +
+          config.SESSION_LAUNCH_TIMEOUT_SECONDS * 1000 +
+          config.SESSION_KEEPALIVE_SECONDS * 1000;
+        return kasms.insert(tx, {
+          id,
+          userId,
+          imageId: toUuid(input.image_id),
+          agentId: plan.agent.id,
+          cores: plan.resources.cores,
+          memory: BigInt(plan.resources.memory),
+          plan: plan as unknown as object,
+          tokenHash: hashSecret(token),
+          containerSecret: randomBytes(18).toString('hex'),
+          leaseOwner: owner,
+          leaseUntil: new Date(now + leaseMs),
+          expiresAt: new Date(expires),
+          hardExpiresAt: new Date(now + config.SESSION_TIME_LIMIT_SECONDS * 1000),
+        });
+      },
+      { maxWait: 20_000, timeout: 30_000 },
+    );
+  }
+
+  /** Stops a session that this process has claimed (status stopping, lease ours). */
+  async function stopClaimed(row: Pick<KasmRow, 'id' | 'agent'>): Promise<void> {
+    try {
+      await engines.forAgent(row.agent).removeSession(toWireId(row.id));
+    } catch (error) {
+      // The claim stays stopping; its lease runs out and a sweep tries again.
+      if (error instanceof EngineError) throw new EngineFailedError(error.message);
+      throw error;
+    }
+    await kasms.transition(row.id, ['stopping'], {
+      status: 'stopped',
+      stoppedAt: new Date(),
+      leaseOwner: null,
+      leaseUntil: null,
+    });
+  }
+
+  async function destroyRow(row: KasmRow): Promise<void> {
+    const claimed = await kasms.transition(
+      row.id,
+      [...LIVE_STATUSES].filter((s) => s !== 'stopping'),
+      {
+        status: 'stopping',
+        leaseOwner: owner,
+        leaseUntil: new Date(Date.now() + leaseMs),
+      },
+    );
+    if (claimed || row.status === 'stopping') await stopClaimed(row);
   }
 
   return {
-    async authenticate(usernameInput: string, password: string): Promise<Login> {
-      const user = await db.user.findUnique({
-        where: { username: normalizeUsername(usernameInput) },
-        include: USER_WITH_GROUPS,
-      });
-      const matches = await comparePassword(password, user?.passwordHash ?? (await decoyHash()));
-      if (!user || !user.passwordHash) throw new LoginFailedError();
-      if (user.disabled) throw new UserDisabledError();
-      if (user.locked) throw new UserLockedError();
-      if (!matches) {
-        await recordFailure(user.id);
-        throw new LoginFailedError();
-      }
+    async request(input: RequestKasmBody) {
       const token = randomSecret(32);
-      const now = new Date();
-      const [, loggedIn] = await db.$transaction([
-        db.session.create({
-          data: {
-            userId: user.id,
-            tokenHash: hashSecret(token),
-            expiresAt: new Date(now.getTime() + config.SESSION_TTL_HOURS * 3_600_000),
-          },
-        }),
-        db.user.update({
-          where: { id: user.id },
-          data: { failedLoginCount: 0, lastSession: now },
-          include: USER_WITH_GROUPS,
-        }),
-      ]);
-      return { token, user: loggedIn };
+      const row = await reserve(input, token);
+      launcher.launch(row, {
+        environment: input.environment ?? {},
+        kasmUrl: input.kasm_url ?? undefined,
+      });
+      const plan = row.plan as unknown as LaunchPlan;
+      return {
+        kasm_id: toWireId(row.id),
+        status: row.status,
+        user_id: toWireId(row.userId),
+        username: row.user.username,
+        session_token: token,
+        kasm_url: withToken(plan.sessionUrl, token),
+      };
     },
 
-    /** Ends every login session of the user. */
-    async logoutUser(userId: string): Promise<void> {
-      const id = toUuid(userId);
-      const [user] = await db.$transaction([
-        db.user.findUnique({ where: { id }, select: { id: true } }),
-        db.session.deleteMany({ where: { userId: id } }),
-      ]);
-      if (!user) throw new UserNotFoundError(`user_id ${userId}`);
+    /** The session, with a fresh connect link while it is live (the previous link stops working). */
+    async status(kasmId: string, userId?: string) {
+      const row = await load(kasmId, userId);
+      let kasmUrl: string | null = null;
+      if (isLive(row.status)) {
+        const token = randomSecret(32);
+        await kasms.transition(row.id, [...LIVE_STATUSES], { tokenHash: hashSecret(token) });
+        kasmUrl = withToken((row.plan as unknown as LaunchPlan).sessionUrl, token);
+      }
+      return { row, kasmUrl };
     },
+
+    listLive: (userId?: string) => kasms.listLive(userId && toUuid(userId)),
+
+    async keepalive(kasmId: string) {
+      const row = await load(kasmId);
+      if (row.status !== 'running') throw new KasmNotRunningError(`The session is ${row.status}`);
+      const now = Date.now();
+      const wanted = now + config.SESSION_KEEPALIVE_SECONDS * 1000;
+      const expiresAt = new Date(Math.min(wanted, row.hardExpiresAt.getTime()));
+      await kasms.transition(row.id, ['running'], { expiresAt, keepaliveAt: new Date(now) });
+      return { usageReached: wanted >= row.hardExpiresAt.getTime(), expiresAt };
+    },
+
+    async exec(input: ExecCommandBody) {
+      const row = await load(input.kasm_id, input.user_id);
+      if (row.status !== 'running' || !row.containerId) {
+        throw new KasmNotRunningError(`The session is ${row.status}`);
+      }
+      const command = input.exec_config;
+      try {
+        return await engines.forAgent(row.agent).exec(row.containerId, {
+          cmd: command.cmd,
+          env: command.environment ?? undefined,
+          workdir: command.workdir ?? undefined,
+          user: command.user ?? undefined,
+          privileged: command.privileged ?? false,
+        });
+      } catch (error) {
+        if (error instanceof EngineError) throw new EngineFailedError(error.message);
+        throw error;
+      }
+    },
+
+    async destroy(kasmId: string, userId?: string): Promise<void> {
+      await destroyRow(await load(kasmId, userId));
+    },
+
+    countLive: (userId: string) => kasms.countLive(db, toUuid(userId)),
+
+    /** Destroys every live session of the user (delete_user with force). */
+    async destroyAllOf(userId: string): Promise<void> {
+      for (const { id } of await kasms.liveOf(toUuid(userId))) {
+        const row = await kasms.find(id);
+        if (row) await destroyRow(row);
+      }
+    },
+
+    stopClaimed,
   };
 }
 export type SessionsService = ReturnType<typeof createSessionsService>;

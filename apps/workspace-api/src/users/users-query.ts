@@ -3,7 +3,8 @@ import type { Db } from '../db';
 import { InvalidCursorError } from '../errors';
 import { Prisma } from '../generated/prisma/client';
 import type { UserView } from './user-response';
-import { tableIn, userColumns } from './users.repository';
+import { tableIn } from '../db';
+import { userColumns } from './users.repository';
 import type { GetUsersBody } from './users.schemas';
 
 // Sort columns, their field names in cursors, and whether they are unique (then id breaks no ties).

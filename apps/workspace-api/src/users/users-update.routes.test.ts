@@ -123,17 +123,11 @@ describe('delete_user', () => {
     expect(await h.db.userGroup.count()).toBe(0);
   });
 
-  it('refuses with 409 while the user has a live session, and deletes with force', async () => {
+  it('deletes a signed-in user and ends their login sessions (only workspace sessions need force)', async () => {
     const user = await createUser({ username: 'busy' });
     await login('busy');
-    const refused = await h.call('delete_user', { target_user: { user_id: user.user_id } });
-    expect(refused.statusCode).toBe(409);
-    expect(refused.json().code).toBe('USER_HAS_SESSIONS');
-    const forced = await h.call('delete_user', {
-      target_user: { user_id: user.user_id },
-      force: true,
-    });
-    expect(forced.statusCode).toBe(200);
+    const res = await h.call('delete_user', { target_user: { user_id: user.user_id } });
+    expect(res.statusCode).toBe(200);
     expect(await h.db.session.count()).toBe(0);
   });
 

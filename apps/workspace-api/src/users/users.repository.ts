@@ -1,4 +1,4 @@
-import type { Db } from '../db';
+import { tableIn, type Db } from '../db';
 import { Prisma } from '../generated/prisma/client';
 import type { UserView } from './user-response';
 
@@ -29,11 +29,6 @@ export function isRawUniqueViolation(error: unknown): boolean {
   return (
     e?.code === 'P2010' && e.meta?.driverAdapterError?.cause?.kind === 'UniqueConstraintViolation'
   );
-}
-
-/** `"<schema>"."<table>"`; the schema is validated by config as a plain identifier. */
-export function tableIn(schema: string, table: string): Prisma.Sql {
-  return Prisma.raw(`"${schema}"."${table}"`);
 }
 
 /** The UserView columns of `u`, and its groups in membership order. */

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
+import { toKasmResponse } from '../sessions/kasm-response';
+import type { SessionsService } from '../sessions/sessions.service';
 import { toUserResponse } from './user-response';
 import {
   CreateUserBodySchema,
@@ -8,6 +10,7 @@ import {
   GetUsersBodySchema,
   UpdateUserBodySchema,
   UserEnvelopeSchema,
+  UserWithKasmsEnvelopeSchema,
   UsersPageSchema,
 } from './users.schemas';
 import type { UsersService } from './users.service';
@@ -15,10 +18,10 @@ import type { UsersService } from './users.service';
 const tags = ['users'];
 const security = API_KEY_SECURITY;
 
-export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = async (
-  app,
-  { users },
-) => {
+export const usersRoutes: FastifyPluginAsyncTypebox<{
+  users: UsersService;
+  sessions: SessionsService;
+}> = async (app, { users, sessions }) => {
   app.post(
     '/create_user',
     {
@@ -43,12 +46,14 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = a
         security,
         summary: 'Get one user by user_id or username',
         body: GetUserBodySchema,
-        response: { 200: UserEnvelopeSchema, ...errorResponses(404) },
+        response: { 200: UserWithKasmsEnvelopeSchema, ...errorResponses(404) },
       },
     },
-    async (request) => ({
-      user: toUserResponse(await users.findByIdOrUsername(request.body.target_user)),
-    }),
+    async (request) => {
+      const user = await users.findByIdOrUsername(request.body.target_user);
+      const kasms = await sessions.listLive(user.id);
+      return { user: { ...toUserResponse(user), kasms: kasms.map(toKasmResponse) } };
+    },
   );
 
   app.post(

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdSchema, TimestampSchema } from '@platform/schemas';
+import { KasmSchema } from '../sessions/sessions.schemas';
 
 const Username = Type.String({
   minLength: 1,
@@ -33,6 +34,10 @@ export const UserSchema = Type.Object({
 export type UserResponse = Static<typeof UserSchema>;
 
 export const UserEnvelopeSchema = Type.Object({ user: UserSchema });
+/** get_user also lists the user's live sessions, as Kasm does. */
+export const UserWithKasmsEnvelopeSchema = Type.Object({
+  user: Type.Composite([UserSchema, Type.Object({ kasms: Type.Array(KasmSchema) })]),
+});
 
 const UserFields = {
   first_name: Type.Optional(ShortText),

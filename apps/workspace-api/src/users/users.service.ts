@@ -39,7 +39,21 @@ function checkUsername(username: string): string {
   return normalized;
 }
 
-export function createUsersService({ db, config }: { db: Db; config: Config }) {
+/** What deleting a user needs of the sessions feature. */
+export interface UserSessions {
+  countLive(userId: string): Promise<number>;
+  destroyAllOf(userId: string): Promise<void>;
+}
+
+export function createUsersService({
+  db,
+  config,
+  sessions,
+}: {
+  db: Db;
+  config: Config;
+  sessions: UserSessions;
+}) {
   const rethrowTaken = (username: string) => (error: unknown) => {
     throw isUniqueViolation(error) || isRawUniqueViolation(error)
       ? new UsernameTakenError(username)
@@ -107,18 +121,18 @@ export function createUsersService({ db, config }: { db: Db; config: Config }) {
       return user;
     },
 
-    /** Refuses while the user has live sessions unless forced; memberships and sessions go with it. */
+    /** Refuses while the user has live sessions unless forced, which destroys them first. */
     async remove(userId: string, force: boolean): Promise<void> {
       const id = toUuid(userId);
-      await db.$transaction(async (tx) => {
-        const user = await tx.user.findUnique({ where: { id }, select: { id: true } });
-        if (!user) throw new UserNotFoundError(`user_id ${userId}`);
-        const live = await tx.session.count({
-          where: { userId: id, expiresAt: { gt: new Date() } },
-        });
-        if (live > 0 && !force) throw new UserHasSessionsError();
-        await tx.user.delete({ where: { id } });
-      });
+      const user = await db.user.findUnique({ where: { id }, select: { id: true } });
+      if (!user) throw new UserNotFoundError(`user_id ${userId}`);
+      if ((await sessions.countLive(userId)) > 0) {
+        if (!force) throw new UserHasSessionsError();
+        await sessions.destroyAllOf(userId);
+      }
+      // Memberships, login sessions and session history go with the row (foreign keys cascade).
+      const { count } = await db.user.deleteMany({ where: { id } });
+      if (count === 0) throw new UserNotFoundError(`user_id ${userId}`);
     },
   };
 }

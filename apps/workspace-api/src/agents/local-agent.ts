@@ -1,0 +1,62 @@
+import { toWireId } from '@platform/schemas';
+import type { Engines } from '../engines/engines';
+import type { ZonesService } from '../zones/zones.service';
+import type { AgentsService } from './agents.service';
+
+export const LOCAL_AGENT = 'local';
+const DEFAULT_SOCKET = 'unix:///var/run/docker.sock';
+
+/** The engine a local start would use: DOCKER_HOST when it names a socket or TCP address, else the default socket. */
+export function localEngineUrl(dockerHost: string | undefined): string {
+  return dockerHost && /^(unix|tcp):\/\//.test(dockerHost) ? dockerHost : DEFAULT_SOCKET;
+}
+
+export type LocalAgentResult =
+  | { registered: true; url: string; cores: number; memory: number; created: boolean }
+  | { registered: false; url: string; reason: string };
+
+/**
+ * Registers (or points at) the agent "local" in the zone "local" when a Docker engine answers
+ * here, so that `npm start` runs sessions with no setup; says why not otherwise.
+ */
+export async function registerLocalAgent(deps: {
+  engines: Engines;
+  zones: ZonesService;
+  agents: AgentsService;
+  dockerHost: string | undefined;
+  port: number;
+}): Promise<LocalAgentResult> {
+  const url = localEngineUrl(deps.dockerHost);
+  const address = { dockerUrl: url, tlsCaPath: '', tlsCertPath: '', tlsKeyPath: '' };
+  try {
+    await deps.engines.forAgent(address).info();
+  } catch (error) {
+    return {
+      registered: false,
+      url,
+      reason: error instanceof Error ? error.message : String(error),
+    };
+  }
+  const zone =
+    (await deps.zones.list()).find((z) => z.name === LOCAL_AGENT) ??
+    (await deps.zones.create({
+      name: LOCAL_AGENT,
+      proxy_hostname: 'localhost',
+      proxy_port: deps.port,
+    }));
+  const existing = (await deps.agents.list()).find((a) => a.hostname === LOCAL_AGENT);
+  const agent = existing
+    ? await deps.agents.update({ agent_id: toWireId(existing.id), docker_url: url })
+    : await deps.agents.create({
+        hostname: LOCAL_AGENT,
+        zone_id: toWireId(zone.id),
+        docker_url: url,
+      });
+  return {
+    registered: true,
+    url,
+    cores: agent.cores,
+    memory: Number(agent.memory),
+    created: !existing,
+  };
+}

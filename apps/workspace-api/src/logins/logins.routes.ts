@@ -1,0 +1,60 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { problemResponses } from '@platform/schemas';
+import { LoginFailedError, UserDisabledError, UserLockedError } from '../errors';
+import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
+import { LOGIN_THROTTLE } from '../plugins/auth-throttle';
+import { toUserResponse } from '../users/user-response';
+import { TargetUserBodySchema } from '../users/users.schemas';
+import { AuthenticateBodySchema, LoginSchema } from './logins.schemas';
+import type { LoginsService } from './logins.service';
+
+const tags = ['logins'];
+const isRefusedLogin = (error: unknown) =>
+  error instanceof LoginFailedError ||
+  error instanceof UserLockedError ||
+  error instanceof UserDisabledError;
+
+export const loginsRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> = async (
+  app,
+  { logins },
+) => {
+  app.post(
+    '/authenticate',
+    {
+      schema: {
+        tags,
+        summary: 'User login (no API key): returns a session token',
+        body: AuthenticateBodySchema,
+        response: { 200: LoginSchema, ...problemResponses(400, 401, 403, 413, 415, 429, 503) },
+      },
+    },
+    async (request) => {
+      // Per client address, whatever the usernames: credential stuffing spreads over accounts.
+      const login = await app.authThrottle.guard(
+        LOGIN_THROTTLE,
+        request,
+        () => logins.authenticate(request.body.username, request.body.password),
+        isRefusedLogin,
+      );
+      return { token: login.token, user: toUserResponse(login.user) };
+    },
+  );
+
+  app.post(
+    '/logout_user',
+    {
+      config: { permission: 'users.auth_session' },
+      schema: {
+        tags,
+        security: API_KEY_SECURITY,
+        summary: 'End every login session of the user',
+        body: TargetUserBodySchema,
+        response: { 200: EmptySchema, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      await logins.logoutUser(request.body.target_user.user_id);
+      return {};
+    },
+  );
+};

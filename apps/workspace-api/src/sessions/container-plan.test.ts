@@ -1,0 +1,173 @@
+import type { LaunchPlan } from '../launch-plan/launch-plan';
+import { launchSteps, parseSize } from './container-plan';
+
+const GB = 1024 ** 3;
+
+function plan(overrides: Partial<LaunchPlan> = {}, runConfig: unknown = {}): LaunchPlan {
+  return {
+    user: { id: 'u1', username: 'ada' },
+    image: {
+      id: 'i1',
+      name: 'kasmweb/terminal:1.16.0',
+      friendlyName: 'Terminal',
+      dockerRegistry: '',
+      registryId: null,
+      runConfig,
+    },
+    resources: { cores: 1.5, memory: 2 * GB },
+    allowedThrough: [],
+    agent: {
+      id: 'a1',
+      hostname: 'agent-1',
+      zone: { id: 'z1', name: 'default' },
+      capacity: { cores: 8, memory: 16 * GB },
+      free: { cores: 8, memory: 16 * GB },
+    },
+    sessionId: 'f00d',
+    sessionUrl: 'https://desk.example.com/kasm/f00d/',
+    persistentProfilePath: '/profiles/ada',
+    fileMappings: [],
+    execConfig: {},
+    ...overrides,
+  };
+}
+
+const steps = (p: LaunchPlan, environment: Record<string, string> = {}, kasmUrl?: string) => {
+  const result = launchSteps({ plan: p, containerSecret: 'vnc-secret', environment, kasmUrl });
+  if (!result.ok) throw new Error(result.reason);
+  return result;
+};
+
+describe('launchSteps', () => {
+  it('asks for the plan’s limits, the profile at the Kasm home, VNC_PW and KASM_URL, and port 6901 over https by default', () => {
+    const result = steps(plan(), { LANG: 'de_DE' });
+    expect(result.endpoint).toEqual({ port: 6901, scheme: 'https' });
+    expect(result.container).toEqual({
+      sessionId: 'f00d',
+      image: 'kasmweb/terminal:1.16.0',
+      hostname: undefined,
+      env: { LANG: 'de_DE', KASM_URL: 'https://desk.example.com/kasm/f00d/', VNC_PW: 'vnc-secret' },
+      cores: 1.5,
+      memory: 2 * GB,
+      shmSizeBytes: undefined,
+      profile: { hostPath: '/profiles/ada', home: '/home/kasm-user' },
+      sessionPort: 6901,
+      files: [],
+    });
+    expect(result.exec).toEqual([]);
+  });
+
+  it('takes port, scheme, shm_size, hostname and home from run_config', () => {
+    const result = steps(
+      plan({}, { port: 8080, scheme: 'http', shm_size: '512m', hostname: 'desk', home: '/root' }),
+    );
+    expect(result.endpoint).toEqual({ port: 8080, scheme: 'http' });
+    expect(result.container).toMatchObject({
+      hostname: 'desk',
+      shmSizeBytes: 512 * 1024 ** 2,
+      sessionPort: 8080,
+      profile: { hostPath: '/profiles/ada', home: '/root' },
+    });
+  });
+
+  it('never lets the request’s environment replace the container password', () => {
+    expect(steps(plan(), { VNC_PW: 'mine' }).container.env.VNC_PW).toBe('vnc-secret');
+  });
+
+  it('sets KASM_URL to the kasm_url the request asked for, when it asked', () => {
+    expect(steps(plan(), {}, 'https://example.org/').container.env.KASM_URL).toBe(
+      'https://example.org/',
+    );
+  });
+
+  it('mounts no profile when the plan has none', () => {
+    expect(steps(plan({ persistentProfilePath: null })).container.profile).toBeUndefined();
+  });
+
+  it('writes the merged file mappings with their mode', () => {
+    const mapping = {
+      id: 'm1',
+      name: 'hello',
+      description: '',
+      destination: '/usr/local/bin/hello',
+      executable: true,
+      content: 'echo hi',
+      target: { type: 'image' as const, id: 'i1' },
+      source: { type: 'image' as const, id: 'i1', name: 'kasmweb/terminal:1.16.0' },
+    };
+    expect(steps(plan({ fileMappings: [mapping] })).container.files).toEqual([
+      { path: '/usr/local/bin/hello', content: 'echo hi', executable: true },
+    ]);
+  });
+
+  it('runs exec_config go, then assign, with KASM_URL and each step’s own settings', () => {
+    const result = steps(
+      plan({
+        execConfig: {
+          go: { cmd: 'echo go', environment: { A: 1 }, user: 'root', privileged: true },
+          assign: { cmd: 'echo assign', workdir: '/tmp' },
+          other: { cmd: 'ignored' },
+        },
+      }),
+    );
+    const kasmUrl = 'https://desk.example.com/kasm/f00d/';
+    expect(result.exec).toEqual([
+      {
+        cmd: 'echo go',
+        env: { KASM_URL: kasmUrl, A: '1' },
+        workdir: undefined,
+        user: 'root',
+        privileged: true,
+      },
+      {
+        cmd: 'echo assign',
+        env: { KASM_URL: kasmUrl },
+        workdir: '/tmp',
+        user: undefined,
+        privileged: false,
+      },
+    ]);
+  });
+
+  it.each([
+    [{ port: 0 }, 'run_config.port must be a port number (1-65535), not 0'],
+    [{ port: '80' }, 'run_config.port must be a port number (1-65535), not "80"'],
+    [{ scheme: 'ftp' }, 'run_config.scheme must be "http" or "https", not "ftp"'],
+  ])('refuses run_config %j with a reason', (runConfig, reason) => {
+    expect(
+      launchSteps({ plan: plan({}, runConfig), containerSecret: 's', environment: {} }),
+    ).toEqual({
+      ok: false,
+      reason,
+    });
+  });
+
+  it('refuses an s3:// profile, which a Docker agent cannot mount', () => {
+    const result = launchSteps({
+      plan: plan({ persistentProfilePath: 's3://bucket/ada' }),
+      containerSecret: 's',
+      environment: {},
+    });
+    expect(result).toEqual({
+      ok: false,
+      reason: 'Profiles at s3://bucket/ada are not supported: a Docker agent mounts a folder path',
+    });
+  });
+});
+
+describe('parseSize', () => {
+  it.each([
+    ['512m', 512 * 1024 ** 2],
+    ['1g', GB],
+    ['1.5G', 1.5 * GB],
+    ['64k', 64 * 1024],
+    ['100', 100],
+    [4096, 4096],
+  ])('reads %j as %d bytes', (value, bytes) => {
+    expect(parseSize(value)).toBe(bytes);
+  });
+
+  it.each([undefined, null, '', 'lots', '-1m', 0, -5, Number.NaN])('ignores %j', (value) => {
+    expect(parseSize(value)).toBeUndefined();
+  });
+});

@@ -1,0 +1,118 @@
+import type { ContainerSpec, ExecSpec } from '../engines/engine';
+import type { LaunchPlan } from '../launch-plan/launch-plan';
+
+/** How the session's own server is reached, from the workspace's run_config. */
+export interface SessionEndpoint {
+  port: number;
+  scheme: 'http' | 'https';
+}
+
+export interface LaunchInput {
+  plan: LaunchPlan;
+  /** VNC_PW: the container's password, sent by the proxy, never shown to the user. */
+  containerSecret: string;
+  /** The request's `environment`, then `kasm_url` (where a browser in the session should go). */
+  environment: Record<string, string>;
+  kasmUrl?: string;
+}
+
+export type LaunchSteps =
+  | { ok: true; container: ContainerSpec; endpoint: SessionEndpoint; exec: ExecSpec[] }
+  | { ok: false; reason: string };
+
+// Kasm images keep the user's home here and serve KasmVNC over HTTPS on 6901.
+const KASM_HOME = '/home/kasm-user';
+const KASM_PORT = 6901;
+const SIZE = /^(\d+(?:\.\d+)?)\s*([kmg]?)b?$/i;
+const UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+const asObject = (value: unknown): Record<string, unknown> =>
+  value && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+
+/** Docker's size notation (`512m`, `1g`, or bytes as a number); undefined when absent or unreadable. */
+export function parseSize(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value) && value > 0) return Math.floor(value);
+  if (typeof value !== 'string') return undefined;
+  const match = SIZE.exec(value.trim());
+  if (!match) return undefined;
+  return Math.floor(Number(match[1]) * UNITS[match[2].toLowerCase()]);
+}
+
+export function endpointOf(runConfigValue: unknown): SessionEndpoint | string {
+  const runConfig = asObject(runConfigValue);
+  const port = runConfig.port ?? KASM_PORT;
+  if (!Number.isInteger(port) || (port as number) < 1 || (port as number) > 65535) {
+    return `run_config.port must be a port number (1-65535), not ${JSON.stringify(port)}`;
+  }
+  const scheme = runConfig.scheme ?? 'https';
+  if (scheme !== 'http' && scheme !== 'https') {
+    return `run_config.scheme must be "http" or "https", not ${JSON.stringify(scheme)}`;
+  }
+  return { port: port as number, scheme };
+}
+
+/** The commands exec_config asks for once the container runs: `go`, then `assign`. */
+function execSteps(execConfig: unknown, env: Record<string, string>): ExecSpec[] {
+  const config = asObject(execConfig);
+  return ['go', 'assign'].flatMap((step) => {
+    const item = asObject(config[step]);
+    if (typeof item.cmd !== 'string' || item.cmd.trim() === '') return [];
+    const stepEnv = Object.fromEntries(
+      Object.entries(asObject(item.environment)).map(([k, v]) => [k, String(v)]),
+    );
+    return [
+      {
+        cmd: item.cmd,
+        env: { ...env, ...stepEnv },
+        workdir: typeof item.workdir === 'string' ? item.workdir : undefined,
+        user: typeof item.user === 'string' ? item.user : undefined,
+        privileged: item.privileged === true,
+      },
+    ];
+  });
+}
+
+/** What the launcher asks of the engine to carry out a plan; pure, so every rule is unit-tested. */
+export function launchSteps({
+  plan,
+  containerSecret,
+  environment,
+  kasmUrl,
+}: LaunchInput): LaunchSteps {
+  const runConfig = asObject(plan.image.runConfig);
+  const endpoint = endpointOf(plan.image.runConfig);
+  if (typeof endpoint === 'string') return { ok: false, reason: endpoint };
+  const profile = plan.persistentProfilePath;
+  if (profile && !profile.startsWith('/')) {
+    return {
+      ok: false,
+      reason: `Profiles at ${profile} are not supported: a Docker agent mounts a folder path`,
+    };
+  }
+  const home = typeof runConfig.home === 'string' ? runConfig.home : KASM_HOME;
+  const env = { ...environment, KASM_URL: kasmUrl ?? plan.sessionUrl, VNC_PW: containerSecret };
+
+  return {
+    ok: true,
+    endpoint,
+    container: {
+      sessionId: plan.sessionId,
+      image: plan.image.name,
+      hostname: typeof runConfig.hostname === 'string' ? runConfig.hostname : undefined,
+      env,
+      cores: plan.resources.cores,
+      memory: plan.resources.memory,
+      shmSizeBytes: parseSize(runConfig.shm_size),
+      profile: profile ? { hostPath: profile, home } : undefined,
+      sessionPort: endpoint.port,
+      files: plan.fileMappings.map((m) => ({
+        path: m.destination,
+        content: m.content,
+        executable: m.executable,
+      })),
+    },
+    exec: execSteps(plan.execConfig, { KASM_URL: env.KASM_URL }),
+  };
+}

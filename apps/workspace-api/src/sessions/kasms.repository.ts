@@ -1,0 +1,173 @@
+import { Prisma } from '../generated/prisma/client';
+import { tableIn, type Db, type DbClient, type Tx } from '../db';
+
+/** Statuses that hold a reservation on an agent and count toward the user's session limit. */
+export const LIVE_STATUSES = [
+  'requested',
+  'provisioning',
+  'starting',
+  'running',
+  'stopping',
+] as const;
+/** Statuses in which some process is working on the session under a lease. */
+export const PASSING_STATUSES = ['requested', 'provisioning', 'starting', 'stopping'] as const;
+export type KasmStatus = (typeof LIVE_STATUSES)[number] | 'stopped' | 'error';
+
+const WITH_OWNER = {
+  user: { select: { username: true } },
+  image: { select: { id: true, name: true, friendlyName: true } },
+  agent: {
+    select: {
+      id: true,
+      hostname: true,
+      dockerUrl: true,
+      tlsCaPath: true,
+      tlsCertPath: true,
+      tlsKeyPath: true,
+      zone: { select: { name: true } },
+    },
+  },
+} satisfies Prisma.KasmInclude;
+export type KasmRow = Prisma.KasmGetPayload<{ include: typeof WITH_OWNER }>;
+export type KasmAgent = KasmRow['agent'];
+
+export type NewKasm = Pick<
+  Prisma.KasmUncheckedCreateInput,
+  | 'id'
+  | 'userId'
+  | 'imageId'
+  | 'agentId'
+  | 'cores'
+  | 'memory'
+  | 'plan'
+  | 'tokenHash'
+  | 'containerSecret'
+  | 'leaseOwner'
+  | 'leaseUntil'
+  | 'expiresAt'
+  | 'hardExpiresAt'
+>;
+
+const live = { in: [...LIVE_STATUSES] };
+
+/** Every query of sessions and their proxy grants. */
+export function createKasmsRepository(db: Db, schema: string) {
+  return {
+    /** Serializes a user's launches, on every replica, until the transaction ends. */
+    async lockUser(tx: Tx, userId: string): Promise<boolean> {
+      const rows = await tx.$queryRaw<{ id: string }[]>`
+        SELECT id FROM ${tableIn(schema, 'user')} WHERE id = ${userId}::uuid FOR UPDATE`;
+      return rows.length > 0;
+    },
+
+    /** Serializes placement: every agent row, in one order so that lockers never deadlock. */
+    async lockAgents(tx: Tx): Promise<void> {
+      await tx.$queryRaw`SELECT id FROM ${tableIn(schema, 'agent')} ORDER BY id FOR UPDATE`;
+    },
+
+    /** The limit set by the user's highest-priority group that sets one, or null. */
+    async sessionLimit(client: DbClient, userId: string): Promise<number | null> {
+      const row = await client.userGroup.findFirst({
+        where: { userId, group: { maxKasmsPerUser: { not: null } } },
+        orderBy: [{ group: { priority: 'asc' } }, { group: { name: 'asc' } }],
+        select: { group: { select: { maxKasmsPerUser: true } } },
+      });
+      return row?.group.maxKasmsPerUser ?? null;
+    },
+
+    countLive: (client: DbClient, userId: string) =>
+      client.kasm.count({ where: { userId, status: live } }),
+
+    /** What live sessions reserve on each agent. */
+    async reservations(client: DbClient): Promise<Map<string, { cores: number; memory: number }>> {
+      const sums = await client.kasm.groupBy({
+        by: ['agentId'],
+        where: { status: live },
+        _sum: { cores: true, memory: true },
+      });
+      return new Map(
+        sums.map((s) => [
+          s.agentId,
+          { cores: s._sum.cores ?? 0, memory: Number(s._sum.memory ?? 0) },
+        ]),
+      );
+    },
+
+    insert: (tx: Tx, data: NewKasm) =>
+      tx.kasm.create({ data: { ...data, status: 'requested' }, include: WITH_OWNER }),
+
+    find: (id: string) => db.kasm.findUnique({ where: { id }, include: WITH_OWNER }),
+
+    listLive: (userId?: string) =>
+      db.kasm.findMany({
+        where: { status: live, ...(userId ? { userId } : {}) },
+        include: WITH_OWNER,
+        orderBy: { createdAt: 'asc' },
+      }),
+
+    /**
+     * Moves a session on only from the statuses given (and, with `owner`, only while that owner
+     * holds it): false when another process changed it first. This is how launches, stops and
+     * sweeps on several replicas never undo each other.
+     */
+    async transition(
+      id: string,
+      from: readonly KasmStatus[],
+      data: Prisma.KasmUncheckedUpdateManyInput & { status?: KasmStatus },
+      owner?: string,
+    ): Promise<boolean> {
+      const { count } = await db.kasm.updateMany({
+        where: { id, status: { in: [...from] }, ...(owner ? { leaseOwner: owner } : {}) },
+        data,
+      });
+      return count === 1;
+    },
+
+    renewLeases: (owner: string, ids: readonly string[], until: Date) =>
+      db.kasm.updateMany({
+        where: { id: { in: [...ids] }, leaseOwner: owner, status: { in: [...PASSING_STATUSES] } },
+        data: { leaseUntil: until },
+      }),
+
+    /**
+     * Claims up to `limit` sessions for stopping: running ones past their expiry, and passing ones
+     * whose lease ran out (their process died). SKIP LOCKED lets replicas claim side by side.
+     */
+    async claimForCleanup(owner: string, until: Date, limit: number) {
+      const kasm = tableIn(schema, 'kasm');
+      return db.$queryRaw<{ id: string; previous: KasmStatus }[]>`
+        WITH due AS (
+          SELECT id, status FROM ${kasm}
+          WHERE (status = 'running' AND expires_at < now())
+             OR (status IN ('requested', 'provisioning', 'starting', 'stopping') AND lease_until < now())
+          ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED
+        )
+        UPDATE ${kasm} k SET status = 'stopping', lease_owner = ${owner}, lease_until = ${until},
+               updated_at = now()
+        FROM due WHERE k.id = due.id
+        RETURNING k.id, due.status AS previous`;
+    },
+
+    /** Sessions on record for the given ids (the reconciler's view of an agent's containers). */
+    statusesOf: (ids: readonly string[]) =>
+      db.kasm.findMany({ where: { id: { in: [...ids] } }, select: { id: true, status: true } }),
+
+    runningOn: (agentId: string) =>
+      db.kasm.findMany({ where: { agentId, status: 'running' }, select: { id: true } }),
+
+    liveOf: (userId: string) =>
+      db.kasm.findMany({ where: { userId, status: live }, select: { id: true } }),
+
+    async createGrant(kasmId: string, secretHash: string): Promise<string> {
+      const grant = await db.kasmGrant.create({
+        data: { kasmId, secretHash },
+        select: { id: true },
+      });
+      return grant.id;
+    },
+
+    findGrant: (id: string) =>
+      db.kasmGrant.findUnique({ where: { id }, select: { kasmId: true, secretHash: true } }),
+  };
+}
+export type KasmsRepository = ReturnType<typeof createKasmsRepository>;

@@ -1,0 +1,175 @@
+import { connect } from 'node:net';
+import type { FastifyBaseLogger } from 'fastify';
+import { toWireId } from '@platform/schemas';
+import type { Engines } from '../engines/engines';
+import { sessionHost } from '../engines/engines';
+import type { LaunchPlan } from '../launch-plan/launch-plan';
+import { launchSteps } from './container-plan';
+import type { KasmRow, KasmsRepository, KasmStatus } from './kasms.repository';
+
+export interface LauncherOptions {
+  kasms: KasmsRepository;
+  engines: Engines;
+  log: FastifyBaseLogger;
+  /** Names this process in leases. */
+  owner: string;
+  leaseMs: number;
+  launchTimeoutMs: number;
+  keepaliveMs: number;
+}
+
+export interface LaunchRequest {
+  environment: Record<string, string>;
+  kasmUrl?: string;
+}
+
+class LaunchFailed extends Error {}
+/** Another process moved the session on (a destroy, a sweep): this launch stops and cleans up. */
+class Superseded extends Error {}
+
+function portAnswers(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+async function waitForPort(host: string, port: number, deadline: number): Promise<void> {
+  for (let delay = 25; Date.now() < deadline; delay = Math.min(delay * 2, 500)) {
+    if (await portAnswers(host, port)) return;
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+  throw new LaunchFailed(`The session's port ${port} never answered`);
+}
+
+const tail = (text: string) => (text.length > 500 ? `…${text.slice(-500)}` : text).trim();
+
+/**
+ * Carries out launch plans on engines, in the background of the request that asked. Every step
+ * moves the session on only from the status it expects while this process holds the lease, so
+ * a destroy or a sweep elsewhere wins cleanly; whatever this launch made is removed when it fails.
+ */
+export function createSessionLauncher(options: LauncherOptions) {
+  const { kasms, engines, log, owner } = options;
+  const inFlight = new Map<string, Promise<void>>();
+  let renewal: NodeJS.Timeout | undefined;
+
+  function renewLeases() {
+    const ids = [...inFlight.keys()];
+    if (ids.length === 0) return;
+    kasms
+      .renewLeases(owner, ids, new Date(Date.now() + options.leaseMs))
+      .catch((error: unknown) => log.warn({ err: error }, 'session lease renewal failed'));
+  }
+
+  async function move(
+    id: string,
+    from: KasmStatus,
+    data: Parameters<KasmsRepository['transition']>[2],
+  ) {
+    if (!(await kasms.transition(id, [from], data, owner))) throw new Superseded();
+  }
+
+  async function carryOut(row: KasmRow, request: LaunchRequest): Promise<void> {
+    const deadline = Date.now() + options.launchTimeoutMs;
+    const steps = launchSteps({
+      plan: row.plan as unknown as LaunchPlan,
+      containerSecret: row.containerSecret,
+      environment: request.environment,
+      kasmUrl: request.kasmUrl,
+    });
+    if (!steps.ok) throw new LaunchFailed(steps.reason);
+    const engine = engines.forAgent(row.agent);
+
+    await move(row.id, 'requested', { status: 'provisioning' });
+    await engine.ensureImage(steps.container.image);
+    const containerId = await engine.create(steps.container);
+    await move(row.id, 'provisioning', { status: 'starting', containerId });
+    const hostPort = await engine.start(containerId, steps.endpoint.port);
+    await move(row.id, 'starting', { hostPort });
+    for (const step of steps.exec) {
+      const result = await engine.exec(containerId, step);
+      if (result.exitCode !== 0) {
+        throw new LaunchFailed(
+          `exec_config command ${JSON.stringify(step.cmd)} exited with ${result.exitCode}: ${tail(result.output)}`,
+        );
+      }
+    }
+    await waitForPort(sessionHost(row.agent), hostPort, deadline);
+    const now = new Date();
+    await move(row.id, 'starting', {
+      status: 'running',
+      startedAt: now,
+      expiresAt: new Date(
+        Math.min(now.getTime() + options.keepaliveMs, row.hardExpiresAt.getTime()),
+      ),
+      leaseOwner: null,
+      leaseUntil: null,
+    });
+  }
+
+  async function cleanUp(row: KasmRow, error: unknown): Promise<void> {
+    await engines
+      .forAgent(row.agent)
+      .removeSession(toWireId(row.id))
+      .catch((e: unknown) => log.warn({ err: e, kasmId: row.id }, 'session cleanup failed'));
+    if (error instanceof Superseded) return;
+    const message = error instanceof Error ? error.message : String(error);
+    log.warn({ kasmId: row.id, reason: message }, 'session launch failed');
+    await kasms.transition(
+      row.id,
+      ['requested', 'provisioning', 'starting'],
+      {
+        status: 'error',
+        statusMessage: message.slice(0, 2000),
+        stoppedAt: new Date(),
+        leaseOwner: null,
+        leaseUntil: null,
+      },
+      owner,
+    );
+  }
+
+  async function run(row: KasmRow, request: LaunchRequest): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new LaunchFailed(`The launch took longer than ${options.launchTimeoutMs / 1000} s`),
+          ),
+        options.launchTimeoutMs,
+      );
+    });
+    try {
+      await Promise.race([carryOut(row, request), timeout]);
+    } catch (error) {
+      await cleanUp(row, error).catch((e: unknown) =>
+        log.error({ err: e }, 'session cleanup failed'),
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    /** Starts carrying out the session's plan; answers at once. */
+    launch(row: KasmRow, request: LaunchRequest): void {
+      renewal ??= setInterval(renewLeases, Math.max(100, options.leaseMs / 3));
+      renewal.unref();
+      const done = run(row, request).finally(() => inFlight.delete(row.id));
+      inFlight.set(row.id, done);
+    },
+
+    /** Waits for the launches under way (each is bounded by the launch timeout). */
+    async close(): Promise<void> {
+      await Promise.allSettled([...inFlight.values()]);
+      clearInterval(renewal);
+    },
+  };
+}
+export type SessionLauncher = ReturnType<typeof createSessionLauncher>;

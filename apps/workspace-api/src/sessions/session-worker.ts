@@ -1,0 +1,129 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { toUuid } from '@platform/schemas';
+import type { AgentsRepository } from '../agents/agents.repository';
+import type { Engines } from '../engines/engines';
+import type { KasmsRepository } from './kasms.repository';
+import type { SessionsService } from './sessions.service';
+
+export interface WorkerOptions {
+  kasms: KasmsRepository;
+  agents: AgentsRepository;
+  engines: Engines;
+  sessions: SessionsService;
+  log: FastifyBaseLogger;
+  owner: string;
+  intervalMs: number;
+  leaseMs: number;
+}
+
+const CLAIM_BATCH = 20;
+
+/**
+ * The session lifecycle's background work, safe on every replica at once: each piece claims its
+ * rows in the database (SKIP LOCKED, conditional updates), never by a timer per process.
+ */
+export function createSessionWorker(options: WorkerOptions) {
+  const { kasms, agents, engines, sessions, log, owner } = options;
+
+  /** Checks each engine agent once per interval: detected resources, or offline with the reason. */
+  async function heartbeat(): Promise<void> {
+    const due = await agents.claimHeartbeats(options.intervalMs);
+    await Promise.all(
+      due.map(async (agent) => {
+        try {
+          await agents.recordOnline(agent.id, await engines.forAgent(agent).info());
+        } catch (error) {
+          await agents.recordOffline(
+            agent.id,
+            error instanceof Error ? error.message : String(error),
+          );
+        }
+      }),
+    );
+  }
+
+  /** Stops expired sessions, and those whose launch or stop was abandoned by a dead process. */
+  async function reap(): Promise<void> {
+    const claimed = await kasms.claimForCleanup(
+      owner,
+      new Date(Date.now() + options.leaseMs),
+      CLAIM_BATCH,
+    );
+    for (const { id, previous } of claimed) {
+      const row = await kasms.find(id);
+      if (!row) continue;
+      log.info(
+        { kasmId: id, previous },
+        previous === 'running' ? 'session expired' : 'abandoned session cleaned up',
+      );
+      await sessions
+        .stopClaimed(row)
+        .catch((error: unknown) => log.warn({ err: error, kasmId: id }, 'session stop failed'));
+    }
+  }
+
+  /** Removes labelled containers with no live session; marks running sessions whose container vanished. */
+  async function reconcile(): Promise<void> {
+    for (const agent of await agents.onlineEngines()) {
+      const running = await kasms.runningOn(agent.id);
+      const containers = await engines.forAgent(agent).listSessions();
+      const present = new Set(containers.map((c) => toUuid(c.sessionId)));
+      const known = new Map((await kasms.statusesOf([...present])).map((k) => [k.id, k.status]));
+      for (const container of containers) {
+        const status = known.get(toUuid(container.sessionId));
+        if (status === undefined || status === 'stopped' || status === 'error') {
+          log.info(
+            { kasmId: container.sessionId, containerId: container.containerId },
+            'orphan session container removed',
+          );
+          await engines.forAgent(agent).removeSession(container.sessionId);
+        }
+      }
+      for (const { id } of running.filter((k) => !present.has(k.id))) {
+        const marked = await kasms.transition(id, ['running'], {
+          status: 'error',
+          statusMessage: 'The session container vanished from its agent',
+          stoppedAt: new Date(),
+        });
+        if (marked) log.warn({ kasmId: id }, 'session container vanished');
+      }
+    }
+  }
+
+  async function round(): Promise<void> {
+    for (const [name, step] of [
+      ['heartbeat', heartbeat],
+      ['reaper', reap],
+      ['reconciler', reconcile],
+    ] as const) {
+      await step().catch((error: unknown) =>
+        log.warn({ err: error }, `session ${name} round failed`),
+      );
+    }
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  let current: Promise<void> | undefined;
+  let stopped = false;
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      current = round().finally(schedule);
+    }, options.intervalMs);
+  };
+
+  return {
+    /** One round now (tests, and start-up so that agents are checked before the first request). */
+    round,
+    start(): void {
+      stopped = false;
+      current = round().finally(schedule);
+    },
+    async stop(): Promise<void> {
+      stopped = true;
+      clearTimeout(timer);
+      await current;
+    },
+  };
+}
+export type SessionWorker = ReturnType<typeof createSessionWorker>;

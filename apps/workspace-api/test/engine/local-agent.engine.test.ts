@@ -1,0 +1,57 @@
+import { testDockerHost } from '@platform/testing';
+import { createAgentsService } from '../../src/agents/agents.service';
+import { localEngineUrl, registerLocalAgent } from '../../src/agents/local-agent';
+import { createEngines } from '../../src/engines/engines';
+import { createZonesService } from '../../src/zones/zones.service';
+import { createHarness, type Harness } from '../harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => h?.close());
+
+const register = (dockerHost: string | undefined) => {
+  const engines = createEngines();
+  return registerLocalAgent({
+    engines,
+    zones: createZonesService({ db: h.db }),
+    agents: createAgentsService({ db: h.db, engines, reservations: async () => new Map() }),
+    dockerHost,
+    port: 3001,
+  });
+};
+
+describe('registerLocalAgent', () => {
+  it('registers an answering engine once as agent "local" in zone "local", with what it detected', async () => {
+    const first = await register(testDockerHost());
+    expect(first).toMatchObject({ registered: true, url: testDockerHost(), created: true });
+    const again = await register(testDockerHost());
+    expect(again).toMatchObject({ registered: true, created: false });
+    const agents = (await h.call('get_agents')).json().agents;
+    expect(agents).toHaveLength(1);
+    expect(agents[0]).toMatchObject({ hostname: 'local', zone_name: 'local', status: 'online' });
+    expect(agents[0].cores).toBeGreaterThan(0);
+    const zone = (await h.call('get_zones')).json().zones[0];
+    expect(zone).toMatchObject({ name: 'local', proxy_hostname: 'localhost', proxy_port: 3001 });
+  });
+
+  it('says why when no engine answers, and registers nothing', async () => {
+    const result = await register('unix:///nonexistent/docker.sock');
+    expect(result).toMatchObject({ registered: false, url: 'unix:///nonexistent/docker.sock' });
+    expect(result.registered === false && result.reason).toMatch(/ENOENT/);
+    const agents = (await h.call('get_agents')).json().agents;
+    expect(agents.map((a: { docker_url: string }) => a.docker_url)).toEqual([testDockerHost()]);
+  });
+});
+
+describe('localEngineUrl', () => {
+  it('uses DOCKER_HOST when it is a socket or TCP address, else the default socket', () => {
+    expect(localEngineUrl('tcp://10.0.0.5:2376')).toBe('tcp://10.0.0.5:2376');
+    expect(localEngineUrl('unix:///run/user/1000/docker.sock')).toBe(
+      'unix:///run/user/1000/docker.sock',
+    );
+    expect(localEngineUrl(undefined)).toBe('unix:///var/run/docker.sock');
+    expect(localEngineUrl('ssh://me@host')).toBe('unix:///var/run/docker.sock');
+  });
+});

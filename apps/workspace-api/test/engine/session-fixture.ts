@@ -1,0 +1,126 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Docker from 'dockerode';
+import { TEST_WEB_IMAGE, testDockerHost, testDockerOptions, waitFor } from '@platform/testing';
+import { createGroup, createMember } from '../group-factories';
+import { createHarness, type Harness } from '../harness';
+import { createImage } from '../image-factories';
+import type { Prisma } from '../../src/generated/prisma/client';
+
+export const docker = new Docker(testDockerOptions());
+export const SESSION_LABEL = 'io.workspace-platform.session-id';
+/** Launches, stops and sweeps on a busy machine: generous, and every wait ends as soon as it can. */
+export const LONG = 60_000;
+
+export interface SessionWorld {
+  h: Harness;
+  zoneId: string;
+  agentId: string;
+  groupId: string;
+  /** The test web workspace (plain HTTP on 8080), allowed to the group. */
+  imageId: string;
+  profiles: string;
+  member: (username?: string) => Promise<{ user_id: string; username: string }>;
+  addImage: (overrides?: Partial<Prisma.ImageUncheckedCreateInput>) => Promise<string>;
+  request: (body: Record<string, unknown>) => Promise<{ kasm_id: string; kasm_url: string }>;
+  waitForStatus: (kasmId: string, status: string) => Promise<Record<string, unknown>>;
+  containersOf: (kasmId: string) => Promise<Docker.ContainerInfo[]>;
+}
+
+/** A session world around one harness: an engine agent, a zone, a group and the web workspace. */
+export async function createSessionWorld(
+  env: Record<string, string> = {},
+  harness?: Harness,
+): Promise<SessionWorld> {
+  const h =
+    harness ??
+    (await createHarness({ SESSION_URL_SCHEME: 'http', SESSION_LEASE_SECONDS: '3', ...env }));
+  const profiles = await mkdtemp(path.join(tmpdir(), 'profiles-'));
+  const zone = await h.call('create_zone', {
+    target_zone: { name: 'local', proxy_hostname: 'localhost', proxy_port: 0 },
+  });
+  const zoneId = zone.json().zone.zone_id;
+  const agent = await h.call('create_agent', {
+    // The test machine may have 2 cores: an override lets many small sessions run side by side.
+    target_agent: {
+      hostname: 'engine-1',
+      zone_id: zoneId,
+      docker_url: testDockerHost(),
+      cores_override: 64,
+    },
+  });
+  expect(agent.json().agent.status).toBe('online');
+  const group = await createGroup(h, { name: `Launchers ${path.basename(profiles)}` });
+
+  const world: SessionWorld = {
+    h,
+    zoneId,
+    agentId: agent.json().agent.agent_id,
+    groupId: group.group_id,
+    imageId: '',
+    profiles,
+    member: (username) => createMember(h, group.group_id, username),
+    async addImage(overrides = {}) {
+      const imageId = await createImage(h.db, {
+        name: TEST_WEB_IMAGE,
+        cores: 0.5,
+        memory: BigInt(256 * 1024 ** 2),
+        runConfig: { port: 8080, scheme: 'http', home: '/home/kasm-user' },
+        persistentProfilePath: `${profiles}/{username}`,
+        ...overrides,
+      });
+      const added = await h.call('add_images_group', {
+        target_group: { group_id: group.group_id },
+        target_image: { image_id: imageId },
+      });
+      expect(added.statusCode).toBe(200);
+      return imageId;
+    },
+    async request(body) {
+      const res = await h.call('request_kasm', { image_id: world.imageId, ...body });
+      expect(res.statusCode).toBe(200);
+      return res.json();
+    },
+    waitForStatus: (kasmId, status) =>
+      waitFor(async () => {
+        const kasm = await h.db.kasm.findUniqueOrThrow({ where: { id: kasmId } });
+        if (kasm.status !== status) {
+          throw new Error(
+            `session is ${kasm.status} (${kasm.statusMessage}), waiting for ${status}`,
+          );
+        }
+        return kasm as unknown as Record<string, unknown>;
+      }, LONG),
+    containersOf: (kasmId) =>
+      docker.listContainers({
+        all: true,
+        filters: { label: [`${SESSION_LABEL}=${kasmId.replaceAll('-', '')}`] },
+      }),
+  };
+  world.imageId = await world.addImage();
+  return world;
+}
+
+/** Destroys what a world's sessions left on the engine, whatever the test did. */
+export async function cleanUpWorld(world: SessionWorld | undefined): Promise<void> {
+  if (!world) return;
+  const containers = await docker.listContainers({
+    all: true,
+    filters: { label: [SESSION_LABEL] },
+  });
+  const ids = new Set(
+    (await world.h.db.kasm.findMany({ select: { id: true } })).map((k) => k.id.replaceAll('-', '')),
+  );
+  await Promise.all(
+    containers
+      .filter((c) => ids.has(c.Labels[SESSION_LABEL]))
+      .map((c) =>
+        docker
+          .getContainer(c.Id)
+          .remove({ force: true })
+          .catch(() => undefined),
+      ),
+  );
+  await rm(world.profiles, { recursive: true, force: true });
+}

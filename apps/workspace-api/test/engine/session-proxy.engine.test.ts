@@ -1,0 +1,126 @@
+import { toUuid } from '@platform/schemas';
+import { waitFor } from '@platform/testing';
+import WebSocket from 'ws';
+import { cleanUpWorld, createSessionWorld, LONG, type SessionWorld } from './session-fixture';
+
+jest.setTimeout(3 * LONG);
+
+let w: SessionWorld;
+let base: string;
+let kasmId: string;
+let kasmUrl: string;
+let userId: string;
+
+beforeAll(async () => {
+  w = await createSessionWorld();
+  base = await w.h.app.listen({ port: 0, host: '127.0.0.1' });
+  userId = (await w.member('viewer')).user_id;
+  const requested = await w.request({ user_id: userId });
+  kasmId = requested.kasm_id;
+  kasmUrl = requested.kasm_url;
+  await w.waitForStatus(toUuid(kasmId), 'running');
+});
+afterAll(async () => {
+  await cleanUpWorld(w);
+  await w?.h.close();
+});
+
+/** kasm_url names the zone's host; the test reaches the same path on the listening server. */
+const onServer = (url: string) => {
+  const parsed = new URL(url);
+  return `${base}${parsed.pathname}${parsed.search}`;
+};
+
+async function signIn(url = kasmUrl): Promise<string> {
+  const res = await fetch(onServer(url), { redirect: 'manual' });
+  expect(res.status).toBe(303);
+  expect(res.headers.get('location')).toBe(`/kasm/${kasmId}/`);
+  const cookie = res.headers.get('set-cookie') ?? '';
+  expect(cookie).toMatch(/HttpOnly/i);
+  expect(cookie).toMatch(new RegExp(`Path=/kasm/${kasmId}/`));
+  return cookie.split(';')[0];
+}
+
+function echo(url: string, headers: Record<string, string>, message: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, { headers });
+    socket.once('open', () => socket.send(message));
+    socket.once('message', (data) => {
+      socket.close();
+      resolve(String(data));
+    });
+    socket.once('unexpected-response', (_req, res) =>
+      reject(new Error(`refused with ${res.statusCode}`)),
+    );
+    socket.once('error', reject);
+  });
+}
+
+describe('the session proxy', () => {
+  it('exchanges the kasm_url token for a cookie, then serves the workspace page through it', async () => {
+    const cookie = await signIn();
+    const page = await fetch(`${base}/kasm/${kasmId}/`, { headers: { cookie } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<title>Platform test workspace</title>');
+    const deep = await fetch(`${base}/kasm/${kasmId}/some/path?x=1`, { headers: { cookie } });
+    expect(await deep.text()).toBe('/some/path\n');
+  });
+
+  it('carries WebSocket traffic both ways for the cookie holder', async () => {
+    const cookie = await signIn();
+    const wsUrl = `${base.replace('http', 'ws')}/kasm/${kasmId}/websockify`;
+    expect(await echo(wsUrl, { cookie }, 'ping through the proxy')).toBe('ping through the proxy');
+    await expect(echo(wsUrl, {}, 'no cookie')).rejects.toThrow('refused with 401');
+  });
+
+  it('never shows the container the grant cookie, and sends the container password itself', async () => {
+    const cookie = await signIn();
+    const res = await fetch(`${base}/kasm/${kasmId}/headers`, {
+      headers: { cookie: `${cookie}; theme=dark` },
+    });
+    expect(res.status).toBe(200);
+    const headers = (await res.json()) as Record<string, string>;
+    const row = await w.h.db.kasm.findUniqueOrThrow({ where: { id: toUuid(kasmId) } });
+    expect(headers.cookie).toBe('theme=dark');
+    const basic = Buffer.from(`kasm_user:${row.containerSecret}`).toString('base64');
+    expect(headers.authorization).toBe(`Basic ${basic}`);
+    const env = await fetch(`${base}/kasm/${kasmId}/env`, { headers: { cookie } });
+    expect(((await env.json()) as Record<string, string>).VNC_PW).toBe(row.containerSecret);
+  });
+
+  it('answers 401 without the cookie and 403 with a wrong or another session’s cookie', async () => {
+    const none = await fetch(`${base}/kasm/${kasmId}/`);
+    expect(none.status).toBe(401);
+    expect(((await none.json()) as { code: string }).code).toBe('SESSION_CREDENTIALS_MISSING');
+    const cookie = await signIn();
+    const forged = cookie.replace(/\.[^.]+$/, '.forged');
+    const wrong = await fetch(`${base}/kasm/${kasmId}/`, { headers: { cookie: forged } });
+    expect(wrong.status).toBe(403);
+
+    const other = await w.request({ user_id: (await w.member('neighbour')).user_id });
+    await w.waitForStatus(toUuid(other.kasm_id), 'running');
+    const crossed = await fetch(`${base}/kasm/${other.kasm_id}/`, { headers: { cookie } });
+    expect(crossed.status).toBe(403);
+  });
+
+  it('refuses a forged token, and a link replaced by get_kasm_status', async () => {
+    const forged = await fetch(`${base}/kasm/${kasmId}/?kasm_token=nope`, { redirect: 'manual' });
+    expect(forged.status).toBe(403);
+    const status = (await w.h.call('get_kasm_status', { kasm_id: kasmId, user_id: userId })).json();
+    const old = await fetch(onServer(kasmUrl), { redirect: 'manual' });
+    expect(old.status).toBe(403);
+    await signIn(status.kasm_url);
+    kasmUrl = status.kasm_url;
+  });
+
+  it('stops admitting once the session is destroyed (within the proxy cache’s second)', async () => {
+    const cookie = await signIn();
+    await w.h.call('destroy_kasm', { kasm_id: kasmId, user_id: userId });
+    const code = await waitFor(async () => {
+      const res = await fetch(`${base}/kasm/${kasmId}/`, { headers: { cookie } });
+      if (res.status !== 409) throw new Error(`still answered ${res.status}`);
+      return ((await res.json()) as { code: string }).code;
+    }, LONG);
+    expect(code).toBe('KASM_NOT_RUNNING');
+  });
+});
