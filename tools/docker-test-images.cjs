@@ -9,7 +9,7 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { engineRequest } = require('./docker-engine.cjs');
+const { engineRequest } = require('./docker-engine/engine-api.cjs');
 
 const TEST_WEB_IMAGE = 'platform-test/web:1';
 const TEST_SHELL_IMAGE = 'platform-test/shell:1';

@@ -28,6 +28,6 @@ module.exports = async (globalConfig, projectConfig) => {
   }
   process.env.TEST_DOCKER_HOST = engine.host;
   process.stderr.write(
-    `\ntest engine ${engine.host} ready in ${((ready - started) / 1000).toFixed(1)} s; ${formatReport(report)}\n`,
+    `\ntest engine ${engine.host} (${engine.kind}) ready in ${((ready - started) / 1000).toFixed(1)} s; ${formatReport(report)}\n`,
   );
 };
