@@ -37,7 +37,8 @@ function portAnswers(port) {
 async function engineLaunch(host) {
   const started = performance.now();
   const created = await engineRequest(host, 'POST', '/containers/create', {
-    body: {
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
       Image: TEST_WEB_IMAGE,
       ExposedPorts: { '8080/tcp': {} },
       HostConfig: {
@@ -46,7 +47,7 @@ async function engineLaunch(host) {
         Init: true,
         PortBindings: { '8080/tcp': [{ HostIp: '127.0.0.1', HostPort: '' }] },
       },
-    },
+    }),
   });
   const { Id } = JSON.parse(created.body);
   await engineRequest(host, 'POST', `/containers/${Id}/start`);

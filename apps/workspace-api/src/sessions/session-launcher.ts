@@ -1,8 +1,7 @@
 import { connect } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { toWireId } from '@platform/schemas';
-import type { Engines } from '../engines/engines';
-import { sessionHost } from '../engines/engines';
+import { sessionHost, type Engines } from '../engines/engines';
 import type { LaunchPlan } from '../launch-plan/launch-plan';
 import { launchSteps } from './container-plan';
 import type { KasmRow, KasmsRepository, KasmStatus } from './kasms.repository';
@@ -135,22 +134,25 @@ export function createSessionLauncher(options: LauncherOptions) {
   }
 
   async function run(row: KasmRow, request: LaunchRequest): Promise<void> {
+    const limitS = options.launchTimeoutMs / 1000;
     let timer: NodeJS.Timeout | undefined;
+    let timedOut = false;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new LaunchFailed(`The launch took longer than ${options.launchTimeoutMs / 1000} s`),
-          ),
-        options.launchTimeoutMs,
-      );
+      timer = setTimeout(() => {
+        timedOut = true;
+        reject(new LaunchFailed(`The launch took longer than ${limitS} s`));
+      }, options.launchTimeoutMs);
     });
+    const work = carryOut(row, request);
     try {
-      await Promise.race([carryOut(row, request), timeout]);
+      await Promise.race([work, timeout]);
     } catch (error) {
       await cleanUp(row, error).catch((e: unknown) =>
         log.error({ err: e }, 'session cleanup failed'),
       );
+      // A step still under way after a timeout may yet make a container: its next move fails
+      // (the session is no longer ours), and what it made is removed then.
+      if (timedOut) work.catch(() => cleanUp(row, new Superseded()));
     } finally {
       clearTimeout(timer);
     }
