@@ -69,7 +69,11 @@ async function main() {
   let server;
   try {
     await ensureTestImages(engine.host);
-    const env = { DATABASE_URL: db.url, SESSION_URL_SCHEME: 'http' };
+    const env = {
+      DATABASE_URL: db.url,
+      SESSION_URL_SCHEME: 'http',
+      ...(process.env.BENCH_LOG_LEVEL ? { LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}),
+    };
     runCli('workspace-api', ['migrate'], env);
     const keyOutput = runCli(
       'workspace-api',
@@ -166,6 +170,11 @@ async function main() {
       { url: server.url, path: `/kasm/${kasm_id}/`, headers: { cookie } },
       { url: `http://127.0.0.1:${row.host_port}`, path: '/' },
     );
+    // Context: the service's cheapest route under the same load, the ceiling of any proxied request.
+    const live = await measurePair(
+      { url: server.url, path: '/health/live' },
+      { url: `http://127.0.0.1:${row.host_port}`, path: '/' },
+    );
     await call('destroy_kasm', { kasm_id });
 
     const ms = (v) => `${v.toFixed(0)} ms`;
@@ -183,6 +192,14 @@ async function main() {
         result: `ratio ${proxy.ratio.toFixed(2)}`,
         target: 'ratio ≥ 0.6',
         pass: proxy.ratio >= 0.6 && proxy.service.failed === 0,
+      },
+      {
+        scenario: 'context: GET /health/live of the service vs the container',
+        ...live.service,
+        baseline: live.baseline,
+        result: `ratio ${live.ratio.toFixed(2)}`,
+        target: '—',
+        pass: null,
       },
     ];
     const table = formatTable(rows);

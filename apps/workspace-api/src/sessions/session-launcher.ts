@@ -38,9 +38,11 @@ function portAnswers(host: string, port: number): Promise<boolean> {
 }
 
 async function waitForPort(host: string, port: number, deadline: number): Promise<void> {
-  for (let delay = 25; Date.now() < deadline; delay = Math.min(delay * 2, 500)) {
+  // A refused connect on the loopback costs microseconds: poll often, so that the session is
+  // running as soon as its server listens.
+  while (Date.now() < deadline) {
     if (await portAnswers(host, port)) return;
-    await new Promise((resolve) => setTimeout(resolve, delay));
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
   throw new LaunchFailed(`The session's port ${port} never answered`);
 }

@@ -40,6 +40,8 @@ export const sessionProxy: FastifyPluginAsync<{ access: SessionAccess }> = async
     prefix: '/kasm/:kasmId',
     upstream: '',
     websocket: true,
+    // The service's own request line is the one log line per request; reply-from would add two.
+    disableRequestLogging: true,
     undici: { connect: { rejectUnauthorized: false } },
     async preHandler(request, reply) {
       const { kasmId } = request.params as { kasmId: string };
