@@ -188,7 +188,10 @@ describe('POST /slack/events, messages', () => {
     const started = Date.now();
     const res = await send(messagePosted('C123', TS, `Week of 3/3/2025\n${lines.join('\n')}`));
     expect(res.statusCode).toBe(200);
-    expect(Date.now() - started).toBeLessThan(3000);
+    // "At once" is shown by what the answer did not wait for, not by a clock.
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(await h.db.slackInbox.findFirst()).toMatchObject({ status: 'pending' });
+    expect(await h.db.calendarEvent.count()).toBe(0);
     await process();
     expect(await h.db.calendarEvent.count()).toBe(3000);
   });
@@ -246,7 +249,7 @@ describe('the Slack inbox in another process', () => {
     await running.ready();
     const res = await sendToSlackRoute(running, messagePosted('C123', TS, PLAN));
     expect(res.statusCode).toBe(200);
-    await eventually(async () => expect(await h.db.calendarEvent.count()).toBe(5), 2000);
+    await eventually(async () => expect(await h.db.calendarEvent.count()).toBe(5));
     await running.close();
   });
 });

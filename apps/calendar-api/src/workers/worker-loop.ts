@@ -4,7 +4,10 @@ export interface WorkerLoop {
   start(): void;
   /** Resolves once the round in progress, if any, has finished; no new one starts. */
   stop(): Promise<void>;
-  /** Ends the idle wait early: there is work now. */
+  /**
+   * There is work now: ends the idle wait, or, when it comes during a round, has another round
+   * run right after that one. A wake is never lost.
+   */
   wake(): void;
 }
 
@@ -21,6 +24,8 @@ export function createWorkerLoop(options: {
   let running = false;
   let current: Promise<void> | null = null;
   let endWait: (() => void) | null = null;
+  // Set by wake(), cleared as a round starts: a wake during a round means work it may have missed.
+  let woken = false;
 
   const idle = () =>
     new Promise<void>((resolve) => {
@@ -36,13 +41,14 @@ export function createWorkerLoop(options: {
 
   async function loop() {
     while (running) {
+      woken = false;
       let handled = 0;
       try {
         handled = await options.runOnce();
       } catch (error) {
         options.log.error({ err: error }, 'worker round failed');
       }
-      if (running && handled === 0) await idle();
+      if (running && handled === 0 && !woken) await idle();
     }
   }
 
@@ -60,6 +66,7 @@ export function createWorkerLoop(options: {
       current = null;
     },
     wake() {
+      woken = true;
       endWait?.();
     },
   };

@@ -5,7 +5,8 @@ import { eventually } from '../eventually';
 import { createHarness, type Harness } from '../harness';
 import { createGate, startWebhookServer, type WebhookServer } from '../webhook-server';
 
-const TIMEOUT_MS = 500;
+/** Long enough that no request on a loaded machine takes it, so p99 below it says "not held up". */
+const TIMEOUT_MS = 2000;
 const NOTIFICATIONS = 6;
 
 let server: WebhookServer;
@@ -47,13 +48,13 @@ describe('webhook targets that hang, reset or answer slowly', () => {
       await h.request({ method: 'DELETE', url: `event/${event.json().id}` });
     }
     await running.ready();
-    await eventually(() => expect(server.on('/hang').length).toBeGreaterThan(0), 5000);
+    await eventually(() => expect(server.on('/hang').length).toBeGreaterThan(0));
 
     // While deliveries hang, the API answers as usual.
     const latencies: number[] = [];
     const statuses: Record<string, number> = {};
     const started = Date.now();
-    while (Date.now() - started < 2 * TIMEOUT_MS) {
+    while (Date.now() - started < TIMEOUT_MS / 2) {
       const t0 = performance.now();
       const res =
         latencies.length % 2 === 0
@@ -80,7 +81,7 @@ describe('webhook targets that hang, reset or answer slowly', () => {
       ).toBe(true);
       expect(of('slack-reset').every((n) => n.attempts >= 1 && n.status === 'pending')).toBe(true);
       return all;
-    }, 20_000);
+    });
 
     process.stdout.write(
       `calendar-api webhook faults: ${latencies.length} API requests while deliveries hung: ${formatCounts(statuses)}, ` +
@@ -98,13 +99,18 @@ describe('webhook targets that hang, reset or answer slowly', () => {
   });
 
   it('records a connection reset as a failed attempt and retries it', async () => {
-    const reset = await createHarness({ NOTIFY_WEBHOOKS: `slack=${server.url('/reset')}` });
+    const reset = await createHarness({
+      NOTIFY_WEBHOOKS: `slack=${server.url('/reset')}`,
+      NOTIFY_TIMEOUT_MS: '60000',
+      NOTIFY_LEASE_MS: '120000',
+    });
     try {
       const event = await reset.post('add_event', eventInput());
       await reset.request({ method: 'DELETE', url: `event/${event.json().id}` });
       const t0 = Date.now();
       await reset.app.workers.dispatcher.runOnce();
-      expect(Date.now() - t0).toBeLessThan(5000);
+      // Well before the delivery timeout: the reset ended the attempt, not the clock.
+      expect(Date.now() - t0).toBeLessThan(30_000);
       const [row] = await reset.db.notification.findMany();
       expect(row).toMatchObject({ status: 'pending', attempts: 1, lastStatus: null });
       expect(row.lastError).toMatch(/ECONNRESET|socket hang up|other side closed/);
