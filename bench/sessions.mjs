@@ -20,7 +20,7 @@ const { ensureTestImages, TEST_WEB_IMAGE } = require('../tools/docker-test-image
 
 const LAUNCHES = Number(process.env.BENCH_LAUNCHES ?? 10);
 const PORT = 3211;
-const CORES = 0.5;
+const CORES = Number(process.env.BENCH_SESSION_CORES ?? 0.5);
 const MEMORY = 256 * 1024 ** 2;
 const log = (line) => process.stdout.write(`${line}\n`);
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];

@@ -4,6 +4,9 @@ import { parseSettingsText } from '../src/settings/settings-parse';
 import { normalizeSettings } from '../src/settings/settings-normalize';
 
 /** What the planner gets from a settings file's text; fails the test when the file itself has problems. */
+/** An agent that only plans: no engine address. */
+export const NO_ENGINE = { dockerUrl: '', tlsCaPath: '', tlsCertPath: '', tlsKeyPath: '' };
+
 export function desiredFrom(text: string, files: Record<string, string> = {}): DesiredSettings {
   const parsed = parseSettingsText(text);
   const contentFiles = new Map(Object.entries(files).map(([name, content]) => [name, { content }]));
@@ -34,6 +37,7 @@ export function currentSettings(overrides: Partial<CurrentSettings> = {}): Curre
         id: 'a1',
         hostname: 'agent-1',
         zoneId: 'z1',
+        ...NO_ENGINE,
         cores: 8,
         memory: 16_000_000_000,
         coresOverride: 0,

@@ -17,8 +17,13 @@ export interface AgentValues {
   hostname: string;
   /** The zone's name: a zone created by the same apply has no id yet. */
   zone: string;
-  cores: number;
-  memory: number;
+  dockerUrl: string;
+  tlsCaPath: string;
+  tlsCertPath: string;
+  tlsKeyPath: string;
+  /** Absent for an engine agent that the file leaves to detect them. */
+  cores?: number;
+  memory?: number;
   coresOverride: number;
   memoryOverride: number;
 }
@@ -52,14 +57,14 @@ export type SettingsChange =
   | (ChangeBase & { entity: 'workspace'; values: { persistentProfilePath: string } })
   | (ChangeBase & { entity: 'file_mapping'; target: TargetRef; values: MappingValues });
 
-/** The fields of `to` that differ from `from`, under their settings-file names. */
+/** The fields of `to` that differ from `from`, under their settings-file names; absent ones are left alone. */
 export function diffFields<T extends object>(
   from: T,
   to: T,
   names: readonly (readonly [keyof T & string, string])[],
 ): FieldChange[] {
   return names
-    .filter(([key]) => from[key] !== to[key])
+    .filter(([key]) => to[key] !== undefined && from[key] !== to[key])
     .map(([key, field]) => ({ field, from: from[key], to: to[key] }));
 }
 
@@ -70,6 +75,10 @@ export const ZONE_FIELDS = [
 ] as const;
 export const AGENT_FIELDS = [
   ['zone', 'zone'],
+  ['dockerUrl', 'docker_url'],
+  ['tlsCaPath', 'tls_ca_path'],
+  ['tlsCertPath', 'tls_cert_path'],
+  ['tlsKeyPath', 'tls_key_path'],
   ['cores', 'cores'],
   ['memory', 'memory'],
   ['coresOverride', 'cores_override'],

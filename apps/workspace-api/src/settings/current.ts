@@ -13,6 +13,10 @@ export interface CurrentSettings {
     id: string;
     hostname: string;
     zoneId: string;
+    dockerUrl: string;
+    tlsCaPath: string;
+    tlsCertPath: string;
+    tlsKeyPath: string;
     cores: number;
     memory: number;
     coresOverride: number;

@@ -13,8 +13,13 @@ export interface DesiredZone {
 export interface DesiredAgent {
   hostname: string;
   zone: string;
-  cores: number;
-  memory: number;
+  dockerUrl: string;
+  tlsCaPath: string;
+  tlsCertPath: string;
+  tlsKeyPath: string;
+  /** Absent: an engine agent detects them. */
+  cores?: number;
+  memory?: number;
   coresOverride: number;
   memoryOverride: number;
   at: Location;

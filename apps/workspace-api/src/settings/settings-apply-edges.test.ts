@@ -22,6 +22,39 @@ beforeAll(() => {
   ({ h, files, settings, full, apply } = fixture);
 });
 
+describe('settings apply: engine agents', () => {
+  const ENGINE_FILE = `version: 1
+zones: [{name: local, proxy_hostname: desk.example.com}]
+agents: [{hostname: engine-1, zone: local, docker_url: "unix:///nonexistent/docker.sock", cores_override: 4}]
+`;
+
+  it('creates an agent with its engine address, leaves its detected resources to the heartbeat, and round-trips', async () => {
+    const file = await files.write('engine.yaml', ENGINE_FILE);
+    expect(await apply(file)).toMatchObject({ status: 'applied', problems: [] });
+    const agent = await h.db.agent.findUniqueOrThrow({ where: { hostname: 'engine-1' } });
+    expect(agent).toMatchObject({ dockerUrl: 'unix:///nonexistent/docker.sock', coresOverride: 4 });
+    // The heartbeat's findings are not settings: a second apply leaves them alone.
+    await h.db.agent.update({ where: { id: agent.id }, data: { cores: 16, memory: 2n ** 34n } });
+    expect(await apply(file)).toMatchObject({ status: 'unchanged', written: 0 });
+    const exported = await settings.export();
+    expect(exported).toContain('docker_url: unix:///nonexistent/docker.sock');
+    expect(exported).not.toMatch(/^\s+cores: 16$/m);
+    const again = await apply(await files.write('exported-engine.yaml', exported));
+    expect(again).toMatchObject({ status: 'unchanged', written: 0 });
+  });
+
+  it('needs cores and memory for an agent without docker_url', async () => {
+    const file = await files.write(
+      'planner.yaml',
+      'version: 1\nzones: [{name: z, proxy_hostname: a.example.com}]\nagents: [{hostname: p, zone: z, cores: 2}]\n',
+    );
+    const result = await apply(file);
+    expect(result.problems.map((p) => p.message)).toEqual([
+      'needs cores and memory, or a docker_url to detect them from',
+    ]);
+  });
+});
+
 describe('settings apply: content files, round trips and concurrency', () => {
   it('accepts content_file only inside the settings file’s directory, also through links', async () => {
     const outside = await settingsDir();

@@ -1,4 +1,4 @@
-import { currentSettings, desiredFrom } from '../../test/settings-fixtures';
+import { currentSettings, desiredFrom, NO_ENGINE } from '../../test/settings-fixtures';
 import type { CurrentSettings } from './current';
 import { exportSettings } from './settings-export';
 import { parseSettingsText } from './settings-parse';
@@ -41,6 +41,7 @@ function trickyCurrent(): CurrentSettings {
         id: 'a2',
         hostname: 'agent-2',
         zoneId: 'z2',
+        ...NO_ENGINE,
         cores: 1,
         memory: 1,
         coresOverride: 3,

@@ -54,8 +54,19 @@ export function exportSettings(current: CurrentSettings): string {
     agents: current.agents.map((a) => ({
       hostname: a.hostname,
       zone: zoneName.get(a.zoneId) ?? '',
-      cores: a.cores,
-      memory: a.memory,
+      // An engine agent's cores and memory are what its engine reports: not settings.
+      ...(a.dockerUrl
+        ? {
+            docker_url: a.dockerUrl,
+            ...(a.tlsCaPath
+              ? {
+                  tls_ca_path: a.tlsCaPath,
+                  tls_cert_path: a.tlsCertPath,
+                  tls_key_path: a.tlsKeyPath,
+                }
+              : {}),
+          }
+        : { cores: a.cores, memory: a.memory }),
       cores_override: a.coresOverride,
       memory_override: a.memoryOverride,
     })),

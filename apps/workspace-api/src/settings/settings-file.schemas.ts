@@ -55,8 +55,22 @@ export const AgentSettingSchema = Type.Object(
       minLength: 1,
       description: 'The name of a zone in this file (or, without --prune, in the database)',
     }),
-    cores: AgentFields.cores,
-    memory: AgentFields.memory,
+    docker_url: Type.Optional({
+      ...AgentFields.docker_url,
+      description:
+        'The Docker engine that runs its sessions; "" or absent: an agent that only plans',
+    }),
+    tls_ca_path: Type.Optional(AgentFields.tls_path),
+    tls_cert_path: Type.Optional(AgentFields.tls_path),
+    tls_key_path: Type.Optional(AgentFields.tls_path),
+    cores: Type.Optional({
+      ...AgentFields.cores,
+      description: 'Required without docker_url; else detected',
+    }),
+    memory: Type.Optional({
+      ...AgentFields.memory,
+      description: 'Required without docker_url; else detected',
+    }),
     cores_override: withDefault(AgentFields.cores_override, 0),
     memory_override: withDefault(AgentFields.memory_override, 0),
   },

@@ -66,8 +66,12 @@ export function normalizeSettings(
   type Agent = {
     hostname: string;
     zone: string;
-    cores: number;
-    memory: number;
+    docker_url?: string;
+    tls_ca_path?: string;
+    tls_cert_path?: string;
+    tls_key_path?: string;
+    cores?: number;
+    memory?: number;
     cores_override?: number;
     memory_override?: number;
   };
@@ -75,11 +79,20 @@ export function normalizeSettings(
     const hostname = normalizeHostname(item.hostname);
     const at = locate([...path, 'hostname']);
     if (!unique(`agent ${hostname}`, at, `agent "${hostname}"`)) continue;
+    if (!item.docker_url && (item.cores === undefined || item.memory === undefined)) {
+      problems.push(problemAt(at, 'needs cores and memory, or a docker_url to detect them from'));
+      continue;
+    }
     desired.agents.push({
       hostname,
       zone: item.zone.trim(),
-      cores: item.cores,
-      memory: item.memory,
+      dockerUrl: item.docker_url ?? '',
+      tlsCaPath: item.tls_ca_path ?? '',
+      tlsCertPath: item.tls_cert_path ?? '',
+      tlsKeyPath: item.tls_key_path ?? '',
+      // An engine agent's resources are detected: the file's, if any, are not applied.
+      cores: item.docker_url ? undefined : item.cores,
+      memory: item.docker_url ? undefined : item.memory,
       coresOverride: item.cores_override ?? 0,
       memoryOverride: item.memory_override ?? 0,
       at,

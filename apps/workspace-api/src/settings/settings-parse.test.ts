@@ -37,9 +37,9 @@ users: [{username: ada}]
   });
 
   it('reports a missing required field once, at the item', () => {
-    expect(
-      problemsOf('version: 1\nagents:\n  - hostname: a\n    zone: z\n    memory: 5\n'),
-    ).toEqual(['3:5 agents[0].cores: is required']);
+    expect(problemsOf('version: 1\nagents:\n  - hostname: a\n    memory: 5\n')).toEqual([
+      '3:5 agents[0].zone: is required',
+    ]);
   });
 
   it('reports an unknown key at the key, naming the known ones', () => {

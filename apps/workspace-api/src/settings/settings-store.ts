@@ -62,16 +62,21 @@ export async function writeChanges(
         break;
       }
       case 'agent': {
-        const { zone, memory, memoryOverride, ...rest } = change.values;
+        const { zone, cores, memory, memoryOverride, ...rest } = change.values;
         const data = {
           ...rest,
           zoneId: zoneIds.get(zone) ?? '',
-          memory: BigInt(memory),
+          cores,
+          memory: memory === undefined ? undefined : BigInt(memory),
           memoryOverride: BigInt(memoryOverride),
         };
         if (remove) await tx.agent.delete({ where });
         else if (change.id) await tx.agent.update({ where, data });
-        else await tx.agent.create({ data });
+        // An engine agent's resources come from its heartbeat; until then it offers nothing.
+        else
+          await tx.agent.create({
+            data: { ...data, cores: cores ?? 0, memory: BigInt(memory ?? 0) },
+          });
         break;
       }
       case 'workspace':
