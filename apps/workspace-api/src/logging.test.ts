@@ -38,10 +38,24 @@ it('never writes passwords or API secrets to the logs', async () => {
   const issued = (await h.call('create_api_key', { name: 'x', permissions: ['users.view'] })).json()
     .api_key_secret;
   await h.call('get_users', {}, { api_key, api_key_secret: `${api_key_secret}-wrong` });
+  const connectToken = 'connect-token-that-must-not-be-logged';
+  await h.inject({
+    method: 'GET',
+    url: `/kasm/0123456789abcdef0123456789abcdef/?kasm_token=${connectToken}&x=1`,
+  });
 
   expect(logs).toContain('incoming request');
   expect(logs.split('\n').length).toBeGreaterThan(15);
-  for (const secret of [PASSWORD, NEW_PASSWORD, 'weak-pw', api_key_secret, basic, issued]) {
+  expect(logs).toContain('kasm_token=%5Bredacted%5D&x=1');
+  for (const secret of [
+    PASSWORD,
+    NEW_PASSWORD,
+    'weak-pw',
+    api_key_secret,
+    basic,
+    issued,
+    connectToken,
+  ]) {
     expect(logs).not.toContain(secret);
   }
 });

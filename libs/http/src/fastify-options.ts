@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Ajv, { type Options as AjvOptions } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { FastifySchema, FastifyServerOptions } from 'fastify';
+import type { FastifyRequest, FastifySchema, FastifyServerOptions } from 'fastify';
 import type { FastifyRouteSchemaDef, FastifySchemaValidationError } from 'fastify/types/schema';
 import { sendProblem, toProblem } from '@platform/errors';
 import type { TrustProxy } from './trust-proxy';
@@ -94,6 +94,24 @@ export const REDACTED_PATHS = [
   '*.api_key_secret',
 ];
 
+/** Query parameters that carry credentials (a session's connect link, a feed token): never logged. */
+export const SECRET_QUERY_PARAMS = ['kasm_token', 'token', 'api_key_secret'];
+
+/** The request URL as logged: secret query parameters' values replaced. */
+export function loggableUrl(url: string): string {
+  const query = url.indexOf('?');
+  if (query < 0) return url;
+  const params = new URLSearchParams(url.slice(query + 1));
+  let hidden = false;
+  for (const name of SECRET_QUERY_PARAMS) {
+    if (params.has(name)) {
+      params.set(name, '[redacted]');
+      hidden = true;
+    }
+  }
+  return hidden ? `${url.slice(0, query)}?${params.toString()}` : url;
+}
+
 const CLIENT_ERRORS: Record<string, { status: number; code: string; message: string }> = {
   ERR_HTTP_REQUEST_TIMEOUT: {
     status: 408,
@@ -136,6 +154,16 @@ export function fastifyOptions(options: HttpOptions): FastifyServerOptions {
     logger: {
       level: options.logLevel,
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      serializers: {
+        // Fastify's own request fields, with secrets in the query string hidden.
+        req: (req: FastifyRequest) => ({
+          method: req.method,
+          url: loggableUrl(req.url),
+          host: req.host,
+          remoteAddress: req.ip,
+          remotePort: req.socket?.remotePort,
+        }),
+      },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     bodyLimit: options.bodyLimitBytes,
