@@ -9,7 +9,7 @@ import { measureExtraction } from './lib/extraction.mjs';
 import { CONNECTIONS, DURATION_S, ROUNDS, measure, measurePair } from './lib/load.mjs';
 import { weeklyMessage } from './lib/messages.mjs';
 import { APPS_ROOT, BENCH_DIR, ROOT, distOf } from './lib/paths.mjs';
-import { rssMiB, runCli, sleep, startServer } from './lib/processes.mjs';
+import { issueAdminKey, rssMiB, runCli, sleep, startServer } from './lib/processes.mjs';
 import { formatTable, writeResults } from './lib/report.mjs';
 import {
   CALENDAR_DAYS,
@@ -85,15 +85,7 @@ async function main() {
   try {
     runCli('workspace-api', ['migrate'], env);
     runCli('calendar-api', ['migrate'], env);
-    const keyOutput = runCli(
-      'workspace-api',
-      ['api-key', 'create', '--name', 'bench', '--permission', 'global_admin'],
-      env,
-    );
-    const credentials = {
-      api_key: /api_key:\s+(\S+)/.exec(keyOutput)[1],
-      api_key_secret: /api_key_secret:\s+(\S+)/.exec(keyOutput)[1],
-    };
+    const credentials = issueAdminKey(env);
     const tokenOutput = runCli('calendar-api', ['token', 'create', '--name', 'bench'], env);
     const token = /(cal_\S+)/.exec(tokenOutput)[1];
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { createBenchDatabase } from './lib/database.mjs';
 import { measurePair } from './lib/load.mjs';
 import { distOf, RESULTS_DIR } from './lib/paths.mjs';
-import { runCli, sleep, startServer } from './lib/processes.mjs';
+import { issueAdminKey, runCli, sleep, startServer } from './lib/processes.mjs';
 import { formatTable } from './lib/report.mjs';
 
 const require = createRequire(import.meta.url);
@@ -75,15 +75,7 @@ async function main() {
       ...(process.env.BENCH_LOG_LEVEL ? { LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}),
     };
     runCli('workspace-api', ['migrate'], env);
-    const keyOutput = runCli(
-      'workspace-api',
-      ['api-key', 'create', '--name', 'bench', '--permission', 'global_admin'],
-      env,
-    );
-    const credentials = {
-      api_key: /api_key:\s+(\S+)/.exec(keyOutput)[1],
-      api_key_secret: /api_key_secret:\s+(\S+)/.exec(keyOutput)[1],
-    };
+    const credentials = issueAdminKey(env);
     server = await startServer({
       name: 'workspace-api-sessions',
       script: path.join(distOf('workspace-api'), 'server.js'),

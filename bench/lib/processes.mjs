@@ -31,6 +31,19 @@ async function waitReady(url, child, timeoutMs = 30_000) {
   throw new Error(`${url} did not become ready (exit code ${child.exitCode})`);
 }
 
+/** A global_admin API key issued through workspace-api's CLI, as the request body's credentials. */
+export function issueAdminKey(env) {
+  const output = runCli(
+    'workspace-api',
+    ['api-key', 'create', '--name', 'bench', '--permission', 'global_admin'],
+    env,
+  );
+  return {
+    api_key: /api_key:\s+(\S+)/.exec(output)[1],
+    api_key_secret: /api_key_secret:\s+(\S+)/.exec(output)[1],
+  };
+}
+
 /** Resident set size of a process in MiB, from /proc (Linux). */
 export function rssMiB(pid) {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');

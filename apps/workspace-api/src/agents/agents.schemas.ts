@@ -33,6 +33,22 @@ export const AgentFields = {
   }),
 };
 
+/** An agent's engine and, without one, the resources it plans with: one shape for the API and the settings file. */
+export const EngineAgentFields = {
+  docker_url: Type.Optional(AgentFields.docker_url),
+  tls_ca_path: Type.Optional(AgentFields.tls_path),
+  tls_cert_path: Type.Optional(AgentFields.tls_path),
+  tls_key_path: Type.Optional(AgentFields.tls_path),
+  cores: Type.Optional({
+    ...AgentFields.cores,
+    description: 'Required without docker_url; else detected',
+  }),
+  memory: Type.Optional({
+    ...AgentFields.memory,
+    description: 'Required without docker_url; else detected',
+  }),
+};
+
 const ResourcesSchema = Type.Object({
   cores: Type.Number(),
   memory: Type.Integer({ description: 'Bytes' }),
@@ -71,18 +87,7 @@ export const CreateAgentBodySchema = Type.Object({
   target_agent: Type.Object({
     hostname: AgentFields.hostname,
     zone_id: IdSchema,
-    docker_url: Type.Optional(AgentFields.docker_url),
-    tls_ca_path: Type.Optional(AgentFields.tls_path),
-    tls_cert_path: Type.Optional(AgentFields.tls_path),
-    tls_key_path: Type.Optional(AgentFields.tls_path),
-    cores: Type.Optional({
-      ...AgentFields.cores,
-      description: 'Required without docker_url; else detected',
-    }),
-    memory: Type.Optional({
-      ...AgentFields.memory,
-      description: 'Required without docker_url; else detected',
-    }),
+    ...EngineAgentFields,
     cores_override: Type.Optional(AgentFields.cores_override),
     memory_override: Type.Optional(AgentFields.memory_override),
   }),

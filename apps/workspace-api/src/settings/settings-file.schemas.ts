@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { AgentFields } from '../agents/agents.schemas';
+import { AgentFields, EngineAgentFields } from '../agents/agents.schemas';
 import { FileMappingFields } from '../file-mappings/file-mappings.schemas';
 import { ProfilePathSchema } from '../images/images.schemas';
 import { ZONE_DEFAULTS, ZoneFields } from '../zones/zones.schemas';
@@ -55,22 +55,7 @@ export const AgentSettingSchema = Type.Object(
       minLength: 1,
       description: 'The name of a zone in this file (or, without --prune, in the database)',
     }),
-    docker_url: Type.Optional({
-      ...AgentFields.docker_url,
-      description:
-        'The Docker engine that runs its sessions; "" or absent: an agent that only plans',
-    }),
-    tls_ca_path: Type.Optional(AgentFields.tls_path),
-    tls_cert_path: Type.Optional(AgentFields.tls_path),
-    tls_key_path: Type.Optional(AgentFields.tls_path),
-    cores: Type.Optional({
-      ...AgentFields.cores,
-      description: 'Required without docker_url; else detected',
-    }),
-    memory: Type.Optional({
-      ...AgentFields.memory,
-      description: 'Required without docker_url; else detected',
-    }),
+    ...EngineAgentFields,
     cores_override: withDefault(AgentFields.cores_override, 0),
     memory_override: withDefault(AgentFields.memory_override, 0),
   },
