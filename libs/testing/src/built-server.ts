@@ -50,7 +50,8 @@ export async function startBuiltServer(
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
+  // Generous: a loaded machine (CI runs the suite beside a CPU hog) starts a process slowly.
+  const deadline = Date.now() + 90_000;
   while (Date.now() < deadline && child.exitCode === null) {
     const ready = await fetch(`${url}/health/ready`).then(
       (r) => r.ok,
