@@ -1,12 +1,7 @@
 // The statements the hot paths send, built by the services' own code, with the index each plan
 // must use. The bench EXPLAINs them on the seeded database (bench/lib/plans.mjs).
 import { Value } from '@sinclair/typebox/value';
-import {
-  betweenSql,
-  onDateSql,
-  selectEventsSql,
-} from '../../apps/calendar-api/src/events/event-queries.service';
-import type { Prisma } from '../../apps/workspace-api/src/generated/prisma/client';
+import { selectEventsStatement } from '../../apps/calendar-api/src/events/events.repository';
 import { listUsersSql } from '../../apps/workspace-api/src/users/users-query';
 import { findUserSql, updateUserSql } from '../../apps/workspace-api/src/users/users.repository';
 import {
@@ -37,9 +32,13 @@ export interface Statement {
 const NO_BIG_SCANS = ['Seq Scan on user', 'Seq Scan on calendar_event'];
 const users = (body: Partial<GetUsersBody>) =>
   Value.Default(GetUsersBodySchema, structuredClone(body)) as GetUsersBody;
-const calendar = { DATABASE_SCHEMA: 'calendar' };
 
-function statement(name: string, sql: Prisma.Sql, uses: string[], analyze = true): Statement {
+function statement(
+  name: string,
+  sql: { text: string; values: unknown[] },
+  uses: string[],
+  analyze = true,
+): Statement {
   return { name, text: sql.text, values: sql.values, uses, never: NO_BIG_SCANS, analyze };
 }
 
@@ -77,11 +76,13 @@ export function statements({ user, lastPage, day, weekEnd }: Sample): Statement[
       listUsersSql('workspace', users({ page: 3, sort_by: 'organization' })),
       ['user_organization_id_idx'],
     ),
-    statement('GET /events/{date}', selectEventsSql(calendar, [onDateSql(day)]), [
+    statement('GET /events/{date}', selectEventsStatement('calendar', { date: day }), [
       'calendar_event_date_id_idx',
     ]),
-    statement('GET /events/range', selectEventsSql(calendar, [betweenSql(day, weekEnd)]), [
-      'calendar_event_date_id_idx',
-    ]),
+    statement(
+      'GET /events/range',
+      selectEventsStatement('calendar', { start: day, end: weekEnd }),
+      ['calendar_event_date_id_idx'],
+    ),
   ];
 }

@@ -16,7 +16,7 @@ import { slackEventsRoutes } from './chat/slack-events.routes';
 import { createSlackEventsService } from './chat/slack-events.service';
 import { createSlackInbox } from './chat/slack-inbox.worker';
 import type { Config } from './config';
-import { createDb, type Db } from './db';
+import { openDatabase, toDatabaseError, type Database } from './db';
 import { eventQueriesRoutes } from './events/event-queries.routes';
 import { createEventQueriesService } from './events/event-queries.service';
 import { eventTitlesRoutes } from './events/event-titles.routes';
@@ -26,18 +26,18 @@ import { feedRoutes } from './feed/feed.routes';
 import { createFeedService } from './feed/feed.service';
 import { messagesRoutes } from './messages/messages.routes';
 import { createMessagesService } from './messages/messages.service';
+import { parseWebhookTargets } from './domain/webhook-targets';
 import { createDispatcher } from './notifications/dispatcher';
 import { notificationsRoutes } from './notifications/notifications.routes';
 import { createNotificationsService } from './notifications/notifications.service';
 import { createOutbox } from './notifications/outbox';
-import { parseWebhookTargets } from './notifications/webhook-targets';
 import { authPlugin, BEARER_THROTTLE } from './plugins/auth.plugin';
 import { API_PREFIX, SECURITY_SCHEMES } from './routes';
 import { createTokensService } from './tokens/tokens.service';
 import { workersPlugin, type Workers } from './workers/workers.plugin';
 
 export interface AppOverrides {
-  db?: Db;
+  db?: Database;
   /** Where log lines go (tests capture them). */
   logStream?: NodeJS.WritableStream;
   /** The clock behind "today" and "tomorrow" (tests fix it). */
@@ -60,10 +60,10 @@ export async function buildApp(
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
 
-  const db = overrides.db ?? createDb(config);
+  const db = overrides.db ?? openDatabase(config);
   const now = overrides.now ?? (() => new Date());
   const targets = parseWebhookTargets(config.NOTIFY_WEBHOOKS);
-  const outbox = createOutbox({ targets });
+  const outbox = createOutbox({ db, targets });
   // Webhook URLs come from configuration, but may point anywhere: the policy still applies.
   const outbound = createOutboundFetch({
     policy: createOutboundPolicy({
@@ -95,7 +95,7 @@ export async function buildApp(
   };
   const slack = createSlackEventsService({ db, onRecorded: () => workers.slackInbox.wake() });
 
-  await app.register(problemDetailsPlugin);
+  await app.register(problemDetailsPlugin, { mapError: toDatabaseError });
   await app.register(authThrottlePlugin, {
     redisUrl: config.REDIS_URL,
     keyPrefix: config.RATE_LIMIT_KEY_PREFIX,
@@ -108,8 +108,8 @@ export async function buildApp(
     },
   });
   await app.register(databasePlugin, {
-    ping: () => db.$queryRaw`SELECT 1`,
-    close: () => db.$disconnect(),
+    ping: () => db.pool.query('SELECT 1'),
+    close: () => db.close(),
   });
   await app.register(workersPlugin, {
     workers,

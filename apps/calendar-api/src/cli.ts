@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config';
-import { createDb } from './db';
+import { openDatabase } from './db';
 import { migrateDatabase } from './migrations';
 import { createTokensService, type IssuedToken, type TokensService } from './tokens/tokens.service';
 
@@ -67,7 +67,7 @@ async function main(argv: string[]) {
     print(applied.length ? `Applied ${applied.join(', ')}` : 'Database is up to date');
     if (command === 'migrate') return;
   }
-  const db = createDb(config);
+  const db = openDatabase(config);
   try {
     const tokens = createTokensService({ db });
     if (command === 'setup') {
@@ -77,7 +77,7 @@ async function main(argv: string[]) {
       await runTokenCommand(tokens, positionals, values.name, config.PORT);
     }
   } finally {
-    await db.$disconnect();
+    await db.close();
   }
 }
 

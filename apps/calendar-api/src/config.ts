@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { createOutboundPolicy, parseIp, securityEnv, securityEnvProblems } from '@platform/http';
 import { ConfigError, parseEnv, serviceEnv } from '@platform/schemas';
-import { parseChannelPeriods } from './messages/channel-periods';
-import { parseWebhookTargets } from './notifications/webhook-targets';
-import { isTimeZone } from './time/calendar-days';
+import { parseChannelPeriods } from './domain/channel-periods';
+import { parseWebhookTargets } from './domain/webhook-targets';
+import { isTimeZone } from './domain/calendar-days';
 
 const onOff = (description: string) =>
   Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on', description });

@@ -2,7 +2,8 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { createTestDatabase, type TestDatabase } from '@platform/db/testing';
 import { buildApp, type AppOverrides } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
-import { createDb, type Db } from '../src/db';
+import { openDatabase } from '../src/db';
+import type { PrismaClient } from '../src/generated/prisma/client';
 import { MIGRATIONS_DIR } from '../src/migrations';
 import { createTokensService, type TokensService } from '../src/tokens/tokens.service';
 
@@ -25,7 +26,7 @@ export interface Harness {
   config: Config;
   database: TestDatabase;
   /** A second client on the same database, for arranging and asserting rows directly. */
-  db: Db;
+  db: PrismaClient;
   tokens: TokensService;
   /** A valid token, kept across resets. */
   token: string;
@@ -68,8 +69,9 @@ export async function createHarness(
   const config = testConfig(database.url, env);
   let now = DEFAULT_NOW;
   const app = await buildApp(config, { now: () => now, ...overrides });
-  const db = createDb(config);
-  const tokens = createTokensService({ db });
+  const second = openDatabase(config);
+  const db = second.prisma;
+  const tokens = createTokensService({ db: second });
   const { token } = await tokens.create('test');
   const others: FastifyInstance[] = [];
 
@@ -108,7 +110,7 @@ export async function createHarness(
     close: async () => {
       await Promise.all(others.map((other) => other.close()));
       await app.close();
-      await db.$disconnect();
+      await second.close();
       await database.drop();
     },
   };

@@ -1,6 +1,6 @@
 export { createError, isUniqueViolation, withFieldErrors, withRetryAfter } from './define';
 export type { FieldProblem } from './define';
 export * from './common-errors';
-export { toProblem } from './to-problem';
+export { isDatabaseUnavailable, toProblem } from './to-problem';
 export type { ProblemBody } from './to-problem';
 export { problemDetailsPlugin, sendProblem } from './problem-details.plugin';

@@ -35,8 +35,13 @@ export function sendProblem(error: unknown, request: FastifyRequest, reply: Fast
  * own would be plain JSON; `fastifyOptions` turns it off for this). Answers sent while closing
  * also close their connection: a kept-alive one would hold the shutdown for keepAliveTimeout.
  */
+export interface ProblemDetailsOptions {
+  /** The service's mapping of its database's failures to its errors, applied before rendering. */
+  mapError?: (error: unknown) => unknown;
+}
+
 export const problemDetailsPlugin = fp(
-  async (app: FastifyInstance) => {
+  async (app: FastifyInstance, { mapError = (error) => error }: ProblemDetailsOptions) => {
     let closing = false;
     app.addHook('preClose', async () => {
       closing = true;
@@ -49,7 +54,7 @@ export const problemDetailsPlugin = fp(
     });
 
     app.setErrorHandler((error: FastifyError, request, reply) =>
-      sendProblem(error, request, reply),
+      sendProblem(mapError(error), request, reply),
     );
 
     app.setNotFoundHandler((request, reply) => {

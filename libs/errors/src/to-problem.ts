@@ -115,7 +115,9 @@ function isDefinedError(error: ThrownError): error is ThrownError & { code: stri
   return error.name === 'FastifyError' && typeof code === 'string' && !code.startsWith('FST_');
 }
 
-function isUnavailable(error: ThrownError): boolean {
+/** The database is unreachable or overloaded right now (a 503), by any driver's report of it. */
+export function isDatabaseUnavailable(thrown: unknown): boolean {
+  const error = (thrown ?? {}) as ThrownError;
   if (error.name === 'PrismaClientInitializationError') return true;
   // pg reports these without a code: no free connection in time, the server closed the socket
   // (it stopped), or the statement outlived query_timeout.
@@ -164,7 +166,7 @@ export function toProblem(thrown: unknown): ProblemBody {
       return problem(409, 'CONFLICT', 'A concurrent change got in the way; try again');
     }
   }
-  if (isUnavailable(error)) {
+  if (isDatabaseUnavailable(error)) {
     return problem(503, 'UNAVAILABLE', 'The service is temporarily unavailable; try again shortly');
   }
   const status = error.statusCode ?? 500;

@@ -6,6 +6,15 @@ import { fastifyOptions, validatorCompiler } from './fastify-options';
 import { securityEnvProblems, type SecurityConfig } from './security-env';
 import { parseTrustProxy } from './trust-proxy';
 
+/** A promise and its resolver: the test waits on events instead of guessing how long they take. */
+function signal() {
+  let resolve!: () => void;
+  const happened = new Promise<void>((r) => (resolve = r));
+  return { happened, resolve };
+}
+let slowArrived = signal();
+let slowReleased = signal();
+
 async function buildApp(): Promise<FastifyInstance> {
   const app = Fastify({
     ...fastifyOptions({ logLevel: 'silent', bodyLimitBytes: 1024 }),
@@ -15,7 +24,8 @@ async function buildApp(): Promise<FastifyInstance> {
   await app.register(problemDetailsPlugin);
   app.get('/items/:name', async (request) => request.params);
   app.get('/slow', async () => {
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    slowArrived.resolve();
+    await slowReleased.happened;
     return { done: true };
   });
   return app;
@@ -78,14 +88,19 @@ describe("Fastify's framework errors", () => {
 
 describe('closing', () => {
   it('finishes requests in flight, closing their connections, and refuses new ones with a 503 problem', async () => {
+    slowArrived = signal();
+    slowReleased = signal();
+    const closing = signal();
     const app = await buildApp();
+    // After the error handler's own preClose hook: the app refuses new requests from here on.
+    app.addHook('preClose', async () => closing.resolve());
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as AddressInfo;
     const inFlight = fetch(`http://127.0.0.1:${port}/slow`).then((r) => ({
       status: r.status,
       connection: r.headers.get('connection'),
     }));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await slowArrived.happened;
     // A connection opened before the close, whose request arrives during it.
     const socket = net.connect(port, '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
@@ -93,11 +108,14 @@ describe('closing', () => {
     socket.on('data', (chunk: Buffer) => (during += chunk.toString()));
     const started = Date.now();
     const closed = app.close();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await closing.happened;
+    const answered = new Promise((resolve) => socket.once('data', resolve));
     socket.write('GET /items/a HTTP/1.1\r\nHost: x\r\n\r\n');
+    await answered;
+    slowReleased.resolve();
     await closed;
     // A kept-alive connection would otherwise hold the close for keepAliveTimeout (72 s).
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(30_000);
     expect(await inFlight).toEqual({ status: 200, connection: 'close' });
     expect(during).toMatch(/^HTTP\/1\.1 503 /);
     expect(during).toMatch(/content-type: application\/problem\+json/i);

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import { Client } from 'pg';
 import { startBuiltServer } from './built-server';
 import { waitFor } from './load';
@@ -27,6 +28,19 @@ export interface ShutdownReport {
 }
 
 type Answer = { status: number } | { error: string };
+
+/** Whether a TCP connection to the server's port is refused (its listener closed). */
+function refused(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port), hostname);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
+}
 
 /** One request on a connection of its own (kept alive with `agent`), so that none waits behind another. */
 function post(url: string, body: object, agent: http.Agent | false = false): Promise<Answer> {
@@ -75,9 +89,13 @@ export async function runShutdownUnderLoad(scenario: ShutdownScenario): Promise<
     }, 10_000);
 
     server.child.kill('SIGTERM');
+    // The listener closes a moment after the signal (the close hooks run first); how long that
+    // takes depends on the machine, so wait for it rather than guess. The held writes are
+    // still in flight throughout: the server stops accepting before they finish.
     await waitFor(async () => {
       if (!server.output().includes('shutting down')) throw new Error('not shutting down yet');
-    }, 5000);
+      if (!(await refused(server.url))) throw new Error('still accepting connections');
+    }, 30_000);
     const late = outcome(await send('too late', false));
 
     await new Promise((resolve) => setTimeout(resolve, 300));

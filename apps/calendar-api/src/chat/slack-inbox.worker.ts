@@ -1,26 +1,19 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
-import { tableOf, type Db, type Tx } from '../db';
+import type { Database, Tx } from '../db';
 import type { MessagesService } from '../messages/messages.service';
 import { backoffDelayMs } from '../notifications/delivery-policy';
 import { createWorkerLoop } from '../workers/worker-loop';
 import { interpretSlackPayload, slackTsToDate } from './slack-event';
+import { createSlackInboxRepository, type InboxRow } from './slack-inbox.repository';
 
 export const INBOX_MAX_ATTEMPTS = 5;
 const INBOX_BACKOFF = { baseMs: 1000, maxMs: 60_000 };
 const ROUNDS_PER_RUN = 20;
 
-interface InboxRow {
-  id: number;
-  payload: unknown;
-  attempts: number;
-}
-
 /**
  * Processes stored Slack events, each in one transaction with the changes and notifications it
- * causes, so an event is applied exactly once or not at all. The row lock (SKIP LOCKED) keeps
- * replicas apart; a message's events are taken in arrival order (none while an earlier one for
- * the same message is pending), so an edit is never overtaken by the original post.
+ * causes, so an event is applied exactly once or not at all; a message's events in arrival order.
  */
 export function createSlackInbox({
   db,
@@ -28,12 +21,12 @@ export function createSlackInbox({
   messages,
   log,
 }: {
-  db: Db;
+  db: Database;
   config: Config;
   messages: MessagesService;
   log: FastifyBaseLogger;
 }) {
-  const table = tableOf(config, 'slack_inbox');
+  const inbox = createSlackInboxRepository(db);
 
   async function apply(tx: Tx, payload: unknown): Promise<void> {
     const action = interpretSlackPayload(payload);
@@ -49,42 +42,20 @@ export function createSlackInbox({
   async function recordFailure(tx: Tx, row: InboxRow, error: unknown) {
     const attempt = row.attempts + 1;
     const status = attempt >= INBOX_MAX_ATTEMPTS ? 'failed' : 'pending';
-    const delay = `${backoffDelayMs(attempt, INBOX_BACKOFF)} milliseconds`;
+    const delayMs = backoffDelayMs(attempt, INBOX_BACKOFF);
     log.error({ err: error, inboxId: row.id, attempt, status }, 'Slack event could not be applied');
-    await tx.$executeRaw`
-      UPDATE ${table}
-         SET attempts = ${attempt}::integer, status = ${status}, last_error = left(${String(error)}, 1000),
-             next_attempt_at = now() + ${delay}::interval, updated_at = now()
-       WHERE id = ${row.id}`;
+    await inbox.markFailed(tx, row.id, { attempt, status, delayMs, error: String(error) });
   }
 
   /** Applies the next due event; false when there is none. */
   function processNext(): Promise<boolean> {
-    return db.$transaction(
+    return db.transaction(
       async (tx) => {
-        const [row] = await tx.$queryRaw<InboxRow[]>`
-          SELECT i.id, i.payload, i.attempts FROM ${table} i
-           WHERE i.status = 'pending' AND i.next_attempt_at <= now()
-             AND NOT EXISTS (
-                 SELECT 1 FROM ${table} e
-                  WHERE e.channel = i.channel AND e.message_ts = i.message_ts
-                    AND e.id < i.id AND e.status = 'pending')
-           ORDER BY i.id
-           LIMIT 1
-             FOR UPDATE OF i SKIP LOCKED`;
+        const row = await inbox.lockNextDue(tx);
         if (!row) return false;
-        await tx.$executeRaw`SAVEPOINT apply_event`;
-        try {
-          await apply(tx, row.payload);
-          await tx.$executeRaw`
-            UPDATE ${table}
-               SET status = 'done', attempts = attempts + 1, processed_at = now(), last_error = NULL,
-                   updated_at = now()
-             WHERE id = ${row.id}`;
-        } catch (error) {
-          await tx.$executeRaw`ROLLBACK TO SAVEPOINT apply_event`;
-          await recordFailure(tx, row, error);
-        }
+        const failure = await inbox.attempt(tx, () => apply(tx, row.payload));
+        if (failure === null) await inbox.markDone(tx, row.id);
+        else await recordFailure(tx, row, failure.error);
         return true;
       },
       // A long message takes a while to read; the row stays locked meanwhile.

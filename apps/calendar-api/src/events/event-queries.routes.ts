@@ -7,10 +7,13 @@ import {
   nextPageLink,
 } from './event-queries.schemas';
 import type { EventQueriesService } from './event-queries.service';
+import { toEventResponse } from './event-response';
+import type { EventRow } from './event-row';
 import { DateParamsSchema, EventListSchema, TypeParamsSchema } from './events.schemas';
 
 const tags = ['events'];
 const response = { 200: EventListSchema, ...errorResponses() };
+const wire = (rows: EventRow[]) => rows.map(toEventResponse);
 
 /** Every read that answers a list of events, ordered by date, then id. */
 export const eventQueriesRoutes: FastifyPluginAsyncTypebox<{
@@ -31,7 +34,7 @@ export const eventQueriesRoutes: FastifyPluginAsyncTypebox<{
       if (page.nextAfterId !== null) {
         reply.header('link', nextPageLink(`${API_PREFIX}/events`, request.query, page.nextAfterId));
       }
-      return page.events;
+      return wire(page.events);
     },
   );
 
@@ -45,7 +48,7 @@ export const eventQueriesRoutes: FastifyPluginAsyncTypebox<{
         response,
       },
     },
-    async (request) => queries.range(request.query.start, request.query.end),
+    async (request) => wire(await queries.range(request.query.start, request.query.end)),
   );
 
   app.get(
@@ -58,18 +61,18 @@ export const eventQueriesRoutes: FastifyPluginAsyncTypebox<{
         response,
       },
     },
-    async (request) => queries.nextDay(request.query.tz),
+    async (request) => wire(await queries.nextDay(request.query.tz)),
   );
 
   app.get(
     '/events/type/:type',
     { schema: { tags, summary: 'Events of one type', params: TypeParamsSchema, response } },
-    async (request) => queries.byType(request.params.type),
+    async (request) => wire(await queries.byType(request.params.type)),
   );
 
   app.get(
     '/events/:date',
     { schema: { tags, summary: 'Events of one date', params: DateParamsSchema, response } },
-    async (request) => queries.onDate(request.params.date),
+    async (request) => wire(await queries.onDate(request.params.date)),
   );
 };

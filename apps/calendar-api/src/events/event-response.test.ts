@@ -1,19 +1,19 @@
-import type { CalendarEvent } from '../generated/prisma/client';
 import { etagOf, ifMatchAllows, toEventResponse } from './event-response';
+import type { EventRow } from './event-row';
 
-function row(overrides: Partial<CalendarEvent> = {}): CalendarEvent {
+function row(overrides: Partial<EventRow> = {}): EventRow {
   return {
     id: 7,
-    date: new Date('2025-03-03T00:00:00Z'),
+    date: '2025-03-03',
     title: 'Unit 5 intro',
     description: 'Read ch. 5',
     type: 'general',
     period: 'CSA',
     sourceChannel: 'C123',
     sourceMessageId: '1740000000.000100',
-    chatMessageId: 3,
-    createdAt: new Date('2025-03-01T10:00:00Z'),
-    updatedAt: new Date('2025-03-02T10:00:00Z'),
+    fromChat: true,
+    createdAt: '2025-03-01T10:00:00.000Z',
+    updatedAt: '2025-03-02T10:00:00.000Z',
     ...overrides,
   };
 }
@@ -34,7 +34,7 @@ describe('toEventResponse', () => {
   });
 
   it('gives an event added directly a null source', () => {
-    const direct = row({ chatMessageId: null, sourceChannel: null, sourceMessageId: null });
+    const direct = row({ fromChat: false, sourceChannel: null, sourceMessageId: null });
     expect(toEventResponse(direct).source).toBeNull();
   });
 });
@@ -48,7 +48,7 @@ describe('etagOf', () => {
   it('changes when any field of the representation changes', () => {
     const base = etagOf(row());
     expect(etagOf(row({ title: 'Unit 6 intro' }))).not.toBe(base);
-    expect(etagOf(row({ updatedAt: new Date('2025-03-02T10:00:00.001Z') }))).not.toBe(base);
+    expect(etagOf(row({ updatedAt: '2025-03-02T10:00:00.001Z' }))).not.toBe(base);
   });
 });
 

@@ -1,31 +1,24 @@
 import { createHash } from 'node:crypto';
-import type { CalendarEvent } from '../generated/prisma/client';
-import { fromDbDate } from '../time/calendar-days';
+import type { EventRow } from './event-row';
 import type { EventResponse } from './events.schemas';
 
-/** Every list of events is ordered by date, then id: the order keyset paging walks. */
-export const EVENT_ORDER = [{ date: 'asc' }, { id: 'asc' }] as const satisfies object[];
-
-/** The wire form of an event (contract §1). */
-export function toEventResponse(event: CalendarEvent): EventResponse {
+/** The wire form of an event (contract §1): the one mapping from its row. */
+export function toEventResponse(row: EventRow): EventResponse {
   return {
-    id: event.id,
-    date: fromDbDate(event.date),
-    title: event.title,
-    description: event.description,
-    type: event.type,
-    period: event.period,
-    created_at: event.createdAt.toISOString(),
-    updated_at: event.updatedAt.toISOString(),
-    source:
-      event.chatMessageId === null
-        ? null
-        : { channel: event.sourceChannel, message_id: event.sourceMessageId },
+    id: row.id,
+    date: row.date,
+    title: row.title,
+    description: row.description,
+    type: row.type,
+    period: row.period,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+    source: row.fromChat ? { channel: row.sourceChannel, message_id: row.sourceMessageId } : null,
   };
 }
 
 /** A strong ETag: a digest of the wire form, so it changes exactly when the representation does. */
-export function etagOf(event: CalendarEvent): string {
+export function etagOf(event: EventRow): string {
   const digest = createHash('sha256')
     .update(JSON.stringify(toEventResponse(event)))
     .digest('base64url');

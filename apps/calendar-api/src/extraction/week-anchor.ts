@@ -1,4 +1,4 @@
-import { type Day, dayFromParts, nearestTo, partsOfDay } from './calendar-date';
+import { type Day, dayFromParts, nearestTo, partsOfDay } from '../domain/calendar-date';
 
 export type WeekAnchor = { kind: 'anchor'; date: Day } | { kind: 'invalid'; reason: string };
 

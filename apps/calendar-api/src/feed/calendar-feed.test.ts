@@ -1,18 +1,18 @@
-import type { CalendarEvent } from '../generated/prisma/client';
+import type { EventRow } from '../events/event-row';
 import { buildCalendarFeed, eventUid, feedEtag, ifNoneMatchHits } from './calendar-feed';
 
-const event = (overrides: Partial<CalendarEvent> = {}): CalendarEvent => ({
+const event = (overrides: Partial<EventRow> = {}): EventRow => ({
   id: 7,
-  date: new Date('2025-03-07T00:00:00Z'),
+  date: '2025-03-07',
   title: 'Unit 5 quiz',
   description: '',
   type: 'grade',
   period: 'CSA',
   sourceChannel: null,
   sourceMessageId: null,
-  chatMessageId: null,
-  createdAt: new Date('2025-03-01T10:00:00Z'),
-  updatedAt: new Date('2025-03-02T11:30:00Z'),
+  fromChat: false,
+  createdAt: '2025-03-01T10:00:00.000Z',
+  updatedAt: '2025-03-02T11:30:00.000Z',
   ...overrides,
 });
 const options = { name: 'Class calendar', uidDomain: 'calendar-api' };

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import ical, { ICalCalendarMethod } from 'ical-generator';
-import type { CalendarEvent } from '../generated/prisma/client';
-import { addDays, fromDbDate, toDbDate } from '../time/calendar-days';
+import { addDays, toDbDate } from '../domain/calendar-days';
+import type { EventRow } from '../events/event-row';
 
 export interface FeedOptions {
   name: string;
@@ -19,7 +19,7 @@ export function eventUid(id: number, domain: string): string {
  * Dates are midnight UTC values and the calendar has no time zone, so they are written as the
  * same calendar dates whatever the server's zone.
  */
-export function buildCalendarFeed(events: CalendarEvent[], options: FeedOptions): string {
+export function buildCalendarFeed(events: EventRow[], options: FeedOptions): string {
   const calendar = ical({
     name: options.name,
     prodId: { company: 'workspace-platform', product: 'calendar-api', language: 'EN' },
@@ -30,14 +30,14 @@ export function buildCalendarFeed(events: CalendarEvent[], options: FeedOptions)
     calendar.createEvent({
       id: eventUid(event.id, options.uidDomain),
       allDay: true,
-      start: event.date,
-      end: toDbDate(addDays(fromDbDate(event.date), 1)),
+      start: toDbDate(event.date),
+      end: toDbDate(addDays(event.date, 1)),
       summary: event.title,
       description: event.description === '' ? null : event.description,
       categories: [{ name: event.type }],
-      stamp: event.updatedAt,
-      lastModified: event.updatedAt,
-      created: event.createdAt,
+      stamp: new Date(event.updatedAt),
+      lastModified: new Date(event.updatedAt),
+      created: new Date(event.createdAt),
     });
   }
   return calendar.toString();

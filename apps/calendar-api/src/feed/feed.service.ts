@@ -1,6 +1,6 @@
 import type { Config } from '../config';
-import type { Db } from '../db';
-import { EVENT_ORDER } from '../events/event-response';
+import type { Database } from '../db';
+import { createEventsRepository } from '../events/events.repository';
 import { buildCalendarFeed, feedEtag } from './calendar-feed';
 
 export interface FeedQuery {
@@ -9,15 +9,15 @@ export interface FeedQuery {
 }
 
 /** The iCalendar feed: every event, or those of one type and/or period. */
-export function createFeedService({ db, config }: { db: Db; config: Config }) {
+export function createFeedService({ db, config }: { db: Database; config: Config }) {
+  const events = createEventsRepository(db);
   const options = { name: config.CALENDAR_NAME, uidDomain: config.CALENDAR_UID_DOMAIN };
   return {
     async render(query: FeedQuery): Promise<{ body: string; etag: string }> {
-      const events = await db.calendarEvent.findMany({
-        where: { type: query.type, period: query.period },
-        orderBy: [...EVENT_ORDER],
-      });
-      const body = buildCalendarFeed(events, options);
+      const body = buildCalendarFeed(
+        await events.select({ type: query.type, period: query.period }),
+        options,
+      );
       return { body, etag: feedEtag(body) };
     },
   };

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { readTextPrefix, type OutboundFetch } from '@platform/http';
 import type { Config } from '../config';
-import type { Db } from '../db';
+import type { Database } from '../db';
 import { createWorkerLoop } from '../workers/worker-loop';
 import { decideOutcome, parseRetryAfter, type Attempt } from './delivery-policy';
 import { payloadFor } from './notification-payloads';
@@ -10,7 +10,7 @@ import {
   type ClaimedNotification,
   type Result,
 } from './notifications.repository';
-import type { WebhookTarget } from './webhook-targets';
+import type { WebhookTarget } from '../domain/webhook-targets';
 
 const BATCH_SIZE = 10;
 /** Enough of a failed answer to say what went wrong; a target may send far more. */
@@ -27,14 +27,14 @@ export function createDispatcher({
   fetch,
   log,
 }: {
-  db: Db;
+  db: Database;
   config: Config;
   targets: WebhookTarget[];
   /** Outbound HTTP that checks where it connects (see createOutboundFetch). */
   fetch: OutboundFetch;
   log: FastifyBaseLogger;
 }) {
-  const repository = createNotificationsRepository({ db, config });
+  const repository = createNotificationsRepository(db);
   const byName = new Map(targets.map((target) => [target.name, target]));
   const policy = {
     maxAttempts: config.NOTIFY_MAX_ATTEMPTS,

@@ -1,5 +1,4 @@
-import type { CalendarEvent } from '../generated/prisma/client';
-import { fromDbDate } from '../time/calendar-days';
+import type { EventRow } from '../events/event-row';
 
 /** created: a message's first events; replaced: an edited message's new events. */
 export type NotificationAction = 'created' | 'replaced' | 'updated' | 'deleted';
@@ -26,7 +25,7 @@ export const MAX_LISTED_EVENTS = 25;
 
 export function notificationContent(
   action: NotificationAction,
-  events: CalendarEvent[],
+  events: EventRow[],
   source: NotificationContent['source'] = null,
 ): NotificationContent {
   return {
@@ -35,7 +34,7 @@ export function notificationContent(
     total: events.length,
     events: events.slice(0, MAX_LISTED_EVENTS).map((event) => ({
       id: event.id,
-      date: fromDbDate(event.date),
+      date: event.date,
       title: event.title,
       type: event.type,
       period: event.period,

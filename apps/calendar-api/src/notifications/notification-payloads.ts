@@ -1,5 +1,5 @@
 import type { NotificationContent, NotifiedEvent } from './notification-content';
-import type { WebhookFormat } from './webhook-targets';
+import type { WebhookFormat } from '../domain/webhook-targets';
 
 export const DISCORD_CONTENT_LIMIT = 2000;
 /** Slack's limit for a section block's text (the fallback `text` is kept to the same). */

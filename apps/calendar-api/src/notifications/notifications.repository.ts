@@ -1,5 +1,8 @@
-import type { Config } from '../config';
-import { tableOf, type Db } from '../db';
+import { qualified, type Database, type Tx } from '../db';
+import { Prisma, type Notification } from '../generated/prisma/client';
+
+/** The one row shape of a notification. */
+export type NotificationRow = Notification;
 import type { NotificationContent } from './notification-content';
 
 export interface ClaimedNotification {
@@ -15,14 +18,20 @@ export interface Result {
   lastError: string | null;
 }
 
+export interface NotificationsPageQuery {
+  status?: string;
+  beforeId?: number;
+  limit: number;
+}
+
 /**
- * The outbox as a work queue, in raw SQL for FOR UPDATE SKIP LOCKED. A claim leases rows by
+ * Every query of notification. The outbox as a work queue, in raw SQL for FOR UPDATE SKIP LOCKED. A claim leases rows by
  * pushing next_attempt_at past the lease, so no other dispatcher takes them until it runs out;
  * every outcome is written only while `attempts` still holds the claim's value, so a dispatcher
  * whose lease ran out cannot overwrite the work of the one that took over.
  */
-export function createNotificationsRepository({ db, config }: { db: Db; config: Config }) {
-  const table = tableOf(config, 'notification');
+export function createNotificationsRepository(db: Database) {
+  const table = Prisma.raw(qualified(db.schema, 'notification'));
   const after = (ms: number) => `${Math.max(0, Math.round(ms))} milliseconds`;
 
   const finish = (
@@ -30,7 +39,7 @@ export function createNotificationsRepository({ db, config }: { db: Db; config: 
     set: { status: string; delay: string },
     result: Result,
   ) =>
-    db.$executeRaw`
+    db.prisma.$executeRaw`
       UPDATE ${table}
          SET status = ${set.status},
              next_attempt_at = now() + ${set.delay}::interval,
@@ -41,8 +50,31 @@ export function createNotificationsRepository({ db, config }: { db: Db; config: 
        WHERE id = ${row.id} AND attempts = ${row.attempts} AND status = 'pending'`;
 
   return {
+    /** One row per target, in the transaction of the change the content reports. */
+    async enqueue(tx: Tx, targets: string[], content: NotificationContent): Promise<void> {
+      await tx.notification.createMany({
+        data: targets.map((target) => ({
+          target,
+          action: content.action,
+          content: content as unknown as Prisma.InputJsonObject,
+        })),
+      });
+    },
+
+    /** Newest first, keyset-paged on id; one more than `limit` tells whether more remain. */
+    page(query: NotificationsPageQuery): Promise<NotificationRow[]> {
+      return db.prisma.notification.findMany({
+        where: {
+          status: query.status,
+          id: query.beforeId === undefined ? undefined : { lt: query.beforeId },
+        },
+        orderBy: { id: 'desc' },
+        take: query.limit + 1,
+      });
+    },
+
     claim(targets: string[], limit: number, leaseMs: number): Promise<ClaimedNotification[]> {
-      return db.$queryRaw<ClaimedNotification[]>`
+      return db.prisma.$queryRaw<ClaimedNotification[]>`
         WITH next AS (
           SELECT id FROM ${table}
            WHERE status = 'pending' AND next_attempt_at <= now() AND target = ANY(${targets}::text[])
@@ -69,7 +101,7 @@ export function createNotificationsRepository({ db, config }: { db: Db; config: 
 
     /** Hands a claimed row back untried (its dispatcher is stopping): claimable at once, attempt not counted. */
     release: (row: ClaimedNotification) =>
-      db.$executeRaw`
+      db.prisma.$executeRaw`
         UPDATE ${table}
            SET attempts = attempts - 1, next_attempt_at = now(), updated_at = now()
          WHERE id = ${row.id} AND attempts = ${row.attempts} AND status = 'pending'`,

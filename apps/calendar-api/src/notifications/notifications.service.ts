@@ -1,17 +1,17 @@
-import type { Db } from '../db';
-import type { Notification } from '../generated/prisma/client';
+import type { Database } from '../db';
 import type { NotificationContent } from './notification-content';
 import { eventLines, headline } from './notification-payloads';
+import { createNotificationsRepository, type NotificationRow } from './notifications.repository';
 import type { NotificationResponse, NotificationsQuery } from './notifications.schemas';
 
 export interface NotificationPage {
-  notifications: Notification[];
+  notifications: NotificationRow[];
   /** The id to continue before, when older notifications remain. */
   nextBeforeId: number | null;
 }
 
 /** The wire form of an outbox row; `next_attempt_at` only while it is still pending. */
-export function toNotificationResponse(row: Notification): NotificationResponse {
+export function toNotificationResponse(row: NotificationRow): NotificationResponse {
   const content = row.content as unknown as NotificationContent;
   return {
     id: row.id,
@@ -33,16 +33,14 @@ export function toNotificationResponse(row: Notification): NotificationResponse 
 }
 
 /** The delivery log: newest first, keyset-paged on id. */
-export function createNotificationsService({ db }: { db: Db }) {
+export function createNotificationsService({ db }: { db: Database }) {
+  const repository = createNotificationsRepository(db);
   return {
     async page(query: NotificationsQuery): Promise<NotificationPage> {
-      const rows = await db.notification.findMany({
-        where: {
-          status: query.status,
-          id: query.before_id === undefined ? undefined : { lt: query.before_id },
-        },
-        orderBy: { id: 'desc' },
-        take: query.limit + 1,
+      const rows = await repository.page({
+        status: query.status,
+        beforeId: query.before_id,
+        limit: query.limit,
       });
       const notifications = rows.slice(0, query.limit);
       const last = notifications[notifications.length - 1];

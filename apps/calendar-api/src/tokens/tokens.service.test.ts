@@ -1,20 +1,20 @@
 import { createTestDatabase, type TestDatabase } from '@platform/db/testing';
 import { hashSecret } from '@platform/secrets';
 import { testConfig } from '../../test/harness';
-import { createDb, type Db } from '../db';
+import { openDatabase, type Database } from '../db';
 import { MIGRATIONS_DIR } from '../migrations';
 import { createTokensService, type TokensService } from './tokens.service';
 
 let database: TestDatabase;
-let db: Db;
+let db: Database;
 let tokens: TokensService;
 beforeAll(async () => {
   database = await createTestDatabase({ schema: 'calendar', migrationsDir: MIGRATIONS_DIR });
-  db = createDb(testConfig(database.url));
+  db = openDatabase(testConfig(database.url));
   tokens = createTokensService({ db });
 });
 afterAll(async () => {
-  await db.$disconnect();
+  await db.close();
   await database.drop();
 });
 beforeEach(() => database.truncate());
@@ -56,7 +56,7 @@ describe('tokens', () => {
   it('issues exactly one first token when several replicas set up at once', async () => {
     const issued = await Promise.all(Array.from({ length: 5 }, () => tokens.createFirst()));
     expect(issued.filter((t) => t !== null)).toHaveLength(1);
-    expect(await db.apiToken.count()).toBe(1);
+    expect(await db.prisma.apiToken.count()).toBe(1);
     expect(await tokens.createFirst()).toBeNull();
   });
 });

@@ -31,7 +31,8 @@ describe('SIGTERM under load (the built server)', () => {
     expect(report.statuses).toEqual(Array(IN_FLIGHT).fill(201));
     expect(report.late).toBe('ECONNREFUSED');
     expect(report.exit).toEqual({ code: 0, signal: null });
-    expect(report.exitMs).toBeLessThan(5000);
+    // Soon after the last request, not at listen()'s 25 s deadline, however busy the machine.
+    expect(report.exitMs).toBeLessThan(20_000);
     expect(report.stored).toBe(IN_FLIGHT);
   }, 60_000);
 });

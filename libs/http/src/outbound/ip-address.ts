@@ -1,3 +1,5 @@
+import ipaddr from 'ipaddr.js';
+
 /** An IP address as bytes: 4 for IPv4, 16 for IPv6. */
 export interface IpAddress {
   family: 4 | 6;
@@ -19,83 +21,30 @@ export type AddressKind =
   | 'benchmarking'
   | 'reserved';
 
-function parseIpv4(text: string): number[] | null {
-  const parts = text.split('.');
-  if (parts.length !== 4) return null;
-  const bytes = parts.map((part) => (/^(0|[1-9]\d{0,2})$/.test(part) ? Number(part) : NaN));
-  return bytes.every((b) => b >= 0 && b <= 255) ? bytes : null;
-}
-
-function parseGroups(text: string, endsAddress: boolean): number[] | null {
-  if (text === '') return [];
-  const parts = text.split(':');
-  const groups: number[] = [];
-  for (const [i, part] of parts.entries()) {
-    if (part.includes('.')) {
-      // An embedded IPv4 address may only end the address.
-      const v4 = endsAddress && i === parts.length - 1 ? parseIpv4(part) : null;
-      if (!v4) return null;
-      groups.push((v4[0] << 8) | v4[1], (v4[2] << 8) | v4[3]);
-    } else if (/^[0-9a-f]{1,4}$/i.test(part)) {
-      groups.push(parseInt(part, 16));
-    } else {
-      return null;
-    }
-  }
-  return groups;
-}
-
-function parseIpv6(input: string): number[] | null {
-  const text = input.replace(/%[\w.~-]+$/, ''); // a zone id (fe80::1%eth0) names an interface
-  const halves = text.split('::');
-  if (halves.length > 2) return null;
-  const head = parseGroups(halves[0], halves.length === 1);
-  const tail = halves.length === 2 ? parseGroups(halves[1], true) : [];
-  if (!head || !tail) return null;
-  const missing = 8 - head.length - tail.length;
-  if (halves.length === 1 ? missing !== 0 : missing < 1) return null;
-  const groups = [...head, ...Array<number>(halves.length === 2 ? missing : 0).fill(0), ...tail];
-  return groups.flatMap((g) => [g >> 8, g & 0xff]);
-}
+const toAddress = (ip: IpAddress) => ipaddr.fromByteArray(ip.bytes);
 
 /** Parses a literal IPv4 or IPv6 address (brackets and zone ids allowed); null when it is none. */
 export function parseIp(input: string): IpAddress | null {
   const text = input.trim().replace(/^\[(.*)\]$/, '$1');
-  if (text.includes(':')) {
-    const bytes = parseIpv6(text);
-    return bytes ? { family: 6, bytes } : null;
-  }
-  const bytes = parseIpv4(text);
-  return bytes ? { family: 4, bytes } : null;
+  // Only the four-part decimal IPv4 form: no octal, hex, or shortened forms, which resolvers
+  // read differently and which could smuggle a private address past a check.
+  const valid = text.includes(':')
+    ? ipaddr.IPv6.isValid(text)
+    : ipaddr.IPv4.isValidFourPartDecimal(text);
+  if (!valid) return null;
+  const address = ipaddr.parse(text);
+  return { family: address.kind() === 'ipv4' ? 4 : 6, bytes: address.toByteArray() };
 }
 
+/** The address as written canonically (RFC 5952 for IPv6). */
 export function formatIp(ip: IpAddress): string {
-  if (ip.family === 4) return ip.bytes.join('.');
-  const groups = Array.from({ length: 8 }, (_, i) => (ip.bytes[2 * i] << 8) | ip.bytes[2 * i + 1]);
-  // RFC 5952: the longest run of two or more zero groups becomes "::".
-  let best = { start: -1, length: 1 };
-  for (let i = 0; i < 8;) {
-    let j = i;
-    while (j < 8 && groups[j] === 0) j += 1;
-    if (j - i > best.length) best = { start: i, length: j - i };
-    i = j === i ? i + 1 : j;
-  }
-  const hex = groups.map((g) => g.toString(16));
-  if (best.start < 0) return hex.join(':');
-  const left = hex.slice(0, best.start).join(':');
-  const right = hex.slice(best.start + best.length).join(':');
-  return `${left}::${right}`;
+  return toAddress(ip).toString();
 }
 
 /** True when the first `bits` bits of `ip` equal those of `network` (same family). */
 export function inPrefix(ip: IpAddress, network: IpAddress, bits: number): boolean {
   if (ip.family !== network.family) return false;
-  for (let i = 0; i < bits; i += 8) {
-    const take = Math.min(8, bits - i);
-    const mask = (0xff << (8 - take)) & 0xff;
-    if ((ip.bytes[i / 8] & mask) !== (network.bytes[i / 8] & mask)) return false;
-  }
-  return true;
+  return toAddress(ip).match(toAddress(network), bits);
 }
 
 type Range = [network: string, bits: number, kind: AddressKind];

@@ -1,4 +1,4 @@
-import { formatDay, parseIsoDay } from '../extraction/calendar-date';
+import { formatDay, parseIsoDay } from './calendar-date';
 
 /** True for a time zone name Intl knows (IANA names such as `America/Los_Angeles`, and `UTC`). */
 export function isTimeZone(name: string): boolean {

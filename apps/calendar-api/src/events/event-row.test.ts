@@ -1,4 +1,4 @@
-import { isoFromUtcText } from './event-queries.service';
+import { isoFromUtcText } from './event-row';
 
 describe('isoFromUtcText', () => {
   it.each([

@@ -1,0 +1,70 @@
+import { fromDbDate } from '../domain/calendar-days';
+import type { CalendarEvent } from '../generated/prisma/client';
+
+/**
+ * The one row shape of an event, whichever statement read it: dates as `YYYY-MM-DD`, times as
+ * ISO strings. Reads send text from Postgres and never build Date objects (two per row were
+ * most of the CPU of a week's listing); Prisma's results are converted to it.
+ */
+export interface EventRow {
+  id: number;
+  date: string;
+  title: string;
+  description: string;
+  type: string;
+  period: string | null;
+  sourceChannel: string | null;
+  sourceMessageId: string | null;
+  /** Whether a chat message still holds the event (its source is shown only then). */
+  fromChat: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * The columns of an EventRow, from `calendar_event` or anything with its columns (the
+ * ingest_chat_message function) under `alias`. Times come as Postgres prints a UTC timestamp.
+ */
+export function eventColumns(alias: string): string {
+  const a = alias;
+  return `${a}.id, ${a}.date::text AS date, ${a}.title, ${a}.description, ${a}.type, ${a}.period,
+    ${a}.source_channel AS "sourceChannel", ${a}.source_message_id AS "sourceMessageId",
+    ${a}.chat_message_id IS NOT NULL AS "fromChat",
+    (${a}.created_at AT TIME ZONE 'UTC')::text AS "createdAt",
+    (${a}.updated_at AT TIME ZONE 'UTC')::text AS "updatedAt"`;
+}
+
+/** `2025-03-03 09:30:00.12` (a UTC timestamp as Postgres prints it) → `2025-03-03T09:30:00.120Z`. */
+export function isoFromUtcText(text: string): string {
+  if (text[4] !== '-' || text.length > 23)
+    return new Date(`${text.replace(' ', 'T')}Z`).toISOString();
+  const fraction = text.length > 20 ? text.slice(20).padEnd(3, '0') : '000';
+  return `${text.slice(0, 10)}T${text.slice(11, 19)}.${fraction}Z`;
+}
+
+/** A row of `eventColumns` made an EventRow, in place (a week's listing has ~2 000 of them). */
+export function eventRowFromSql(row: EventRow): EventRow {
+  row.createdAt = isoFromUtcText(row.createdAt);
+  row.updatedAt = isoFromUtcText(row.updatedAt);
+  return row;
+}
+
+export function eventRowFromModel(event: CalendarEvent): EventRow {
+  return {
+    id: event.id,
+    date: fromDbDate(event.date),
+    title: event.title,
+    description: event.description,
+    type: event.type,
+    period: event.period,
+    sourceChannel: event.sourceChannel,
+    sourceMessageId: event.sourceMessageId,
+    fromChat: event.chatMessageId !== null,
+    createdAt: event.createdAt.toISOString(),
+    updatedAt: event.updatedAt.toISOString(),
+  };
+}
+
+/** Every list of events is ordered by date, then id: the order keyset paging walks. */
+export const byDateThenId = (a: EventRow, b: EventRow) =>
+  a.date < b.date ? -1 : a.date > b.date ? 1 : a.id - b.id;

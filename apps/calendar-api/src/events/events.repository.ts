@@ -1,0 +1,173 @@
+import { toDbDate } from '../domain/calendar-days';
+import { qualified, runStatement, type Database, type Statement, type Tx } from '../db';
+import type { Prisma } from '../generated/prisma/client';
+import { eventColumns, eventRowFromModel, eventRowFromSql, type EventRow } from './event-row';
+
+/** Which events a read wants; every condition given must hold. */
+export interface EventFilter {
+  date?: string;
+  /** Inclusive bounds. */
+  start?: string;
+  end?: string;
+  type?: string;
+  period?: string;
+  /** Keyset paging: only events after this one in (date, id) order. */
+  after?: { date: string; id: number };
+  limit?: number;
+}
+
+export interface NewEvent {
+  date: string;
+  title: string;
+  description?: string;
+  type?: string;
+  period?: string | null;
+}
+export type EventChanges = Partial<NewEvent>;
+
+const ORDER = [
+  { date: 'asc' },
+  { id: 'asc' },
+] satisfies Prisma.CalendarEventOrderByWithRelationInput[];
+
+/**
+ * The read of events matching `filter`, by date, then id. Its text depends only on which
+ * conditions are present, so each shape is one named statement, prepared once per connection.
+ */
+export function selectEventsStatement(schema: string, filter: EventFilter): Statement {
+  const conditions: string[] = [];
+  const values: unknown[] = [];
+  const shape: string[] = [];
+  const add = (key: string, sql: (...at: string[]) => string, ...given: unknown[]) => {
+    const at = given.map((value) => `$${values.push(value)}`);
+    conditions.push(sql(...at));
+    shape.push(key);
+  };
+  if (filter.date !== undefined) add('date', (d) => `e.date = ${d}::date`, filter.date);
+  if (filter.start !== undefined) add('start', (d) => `e.date >= ${d}::date`, filter.start);
+  if (filter.end !== undefined) add('end', (d) => `e.date <= ${d}::date`, filter.end);
+  if (filter.type !== undefined) add('type', (t) => `e.type = ${t}`, filter.type);
+  if (filter.period !== undefined) add('period', (p) => `e.period = ${p}`, filter.period);
+  if (filter.after !== undefined) {
+    const { date, id } = filter.after;
+    add('after', (d, i) => `(e.date, e.id) > (${d}::date, ${i}::integer)`, date, id);
+  }
+  const where = conditions.length > 0 ? conditions.join(' AND ') : 'true';
+  // Ordered by the table's columns, not the text ones of the same names: the index then does it.
+  let text = `SELECT ${eventColumns('e')} FROM ${qualified(schema, 'calendar_event')} e
+    WHERE ${where} ORDER BY e.date, e.id`;
+  if (filter.limit !== undefined) {
+    text += ` LIMIT $${values.push(filter.limit)}::integer`;
+    shape.push('limit');
+  }
+  return { name: `calendar_events_${shape.join('_') || 'all'}`, text, values };
+}
+
+function changesData(changes: EventChanges): Prisma.CalendarEventUpdateInput {
+  return {
+    date: changes.date === undefined ? undefined : toDbDate(changes.date),
+    title: changes.title,
+    description: changes.description,
+    type: changes.type,
+    period: changes.period,
+  };
+}
+
+/** Only while the row still holds every field of `expected`: a compare-and-swap. */
+function unchangedSince(id: number, expected: EventRow | null): Prisma.CalendarEventWhereInput {
+  if (expected === null) return { id };
+  return {
+    id,
+    date: toDbDate(expected.date),
+    title: expected.title,
+    description: expected.description,
+    type: expected.type,
+    period: expected.period,
+    sourceChannel: expected.sourceChannel,
+    sourceMessageId: expected.sourceMessageId,
+    chatMessageId: expected.fromChat ? { not: null } : null,
+    createdAt: new Date(expected.createdAt),
+    updatedAt: new Date(expected.updatedAt),
+  };
+}
+
+const byTitle = (title: string, date: string | undefined): Prisma.CalendarEventWhereInput =>
+  date === undefined ? { title } : { title, date: toDbDate(date) };
+
+/** Every query of calendar_event. Reads run as prepared statements on the pool; writes through Prisma. */
+export function createEventsRepository(db: Database) {
+  const events = db.prisma.calendarEvent;
+  return {
+    async select(filter: EventFilter): Promise<EventRow[]> {
+      const rows = await runStatement<EventRow>(db, null, selectEventsStatement(db.schema, filter));
+      return rows.map(eventRowFromSql);
+    },
+
+    async find(id: number): Promise<EventRow | null> {
+      const event = await events.findUnique({ where: { id } });
+      return event && eventRowFromModel(event);
+    },
+
+    async dateOf(id: number): Promise<string | null> {
+      return (await this.find(id))?.date ?? null;
+    },
+
+    async create(event: NewEvent): Promise<EventRow> {
+      const data = { ...event, date: toDbDate(event.date) };
+      return eventRowFromModel(await events.create({ data }));
+    },
+
+    /** null when no row matched (gone, or changed since `expected`). */
+    async update(
+      tx: Tx,
+      id: number,
+      expected: EventRow | null,
+      changes: EventChanges,
+    ): Promise<EventRow | null> {
+      const [updated] = await tx.calendarEvent.updateManyAndReturn({
+        where: unchangedSince(id, expected),
+        data: changesData(changes),
+      });
+      return updated ? eventRowFromModel(updated) : null;
+    },
+
+    /** The deleted event; null when no row matched (gone, or changed since `expected`). */
+    async remove(tx: Tx, id: number, expected: EventRow | null): Promise<EventRow | null> {
+      const where = unchangedSince(id, expected);
+      const event = await tx.calendarEvent.findFirst({ where });
+      const { count } = await tx.calendarEvent.deleteMany({ where });
+      return event && count === 1 ? eventRowFromModel(event) : null;
+    },
+
+    /** Every event with exactly this title (on `date`, if given), changed in one statement. */
+    async updateByTitle(
+      tx: Tx,
+      title: string,
+      date: string | undefined,
+      changes: EventChanges,
+    ): Promise<EventRow[]> {
+      const updated = await tx.calendarEvent.updateManyAndReturn({
+        where: byTitle(title, date),
+        data: changesData(changes),
+      });
+      return updated.map(eventRowFromModel);
+    },
+
+    async removeByTitle(
+      tx: Tx,
+      title: string,
+      date: string | undefined,
+    ): Promise<{ count: number; events: EventRow[] }> {
+      const found = await tx.calendarEvent.findMany({
+        where: byTitle(title, date),
+        orderBy: ORDER,
+      });
+      if (found.length === 0) return { count: 0, events: [] };
+      const { count } = await tx.calendarEvent.deleteMany({
+        where: { id: { in: found.map((e) => e.id) } },
+      });
+      return { count, events: found.map(eventRowFromModel) };
+    },
+  };
+}
+export type EventsRepository = ReturnType<typeof createEventsRepository>;

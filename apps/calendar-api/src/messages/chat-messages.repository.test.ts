@@ -1,0 +1,63 @@
+import { createTestDatabase, type TestDatabase } from '@platform/db/testing';
+import { testConfig } from '../../test/harness';
+import { openDatabase, type Database } from '../db';
+import type { ExtractedEvent } from '../extraction';
+import { MIGRATIONS_DIR } from '../migrations';
+import { createChatMessagesRepository } from './chat-messages.repository';
+import { messageIdentity } from './message-identity';
+
+let database: TestDatabase;
+let db: Database;
+let messages: ReturnType<typeof createChatMessagesRepository>;
+beforeAll(async () => {
+  database = await createTestDatabase({ schema: 'calendar', migrationsDir: MIGRATIONS_DIR });
+  db = openDatabase(testConfig(database.url));
+  messages = createChatMessagesRepository(db);
+});
+afterAll(async () => {
+  await db.close();
+  await database.drop();
+});
+beforeEach(() => database.truncate());
+
+const WEEK = '2025-03-03';
+const event = (date: string, title: string): ExtractedEvent => ({
+  date,
+  title,
+  description: '',
+  type: 'general',
+  period: 'CSA',
+});
+const identity = (text: string) =>
+  messageIdentity({ channel: 'C123', messageId: '1.000100', weekStart: WEEK, text });
+
+describe('the chat messages repository (ingest_chat_message)', () => {
+  it.each([
+    ['on the pool', false],
+    ['inside a transaction', true],
+  ])('stores a message once, %s, answering its events as event rows', async (_case, inTx) => {
+    const events = [event('2025-03-05', 'Quiz'), event('2025-03-03', 'Intro')];
+    const store = () =>
+      inTx
+        ? db.transaction((tx) => messages.store(tx, identity('v1'), WEEK, events))
+        : messages.store(null, identity('v1'), WEEK, events);
+    const stored = await store();
+    expect(stored?.replaced).toBeNull();
+    expect(stored?.created).toEqual([
+      expect.objectContaining({ date: '2025-03-03', title: 'Intro', fromChat: true }),
+      expect.objectContaining({ date: '2025-03-05', title: 'Quiz', sourceChannel: 'C123' }),
+    ]);
+    expect(stored?.created[0].createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(await store()).toBeNull();
+  });
+
+  it('replaces the events of an edited message, and forgets a deleted one', async () => {
+    const first = await messages.store(null, identity('v1'), WEEK, [event('2025-03-04', 'Old')]);
+    const edited = await messages.store(null, identity('v2'), WEEK, [event('2025-03-06', 'New')]);
+    expect(edited?.replaced).toEqual(first?.created);
+    expect(edited?.created.map((e) => e.title)).toEqual(['New']);
+    const removed = await db.transaction((tx) => messages.remove(tx, 'C123', '1.000100'));
+    expect(removed).toEqual(edited?.created);
+    expect(await db.transaction((tx) => messages.remove(tx, 'C123', '1.000100'))).toBeNull();
+  });
+});

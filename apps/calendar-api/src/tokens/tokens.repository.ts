@@ -1,0 +1,28 @@
+import type { Database } from '../db';
+import type { ApiToken } from '../generated/prisma/client';
+
+export type { ApiToken };
+
+/** Every query of api_token. */
+export function createTokensRepository(db: Database) {
+  const tokens = db.prisma.apiToken;
+  return {
+    create: (name: string, tokenHash: string) => tokens.create({ data: { name, tokenHash } }),
+    findByHash: (tokenHash: string) => tokens.findUnique({ where: { tokenHash } }),
+    find: (id: number) => tokens.findUnique({ where: { id } }),
+    list: () => tokens.findMany({ orderBy: { id: 'asc' } }),
+    revoke: (id: number) => tokens.update({ where: { id }, data: { revokedAt: new Date() } }),
+
+    /**
+     * Creates a token only in a database that has none. The transaction-scoped advisory lock
+     * makes it safe when several replicas run setup at once: exactly one creates it.
+     */
+    createFirst(name: string, tokenHash: string): Promise<ApiToken | null> {
+      return db.transaction(async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('calendar-api:first-token'))`;
+        if ((await tx.apiToken.count()) > 0) return null;
+        return tx.apiToken.create({ data: { name, tokenHash } });
+      });
+    },
+  };
+}
