@@ -64,7 +64,8 @@ describe('add_registry refuses what is not a usable registry', () => {
     server.serve('/silent', { 'versions.txt': () => undefined });
     const started = Date.now();
     const body = await expectFailure(`${server.origin}/silent`, 400, 'REGISTRY_TIMEOUT');
-    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 2000);
+    // Generous: a loaded machine is slow, but a fetch without a timeout would never end.
+    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 20_000);
     expect(body.detail).toContain(`${TIMEOUT_MS} ms`);
   });
 

@@ -39,7 +39,8 @@ describe('SIGTERM under load (the built server)', () => {
     expect(report.statuses).toEqual(Array(IN_FLIGHT).fill(200));
     expect(report.late).toBe('ECONNREFUSED');
     expect(report.exit).toEqual({ code: 0, signal: null });
-    expect(report.exitMs).toBeLessThan(5000);
+    // Well under the 25 s deadline that forces an exit: the server ended by itself.
+    expect(report.exitMs).toBeLessThan(20_000);
     expect(report.stored).toBe(IN_FLIGHT);
   }, 60_000);
 });
