@@ -149,6 +149,11 @@ export const RegistryWorkspaceNotFoundError = createError(
   'The registry lists no workspace named "%s"',
   404,
 );
+export const RegistryWorkspaceInvalidError = createError(
+  'REGISTRY_WORKSPACE_INVALID',
+  'The registry workspace "%s" cannot be installed: %s; fix the registry and refresh it',
+  422,
+);
 export const WorkspaceIncompatibleError = createError(
   'WORKSPACE_INCOMPATIBLE',
   'The workspace "%s" does not list %s as compatible; pass "force": true to install it anyway',

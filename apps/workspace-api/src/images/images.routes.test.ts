@@ -95,7 +95,10 @@ describe('update_image', () => {
 
   it.each([
     [{ cores: 0 }, 'target_image.cores'],
+    [{ cores: 1e-300 }, 'target_image.cores'],
+    [{ cores: 0.009 }, 'target_image.cores'],
     [{ memory: 1024 }, 'target_image.memory'],
+    [{ memory: 1_000_000_000_000_001 }, 'target_image.memory'],
     [{ enabled: 'yes' }, 'target_image.enabled'],
     [{ friendly_name: '  ' }, 'target_image.friendly_name'],
   ])('rejects %p with 400', async (fields, field) => {

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdSchema, TimestampSchema } from '@platform/schemas';
+import { CORES_MAX, CORES_MIN, MEMORY_MAX_BYTES, MEMORY_MIN_BYTES } from './image-limits';
 
 const OpenObject = Type.Object({}, { additionalProperties: true });
 
@@ -53,9 +54,9 @@ export const UpdateImageBodySchema = Type.Object({
     image_id: IdSchema,
     enabled: Type.Optional(Type.Boolean()),
     friendly_name: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '\\S' })),
-    cores: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1024 })),
+    cores: Type.Optional(Type.Number({ minimum: CORES_MIN, maximum: CORES_MAX })),
     memory: Type.Optional(
-      Type.Integer({ minimum: 1_000_000, maximum: Number.MAX_SAFE_INTEGER, description: 'Bytes' }),
+      Type.Integer({ minimum: MEMORY_MIN_BYTES, maximum: MEMORY_MAX_BYTES, description: 'Bytes' }),
     ),
     persistent_profile_path: Type.Optional(ProfilePathSchema),
   }),

@@ -4,12 +4,13 @@ import type { Db } from '../db';
 import {
   ImageAlreadyInstalledError,
   RegistryNotFoundError,
+  RegistryWorkspaceInvalidError,
   RegistryWorkspaceNotFoundError,
   WorkspaceIncompatibleError,
 } from '../errors';
 import type { Image } from '../generated/prisma/client';
 import { isCompatible } from './compatibility';
-import { imageFromEntry } from './image-from-entry';
+import { entryResourceProblems, imageFromEntry } from './image-from-entry';
 import type { WorkspaceEntry } from './registry-list';
 import { toRegistryWorkspaceResponse } from './registry-response';
 import type { RegistryWorkspaceResponse } from './registry.schemas';
@@ -69,6 +70,8 @@ export function createRegistryWorkspacesService({ db, series }: { db: Db; series
       const entry = row.data as unknown as WorkspaceEntry;
       if (!force && !isCompatible(versionsOf(entry), series))
         throw new WorkspaceIncompatibleError(name, series);
+      const problems = entryResourceProblems(entry, series);
+      if (problems.length > 0) throw new RegistryWorkspaceInvalidError(name, problems.join('; '));
       return db.image
         .create({ data: imageFromEntry(entry, { registryId: id, series }) })
         .catch((error: unknown) => {
