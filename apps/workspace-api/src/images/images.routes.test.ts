@@ -32,6 +32,7 @@ describe('get_images', () => {
     expect(images[1]).toEqual({
       image_id: imageId,
       name: expect.stringMatching(/^kasmweb\/tool-[0-9a-f]+:1\.16\.0$/),
+      settings_name: images[1].name,
       friendly_name: 'Terminal',
       description: '',
       enabled: true,

@@ -8,6 +8,9 @@ const OpenObject = Type.Object({}, { additionalProperties: true });
 export const ImageSchema = Type.Object({
   image_id: Type.String(),
   name: Type.String({ description: 'Container image, <repository>:<tag>' }),
+  settings_name: Type.String({
+    description: 'How settings files name it: unique, stable; the image name or "<name> (2)"',
+  }),
   friendly_name: Type.String(),
   description: Type.String(),
   enabled: Type.Boolean(),

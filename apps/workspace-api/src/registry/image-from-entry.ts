@@ -39,7 +39,7 @@ export function entryResourceProblems(entry: WorkspaceEntry, series: string): st
 export function imageFromEntry(
   entry: WorkspaceEntry,
   { registryId, series }: { registryId: string; series: string },
-): Prisma.ImageUncheckedCreateInput {
+): Omit<Prisma.ImageUncheckedCreateInput, 'settingsName'> {
   const row = installRow(entry.compatibility, series);
   const size = row?.uncompressed_size_mb;
   return {

@@ -59,6 +59,7 @@ describe('install_workspace', () => {
     expect(res.json().image).toEqual({
       image_id: expect.stringMatching(/^[0-9a-f]{32}$/),
       name: 'kasmweb/terminal:1.16.0',
+      settings_name: 'kasmweb/terminal:1.16.0',
       friendly_name: 'Terminal',
       description: 'A minimal terminal',
       enabled: true,

@@ -10,6 +10,7 @@ import {
 } from '../errors';
 import type { Image } from '../generated/prisma/client';
 import { isCompatible } from './compatibility';
+import { firstFreeSettingsName } from '../images/settings-name';
 import { entryResourceProblems, imageFromEntry } from './image-from-entry';
 import type { WorkspaceEntry } from './registry-list';
 import { toRegistryWorkspaceResponse } from './registry-response';
@@ -72,11 +73,29 @@ export function createRegistryWorkspacesService({ db, series }: { db: Db; series
         throw new WorkspaceIncompatibleError(name, series);
       const problems = entryResourceProblems(entry, series);
       if (problems.length > 0) throw new RegistryWorkspaceInvalidError(name, problems.join('; '));
-      return db.image
-        .create({ data: imageFromEntry(entry, { registryId: id, series }) })
-        .catch((error: unknown) => {
-          throw isUniqueViolation(error) ? new ImageAlreadyInstalledError(name) : error;
+      const data = imageFromEntry(entry, { registryId: id, series });
+      // The settings name is picked from those taken; a concurrent install taking the same one
+      // makes the unique index refuse it, and the next attempt picks again.
+      for (let attempt = 1; ; attempt += 1) {
+        const taken = await db.image.findMany({
+          where: { settingsName: { startsWith: data.name } },
+          select: { settingsName: true },
         });
+        const settingsName = firstFreeSettingsName(
+          data.name,
+          new Set(taken.map((image) => image.settingsName)),
+        );
+        try {
+          return await db.image.create({ data: { ...data, settingsName } });
+        } catch (error) {
+          if (!isUniqueViolation(error)) throw error;
+          const installed = await db.image.findUnique({
+            where: { registryId_registryEntryName: { registryId: id, registryEntryName: name } },
+            select: { id: true },
+          });
+          if (installed || attempt >= 5) throw new ImageAlreadyInstalledError(name);
+        }
+      }
     },
   };
 }
