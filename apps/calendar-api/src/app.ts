@@ -9,6 +9,7 @@ import {
   docsPlugin,
   fastifyOptions,
   healthRoutes,
+  inputGuardPlugin,
   parseTrustProxy,
   validatorCompiler,
 } from '@platform/http';
@@ -96,6 +97,7 @@ export async function buildApp(
   const slack = createSlackEventsService({ db, onRecorded: () => workers.slackInbox.wake() });
 
   await app.register(problemDetailsPlugin);
+  await app.register(inputGuardPlugin);
   await app.register(authThrottlePlugin, {
     redisUrl: config.REDIS_URL,
     keyPrefix: config.RATE_LIMIT_KEY_PREFIX,

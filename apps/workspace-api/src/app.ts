@@ -7,6 +7,7 @@ import {
   docsPlugin,
   fastifyOptions,
   healthRoutes,
+  inputGuardPlugin,
   parseTrustProxy,
   validatorCompiler,
 } from '@platform/http';
@@ -90,6 +91,7 @@ export async function buildApp(
   const launchPlans = createLaunchPlanService({ db });
 
   await app.register(problemDetailsPlugin);
+  await app.register(inputGuardPlugin);
   await app.register(authThrottlePlugin, authThrottleOptions(config));
   await app.register(databasePlugin, {
     ping: () => db.$queryRaw`SELECT 1`,

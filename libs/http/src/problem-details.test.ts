@@ -8,6 +8,7 @@ import {
   withRetryAfter,
 } from '@platform/errors';
 import { fastifyOptions, validatorCompiler, type HttpOptions } from './fastify-options';
+import { inputGuardPlugin } from './input-guard.plugin';
 
 const SECRET = 'password authentication failed for user "app" at 10.0.0.7';
 const UserNotFound = createError('USER_NOT_FOUND', 'No user %s', 404);
@@ -23,6 +24,7 @@ async function buildTestApp(options: Partial<HttpOptions> = {}): Promise<Fastify
   const app = Fastify(fastifyOptions({ logLevel: 'silent', bodyLimitBytes: 1024, ...options }));
   app.setValidatorCompiler(validatorCompiler);
   await app.register(problemDetailsPlugin);
+  await app.register(inputGuardPlugin);
   app.post('/users', { schema: { body: UserBody } }, async (request) => ({
     received: request.body,
   }));
@@ -110,6 +112,26 @@ describe('problemDetailsPlugin', () => {
       payload: '<user/>',
     });
     expectProblem(response, 415, 'UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('answers a text/plain body with 415, saying to send content-type: application/json', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/users',
+      headers: { 'content-type': 'text/plain' },
+      payload: JSON.stringify(validUser),
+    });
+    const body = expectProblem(response, 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expect(body.detail).toContain('content-type: application/json');
+  });
+
+  it('answers a known path asked with another method with 405 and the methods it allows', async () => {
+    const put = await app.inject({ method: 'PUT', url: '/users?x=1' });
+    expectProblem(put, 405, 'METHOD_NOT_ALLOWED');
+    expect(put.headers.allow).toBe('GET, POST');
+    const getOnly = await app.inject({ method: 'POST', url: '/users/42' });
+    expectProblem(getOnly, 405, 'METHOD_NOT_ALLOWED');
+    expect(getOnly.headers.allow).toBe('GET');
   });
 
   it('answers a body over the limit with 413', async () => {

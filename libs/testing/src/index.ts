@@ -22,3 +22,5 @@ export { expectOutageSurvived, formatOutage, OUTAGE_PLAN, runOutage } from './ou
 export { runShutdownUnderLoad } from './shutdown';
 export type { ShutdownReport, ShutdownScenario } from './shutdown';
 export type { OutageExpectations, OutageOptions, OutageReport, Write } from './outage';
+export { BAD_TEXTS, badTextCases, badTextFailures } from './bad-text';
+export type { BadTextCase } from './bad-text';
