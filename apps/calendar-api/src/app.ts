@@ -104,6 +104,7 @@ export async function buildApp(
     rules: {
       [BEARER_THROTTLE]: {
         limit: config.AUTH_FAILURE_LIMIT,
+        addressLimit: config.AUTH_FAILURE_ADDRESS_LIMIT,
         windowSeconds: config.AUTH_FAILURE_WINDOW_SECONDS,
         what: 'failed bearer tokens',
       },
