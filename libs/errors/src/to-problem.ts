@@ -1,5 +1,6 @@
 import type { FastifyError } from 'fastify';
 import type { FieldProblem } from './define';
+import { describeIssues, type SchemaIssue } from './validation-messages';
 
 export interface ProblemBody {
   type: string;
@@ -103,15 +104,10 @@ function problem(
 }
 
 function validationProblems(error: FastifyError): FieldProblem[] {
-  return (error.validation ?? []).map((issue) => {
-    const path = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
-    const missing = (issue.params as { missingProperty?: string }).missingProperty;
-    const field = [path, missing].filter(Boolean).join('.');
-    return {
-      field: field || (error.validationContext ?? 'body'),
-      message: issue.message ?? 'is invalid',
-    };
-  });
+  return describeIssues(
+    (error.validation ?? []) as unknown as SchemaIssue[],
+    error.validationContext ?? 'body',
+  );
 }
 
 /** Made by our `createError` (Fastify's own carry FST_ codes): its message is meant for clients. */

@@ -162,7 +162,7 @@ describe('problemDetailsPlugin', () => {
       payload: { ...validUser, admin: 'true' },
     });
     const body = expectProblem(response, 400, 'VALIDATION_FAILED');
-    expect(body.errors).toEqual([{ field: 'admin', message: 'must be boolean' }]);
+    expect(body.errors).toEqual([{ field: 'admin', message: 'must be true or false' }]);
   });
 
   it('does not coerce a string where the body wants a number', async () => {
@@ -172,7 +172,7 @@ describe('problemDetailsPlugin', () => {
       payload: { ...validUser, age: '36' },
     });
     const body = expectProblem(response, 400, 'VALIDATION_FAILED');
-    expect(body.errors).toEqual([{ field: 'age', message: 'must be integer' }]);
+    expect(body.errors).toEqual([{ field: 'age', message: 'must be a whole number' }]);
   });
 
   it('coerces a numeric query string to a number', async () => {
@@ -184,7 +184,7 @@ describe('problemDetailsPlugin', () => {
   it('answers a query string that is not a number with 400 naming the parameter', async () => {
     const response = await app.inject({ method: 'GET', url: '/users?limit=five' });
     const body = expectProblem(response, 400, 'VALIDATION_FAILED');
-    expect(body.errors).toEqual([{ field: 'limit', message: 'must be integer' }]);
+    expect(body.errors).toEqual([{ field: 'limit', message: 'must be a whole number' }]);
   });
 
   it('answers an unknown route with a 404 problem naming the route without its query', async () => {

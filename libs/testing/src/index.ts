@@ -24,3 +24,4 @@ export type { ShutdownReport, ShutdownScenario } from './shutdown';
 export type { OutageExpectations, OutageOptions, OutageReport, Write } from './outage';
 export { BAD_TEXTS, badTextCases, badTextFailures } from './bad-text';
 export type { BadTextCase } from './bad-text';
+export { JARGON, jargonMessages, wrongValue } from './validation-words';
