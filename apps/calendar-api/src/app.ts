@@ -9,6 +9,7 @@ import {
   docsPlugin,
   fastifyOptions,
   healthRoutes,
+  inputGuardPlugin,
   parseTrustProxy,
   validatorCompiler,
 } from '@platform/http';
@@ -96,12 +97,14 @@ export async function buildApp(
   const slack = createSlackEventsService({ db, onRecorded: () => workers.slackInbox.wake() });
 
   await app.register(problemDetailsPlugin, { mapError: toDatabaseError });
+  await app.register(inputGuardPlugin);
   await app.register(authThrottlePlugin, {
     redisUrl: config.REDIS_URL,
     keyPrefix: config.RATE_LIMIT_KEY_PREFIX,
     rules: {
       [BEARER_THROTTLE]: {
         limit: config.AUTH_FAILURE_LIMIT,
+        addressLimit: config.AUTH_FAILURE_ADDRESS_LIMIT,
         windowSeconds: config.AUTH_FAILURE_WINDOW_SECONDS,
         what: 'failed bearer tokens',
       },

@@ -45,6 +45,7 @@ describe('loadConfig', () => {
       REDIS_URL: '',
       RATE_LIMIT_KEY_PREFIX: 'calendar-api:',
       AUTH_FAILURE_LIMIT: 20,
+      AUTH_FAILURE_ADDRESS_LIMIT: 200,
       AUTH_FAILURE_WINDOW_SECONDS: 300,
       OUTBOUND_ALLOW_PRIVATE: false,
       OUTBOUND_ALLOWLIST: '',

@@ -9,6 +9,7 @@ import {
   docsPlugin,
   fastifyOptions,
   healthRoutes,
+  inputGuardPlugin,
   parseTrustProxy,
   validatorCompiler,
 } from '@platform/http';
@@ -133,6 +134,7 @@ export async function buildApp(
   });
 
   await app.register(problemDetailsPlugin);
+  await app.register(inputGuardPlugin);
   await app.register(authThrottlePlugin, authThrottleOptions(config));
   await app.register(databasePlugin, {
     ping: () => db.$queryRaw`SELECT 1`,

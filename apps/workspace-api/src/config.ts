@@ -9,7 +9,7 @@ export const ConfigSchema = Type.Object({
     minimum: 0,
     default: 20,
     description:
-      'Failed logins per client address and window before 429 (any usernames); 0 turns it off',
+      'Failed logins per (client address, username) and window before 429; 0 turns it off',
   }),
   LOGIN_FAILURE_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 300 }),
   BCRYPT_COST: Type.Integer({ minimum: 4, maximum: 15, default: 12 }),

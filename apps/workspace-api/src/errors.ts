@@ -20,6 +20,11 @@ export const ForbiddenError = createError('FORBIDDEN', '%s', 403);
 export const UserNotFoundError = createError('USER_NOT_FOUND', 'No user matches %s', 404);
 export const GroupNotFoundError = createError('GROUP_NOT_FOUND', 'No group matches %s', 404);
 export const ApiKeyNotFoundError = createError('API_KEY_NOT_FOUND', 'No API key matches %s', 404);
+export const ApiKeyExpiryPastError = createError(
+  'API_KEY_EXPIRY_PAST',
+  'The expiry %s is already past: give a time in the future, or none for a key that does not expire',
+  400,
+);
 export const UsernameTakenError = createError(
   'USERNAME_TAKEN',
   'The username "%s" is already taken',
@@ -148,6 +153,11 @@ export const RegistryWorkspaceNotFoundError = createError(
   'REGISTRY_WORKSPACE_NOT_FOUND',
   'The registry lists no workspace named "%s"',
   404,
+);
+export const RegistryWorkspaceInvalidError = createError(
+  'REGISTRY_WORKSPACE_INVALID',
+  'The registry workspace "%s" cannot be installed: %s; fix the registry and refresh it',
+  422,
 );
 export const WorkspaceIncompatibleError = createError(
   'WORKSPACE_INCOMPATIBLE',

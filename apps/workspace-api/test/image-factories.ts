@@ -8,9 +8,11 @@ export async function createImage(
   overrides: Partial<Prisma.ImageUncheckedCreateInput> = {},
 ): Promise<string> {
   const suffix = randomBytes(3).toString('hex');
+  const name = overrides.name ?? `kasmweb/tool-${suffix}:1.16.0`;
   const image = await db.image.create({
     data: {
-      name: `kasmweb/tool-${suffix}:1.16.0`,
+      name,
+      settingsName: name,
       friendlyName: `Tool ${suffix}`,
       architecture: ['amd64'],
       categories: ['Development'],

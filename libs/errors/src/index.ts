@@ -4,3 +4,5 @@ export * from './common-errors';
 export { isDatabaseUnavailable, toProblem } from './to-problem';
 export type { ProblemBody } from './to-problem';
 export { problemDetailsPlugin, sendProblem } from './problem-details.plugin';
+export { describeIssue, describeIssues } from './validation-messages';
+export type { SchemaIssue } from './validation-messages';

@@ -57,11 +57,39 @@ export const problemDetailsPlugin = fp(
       sendProblem(mapError(error), request, reply),
     );
 
+    // The methods each path answers, so that a known path asked with another method gets a 405.
+    const routes: { pattern: RegExp; methods: Set<string> }[] = [];
+    app.addHook('onRoute', (route) => {
+      const source = `^${route.url
+        .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+        .replace(/:[^/]+/g, '[^/]+')
+        .replace(/\*/g, '.*')}/?$`;
+      let entry = routes.find((r) => r.pattern.source === source);
+      if (!entry) routes.push((entry = { pattern: new RegExp(source), methods: new Set() }));
+      for (const method of [route.method].flat()) entry.methods.add(method);
+    });
+
     app.setNotFoundHandler((request, reply) => {
+      const path = request.url.split('?')[0];
+      const allowed = new Set(
+        routes.filter((r) => r.pattern.test(path)).flatMap((r) => [...r.methods]),
+      );
+      if (allowed.size > 0) {
+        const allow = [...allowed]
+          .filter((m) => m !== 'HEAD')
+          .sort()
+          .join(', ');
+        const body = toProblem({
+          statusCode: 405,
+          code: 'METHOD_NOT_ALLOWED',
+          message: `${path} answers ${allow} only, not ${request.method}`,
+        });
+        return reply.status(405).header('allow', allow).type('application/problem+json').send(body);
+      }
       const body = toProblem({
         statusCode: 404,
         code: 'ROUTE_NOT_FOUND',
-        message: `No route ${request.method} ${request.url.split('?')[0]}`,
+        message: `No route ${request.method} ${path}`,
       });
       return reply.status(404).type('application/problem+json').send(body);
     });

@@ -10,11 +10,12 @@ interface Issue {
   message?: string;
 }
 
-const issue = (instancePath: string, message?: string, params: object = {}): Issue => ({
-  instancePath,
-  params,
-  message,
-});
+const issue = (
+  instancePath: string,
+  message?: string,
+  params: object = {},
+  keyword = 'unknown',
+): Issue => ({ instancePath, params, message, keyword, schemaPath: '#' }) as Issue;
 
 function validationError(validation: Issue[], validationContext = 'body') {
   return Object.assign(new Error('body/name must be string'), {
@@ -42,24 +43,31 @@ describe('toProblem', () => {
     it('lists every problem with its field path', () => {
       const body = toProblem(
         validationError([
-          issue('', "must have required property 'name'", { missingProperty: 'name' }),
-          issue('/age', 'must be integer'),
-          issue('/address', "must have required property 'city'", { missingProperty: 'city' }),
-          issue('/tags/1', 'must be string'),
+          issue('', "must have required property 'name'", { missingProperty: 'name' }, 'required'),
+          issue('/age', 'must be integer', { type: 'integer' }, 'type'),
+          issue(
+            '/address',
+            "must have required property 'city'",
+            { missingProperty: 'city' },
+            'required',
+          ),
+          issue('/tags/1', 'must be string', { type: 'string' }, 'type'),
         ]),
       );
       expect(body).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', title: 'Bad Request' });
       expect(body.errors).toEqual([
-        { field: 'name', message: "must have required property 'name'" },
-        { field: 'age', message: 'must be integer' },
-        { field: 'address.city', message: "must have required property 'city'" },
-        { field: 'tags.1', message: 'must be string' },
+        { field: 'name', message: 'is required' },
+        { field: 'age', message: 'must be a whole number' },
+        { field: 'address.city', message: 'is required' },
+        { field: 'tags.1', message: 'must be text' },
       ]);
     });
 
     it('names the request part when the problem is the whole part', () => {
-      const body = toProblem(validationError([issue('', 'must be object')], 'querystring'));
-      expect(body.errors).toEqual([{ field: 'querystring', message: 'must be object' }]);
+      const body = toProblem(
+        validationError([issue('', 'must be object', { type: 'object' }, 'type')], 'querystring'),
+      );
+      expect(body.errors).toEqual([{ field: 'querystring', message: 'must be an object' }]);
     });
 
     it('gives a problem without a message a generic one', () => {
@@ -70,7 +78,6 @@ describe('toProblem', () => {
 
   describe("Fastify's request errors", () => {
     it.each([
-      ['FST_ERR_CTP_INVALID_MEDIA_TYPE', 415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type'],
       ['FST_ERR_CTP_INVALID_CONTENT_LENGTH', 400, 'INVALID_REQUEST', 'Bad Request'],
       ['FST_ERR_CTP_EMPTY_JSON_BODY', 400, 'INVALID_JSON', 'Bad Request'],
       ['FST_ERR_CTP_INVALID_JSON_BODY', 400, 'INVALID_JSON', 'Bad Request'],
@@ -80,6 +87,14 @@ describe('toProblem', () => {
     ])('maps %s to %i %s', (fstCode, status, code, title) => {
       const body = toProblem(fastifyError(fstCode, status, 'Fastify says no'));
       expect(body).toMatchObject({ status, code, title, detail: 'Fastify says no' });
+    });
+
+    it('maps FST_ERR_CTP_INVALID_MEDIA_TYPE to 415 saying to send content-type: application/json', () => {
+      const body = toProblem(
+        fastifyError('FST_ERR_CTP_INVALID_MEDIA_TYPE', 415, 'Fastify says no'),
+      );
+      expect(body).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
+      expect(body.detail).toContain('content-type: application/json');
     });
 
     it('renames any other 4xx Fastify code to INVALID_REQUEST', () => {

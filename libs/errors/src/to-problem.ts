@@ -1,5 +1,6 @@
 import type { FastifyError } from 'fastify';
 import type { FieldProblem } from './define';
+import { describeIssues, type SchemaIssue } from './validation-messages';
 
 export interface ProblemBody {
   type: string;
@@ -23,6 +24,7 @@ const TITLES: Record<number, string> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  405: 'Method Not Allowed',
   408: 'Request Timeout',
   409: 'Conflict',
   412: 'Precondition Failed',
@@ -39,8 +41,12 @@ const TITLES: Record<number, string> = {
 };
 
 /** Fastify's own request errors, renamed to our stable codes. */
-const FASTIFY_CODES: Record<string, { code: string; status: number }> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', status: 415 },
+const FASTIFY_CODES: Record<string, { code: string; status: number; detail?: string }> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    status: 415,
+    detail: 'The body must be JSON: send it with the header content-type: application/json',
+  },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'INVALID_REQUEST', status: 400 },
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'INVALID_JSON', status: 400 },
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'INVALID_JSON', status: 400 },
@@ -98,15 +104,10 @@ function problem(
 }
 
 function validationProblems(error: FastifyError): FieldProblem[] {
-  return (error.validation ?? []).map((issue) => {
-    const path = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
-    const missing = (issue.params as { missingProperty?: string }).missingProperty;
-    const field = [path, missing].filter(Boolean).join('.');
-    return {
-      field: field || (error.validationContext ?? 'body'),
-      message: issue.message ?? 'is invalid',
-    };
-  });
+  return describeIssues(
+    (error.validation ?? []) as unknown as SchemaIssue[],
+    error.validationContext ?? 'body',
+  );
 }
 
 /** Made by our `createError` (Fastify's own carry FST_ codes): its message is meant for clients. */
@@ -152,7 +153,12 @@ export function toProblem(thrown: unknown): ProblemBody {
     );
   }
   const fastify = error.code ? FASTIFY_CODES[error.code] : undefined;
-  if (fastify) return problem(fastify.status, fastify.code, error.message ?? 'Invalid request');
+  if (fastify)
+    return problem(
+      fastify.status,
+      fastify.code,
+      fastify.detail ?? error.message ?? 'Invalid request',
+    );
   if (error.name === 'PrismaClientKnownRequestError') {
     if (error.code === 'P2002') return problem(409, 'CONFLICT', 'The resource already exists');
     if (error.code === 'P2025') return problem(404, 'NOT_FOUND', 'The resource was not found');

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
@@ -28,6 +29,26 @@ declare module 'fastify' {
   }
 }
 
+type Responses = Record<string, { description?: string }>;
+
+/**
+ * Every documented response says what it is: a schema without a description of its own (Fastify
+ * writes "Default Response") gets its status's meaning, "200: the operation's answer".
+ */
+function withResponseDescriptions(doc: OpenAPIV3.Document): OpenAPIV3.Document {
+  for (const operations of Object.values(doc.paths ?? {}) as unknown as Record<string, unknown>[]) {
+    for (const operation of Object.values(operations) as { responses?: Responses }[]) {
+      for (const [status, response] of Object.entries(operation?.responses ?? {})) {
+        if (response.description && response.description !== 'Default Response') continue;
+        response.description = status.startsWith('2')
+          ? "Success: the operation's answer"
+          : (STATUS_CODES[Number(status)] ?? 'Error');
+      }
+    }
+  }
+  return doc;
+}
+
 /** OpenAPI 3 generated from the route schemas: JSON at /docs/json, a browsable reference at /docs. */
 export const docsPlugin = fp(
   async (app: FastifyInstance, options: DocsOptions) => {
@@ -49,6 +70,10 @@ export const docsPlugin = fp(
         openapi: '3.0.3',
         info: { title: options.title, description: options.description, version: options.version },
         components: { securitySchemes: options.securitySchemes ?? {} },
+      },
+      transformObject: (documentObject) => {
+        const { openapiObject } = documentObject as { openapiObject: OpenAPIV3.Document };
+        return withResponseDescriptions(openapiObject);
       },
     });
     await app.register(swaggerUi, { routePrefix: '/docs' });

@@ -18,6 +18,8 @@ export interface HttpOptions {
 
 const COMMON_AJV: AjvOptions = {
   allErrors: true,
+  // Each problem carries the schema that failed, so that describeIssues can say it in words.
+  verbose: true,
   removeAdditional: true,
   useDefaults: true,
   strict: false,

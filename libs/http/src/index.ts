@@ -25,3 +25,5 @@ export {
   readTextPrefix,
 } from './outbound/outbound-fetch';
 export type { OutboundFetch, OutboundFetchInit, Resolver } from './outbound/outbound-fetch';
+export { inputGuardPlugin } from './input-guard.plugin';
+export { badTextFields, isBadText } from './input-guard';

@@ -8,6 +8,7 @@ import {
   withRetryAfter,
 } from '@platform/errors';
 import { fastifyOptions, validatorCompiler, type HttpOptions } from './fastify-options';
+import { inputGuardPlugin } from './input-guard.plugin';
 
 const SECRET = 'password authentication failed for user "app" at 10.0.0.7';
 const UserNotFound = createError('USER_NOT_FOUND', 'No user %s', 404);
@@ -23,6 +24,7 @@ async function buildTestApp(options: Partial<HttpOptions> = {}): Promise<Fastify
   const app = Fastify(fastifyOptions({ logLevel: 'silent', bodyLimitBytes: 1024, ...options }));
   app.setValidatorCompiler(validatorCompiler);
   await app.register(problemDetailsPlugin);
+  await app.register(inputGuardPlugin);
   app.post('/users', { schema: { body: UserBody } }, async (request) => ({
     received: request.body,
   }));
@@ -112,6 +114,26 @@ describe('problemDetailsPlugin', () => {
     expectProblem(response, 415, 'UNSUPPORTED_MEDIA_TYPE');
   });
 
+  it('answers a text/plain body with 415, saying to send content-type: application/json', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/users',
+      headers: { 'content-type': 'text/plain' },
+      payload: JSON.stringify(validUser),
+    });
+    const body = expectProblem(response, 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expect(body.detail).toContain('content-type: application/json');
+  });
+
+  it('answers a known path asked with another method with 405 and the methods it allows', async () => {
+    const put = await app.inject({ method: 'PUT', url: '/users?x=1' });
+    expectProblem(put, 405, 'METHOD_NOT_ALLOWED');
+    expect(put.headers.allow).toBe('GET, POST');
+    const getOnly = await app.inject({ method: 'POST', url: '/users/42' });
+    expectProblem(getOnly, 405, 'METHOD_NOT_ALLOWED');
+    expect(getOnly.headers.allow).toBe('GET');
+  });
+
   it('answers a body over the limit with 413', async () => {
     const response = await app.inject({
       method: 'POST',
@@ -140,7 +162,7 @@ describe('problemDetailsPlugin', () => {
       payload: { ...validUser, admin: 'true' },
     });
     const body = expectProblem(response, 400, 'VALIDATION_FAILED');
-    expect(body.errors).toEqual([{ field: 'admin', message: 'must be boolean' }]);
+    expect(body.errors).toEqual([{ field: 'admin', message: 'must be true or false' }]);
   });
 
   it('does not coerce a string where the body wants a number', async () => {
@@ -150,7 +172,7 @@ describe('problemDetailsPlugin', () => {
       payload: { ...validUser, age: '36' },
     });
     const body = expectProblem(response, 400, 'VALIDATION_FAILED');
-    expect(body.errors).toEqual([{ field: 'age', message: 'must be integer' }]);
+    expect(body.errors).toEqual([{ field: 'age', message: 'must be a whole number' }]);
   });
 
   it('coerces a numeric query string to a number', async () => {
@@ -162,7 +184,7 @@ describe('problemDetailsPlugin', () => {
   it('answers a query string that is not a number with 400 naming the parameter', async () => {
     const response = await app.inject({ method: 'GET', url: '/users?limit=five' });
     const body = expectProblem(response, 400, 'VALIDATION_FAILED');
-    expect(body.errors).toEqual([{ field: 'limit', message: 'must be integer' }]);
+    expect(body.errors).toEqual([{ field: 'limit', message: 'must be a whole number' }]);
   });
 
   it('answers an unknown route with a 404 problem naming the route without its query', async () => {

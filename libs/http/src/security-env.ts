@@ -23,7 +23,14 @@ export function securityEnv(defaults: { keyPrefix: string }) {
     AUTH_FAILURE_LIMIT: Type.Integer({
       minimum: 0,
       default: 20,
-      description: 'Failed credentials per client address and window before 429; 0 turns it off',
+      description:
+        'Failed credentials per (client address, key/token) and window before 429; 0 turns it off',
+    }),
+    AUTH_FAILURE_ADDRESS_LIMIT: Type.Integer({
+      minimum: 1,
+      default: 200,
+      description:
+        'Failed credentials and logins per client address and window, whatever the keys, tokens or usernames',
     }),
     AUTH_FAILURE_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 300 }),
     OUTBOUND_ALLOW_PRIVATE: Type.Boolean({

@@ -30,3 +30,6 @@ export {
   testDockerOptions,
 } from './docker-engine';
 export type { TestDockerOptions } from './docker-engine';
+export { BAD_TEXTS, badTextCases, badTextFailures } from './bad-text';
+export type { BadTextCase } from './bad-text';
+export { JARGON, jargonMessages, wrongValue } from './validation-words';

@@ -1,4 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { isBadText } from '@platform/http';
 import { SlackPayloadInvalidError, SlackSignatureInvalidError } from '../errors';
 import { errorResponses } from '../routes';
 import type { SlackEventsService } from './slack-events.service';
@@ -25,13 +26,15 @@ const poisoned = (key: string, value: unknown) =>
 
 /**
  * JSON.parse, refusing what Fastify's own JSON parser and validator refuse: prototype
- * poisoning, and the NUL character (the payload is stored as jsonb, which cannot hold it).
+ * poisoning, and bad text (NUL, which jsonb cannot hold, and unpaired surrogates) in any
+ * string or key: the input guard cannot see into this route's raw body.
  */
 function parseJson(raw: Buffer): unknown {
   try {
     return JSON.parse(raw.toString('utf8'), (key, value: unknown) => {
       if (poisoned(key, value)) throw new Error('prototype poisoning');
-      if (typeof value === 'string' && value.includes('\u0000')) throw new Error('NUL character');
+      if (isBadText(key) || (typeof value === 'string' && isBadText(value)))
+        throw new Error('bad text');
       return value;
     });
   } catch {

@@ -49,6 +49,7 @@ export const authPlugin = fp(
         await app.authThrottle.guard(
           BEARER_THROTTLE,
           request,
+          token,
           () => tokens.verify(token),
           (error) => error instanceof TokenInvalidError,
         );

@@ -8,11 +8,16 @@ import { startWebhookServer, type WebhookServer } from '../webhook-server';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const LIMIT = 5;
-const THROTTLED = { AUTH_FAILURE_LIMIT: String(LIMIT), AUTH_FAILURE_WINDOW_SECONDS: '60' };
+const ADDRESS_LIMIT = 12;
+const THROTTLED = {
+  AUTH_FAILURE_LIMIT: String(LIMIT),
+  AUTH_FAILURE_ADDRESS_LIMIT: String(ADDRESS_LIMIT),
+  AUTH_FAILURE_WINDOW_SECONDS: '60',
+};
 
 const report = (line: string) => process.stdout.write(`calendar-api abuse: ${line}\n`);
 
-describe('throttling wrong bearer tokens per client address', () => {
+describe('throttling wrong bearer tokens per (client address, token)', () => {
   let h: Harness;
   beforeAll(async () => {
     h = await createHarness({ ...THROTTLED, TRUST_PROXY: '127.0.0.1' });
@@ -28,21 +33,41 @@ describe('throttling wrong bearer tokens per client address', () => {
       ...(remoteAddress ? { remoteAddress } : {}),
     });
 
-  it('refuses a client with 429 and Retry-After once it sent LIMIT wrong tokens, even with a right one', async () => {
+  it('refuses a token with 429 and Retry-After once it failed LIMIT times from one address; a right token still works', async () => {
     const client = { 'x-forwarded-for': '203.0.113.10' };
     const statuses: number[] = [];
     for (let i = 0; i < LIMIT + 2; i += 1)
-      statuses.push((await write(`cal_wrong${i}`, client)).statusCode);
+      statuses.push((await write('cal_wrong', client)).statusCode);
     expect(statuses).toEqual([...Array(LIMIT).fill(401), 429, 429]);
-    const refused = await write(h.token, client);
-    expect(refused.statusCode).toBe(429);
+    const refused = await write('cal_wrong', client);
     expect(refused.headers['retry-after']).toBe('60');
     expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(refused.json()).toMatchObject({ status: 429, code: 'TOO_MANY_REQUESTS' });
-    expect((await write(h.token, { 'x-forwarded-for': '203.0.113.11' })).statusCode).toBe(201);
+    // Another client behind the same address is not locked out by those mistakes.
+    expect((await write(h.token, client)).statusCode).toBe(201);
     report(
-      `${LIMIT + 3} requests from one address: ${statuses.join(' ')} then 429 for the right token`,
+      `${LIMIT + 3} requests with one wrong token from one address: ${statuses.join(' ')} 429, then 201 for a right token`,
     );
+  });
+
+  it('refuses an address with 429 past its ceiling of failures, whatever the tokens, the right one too', async () => {
+    const client = { 'x-forwarded-for': '203.0.113.12' };
+    const statuses: number[] = [];
+    for (let i = 0; i < ADDRESS_LIMIT + 1; i += 1)
+      statuses.push((await write(`cal_wrong${i}`, client)).statusCode);
+    expect(statuses).toEqual([...Array(ADDRESS_LIMIT).fill(401), 429]);
+    expect((await write(h.token, client)).statusCode).toBe(429);
+    expect((await write(h.token, { 'x-forwarded-for': '203.0.113.13' })).statusCode).toBe(201);
+  });
+
+  it('lets at most LIMIT of 200 concurrent wrong tokens be checked', async () => {
+    const client = { 'x-forwarded-for': '203.0.113.14' };
+    const statuses = (
+      await Promise.all(Array.from({ length: 200 }, () => write('cal_wrong', client)))
+    ).map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(LIMIT);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(200 - LIMIT);
+    report(`200 concurrent wrong tokens from one address: ${LIMIT} checked, the rest 429`);
   });
 
   it('counts right tokens as nothing and reads stay open to a throttled client', async () => {
@@ -73,7 +98,7 @@ describe('throttling wrong bearer tokens per client address', () => {
         method: 'POST',
         url: '/api/calendar/add_event',
         payload: eventInput(),
-        headers: { authorization: `Bearer ${spoofing.token}`, 'x-forwarded-for': '198.51.100.99' },
+        headers: { authorization: 'Bearer cal_wrong', 'x-forwarded-for': '198.51.100.99' },
       });
       expect(next.statusCode).toBe(429);
     } finally {

@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { hashSecret, randomSecret, secretMatches } from '@platform/secrets';
 import type { Db } from '../db';
-import { ApiKeyNotFoundError, CredentialsExpiredError, CredentialsInvalidError } from '../errors';
+import {
+  ApiKeyExpiryPastError,
+  ApiKeyNotFoundError,
+  CredentialsExpiredError,
+  CredentialsInvalidError,
+} from '../errors';
 import type { ApiKey } from '../generated/prisma/client';
 import type { ApiKeyCache } from './api-key-cache';
 import type { ApiKeyFence } from './api-key-fence';
@@ -47,7 +52,10 @@ export interface ApiKeysDeps {
 
 export function createApiKeysService({ db, cache, fence }: ApiKeysDeps) {
   return {
+    /** Refuses an expiry already past (API and CLI alike): such a key could never be used. */
     async issue(input: NewApiKey): Promise<IssuedApiKey> {
+      if (input.expiresAt && input.expiresAt.getTime() <= Date.now())
+        throw new ApiKeyExpiryPastError(input.expiresAt.toISOString());
       const { secret, data } = newKey(input);
       return { apiKey: await db.apiKey.create({ data }), secret };
     },

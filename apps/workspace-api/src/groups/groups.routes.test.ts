@@ -50,6 +50,26 @@ describe('create_group', () => {
     }
   });
 
+  it('treats group names that differ only in case as the same name, like usernames', async () => {
+    const developers = await createGroup(h);
+    for (const name of ['developers', 'DEVELOPERS', 'all users', 'ADMINISTRATORS']) {
+      const res = await h.call('create_group', { target_group: { name } });
+      expect(res.statusCode).toBe(409);
+      expect(res.json().code).toBe('GROUP_NAME_TAKEN');
+    }
+    const other = (await h.call('create_group', { target_group: { name: 'Ops' } })).json().group;
+    const clash = await h.call('update_group', {
+      target_group: { group_id: other.group_id, name: 'all USERS' },
+    });
+    expect(clash.statusCode).toBe(409);
+    expect(clash.json().code).toBe('GROUP_NAME_TAKEN');
+    const recased = await h.call('update_group', {
+      target_group: { group_id: developers.group_id, name: 'DEVELOPERS' },
+    });
+    expect(recased.statusCode).toBe(200);
+    expect(recased.json().group.name).toBe('DEVELOPERS');
+  });
+
   it('lets exactly one of several concurrent creates of the same name win', async () => {
     const results = await Promise.all(
       Array.from({ length: 5 }, () => h.call('create_group', { target_group: { name: 'Race' } })),

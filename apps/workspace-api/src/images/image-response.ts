@@ -11,6 +11,7 @@ export function toImageResponse(image: Image): ImageResponse {
   return {
     image_id: toWireId(image.id),
     name: image.name,
+    settings_name: image.settingsName,
     friendly_name: image.friendlyName,
     description: image.description,
     enabled: image.enabled,

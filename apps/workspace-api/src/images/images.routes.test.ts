@@ -32,6 +32,7 @@ describe('get_images', () => {
     expect(images[1]).toEqual({
       image_id: imageId,
       name: expect.stringMatching(/^kasmweb\/tool-[0-9a-f]+:1\.16\.0$/),
+      settings_name: images[1].name,
       friendly_name: 'Terminal',
       description: '',
       enabled: true,
@@ -95,7 +96,10 @@ describe('update_image', () => {
 
   it.each([
     [{ cores: 0 }, 'target_image.cores'],
+    [{ cores: 1e-300 }, 'target_image.cores'],
+    [{ cores: 0.009 }, 'target_image.cores'],
     [{ memory: 1024 }, 'target_image.memory'],
+    [{ memory: 1_000_000_000_000_001 }, 'target_image.memory'],
     [{ enabled: 'yes' }, 'target_image.enabled'],
     [{ friendly_name: '  ' }, 'target_image.friendly_name'],
   ])('rejects %p with 400', async (fields, field) => {

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdSchema, TimestampSchema } from '@platform/schemas';
+import { CORES_MAX, CORES_MIN, MEMORY_MAX_BYTES, MEMORY_MIN_BYTES } from './image-limits';
 
 const OpenObject = Type.Object({}, { additionalProperties: true });
 
@@ -7,6 +8,9 @@ const OpenObject = Type.Object({}, { additionalProperties: true });
 export const ImageSchema = Type.Object({
   image_id: Type.String(),
   name: Type.String({ description: 'Container image, <repository>:<tag>' }),
+  settings_name: Type.String({
+    description: 'How settings files name it: unique, stable; the image name or "<name> (2)"',
+  }),
   friendly_name: Type.String(),
   description: Type.String(),
   enabled: Type.Boolean(),
@@ -53,9 +57,9 @@ export const UpdateImageBodySchema = Type.Object({
     image_id: IdSchema,
     enabled: Type.Optional(Type.Boolean()),
     friendly_name: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '\\S' })),
-    cores: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1024 })),
+    cores: Type.Optional(Type.Number({ minimum: CORES_MIN, maximum: CORES_MAX })),
     memory: Type.Optional(
-      Type.Integer({ minimum: 1_000_000, maximum: Number.MAX_SAFE_INTEGER, description: 'Bytes' }),
+      Type.Integer({ minimum: MEMORY_MIN_BYTES, maximum: MEMORY_MAX_BYTES, description: 'Bytes' }),
     ),
     persistent_profile_path: Type.Optional(ProfilePathSchema),
   }),

@@ -211,10 +211,11 @@ describe('get_launch_plan', () => {
     ).json().registry.registry_id;
     const install = async (name: string) =>
       (await h.call('install_workspace', { registry_id: registryId, name })).json().image.image_id;
+    // beforeEach's firefox goes first: the installed copy then gets the settings name the file uses.
+    await h.call('delete_image', { target_image: { image_id: imageId } });
     const terminal = await install('kasmweb/terminal:1.16.0');
     await install('kasmweb/firefox:1.16.0');
     await h.call('delete_zone', { target_zone: { zone_id: zoneId } });
-    await h.call('delete_image', { target_image: { image_id: imageId } });
     const settings = createSettingsService({ db: h.db, config: h.config });
     const result = await settings.apply(path.join(EXAMPLES, 'settings/settings.yaml'), {
       prune: false,

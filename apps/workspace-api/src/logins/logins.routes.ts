@@ -29,10 +29,11 @@ export const loginsRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
       },
     },
     async (request) => {
-      // Per client address, whatever the usernames: credential stuffing spreads over accounts.
+      // Per (address, username), under a per-address ceiling that catches stuffing over accounts.
       const login = await app.authThrottle.guard(
         LOGIN_THROTTLE,
         request,
+        request.body.username.trim().toLowerCase(),
         () => logins.authenticate(request.body.username, request.body.password),
         isRefusedLogin,
       );

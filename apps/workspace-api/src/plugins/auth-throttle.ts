@@ -5,7 +5,10 @@ import type { Config } from '../config';
 export const API_KEY_THROTTLE = 'api-key';
 export const LOGIN_THROTTLE = 'login';
 
-/** Failures counted per client address, in Redis when REDIS_URL is set so every replica agrees. */
+/**
+ * Failures counted per (client address, key id or username) under a per-address ceiling, in
+ * Redis when REDIS_URL is set so every replica agrees.
+ */
 export function authThrottleOptions(config: Config): AuthThrottleOptions {
   return {
     redisUrl: config.REDIS_URL,
@@ -13,11 +16,13 @@ export function authThrottleOptions(config: Config): AuthThrottleOptions {
     rules: {
       [API_KEY_THROTTLE]: {
         limit: config.AUTH_FAILURE_LIMIT,
+        addressLimit: config.AUTH_FAILURE_ADDRESS_LIMIT,
         windowSeconds: config.AUTH_FAILURE_WINDOW_SECONDS,
         what: 'failed API credentials',
       },
       [LOGIN_THROTTLE]: {
         limit: config.LOGIN_FAILURE_LIMIT,
+        addressLimit: config.AUTH_FAILURE_ADDRESS_LIMIT,
         windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
         what: 'failed logins',
       },

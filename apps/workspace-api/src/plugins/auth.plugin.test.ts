@@ -1,3 +1,4 @@
+import { createApiKeysService } from '../api-keys/api-keys.service';
 import { createHarness, type Harness } from '../../test/harness';
 import { userInput } from '../../test/factories';
 
@@ -57,7 +58,14 @@ describe('API key authentication', () => {
   });
 
   it('answers 401 CREDENTIALS_EXPIRED for an expired key', async () => {
-    const expired = await h.issueKey(['global_admin'], { expiresAt: new Date(Date.now() - 1000) });
+    // Keys cannot be issued already expired: this one expires after it is issued.
+    const expired = await h.issueKey(['global_admin'], {
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    await h.db.apiKey.update({
+      where: { key: expired.api_key },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     const res = await h.call('get_users', {}, expired);
     expect(res.statusCode).toBe(401);
     expect(res.json().code).toBe('CREDENTIALS_EXPIRED');
@@ -116,6 +124,35 @@ describe('API key operations', () => {
     expect(
       (await h.call('get_users', {}, { api_key: api_key.api_key, api_key_secret })).statusCode,
     ).toBe(200);
+  });
+
+  it('refuses an expiry already past with 400 API_KEY_EXPIRY_PAST, and issues nothing', async () => {
+    const before = await h.db.apiKey.count();
+    const res = await h.call('create_api_key', {
+      name: 'late',
+      permissions: ['users.view'],
+      expires: '2020-01-01T00:00:00Z',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      code: 'API_KEY_EXPIRY_PAST',
+      detail: expect.stringContaining('2020-01-01T00:00:00.000Z is already past'),
+    });
+    expect(await h.db.apiKey.count()).toBe(before);
+    const future = new Date(Date.now() + 86_400_000).toISOString();
+    const ok = await h.call('create_api_key', {
+      name: 'soon',
+      permissions: ['users.view'],
+      expires: future,
+    });
+    expect(ok.statusCode).toBe(200);
+  });
+
+  it('refuses an expiry already past in the service the CLI uses', async () => {
+    const apiKeys = createApiKeysService({ db: h.db });
+    await expect(
+      apiKeys.issue({ name: 'cli', permissions: ['users.view'], expiresAt: new Date(0) }),
+    ).rejects.toMatchObject({ code: 'API_KEY_EXPIRY_PAST', statusCode: 400 });
   });
 
   it('rejects unknown permissions with 400', async () => {

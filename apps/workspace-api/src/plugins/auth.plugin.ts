@@ -37,6 +37,7 @@ export const authPlugin = fp(
       const apiKey = await app.authThrottle.guard(
         API_KEY_THROTTLE,
         request,
+        credentials.key,
         () => apiKeys.verify(credentials),
         (error) => error instanceof CredentialsInvalidError,
       );

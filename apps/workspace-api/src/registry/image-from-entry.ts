@@ -1,12 +1,36 @@
 import type { Prisma } from '../generated/prisma/client';
+import {
+  BYTES_PER_MB,
+  CORES_MAX,
+  CORES_MIN,
+  MEMORY_MAX_MB,
+  MEMORY_MIN_MB,
+  SIZE_MAX_MB,
+} from '../images/image-limits';
 import { installRow } from './compatibility';
 import type { WorkspaceEntry } from './registry-list';
 
 /** What Kasm gives a workspace whose registry entry names no resources. */
 export const DEFAULT_CORES = 2;
 export const DEFAULT_MEMORY_MB = 2768;
-/** Registries give memory in MB; Kasm's API (and this one) in bytes, with Kasm's decimal megabyte. */
-const BYTES_PER_MB = 1_000_000;
+
+const outside = (value: number | null | undefined, min: number, max: number) =>
+  value !== null && value !== undefined && !(value >= min && value <= max);
+
+/**
+ * What keeps an entry from being installed. The loader refuses such entries; this catches rows
+ * stored before it did, so that an install answers a clear 422 instead of overflowing a column.
+ */
+export function entryResourceProblems(entry: WorkspaceEntry, series: string): string[] {
+  const problems: string[] = [];
+  if (outside(entry.cores, CORES_MIN, CORES_MAX))
+    problems.push(`cores must be between ${CORES_MIN} and ${CORES_MAX}`);
+  if (outside(entry.memory, MEMORY_MIN_MB, MEMORY_MAX_MB))
+    problems.push(`memory must be between ${MEMORY_MIN_MB} and ${MEMORY_MAX_MB} MB`);
+  if (outside(installRow(entry.compatibility, series)?.uncompressed_size_mb, 0, SIZE_MAX_MB))
+    problems.push(`uncompressed_size_mb must be between 0 and ${SIZE_MAX_MB}`);
+  return problems;
+}
 
 /**
  * The installed workspace made from a registry entry: its container image is the one listed for
@@ -15,7 +39,7 @@ const BYTES_PER_MB = 1_000_000;
 export function imageFromEntry(
   entry: WorkspaceEntry,
   { registryId, series }: { registryId: string; series: string },
-): Prisma.ImageUncheckedCreateInput {
+): Omit<Prisma.ImageUncheckedCreateInput, 'settingsName'> {
   const row = installRow(entry.compatibility, series);
   const size = row?.uncompressed_size_mb;
   return {

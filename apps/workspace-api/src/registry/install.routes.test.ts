@@ -59,6 +59,7 @@ describe('install_workspace', () => {
     expect(res.json().image).toEqual({
       image_id: expect.stringMatching(/^[0-9a-f]{32}$/),
       name: 'kasmweb/terminal:1.16.0',
+      settings_name: 'kasmweb/terminal:1.16.0',
       friendly_name: 'Terminal',
       description: 'A minimal terminal',
       enabled: true,
@@ -110,6 +111,20 @@ describe('install_workspace', () => {
       registry_entry: 'kasmweb/gimp',
       friendly_name: 'GIMP',
     });
+  });
+
+  it('answers 422, never 500, for a stored entry whose resources would overflow', async () => {
+    await h.database.query(
+      `UPDATE workspace.registry_entry SET data = jsonb_set(data, '{memory}', '10000000000000')
+       WHERE name = 'kasmweb/terminal:1.16.0'`,
+    );
+    const res = await install('kasmweb/terminal:1.16.0');
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({
+      code: 'REGISTRY_WORKSPACE_INVALID',
+      detail: expect.stringContaining('memory must be between 1 and 1000000000 MB'),
+    });
+    expect((await h.call('get_images')).json().images).toEqual([]);
   });
 
   it('refuses an incompatible workspace with 409 unless forced', async () => {

@@ -1,4 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
+import {
+  CORES_MAX,
+  CORES_MIN,
+  MEMORY_MAX_MB,
+  MEMORY_MIN_MB,
+  SIZE_MAX_MB,
+} from '../images/image-limits';
 
 // The shape of a registry's `<version>/list.json` and of each workspace in it (spec §6). Objects
 // stay open: registries in the wild carry fields we do not use, and those must not reject an entry.
@@ -17,7 +24,8 @@ export const RunConfigSchema = Type.Object(
 );
 export const VolumeMappingsSchema = Type.Object({}, { additionalProperties: true });
 
-const SizeMb = Type.Number({ minimum: 0 });
+// Bounded here so that an entry which could not be installed is reported when the list loads.
+const SizeMb = Type.Number({ minimum: 0, maximum: SIZE_MAX_MB, description: 'MB' });
 
 const EntryFields = {
   friendly_name: Type.String({ minLength: 1, maxLength: 255 }),
@@ -31,8 +39,10 @@ const EntryFields = {
   uncompressed_size_mb: Type.Optional(SizeMb),
   // Extras found in registries in the wild.
   notes: Type.Optional(Text(20_000)),
-  cores: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1024 })),
-  memory: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'MB' })),
+  cores: Type.Optional(Type.Number({ minimum: CORES_MIN, maximum: CORES_MAX })),
+  memory: Type.Optional(
+    Type.Number({ minimum: MEMORY_MIN_MB, maximum: MEMORY_MAX_MB, description: 'MB' }),
+  ),
   gpu_count: Type.Optional(Type.Integer({ minimum: 0, maximum: 64 })),
   volume_mappings: Type.Optional(VolumeMappingsSchema),
   cpu_allocation_method: Type.Optional(Text(32)),
@@ -50,14 +60,20 @@ export const EntrySchemaV10 = Type.Object({
 });
 export type EntryV10 = Static<typeof EntrySchemaV10>;
 
-/** Schema 1.1: compatibility rows name the image (and its tags) to use on each platform version. */
+/**
+ * Schema 1.1 as the official registry publishes it: no top-level `name`; each compatibility row
+ * names the image (and its tags) to use on one platform version, and the entry is known by its
+ * `friendly_name`. A `name`, when a registry adds one, is kept as the entry's name.
+ */
 export const EntrySchemaV11 = Type.Object({
-  name: Type.String({
-    minLength: 1,
-    maxLength: 255,
-    pattern: '^\\S+$',
-    description: 'a name without spaces',
-  }),
+  name: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^\\S+$',
+      description: 'a name without spaces',
+    }),
+  ),
   compatibility: Type.Array(
     Type.Object(
       {

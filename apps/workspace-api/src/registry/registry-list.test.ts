@@ -29,6 +29,10 @@ describe('parseVersions and chooseSchemaVersion', () => {
     expect(parseVersions('\uFEFF1.0\r\n\r\n# next\n 1.1 \n')).toEqual(['1.0', '1.1']);
   });
 
+  it('ignores the channel names a published versions.txt lists beside its schema versions', () => {
+    expect(parseVersions('1.0\n1.1\nfeature_dependency_update\ndevelop\n')).toEqual(['1.0', '1.1']);
+  });
+
   it('prefers 1.1, falls back to 1.0, and has no answer for other versions', () => {
     expect(chooseSchemaVersion(['1.0', '1.1'])).toBe('1.1');
     expect(chooseSchemaVersion(['1.0', '2.0'])).toBe('1.0');
@@ -151,6 +155,65 @@ describe('parseRegistryList', () => {
       },
       { index: 3, name: null, problems: [{ field: 'entry', message: 'Expected object' }] },
     ]);
+  });
+
+  it('reports out-of-range resources as invalid when the list loads, so no install can overflow', () => {
+    const huge = [
+      entryV10({ name: 'a:1', memory: 10_000_000_000_000 }),
+      entryV10({ name: 'b:1', uncompressed_size_mb: 3e9 }),
+      entryV10({ name: 'c:1', cores: 1e-300 }),
+      entryV10({ name: 'd:1', memory: 0.5 }),
+      entryV10({ name: 'e:1', cores: 2, memory: 1_000_000_000, uncompressed_size_mb: 10_000_000 }),
+    ];
+    const parsed = parseRegistryList(list(huge), '1.0');
+    if (!parsed.ok) throw new Error('expected a registry');
+    expect(parsed.entries.map((e) => e.name)).toEqual(['e:1']);
+    expect(parsed.invalid.map((e) => [e.name, e.problems.map((p) => p.field)])).toEqual([
+      ['a:1', ['memory']],
+      ['b:1', ['uncompressed_size_mb']],
+      ['c:1', ['cores']],
+      ['d:1', ['memory']],
+    ]);
+    const v11 = entryV10({
+      name: undefined,
+      compatibility: [{ version: '1.16.x', image: 'x:1', uncompressed_size_mb: 3e9 }],
+    });
+    expect(parseRegistryList(list([v11]), '1.1')).toMatchObject({
+      entries: [],
+      invalid: [
+        { name: 'Terminal', problems: [{ field: 'compatibility.0.uncompressed_size_mb' }] },
+      ],
+    });
+  });
+
+  it('reads a 1.1 entry as published: no top-level name, known by its friendly name', () => {
+    const published: Record<string, unknown> = entryV10({
+      friendly_name: 'Chromium',
+      compatibility: [
+        {
+          version: '1.17.x',
+          image: 'kasmweb/chromium:develop',
+          uncompressed_size_mb: 2170,
+          available_tags: ['develop'],
+        },
+      ],
+      sha: 'c86d91f7',
+    });
+    delete published.name;
+    delete published.uncompressed_size_mb;
+    const parsed = parseRegistryList(list([published], { channels: ['develop'] }), '1.1');
+    expect(parsed).toMatchObject({
+      ok: true,
+      invalid: [],
+      entries: [
+        {
+          name: 'Chromium',
+          compatibility: [
+            { version: '1.17.x', image: 'kasmweb/chromium:develop', uncompressed_size_mb: 2170 },
+          ],
+        },
+      ],
+    });
   });
 
   it('refuses 1.1 objects in a 1.0 list and 1.0 strings in a 1.1 list', () => {

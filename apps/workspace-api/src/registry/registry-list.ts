@@ -53,17 +53,27 @@ export type ParsedList =
   | { ok: true; meta: RegistryMeta; entries: WorkspaceEntry[]; invalid: InvalidEntry[] }
   | { ok: false; problems: FieldProblem[] };
 
-/** versions.txt: one schema version per line; blank lines and `#` comments are skipped. */
+const SCHEMA_VERSION_LINE = /^[0-9]+\.[0-9]+$/;
+
+/**
+ * versions.txt: the schema versions offered, one per line. Published registries also list their
+ * channels (branch names such as `develop`) there; those, blank lines and `#` comments are skipped.
+ */
 export function parseVersions(text: string): string[] {
   return text
     .replace(/^\uFEFF/, '')
     .split(/\r?\n/)
     .map((line) => line.trim())
-    .filter((line) => line !== '' && !line.startsWith('#'));
+    .filter((line) => SCHEMA_VERSION_LINE.test(line));
+}
+
+/** The supported versions offered, newest first: the order in which loading is tried. */
+export function schemaVersionsToTry(offered: readonly string[]): SchemaVersion[] {
+  return SUPPORTED_SCHEMA_VERSIONS.filter((v) => offered.includes(v));
 }
 
 export function chooseSchemaVersion(offered: readonly string[]): SchemaVersion | null {
-  return SUPPORTED_SCHEMA_VERSIONS.find((v) => offered.includes(v)) ?? null;
+  return schemaVersionsToTry(offered)[0] ?? null;
 }
 
 /** Every problem, one per field (TypeBox reports a missing property twice). */
@@ -83,7 +93,7 @@ export function problemsOf(schema: TSchema, value: unknown, root = 'entry'): Fie
 
 function commonFields(entry: EntryV10 | EntryV11) {
   return {
-    name: entry.name,
+    name: entry.name ?? entry.friendly_name,
     friendly_name: entry.friendly_name,
     description: entry.description,
     image_src: entry.image_src,
@@ -123,8 +133,10 @@ export function normalizeEntry(raw: unknown, version: SchemaVersion): WorkspaceE
   return { ...commonFields(entry), compatibility: rows };
 }
 
-const nameOf = (raw: unknown) => {
-  const name = (raw as { name?: unknown } | null)?.name;
+/** The entry's name as normalizeEntry would give it: 1.1 entries are known by their friendly name. */
+const nameOf = (raw: unknown, version: SchemaVersion) => {
+  const entry = raw as { name?: unknown; friendly_name?: unknown } | null;
+  const name = version === '1.1' ? (entry?.name ?? entry?.friendly_name) : entry?.name;
   return typeof name === 'string' ? name.slice(0, 255) : null;
 };
 
@@ -142,7 +154,7 @@ export function parseRegistryList(list: unknown, version: SchemaVersion): Parsed
   const firstIndex = new Map<string, number>();
   valid.workspaces.forEach((raw, index) => {
     const problems = problemsOf(schema, raw);
-    const entryName = nameOf(raw);
+    const entryName = nameOf(raw, version);
     const earlier = entryName === null ? undefined : firstIndex.get(entryName);
     if (earlier !== undefined) {
       problems.push({ field: 'name', message: `repeats the name of workspace ${earlier}` });

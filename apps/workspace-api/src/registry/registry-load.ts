@@ -8,9 +8,9 @@ import {
 } from '../errors';
 import { checkReachable, fetchRegistryFile, type FetchOptions } from './registry-fetch';
 import {
-  chooseSchemaVersion,
   parseRegistryList,
   parseVersions,
+  schemaVersionsToTry,
   SUPPORTED_SCHEMA_VERSIONS,
   type InvalidEntry,
   type RegistryMeta,
@@ -28,24 +28,12 @@ export interface LoadedRegistry {
 
 const shorten = (s: string) => (s.length > 80 ? `${s.slice(0, 77)}...` : s);
 
-/** Fetches versions.txt and the list of the best supported version, and validates it. */
-export async function loadRegistry(
+/** One schema version's list, validated; throws when the list is missing, not JSON or not a registry. */
+async function loadList(
   source: RegistrySource,
+  schemaVersion: SchemaVersion,
   options: FetchOptions,
 ): Promise<LoadedRegistry> {
-  await checkReachable(source);
-  const versionsText = await fetchRegistryFile(source, 'versions.txt', options);
-  if (versionsText === null)
-    throw new RegistryVersionsMissingError(fileUrl(source, 'versions.txt'));
-  const offered = parseVersions(versionsText);
-  const schemaVersion = chooseSchemaVersion(offered);
-  if (!schemaVersion) {
-    throw new RegistryVersionUnsupportedError(
-      shorten(offered.join(', ')),
-      SUPPORTED_SCHEMA_VERSIONS.join(' and '),
-    );
-  }
-
   const listFile = `${schemaVersion}/list.json`;
   const listUrl = fileUrl(source, listFile);
   const listText = await fetchRegistryFile(source, listFile, options);
@@ -59,4 +47,44 @@ export async function loadRegistry(
   const parsed = parseRegistryList(list, schemaVersion);
   if (!parsed.ok) throw withFieldErrors(new RegistryInvalidError(listUrl), parsed.problems);
   return { schemaVersion, meta: parsed.meta, entries: parsed.entries, invalid: parsed.invalid };
+}
+
+const loadsSomething = (loaded: LoadedRegistry) =>
+  loaded.entries.length > 0 || loaded.invalid.length === 0;
+
+/**
+ * Fetches versions.txt and loads the newest supported schema whose list loads: a list that is
+ * missing, broken, or whose every entry is invalid gives way to the next older version. When none
+ * loads, the newest list read (with its invalid entries), else the newest version's error, is the answer.
+ */
+export async function loadRegistry(
+  source: RegistrySource,
+  options: FetchOptions,
+): Promise<LoadedRegistry> {
+  await checkReachable(source);
+  const versionsText = await fetchRegistryFile(source, 'versions.txt', options);
+  if (versionsText === null)
+    throw new RegistryVersionsMissingError(fileUrl(source, 'versions.txt'));
+  const offered = parseVersions(versionsText);
+  const candidates = schemaVersionsToTry(offered);
+  if (candidates.length === 0) {
+    throw new RegistryVersionUnsupportedError(
+      offered.length > 0 ? shorten(offered.join(', ')) : 'none',
+      SUPPORTED_SCHEMA_VERSIONS.join(' and '),
+    );
+  }
+
+  let onlyInvalid: LoadedRegistry | undefined;
+  let firstError: unknown;
+  for (const schemaVersion of candidates) {
+    try {
+      const loaded = await loadList(source, schemaVersion, options);
+      if (loadsSomething(loaded)) return loaded;
+      onlyInvalid ??= loaded;
+    } catch (error) {
+      firstError ??= error;
+    }
+  }
+  if (onlyInvalid) return onlyInvalid;
+  throw firstError;
 }

@@ -4,12 +4,14 @@ import type { Db } from '../db';
 import {
   ImageAlreadyInstalledError,
   RegistryNotFoundError,
+  RegistryWorkspaceInvalidError,
   RegistryWorkspaceNotFoundError,
   WorkspaceIncompatibleError,
 } from '../errors';
 import type { Image } from '../generated/prisma/client';
 import { isCompatible } from './compatibility';
-import { imageFromEntry } from './image-from-entry';
+import { firstFreeSettingsName } from '../images/settings-name';
+import { entryResourceProblems, imageFromEntry } from './image-from-entry';
 import type { WorkspaceEntry } from './registry-list';
 import { toRegistryWorkspaceResponse } from './registry-response';
 import type { RegistryWorkspaceResponse } from './registry.schemas';
@@ -69,11 +71,31 @@ export function createRegistryWorkspacesService({ db, series }: { db: Db; series
       const entry = row.data as unknown as WorkspaceEntry;
       if (!force && !isCompatible(versionsOf(entry), series))
         throw new WorkspaceIncompatibleError(name, series);
-      return db.image
-        .create({ data: imageFromEntry(entry, { registryId: id, series }) })
-        .catch((error: unknown) => {
-          throw isUniqueViolation(error) ? new ImageAlreadyInstalledError(name) : error;
+      const problems = entryResourceProblems(entry, series);
+      if (problems.length > 0) throw new RegistryWorkspaceInvalidError(name, problems.join('; '));
+      const data = imageFromEntry(entry, { registryId: id, series });
+      // The settings name is picked from those taken; a concurrent install taking the same one
+      // makes the unique index refuse it, and the next attempt picks again.
+      for (let attempt = 1; ; attempt += 1) {
+        const taken = await db.image.findMany({
+          where: { settingsName: { startsWith: data.name } },
+          select: { settingsName: true },
         });
+        const settingsName = firstFreeSettingsName(
+          data.name,
+          new Set(taken.map((image) => image.settingsName)),
+        );
+        try {
+          return await db.image.create({ data: { ...data, settingsName } });
+        } catch (error) {
+          if (!isUniqueViolation(error)) throw error;
+          const installed = await db.image.findUnique({
+            where: { registryId_registryEntryName: { registryId: id, registryEntryName: name } },
+            select: { id: true },
+          });
+          if (installed || attempt >= 5) throw new ImageAlreadyInstalledError(name);
+        }
+      }
     },
   };
 }

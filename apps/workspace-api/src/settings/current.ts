@@ -22,6 +22,7 @@ export interface CurrentSettings {
     coresOverride: number;
     memoryOverride: number;
   }[];
+  /** `name` is the workspace's settings name (unique), not its image name. */
   images: { id: string; name: string; persistentProfilePath: string }[];
   groups: { id: string; name: string }[];
   /** The users the file names and the users that have file mappings; not every user. */

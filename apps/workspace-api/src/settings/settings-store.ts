@@ -14,8 +14,8 @@ export async function readCurrentSettings(
     tx.zone.findMany({ orderBy: { name: 'asc' } }),
     tx.agent.findMany({ orderBy: { hostname: 'asc' } }),
     tx.image.findMany({
-      select: { id: true, name: true, persistentProfilePath: true },
-      orderBy: [{ name: 'asc' }, { id: 'asc' }],
+      select: { id: true, settingsName: true, persistentProfilePath: true },
+      orderBy: { settingsName: 'asc' },
     }),
     tx.group.findMany({ select: { id: true, name: true }, orderBy: { name: 'asc' } }),
     tx.user.findMany({
@@ -32,7 +32,8 @@ export async function readCurrentSettings(
       memory: Number(a.memory),
       memoryOverride: Number(a.memoryOverride),
     })),
-    images,
+    // Settings know a workspace by its settings name, which (unlike the image name) is unique.
+    images: images.map(({ settingsName, ...image }) => ({ ...image, name: settingsName })),
     groups,
     users,
     mappings: mappings.map((m) => ({ ...m, target: rowTarget(m) })),

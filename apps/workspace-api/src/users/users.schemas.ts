@@ -11,7 +11,11 @@ const Username = Type.String({
 const Password = Type.String({
   maxLength: 1024,
   description: 'Checked against the password rules',
+  // The example in /docs is one a request may really send: it passes the rules.
+  examples: ['Correct-Horse-7'],
 });
+/** Examples `false`: the docs' sample request must not lock or disable the account it makes. */
+const AccountFlag = Type.Boolean({ examples: [false] });
 const ShortText = Type.String({ maxLength: 64 });
 const Notes = Type.String({ maxLength: 2000 });
 
@@ -45,8 +49,8 @@ const UserFields = {
   phone: Type.Optional(ShortText),
   organization: Type.Optional(ShortText),
   notes: Type.Optional(Notes),
-  locked: Type.Optional(Type.Boolean()),
-  disabled: Type.Optional(Type.Boolean()),
+  locked: Type.Optional(AccountFlag),
+  disabled: Type.Optional(AccountFlag),
   password: Type.Optional(Password),
 };
 

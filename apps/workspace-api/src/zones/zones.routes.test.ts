@@ -73,6 +73,25 @@ describe('create_zone', () => {
     }
   });
 
+  it.each(['/../x', '/a/../x', '/./x', '/..', '/a//b', '//'])(
+    'refuses proxy_path %s, which would climb out of the path or mean something else once normalised',
+    async (proxy_path) => {
+      const res = await h.call('create_zone', {
+        target_zone: { name: 'z', proxy_hostname: 'h', proxy_path },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors).toEqual([
+        { field: 'target_zone.proxy_path', message: expect.any(String) },
+      ]);
+    },
+  );
+
+  it('accepts dots inside a proxy_path segment', async () => {
+    expect((await createZone({ name: 'w', proxy_path: '/.well-known/a..b/' })).proxy_path).toBe(
+      '/.well-known/a..b/',
+    );
+  });
+
   it('answers 409 ZONE_NAME_TAKEN for a name in use', async () => {
     await createZone();
     const res = await h.call('create_zone', {

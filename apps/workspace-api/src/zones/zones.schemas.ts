@@ -23,8 +23,11 @@ export const ZoneFields = {
   proxy_hostname: HostnameSchema,
   proxy_path: Type.String({
     maxLength: 1024,
-    pattern: '^/[A-Za-z0-9._~/-]*$',
-    description: 'an absolute URL path of letters, digits and . _ ~ / - (default "/")',
+    // Segments of letters, digits and . _ ~ -; never empty, "." or "..", which would let a
+    // session URL climb out of the zone's path once a browser or proxy normalises it.
+    pattern: '^(/|(/(?!\\.\\.?(/|$))[A-Za-z0-9._~-]+)+/?)$',
+    description:
+      'an absolute URL path such as /desk/: letters, digits and . _ ~ - between single slashes, no "." or ".." segment (default "/")',
   }),
   proxy_port: Type.Integer({
     minimum: 0,

@@ -8,16 +8,18 @@ import { registryList, STANDARD_WORKSPACES } from '../registry-fixtures';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const LIMIT = 5;
+const ADDRESS_LIMIT = 12;
 const THROTTLED = {
   AUTH_FAILURE_LIMIT: String(LIMIT),
   LOGIN_FAILURE_LIMIT: String(LIMIT),
+  AUTH_FAILURE_ADDRESS_LIMIT: String(ADDRESS_LIMIT),
   TRUST_PROXY: '127.0.0.1',
 };
 
 const report = (line: string) => process.stdout.write(`workspace-api abuse: ${line}\n`);
 const from = (address: string) => ({ 'x-forwarded-for': address });
 
-describe('throttling failed credentials per client address', () => {
+describe('throttling failed credentials per (client address, key or username)', () => {
   let h: Harness;
   beforeAll(async () => {
     h = await createHarness(THROTTLED);
@@ -39,7 +41,7 @@ describe('throttling failed credentials per client address', () => {
       headers: from(address),
     });
 
-  it('refuses a client with 429 and Retry-After once it sent LIMIT wrong API secrets, even with the right one', async () => {
+  it('refuses a key with 429 and Retry-After once LIMIT wrong secrets for it came from one address, even the right one', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < LIMIT + 2; i += 1)
       statuses.push((await getUsers(`wrong-${i}`, '203.0.113.1')).statusCode);
@@ -55,19 +57,57 @@ describe('throttling failed credentials per client address', () => {
     );
   });
 
-  it('refuses a client with 429 once it failed LIMIT logins, whatever the usernames', async () => {
+  it("never lets one key's wrong secrets lock out another key's right ones from the same address", async () => {
+    const other = await h.issueKey(['users.view']);
+    for (let i = 0; i < LIMIT + 2; i += 1) await getUsers(`wrong-${i}`, '203.0.113.5');
+    expect((await getUsers(h.admin.api_key_secret, '203.0.113.5')).statusCode).toBe(429);
+    const res = await h.inject({
+      method: 'POST',
+      url: '/api/public/get_users',
+      payload: other,
+      headers: from('203.0.113.5'),
+    });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('lets at most LIMIT of 200 concurrent wrong secrets for one key be checked', async () => {
+    const statuses = (
+      await Promise.all(
+        Array.from({ length: 200 }, (_, i) => getUsers(`wrong-${i}`, '203.0.113.6')),
+      )
+    ).map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(LIMIT);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(200 - LIMIT);
+    report(
+      `API keys, 200 concurrent wrong secrets from one address: ${LIMIT} checked, the rest 429`,
+    );
+  });
+
+  it('refuses a username with 429 once it failed LIMIT logins from one address; other users still log in', async () => {
     await h.call('create_user', { target_user: userInput({ username: 'target' }) });
+    await h.call('create_user', { target_user: userInput({ username: 'bystander' }) });
     const statuses: number[] = [];
-    for (let i = 0; i < LIMIT + 1; i += 1) {
-      statuses.push((await login(`someone-${i}`, 'Wr0ng-password!', '203.0.113.3')).statusCode);
-    }
+    for (let i = 0; i < LIMIT + 1; i += 1)
+      statuses.push((await login('target', 'Wr0ng-password!', '203.0.113.3')).statusCode);
     expect(statuses).toEqual([...Array(LIMIT).fill(401), 429]);
     const refused = await login('target', VALID_PASSWORD, '203.0.113.3');
     expect(refused.statusCode).toBe(429);
     expect(refused.headers['retry-after']).toBeDefined();
-    expect((await login('target', VALID_PASSWORD, '203.0.113.4')).statusCode).toBe(200);
+    expect((await login('bystander', VALID_PASSWORD, '203.0.113.3')).statusCode).toBe(200);
+    // Elsewhere the throttle lets it through; the account's own lock (MAX_FAILED_LOGINS) answers.
+    expect((await login('target', VALID_PASSWORD, '203.0.113.4')).json().code).toBe('USER_LOCKED');
     report(
-      `logins, ${LIMIT + 2} attempts from one address on different usernames: ${statuses.join(' ')} then 429`,
+      `logins, ${LIMIT + 2} attempts on one username from one address: ${statuses.join(' ')} then 429`,
+    );
+  });
+
+  it('refuses an address with 429 past its ceiling of failures, whatever the usernames', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < ADDRESS_LIMIT + 1; i += 1)
+      statuses.push((await login(`someone-${i}`, 'Wr0ng-password!', '203.0.113.7')).statusCode);
+    expect(statuses).toEqual([...Array(ADDRESS_LIMIT).fill(401), 429]);
+    report(
+      `logins, ${ADDRESS_LIMIT + 1} attempts on different usernames from one address: ${statuses.join(' ')}`,
     );
   });
 
@@ -122,6 +162,7 @@ describe('throttling failed credentials per client address', () => {
       TRUST_PROXY: 'false',
       AUTH_FAILURE_LIMIT: 20,
       LOGIN_FAILURE_LIMIT: 20,
+      AUTH_FAILURE_ADDRESS_LIMIT: 200,
       OUTBOUND_ALLOW_PRIVATE: false,
       RATE_LIMIT_KEY_PREFIX: 'workspace-api:',
     });
@@ -154,7 +195,7 @@ describe('throttling shared by two replicas through Redis', () => {
         const res = await replicas[i % 2].inject({
           method: 'POST',
           url: '/api/public/authenticate',
-          payload: { username: `u${i}`, password: 'Wr0ng-password!' },
+          payload: { username: 'shared', password: 'Wr0ng-password!' },
         });
         statuses.push(res.statusCode);
       }

@@ -21,6 +21,7 @@ interface DmmfModel {
   name: string;
   dbName: string | null;
   fields: DmmfField[];
+  documentation?: string;
 }
 interface DmmfIndex {
   model: string;
@@ -117,6 +118,15 @@ export function expectedShape(prismaSchema: string): string[] {
       lines.push(`column ${t}.${f.dbName ?? f.name} ${columnType(f)} ${nullable}${def}`);
     }
   }
+  // Prisma cannot describe an index on an expression; a model documents it on a line of its own,
+  // `/// @expression-index unique lower(name::text)`, as pg_get_indexdef prints it.
+  for (const model of models) {
+    for (const match of (model.documentation ?? '').matchAll(
+      /^@expression-index (unique|index) (.+)$/gm,
+    )) {
+      lines.push(`${match[1]} ${model.dbName ?? model.name}(${match[2].trim()})`);
+    }
+  }
   for (const index of dmmf.datamodel.indexes as DmmfIndex[]) {
     const kind = index.type === 'id' ? 'primary' : index.type === 'unique' ? 'unique' : 'index';
     const cols = index.fields.map((f) => column(index.model, f.name)).join(',');
@@ -153,8 +163,8 @@ export async function actualShape(connectionString: string, schema: string): Pro
     );
     const indexes = await q(
       `SELECT c.relname AS t, i.indisprimary AS pk, i.indisunique AS uq,
-              array_to_string(ARRAY(SELECT a.attname FROM unnest(i.indkey) WITH ORDINALITY k(n, o)
-                JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.n ORDER BY k.o), ',') AS cols
+              array_to_string(ARRAY(SELECT pg_get_indexdef(i.indexrelid, k.o, true)
+                FROM generate_series(1, i.indnkeyatts::int) k(o) ORDER BY k.o), ',') AS cols
          FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
         WHERE n.nspname = $1 AND c.relname <> '_prisma_migrations'`,
     );

@@ -13,12 +13,15 @@ export interface AuthThrottleOptions {
 }
 
 export interface RequestThrottle {
-  assertAllowed(scope: string, request: FastifyRequest): Promise<void>;
-  recordFailure(scope: string, request: FastifyRequest): Promise<void>;
-  /** Runs `attempt` unless the client is throttled; counts a failure when `isFailure(error)`. */
+  /**
+   * Runs `attempt` unless the client address, or that address with this `identity` (key id,
+   * username, token), has used up its failures; keeps the failure counted when
+   * `isFailure(error)`, and gives it back otherwise.
+   */
   guard<T>(
     scope: string,
     request: FastifyRequest,
+    identity: string,
     attempt: () => Promise<T>,
     isFailure: (error: unknown) => boolean,
   ): Promise<T>;
@@ -33,8 +36,9 @@ declare module 'fastify' {
 const CONNECT_WAIT_MS = 2000;
 
 /**
- * Throttling of failed authentication per client address (`request.ip`, so TRUST_PROXY decides
- * whether X-Forwarded-For counts), available to every route as `app.authThrottle`.
+ * Throttling of failed authentication per (client address, identity) under a higher ceiling per
+ * address (`request.ip`, so TRUST_PROXY decides whether X-Forwarded-For counts), available to
+ * every route as `app.authThrottle`.
  */
 export const authThrottlePlugin = fp(
   async (app: FastifyInstance, options: AuthThrottleOptions) => {
@@ -51,16 +55,14 @@ export const authThrottlePlugin = fp(
     });
 
     const requestThrottle: RequestThrottle = {
-      assertAllowed: (scope, request) => throttle.assertAllowed(scope, request.ip),
-      recordFailure: (scope, request) => throttle.recordFailure(scope, request.ip),
-      async guard(scope, request, attempt, isFailure) {
-        await throttle.assertAllowed(scope, request.ip);
-        try {
-          return await attempt();
-        } catch (error) {
-          if (isFailure(error)) await throttle.recordFailure(scope, request.ip);
+      async guard(scope, request, identity, attempt, isFailure) {
+        const reservation = await throttle.reserve(scope, request.ip, identity);
+        const result = await attempt().catch(async (error: unknown) => {
+          if (!isFailure(error)) await reservation.release();
           throw error;
-        }
+        });
+        await reservation.release();
+        return result;
       },
     };
     app.decorate('authThrottle', requestThrottle);

@@ -1,26 +1,47 @@
+import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { createError, withRetryAfter } from '@platform/errors';
 import { clientKey } from './client-key';
-import type { RateLimitStore } from './store';
+import type { RateLimitStore, WindowCount } from './store';
 
 export const TooManyRequestsError = createError('TOO_MANY_REQUESTS', '%s', 429);
 
 export interface ThrottleRule {
-  /** Failures allowed per client and window; 0 turns the rule off. */
+  /** Failures allowed per (client address, identity) and window; 0 turns the rule off. */
   limit: number;
+  /**
+   * Failures allowed per client address and window, whatever the identities: the ceiling for
+   * one address trying many keys or usernames. Much higher than `limit`, so that clients behind
+   * one proxy address do not lock each other out. Defaults to 10 × `limit`.
+   */
+  addressLimit?: number;
   windowSeconds: number;
   /** Named in the 429's detail: "Too many failed logins from this address". */
   what: string;
 }
 
+/** One attempt that may fail: settled by `release` when it did not. */
+export interface Reservation {
+  /** The attempt succeeded (or failed for a reason that is not a credential failure). */
+  release(): Promise<void>;
+}
+
 export interface FailureThrottle {
-  /** Refuses with 429 and Retry-After a client that has used up its failures in `scope`. */
-  assertAllowed(scope: string, address: string): Promise<void>;
-  /** Counts one failure of the client in `scope`. */
-  recordFailure(scope: string, address: string): Promise<void>;
+  /**
+   * Counts one possible failure of `identity` (a key id, a username, a token's id) from
+   * `address`, atomically, before the attempt runs: refused with 429 and Retry-After when that
+   * pair or that address has used up its failures. However many attempts run at once, at most
+   * `limit` failures of one pair (and `addressLimit` of one address) get through per window.
+   */
+  reserve(scope: string, address: string, identity: string): Promise<Reservation>;
 }
 
 const WARN_EVERY_MS = 10_000;
+const NO_RESERVATION: Reservation = { release: async () => undefined };
+
+/** Identities are client-chosen and may be secret (a bearer token): keys hold only their hash. */
+const identityKey = (identity: string) =>
+  createHash('sha256').update(identity).digest('hex').slice(0, 24);
 
 /**
  * Throttles failures (wrong secrets, wrong passwords), not requests: a client may try again and
@@ -54,7 +75,6 @@ export function createFailureThrottle({
     }
   }
 
-  const keyOf = (scope: string, address: string) => `${scope}:${clientKey(address)}`;
   const active = (scope: string) => {
     const rule = rules[scope];
     if (!rule) throw new Error(`No throttle rule named ${scope}`);
@@ -62,11 +82,28 @@ export function createFailureThrottle({
   };
 
   return {
-    async assertAllowed(scope, address) {
+    async reserve(scope, address, identity) {
       const rule = active(scope);
-      if (!rule) return;
-      const { count, resetInMs } = await withStore((s) => s.get(keyOf(scope, address)));
-      if (count < rule.limit) return;
+      if (!rule) return NO_RESERVATION;
+      const windowMs = rule.windowSeconds * 1000;
+      const addressKey = `${scope}:${clientKey(address)}`;
+      const pairKey = `${addressKey}:${identityKey(identity)}`;
+      const keys = [pairKey, addressKey];
+      // Incrementing first is what makes it atomic: each attempt learns its own place in line.
+      const [pair, all] = await Promise.all(
+        keys.map((key) => withStore((s) => s.increment(key, windowMs))),
+      );
+      const release = async () => {
+        await Promise.all(keys.map((key) => withStore((s) => s.decrement(key))));
+      };
+      const over = (count: WindowCount, limit: number) => count.count > limit;
+      const addressLimit = rule.addressLimit ?? rule.limit * 10;
+      if (!over(pair, rule.limit) && !over(all, addressLimit)) return { release };
+      await release();
+      const resetInMs = Math.max(
+        over(pair, rule.limit) ? pair.resetInMs : 0,
+        over(all, addressLimit) ? all.resetInMs : 0,
+      );
       const seconds = Math.max(1, Math.ceil(resetInMs / 1000));
       throw withRetryAfter(
         new TooManyRequestsError(
@@ -74,11 +111,6 @@ export function createFailureThrottle({
         ),
         seconds,
       );
-    },
-    async recordFailure(scope, address) {
-      const rule = active(scope);
-      if (!rule) return;
-      await withStore((s) => s.increment(keyOf(scope, address), rule.windowSeconds * 1000));
     },
   };
 }

@@ -48,6 +48,10 @@ export function createMemoryStore({
       entry.count += 1;
       return countOf(entry);
     },
+    async decrement(key) {
+      const entry = live(key);
+      if (entry && entry.count > 0) entry.count -= 1;
+    },
     async get(key) {
       return countOf(live(key));
     },

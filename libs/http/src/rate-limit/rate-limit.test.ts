@@ -5,7 +5,7 @@ import { problemDetailsPlugin } from '@platform/errors';
 import { fastifyOptions } from '../fastify-options';
 import { authThrottlePlugin } from './auth-throttle.plugin';
 import { clientKey } from './client-key';
-import { createFailureThrottle, type ThrottleRule } from './failure-throttle';
+import { createFailureThrottle, type FailureThrottle, type ThrottleRule } from './failure-throttle';
 import { createMemoryStore } from './memory-store';
 import { createRedisStore } from './redis-store';
 import type { RateLimitStore } from './store';
@@ -64,64 +64,146 @@ describe('createMemoryStore', () => {
 });
 
 describe('createFailureThrottle', () => {
-  const throttleWith = (store: RateLimitStore, limit = 3) =>
+  const throttleWith = (store: RateLimitStore, limit = 3, addressLimit?: number) =>
     createFailureThrottle({
       store,
       fallback: createMemoryStore(),
-      rules: { login: rule(limit) },
+      rules: { login: { ...rule(limit), addressLimit } },
       log: silent,
     });
+  /** `times` failed attempts: reserved and never released. */
+  const fail = async (throttle: FailureThrottle, address: string, identity: string, times = 1) => {
+    for (let i = 0; i < times; i += 1) await throttle.reserve('login', address, identity);
+  };
 
-  it('lets a client fail `limit` times, then refuses it with 429 and Retry-After', async () => {
+  it('lets a pair fail `limit` times, then refuses it with 429 and Retry-After', async () => {
     const throttle = throttleWith(createMemoryStore());
-    for (let i = 0; i < 3; i += 1) {
-      await throttle.assertAllowed('login', '198.51.100.1');
-      await throttle.recordFailure('login', '198.51.100.1');
-    }
-    const error = await throttle.assertAllowed('login', '198.51.100.1').catch((e: unknown) => e);
+    await fail(throttle, '198.51.100.1', 'ada', 3);
+    const error = await throttle.reserve('login', '198.51.100.1', 'ada').catch((e: unknown) => e);
     expect(error).toMatchObject({
       statusCode: 429,
       code: 'TOO_MANY_REQUESTS',
       retryAfterSeconds: 60,
       message: 'Too many failed logins from this address; try again in 60 s',
     });
-    await expect(throttle.assertAllowed('login', '198.51.100.2')).resolves.toBeUndefined();
+    await expect(throttle.reserve('login', '198.51.100.2', 'ada')).resolves.toBeDefined();
+  });
+
+  it("never lets one identity's failures lock out another identity from the same address", async () => {
+    const throttle = throttleWith(createMemoryStore(), 3);
+    await fail(throttle, '198.51.100.1', 'mallory', 3);
+    await expect(throttle.reserve('login', '198.51.100.1', 'mallory')).rejects.toMatchObject({
+      statusCode: 429,
+    });
+    const ada = await throttle.reserve('login', '198.51.100.1', 'ada');
+    await ada.release();
+  });
+
+  it('refuses an address past its own, much higher ceiling, whatever the identities', async () => {
+    const throttle = throttleWith(createMemoryStore(), 3, 5);
+    for (const name of ['a', 'b', 'c', 'd', 'e']) await fail(throttle, '198.51.100.1', name);
+    await expect(throttle.reserve('login', '198.51.100.1', 'f')).rejects.toMatchObject({
+      statusCode: 429,
+    });
+    await expect(throttle.reserve('login', '198.51.100.2', 'f')).resolves.toBeDefined();
+  });
+
+  it('gives back the reservation of an attempt that did not fail', async () => {
+    const throttle = throttleWith(createMemoryStore(), 2);
+    for (let i = 0; i < 10; i += 1)
+      await (await throttle.reserve('login', '198.51.100.1', 'ada')).release();
+    await fail(throttle, '198.51.100.1', 'ada', 2);
+    await expect(throttle.reserve('login', '198.51.100.1', 'ada')).rejects.toMatchObject({
+      statusCode: 429,
+    });
   });
 
   it('counts the addresses of one IPv6 /64 together', async () => {
     const throttle = throttleWith(createMemoryStore(), 2);
-    await throttle.recordFailure('login', '2001:db8::1');
-    await throttle.recordFailure('login', '2001:db8::2');
-    await expect(throttle.assertAllowed('login', '2001:db8::3')).rejects.toMatchObject({
+    await fail(throttle, '2001:db8::1', 'ada');
+    await fail(throttle, '2001:db8::2', 'ada');
+    await expect(throttle.reserve('login', '2001:db8::3', 'ada')).rejects.toMatchObject({
       statusCode: 429,
     });
-    await expect(throttle.assertAllowed('login', '2001:db8:0:1::3')).resolves.toBeUndefined();
+    await expect(throttle.reserve('login', '2001:db8:0:1::3', 'ada')).resolves.toBeDefined();
   });
 
   it('does nothing with a limit of 0', async () => {
     const throttle = throttleWith(createMemoryStore(), 0);
-    for (let i = 0; i < 10; i += 1) await throttle.recordFailure('login', '198.51.100.1');
-    await expect(throttle.assertAllowed('login', '198.51.100.1')).resolves.toBeUndefined();
+    await fail(throttle, '198.51.100.1', 'ada', 10);
+    await expect(throttle.reserve('login', '198.51.100.1', 'ada')).resolves.toBeDefined();
   });
 
   it('counts in the process when the shared store fails', async () => {
     const broken: RateLimitStore = {
       increment: () => Promise.reject(new Error('connection refused')),
+      decrement: () => Promise.reject(new Error('connection refused')),
       get: () => Promise.reject(new Error('connection refused')),
       close: async () => undefined,
     };
     const throttle = throttleWith(broken, 1);
-    await throttle.recordFailure('login', '198.51.100.1');
-    await expect(throttle.assertAllowed('login', '198.51.100.1')).rejects.toMatchObject({
+    await fail(throttle, '198.51.100.1', 'ada');
+    await expect(throttle.reserve('login', '198.51.100.1', 'ada')).rejects.toMatchObject({
       statusCode: 429,
     });
   });
 
   it('refuses a scope it has no rule for, so a typo cannot turn throttling off', async () => {
     const throttle = throttleWith(createMemoryStore());
-    await expect(throttle.assertAllowed('logn', '198.51.100.1')).rejects.toThrow(
+    await expect(throttle.reserve('logn', '198.51.100.1', 'ada')).rejects.toThrow(
       'No throttle rule named logn',
     );
+  });
+});
+
+/** An app whose /login fails unless the password is "right", throttled by `store`'s counts. */
+async function loginApp(options: { redisUrl: string; keyPrefix: string; limit: number }) {
+  const app = Fastify(fastifyOptions({ logLevel: 'silent', bodyLimitBytes: 1024 }));
+  await app.register(problemDetailsPlugin);
+  await app.register(authThrottlePlugin, {
+    redisUrl: options.redisUrl,
+    keyPrefix: options.keyPrefix,
+    rules: { login: rule(options.limit) },
+  });
+  app.post('/login', async (request) => {
+    const { user = 'ada', password } = request.body as { user?: string; password?: string };
+    return app.authThrottle.guard(
+      'login',
+      request,
+      user,
+      async () => {
+        // A credential check that takes a moment, as a database lookup does.
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        if (password !== 'right') throw Object.assign(new Error('wrong'), { statusCode: 401 });
+        return { ok: true };
+      },
+      () => true,
+    );
+  });
+  await app.ready();
+  return app;
+}
+
+/** 200 concurrent wrong passwords for one user from one address: exactly `limit` (20) are checked. */
+async function expectOnlyLimitChecked(redisUrl: string, keyPrefix: string) {
+  const app = await loginApp({ redisUrl, keyPrefix, limit: 20 });
+  try {
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, () =>
+        app.inject({ method: 'POST', url: '/login', payload: { password: 'wrong' } }),
+      ),
+    );
+    const statuses = responses.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(20);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(180);
+  } finally {
+    await app.close();
+  }
+}
+
+describe('concurrent failures (in memory)', () => {
+  it('lets at most `limit` of 200 concurrent wrong passwords be checked', async () => {
+    await expectOnlyLimitChecked('', 'x:');
   });
 });
 
@@ -154,32 +236,15 @@ describe('with Redis', () => {
     }
   });
 
+  it('lets at most `limit` of 200 concurrent wrong passwords be checked, counted in Redis', async () => {
+    if (!available) return;
+    await expectOnlyLimitChecked(REDIS_URL, prefix());
+  });
+
   it('shares the counts of two app instances', async () => {
     if (!available) return;
     const keyPrefix = prefix();
-    const build = async () => {
-      const app = Fastify(fastifyOptions({ logLevel: 'silent', bodyLimitBytes: 1024 }));
-      await app.register(problemDetailsPlugin);
-      await app.register(authThrottlePlugin, {
-        redisUrl: REDIS_URL,
-        keyPrefix,
-        rules: { login: rule(4) },
-      });
-      app.post('/login', async (request) =>
-        app.authThrottle.guard(
-          'login',
-          request,
-          async () => {
-            if ((request.body as { password?: string }).password !== 'right')
-              throw new Error('wrong');
-            return { ok: true };
-          },
-          () => true,
-        ),
-      );
-      await app.ready();
-      return app;
-    };
+    const build = () => loginApp({ redisUrl: REDIS_URL, keyPrefix, limit: 4 });
     const apps: FastifyInstance[] = [await build(), await build()];
     try {
       const statuses: number[] = [];
@@ -191,7 +256,7 @@ describe('with Redis', () => {
         });
         statuses.push(res.statusCode);
       }
-      expect(statuses).toEqual([500, 500, 500, 500, 429, 429]);
+      expect(statuses).toEqual([401, 401, 401, 401, 429, 429]);
       const refused = await apps[1].inject({
         method: 'POST',
         url: '/login',

@@ -11,6 +11,12 @@ if ttl < 0 then
 end
 return {n, ttl}`;
 
+// DECR keeps the key's expiry; never below zero, never creating a key that has expired.
+const DECREMENT = `
+local n = redis.call('GET', KEYS[1])
+if n and tonumber(n) > 0 then redis.call('DECR', KEYS[1]) end
+return 0`;
+
 const READ = `
 local n = redis.call('GET', KEYS[1])
 if not n then return {0, 0} end
@@ -51,6 +57,9 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   return {
     async increment(key, windowMs) {
       return toCount((await redis.eval(INCREMENT, 1, key, windowMs)) as [number, number]);
+    },
+    async decrement(key) {
+      await redis.eval(DECREMENT, 1, key);
     },
     async get(key) {
       return toCount((await redis.eval(READ, 1, key)) as [number, number]);

@@ -9,6 +9,8 @@ export interface WindowCount {
 export interface RateLimitStore {
   /** Adds one to the key's count; the first hit starts a window of `windowMs`. */
   increment(key: string, windowMs: number): Promise<WindowCount>;
+  /** Takes one back (never below 0), keeping the window: a reservation that did not fail. */
+  decrement(key: string): Promise<void>;
   /** The key's count, unchanged; 0 when it has none. */
   get(key: string): Promise<WindowCount>;
   close(): Promise<void>;
