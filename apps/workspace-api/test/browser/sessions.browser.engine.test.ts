@@ -63,6 +63,9 @@ describe('sessions from the web page in Chromium', () => {
       expect.arrayContaining([`/sessions/${kasmId}`, `/sessions/${kasmId}/open`]),
     );
     expect(tabWatch.outside).toEqual([]);
+    // The container never sees the platform's cookies: not the grant, not the login session.
+    const seen = await (await tab.request.get(`${origin}/kasm/${kasmId}/headers`)).json();
+    expect(String(seen.cookie ?? '')).not.toMatch(/ws_session|kasm_grant/);
     await tab.close();
 
     // The list refreshes itself: the session appears, running, with its actions.
