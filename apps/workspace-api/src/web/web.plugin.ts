@@ -64,6 +64,8 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (parent, options)
     const status = error.statusCode ?? 500;
     if (status >= 500 || request.headers.accept?.includes('application/json')) throw error;
     const signedIn = request.signedIn;
+    const retryAfter = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
+    if (retryAfter) reply.header('retry-after', Math.max(1, Math.ceil(retryAfter)));
     return sendPage(
       reply,
       messagePage({

@@ -5,7 +5,8 @@ import { IdSchema, toWireId } from '@platform/schemas';
 import { KasmNotRunningError } from '../errors';
 import type { KasmRow } from '../sessions/kasms.repository';
 import { toKasmResponse } from '../sessions/kasm-response';
-import { dashboardPage, sessionsSection, signInPage, startPage, type SessionLine } from './pages';
+import { dashboardPage, signInPage } from './pages';
+import { sessionsSection, startPage, type SessionLine } from './session-pages';
 import { sendPage, type WebOptions } from './web.plugin';
 import { assertCsrf, CSRF_FIELD, csrfTokenFor, formSecret } from './web-security';
 

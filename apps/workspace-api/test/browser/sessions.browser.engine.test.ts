@@ -53,7 +53,7 @@ describe('sessions from the web page in Chromium', () => {
     const tabWatch = watchPage(tab, origin);
 
     await tab.waitForURL(/\/kasm\/[0-9a-f]{32}\/$/, { timeout: LONG });
-    await tab.waitForFunction(() => document.title === 'Platform test workspace', undefined, {
+    await tab.waitForFunction("document.title === 'Platform test workspace'", undefined, {
       timeout: LONG,
     });
     expect(new URL(tab.url()).search).toBe('');

@@ -75,12 +75,10 @@ describe('the web page in Chromium', () => {
     expect(names.sort()).toEqual(['Office Suite', 'Terminal']);
     await page.getByText('A shell in the browser').waitFor();
     await page.getByText('Productivity').waitFor();
-    expect(
-      await page
-        .locator('#workspaces img')
-        .first()
-        .evaluate((img: HTMLImageElement) => img.naturalWidth),
-    ).toBeGreaterThan(0);
+    // The icon (the built-in one here) loads from the service.
+    await page.waitForFunction(
+      "[...document.querySelectorAll('#workspaces img')].every((img) => img.complete && img.naturalWidth > 0)",
+    );
     expect(await page.getByText('You have no running sessions.').isVisible()).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshots(page, 'workspaces');
@@ -121,7 +119,7 @@ describe('the web page in Chromium', () => {
     await signIn('dora', VALID_PASSWORD);
     await page.getByLabel('Search workspaces').fill('odd');
     await page.waitForFunction(
-      () => document.querySelectorAll('#workspaces > li:not([hidden])').length === 5,
+      "document.querySelectorAll('#workspaces > li:not([hidden])').length === 5",
     );
     await page.getByLabel('Search workspaces').fill('no such thing');
     await page.getByText('No workspace matches your search.').waitFor();
