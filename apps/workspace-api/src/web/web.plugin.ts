@@ -62,7 +62,9 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (parent, options)
   // Pages answer pages, also when something fails; the status JSON keeps problem+json.
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const status = error.statusCode ?? 500;
-    if (status >= 500 || request.headers.accept?.includes('application/json')) throw error;
+    // Our own errors (they carry a code) are told to the user; anything else is the generic 500.
+    const ours = typeof error.code === 'string' && /^[A-Z_]+$/.test(error.code) && status !== 500;
+    if (!ours || request.headers.accept?.includes('application/json')) throw error;
     const signedIn = request.signedIn;
     const retryAfter = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
     if (retryAfter) reply.header('retry-after', Math.max(1, Math.ceil(retryAfter)));

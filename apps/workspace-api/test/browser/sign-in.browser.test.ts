@@ -84,6 +84,32 @@ describe('the web page in Chromium', () => {
     await screenshots(page, 'workspaces');
   });
 
+  it('works with the keyboard alone: skip link, fields, sign in, launch buttons', async () => {
+    await arrangeWorkspaces();
+    await page.goto(`${origin}/`);
+    // The username field has the focus; before it come the home link and, first, the skip link.
+    expect(await page.evaluate('document.activeElement.id')).toBe('username');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('alice');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(VALID_PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.getByText('Signed in as').waitFor();
+    // Tabbing reaches every launch button, each named after its workspace.
+    const reached = new Set<string>();
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab');
+      reached.add(String(await page.evaluate('document.activeElement.textContent')).trim());
+    }
+    expect([...reached]).toEqual(
+      expect.arrayContaining(['Launch Terminal', 'Launch Office Suite']),
+    );
+  });
+
   it('shows the same message for a wrong password and an unknown user', async () => {
     await h.call('create_user', { target_user: userInput({ username: 'bob' }) });
     await signIn('bob', 'Wr0ng-password');
