@@ -5,6 +5,7 @@
 // (libs/x/node_modules, e.g. ajv 8 while the root holds eslint's ajv 6) is bundled, because
 // it would not resolve from the app's dist/.
 import { build } from 'esbuild';
+import { cpSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,3 +48,7 @@ await build({
   logLevel: 'warning',
   plugins: [externalPackages],
 });
+
+// A web page's static files (src/web/assets) go beside the bundle, where its code looks for them.
+const assets = path.join(root, 'src', 'web', 'assets');
+if (existsSync(assets)) cpSync(assets, path.join(root, 'dist', 'assets'), { recursive: true });

@@ -51,6 +51,18 @@ async function main() {
     body: JSON.stringify({ api_key: key, api_key_secret: secret }),
   }).catch((e) => ({ status: String(e) }));
   check('the printed key lists users', res.status === 200, `status ${res.status}`);
+  // The web page and its script come from the bundle's assets folder (tools/build-app.mjs).
+  const page = await fetch(`http://127.0.0.1:${WORKSPACE_PORT}/`)
+    .then(async (r) => ({ status: r.status, text: await r.text() }))
+    .catch((e) => ({ status: String(e), text: '' }));
+  const script = await fetch(`http://127.0.0.1:${WORKSPACE_PORT}/assets/page.js`).catch((e) => ({
+    status: String(e),
+  }));
+  check(
+    'the web page serves its sign-in form and script',
+    page.status === 200 && page.text.includes('action="/sign-in"') && script.status === 200,
+    `page ${page.status}, script ${script.status}`,
+  );
   const calendar = await fetch(`http://127.0.0.1:${CALENDAR_PORT}/health/ready`).catch((e) => ({
     status: String(e),
   }));

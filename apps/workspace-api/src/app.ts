@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { databasePlugin } from '@platform/db';
+import { createOutboundFetch, createOutboundPolicy } from '@platform/http';
 import { problemDetailsPlugin } from '@platform/errors';
 import {
   authThrottlePlugin,
@@ -54,6 +55,9 @@ import { createRegistryService } from './registry/registry.service';
 import { loginsRoutes } from './logins/logins.routes';
 import { createLoginsService } from './logins/logins.service';
 import { usersRoutes } from './users/users.routes';
+import { createIconsRepository } from './icons/icons.repository';
+import { createIconsService } from './icons/icons.service';
+import { webPlugin } from './web/web.plugin';
 import { createUsersService } from './users/users.service';
 import { zonesRoutes } from './zones/zones.routes';
 import { createZonesService } from './zones/zones.service';
@@ -127,10 +131,24 @@ export async function buildApp(
   });
   const sessions = createSessionsService({ ...sessionParts, db, config, launchPlans, launcher });
   const users = createUsersService({ db, config, sessions });
+  const icons = createIconsService({
+    icons: createIconsRepository(db),
+    // Icons come from registries: the same outbound policy as the registries themselves.
+    fetch: createOutboundFetch({
+      policy: createOutboundPolicy({
+        allowPrivate: config.OUTBOUND_ALLOW_PRIVATE,
+        allowlist: config.OUTBOUND_ALLOWLIST,
+      }),
+      maxRedirects: config.OUTBOUND_MAX_REDIRECTS,
+    }),
+    timeoutMs: config.REGISTRY_FETCH_TIMEOUT_MS,
+    log: app.log,
+  });
   const sessionWorker = createSessionWorker({
     ...sessionParts,
     sessions,
     intervalMs: config.SESSION_SWEEP_INTERVAL_MS,
+    steps: [['icon fetch', () => icons.fillMissing()]],
   });
 
   await app.register(problemDetailsPlugin);
@@ -149,6 +167,7 @@ export async function buildApp(
   });
   await app.register(healthRoutes, { checkDatabase: () => app.database.ping() });
   await app.register(sessionProxy, { access: createSessionAccess(sessionParts.kasms) });
+  await app.register(webPlugin, { logins, sessions, images, icons });
   app.decorate('sessionWorker', sessionWorker);
   if (config.SESSION_WORKER === 'on') app.addHook('onReady', async () => sessionWorker.start());
   app.addHook('onClose', async () => {

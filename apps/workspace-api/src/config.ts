@@ -15,6 +15,12 @@ export const ConfigSchema = Type.Object({
   BCRYPT_COST: Type.Integer({ minimum: 4, maximum: 15, default: 12 }),
   MAX_FAILED_LOGINS: Type.Integer({ minimum: 1, default: 5 }),
   SESSION_TTL_HOURS: Type.Integer({ minimum: 1, default: 12 }),
+  LOGIN_LINK_TTL_SECONDS: Type.Integer({
+    minimum: 10,
+    maximum: 86_400,
+    default: 300,
+    description: 'How long a get_login sign-in link works (once)',
+  }),
   PLATFORM_VERSION: Type.String({
     pattern: '^[0-9]+\\.[0-9]+\\.[0-9]+$',
     default: '1.16.2',

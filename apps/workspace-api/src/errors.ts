@@ -217,3 +217,13 @@ export const AgentHasSessionsError = createError(
 );
 export const ProxyCredentialsMissingError = createError('SESSION_CREDENTIALS_MISSING', '%s', 401);
 export const ProxyAccessDeniedError = createError('SESSION_ACCESS_DENIED', '%s', 403);
+export const LoginLinkInvalidError = createError(
+  'LOGIN_LINK_INVALID',
+  'This sign-in link is not valid any more: it was used, it expired or it was revoked',
+  401,
+);
+export const CsrfRejectedError = createError(
+  'CSRF_REJECTED',
+  'The form was not sent from this site or has expired; reload the page and try again',
+  403,
+);

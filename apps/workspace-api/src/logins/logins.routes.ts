@@ -5,7 +5,8 @@ import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
 import { LOGIN_THROTTLE } from '../plugins/auth-throttle';
 import { toUserResponse } from '../users/user-response';
 import { TargetUserBodySchema } from '../users/users.schemas';
-import { AuthenticateBodySchema, LoginSchema } from './logins.schemas';
+import { AuthenticateBodySchema, LoginLinkSchema, LoginSchema } from './logins.schemas';
+import { loginLinkPath } from './login-link';
 import type { LoginsService } from './logins.service';
 
 const tags = ['logins'];
@@ -56,6 +57,25 @@ export const loginsRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
     async (request) => {
       await logins.logoutUser(request.body.target_user.user_id);
       return {};
+    },
+  );
+
+  app.post(
+    '/get_login',
+    {
+      config: { permission: 'users.auth_session' },
+      schema: {
+        tags,
+        security: API_KEY_SECURITY,
+        summary: 'A one-time, short-lived link that signs the user in to the web page',
+        body: TargetUserBodySchema,
+        response: { 200: LoginLinkSchema, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const token = await logins.createLink(request.body.target_user.user_id);
+      // The address the caller reached us at (X-Forwarded-* when TRUST_PROXY allows them).
+      return { url: `${request.protocol}://${request.host}${loginLinkPath(token)}` };
     },
   );
 };

@@ -10,3 +10,9 @@ export const LoginSchema = Type.Object({
   token: Type.String({ description: 'Login session token; shown once' }),
   user: UserSchema,
 });
+
+export const LoginLinkSchema = Type.Object({
+  url: Type.String({
+    description: 'Opens the web page signed in as the user; works once, for LOGIN_LINK_TTL_SECONDS',
+  }),
+});

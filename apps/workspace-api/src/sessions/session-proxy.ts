@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import cookie from '@fastify/cookie';
 import httpProxy from '@fastify/http-proxy';
+import { SESSION_COOKIE } from '../web/web-security';
 import type { SessionAccess, SessionTarget } from './session-access';
 
 export const GRANT_COOKIE = 'kasm_grant';
@@ -14,13 +15,17 @@ const targetOf = (request: { raw: object }): SessionTarget => {
   return target;
 };
 
-/** The Cookie header without our grant: the container never sees the platform's credentials. */
+/**
+ * The Cookie header without our grant and the web page's login session: the container never
+ * sees the platform's credentials (the login cookie's path is `/`, so browsers send it here too).
+ */
 function withoutGrant(header: string | undefined): string | undefined {
   if (!header) return undefined;
+  const ours = [`${GRANT_COOKIE}=`, `${SESSION_COOKIE}=`];
   const kept = header
     .split(';')
     .map((part) => part.trim())
-    .filter((part) => part && !part.startsWith(`${GRANT_COOKIE}=`));
+    .filter((part) => part && !ours.some((name) => part.startsWith(name)));
   return kept.length > 0 ? kept.join('; ') : undefined;
 }
 

@@ -14,6 +14,8 @@ export interface WorkerOptions {
   owner: string;
   intervalMs: number;
   leaseMs: number;
+  /** More background work done in the same rounds (e.g. fetching workspace icons). */
+  steps?: (readonly [string, () => Promise<void>])[];
 }
 
 const CLAIM_BATCH = 20;
@@ -92,13 +94,12 @@ export function createSessionWorker(options: WorkerOptions) {
 
   async function round(): Promise<void> {
     for (const [name, step] of [
-      ['heartbeat', heartbeat],
-      ['reaper', reap],
-      ['reconciler', reconcile],
+      ['session heartbeat', heartbeat],
+      ['session reaper', reap],
+      ['session reconciler', reconcile],
+      ...(options.steps ?? []),
     ] as const) {
-      await step().catch((error: unknown) =>
-        log.warn({ err: error }, `session ${name} round failed`),
-      );
+      await step().catch((error: unknown) => log.warn({ err: error }, `${name} round failed`));
     }
   }
 

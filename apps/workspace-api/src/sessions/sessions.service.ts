@@ -186,8 +186,11 @@ export function createSessionsService(deps: SessionsDeps) {
 
     listLive: (userId?: string) => kasms.listLive(userId && toUuid(userId)),
 
-    async keepalive(kasmId: string) {
-      const row = await load(kasmId);
+    /** The session as stored, without a new connect link (the web page polls this). */
+    find: (kasmId: string, userId?: string) => load(kasmId, userId),
+
+    async keepalive(kasmId: string, userId?: string) {
+      const row = await load(kasmId, userId);
       if (row.status !== 'running') throw new KasmNotRunningError(`The session is ${row.status}`);
       const now = Date.now();
       const wanted = now + config.SESSION_KEEPALIVE_SECONDS * 1000;

@@ -1,0 +1,122 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { TooManyRequestsError } from '@platform/http';
+import {
+  LoginFailedError,
+  LoginLinkInvalidError,
+  UserDisabledError,
+  UserLockedError,
+} from '../errors';
+import type { Login, LoginsService } from '../logins/logins.service';
+import { LOGIN_LINK_PREFIX } from '../logins/login-link';
+import { LOGIN_THROTTLE } from '../plugins/auth-throttle';
+import { linkPage, signInPage } from './pages';
+import { sendPage } from './web.plugin';
+import {
+  assertCsrf,
+  cookieOptions,
+  CSRF_FIELD,
+  csrfTokenFor,
+  FORM_COOKIE,
+  formSecret,
+  SESSION_COOKIE,
+} from './web-security';
+
+const isRefusedLogin = (error: unknown) =>
+  error instanceof LoginFailedError ||
+  error instanceof UserLockedError ||
+  error instanceof UserDisabledError;
+const isRefusal = (error: unknown) =>
+  isRefusedLogin(error) || error instanceof TooManyRequestsError;
+
+const Form = (fields: Parameters<typeof Type.Object>[0]) =>
+  Type.Object({ [CSRF_FIELD]: Type.Optional(Type.String({ maxLength: 200 })), ...fields });
+
+/** Signing in (password or get_login link) and out; the login session lives in `session`. */
+export const signInRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> = async (
+  app,
+  { logins },
+) => {
+  const startBrowserSession = (
+    request: Parameters<typeof assertCsrf>[0],
+    reply: Parameters<typeof formSecret>[1],
+    login: Login,
+  ) =>
+    reply
+      .setCookie(SESSION_COOKIE, login.token, cookieOptions(request))
+      .clearCookie(FORM_COOKIE, { path: '/' })
+      .redirect('/', 303);
+
+  app.post(
+    '/sign-in',
+    {
+      schema: {
+        hide: true,
+        body: Form({
+          username: Type.String({ maxLength: 255 }),
+          password: Type.String({ maxLength: 1024 }),
+        }),
+      },
+    },
+    async (request, reply) => {
+      assertCsrf(request, request.cookies[FORM_COOKIE]);
+      const { username, password } = request.body as { username: string; password: string };
+      try {
+        const login = await app.authThrottle.guard(
+          LOGIN_THROTTLE,
+          request,
+          () => logins.authenticate(username, password),
+          isRefusedLogin,
+        );
+        return startBrowserSession(request, reply, login);
+      } catch (error) {
+        if (!isRefusal(error)) throw error;
+        const refusal = error as Error & { statusCode: number; retryAfterSeconds?: number };
+        if (refusal.retryAfterSeconds)
+          reply.header('retry-after', Math.max(1, Math.ceil(refusal.retryAfterSeconds)));
+        const page = signInPage({
+          csrf: csrfTokenFor(formSecret(request, reply)),
+          username,
+          error: refusal.message,
+        });
+        return sendPage(reply, page, refusal.statusCode);
+      }
+    },
+  );
+
+  // The link only shows a button: mail scanners and link previews that fetch it spend nothing.
+  app.get(
+    `${LOGIN_LINK_PREFIX}:token`,
+    { schema: { hide: true, params: Type.Object({ token: Type.String({ maxLength: 200 }) }) } },
+    async (request, reply) =>
+      sendPage(
+        reply,
+        linkPage({ csrf: csrfTokenFor(formSecret(request, reply)), token: request.params.token }),
+      ),
+  );
+
+  app.post(
+    '/sign-in/link',
+    { schema: { hide: true, body: Form({ token: Type.String({ maxLength: 200 }) }) } },
+    async (request, reply) => {
+      assertCsrf(request, request.cookies[FORM_COOKIE]);
+      const { token } = request.body as { token: string };
+      const login = await app.authThrottle.guard(
+        LOGIN_THROTTLE,
+        request,
+        () => logins.redeemLink(token),
+        (error) => error instanceof LoginLinkInvalidError,
+      );
+      return startBrowserSession(request, reply, login);
+    },
+  );
+
+  app.post('/sign-out', { schema: { hide: true, body: Form({}) } }, async (request, reply) => {
+    const signedIn = request.signedIn;
+    if (signedIn) {
+      assertCsrf(request, signedIn.token);
+      await logins.endSession(signedIn.token);
+    }
+    return reply.clearCookie(SESSION_COOKIE, { path: '/' }).redirect('/', 303);
+  });
+};

@@ -1,0 +1,76 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { randomSecret } from '@platform/secrets';
+import { CsrfRejectedError } from '../errors';
+
+/** The browser's login session (a row of `session`, stored as the token's SHA-256). */
+export const SESSION_COOKIE = 'ws_session';
+/** Before sign-in, forms are bound to this random cookie instead (login CSRF). */
+export const FORM_COOKIE = 'ws_form';
+export const CSRF_FIELD = '_csrf';
+export const CSRF_HEADER = 'x-csrf-token';
+
+/**
+ * No inline script or style, nothing from elsewhere: the page's own files, its own API, its own
+ * images. Forms post only here, and no other site may frame the page.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+export function setPageHeaders(reply: FastifyReply): void {
+  reply
+    .header('content-security-policy', CONTENT_SECURITY_POLICY)
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'no-referrer')
+    .header('x-frame-options', 'DENY')
+    .header('cache-control', 'no-store');
+}
+
+/**
+ * The synchronizer token of a form: an HMAC of the cookie's secret, so it is bound to that
+ * browser session (or pre-sign-in cookie) and needs no storage. A page from another site can
+ * neither read it nor derive it.
+ */
+export const csrfTokenFor = (secret: string) =>
+  createHmac('sha256', secret).update('csrf').digest('base64url');
+
+function sameToken(given: unknown, expected: string): boolean {
+  if (typeof given !== 'string') return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Refuses a state-changing request whose token (form field or header) does not match `secret`. */
+export function assertCsrf(request: FastifyRequest, secret: string | undefined): void {
+  const body = request.body as Record<string, unknown> | undefined;
+  const given = body?.[CSRF_FIELD] ?? request.headers[CSRF_HEADER];
+  if (!secret || !sameToken(given, csrfTokenFor(secret))) throw new CsrfRejectedError();
+}
+
+export function cookieOptions(request: FastifyRequest, maxAgeSeconds?: number) {
+  return {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: request.protocol === 'https',
+    ...(maxAgeSeconds ? { maxAge: maxAgeSeconds } : {}),
+  };
+}
+
+/** The pre-sign-in form secret: the browser's own, or a new one set on this reply. */
+export function formSecret(request: FastifyRequest, reply: FastifyReply): string {
+  const existing = request.cookies[FORM_COOKIE];
+  if (existing && /^[A-Za-z0-9_-]{20,100}$/.test(existing)) return existing;
+  const secret = randomSecret(24);
+  reply.setCookie(FORM_COOKIE, secret, { ...cookieOptions(request), sameSite: 'strict' });
+  return secret;
+}

@@ -1,0 +1,118 @@
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import cookie from '@fastify/cookie';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { IdSchema } from '@platform/schemas';
+import { Type } from '@sinclair/typebox';
+import type { ImagesService } from '../images/images.service';
+import type { IconsService } from '../icons/icons.service';
+import type { LoginsService, SignedIn } from '../logins/logins.service';
+import type { SessionsService } from '../sessions/sessions.service';
+import { messagePage } from './pages';
+import { loadAssets } from './web-assets';
+import { signInRoutes } from './sign-in.routes';
+import { csrfTokenFor, setPageHeaders, SESSION_COOKIE } from './web-security';
+import { workspacesRoutes } from './workspaces.routes';
+
+export interface WebOptions {
+  logins: LoginsService;
+  sessions: SessionsService;
+  images: ImagesService;
+  icons: IconsService;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user of a web page request, and the CSRF token of their forms. */
+    signedIn: (SignedIn & { csrf: string; token: string }) | null;
+  }
+}
+
+const ICON_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+
+/** Sends a rendered page with the page's security headers. */
+export function sendPage(reply: FastifyReply, page: { text: string }, status = 200) {
+  setPageHeaders(reply);
+  return reply.code(status).type('text/html; charset=utf-8').send(page.text);
+}
+
+/**
+ * The web page at `/`: users sign in with a password or a get_login link, see their allowed
+ * workspaces, launch, open and end sessions. Server-rendered HTML, one script and one
+ * stylesheet from here, a login session in an HttpOnly cookie, and a CSRF token on every form.
+ */
+export const webPlugin: FastifyPluginAsync<WebOptions> = async (parent, options) => {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
+  const assets = loadAssets();
+  await app.register(cookie);
+
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 16 * 1024 },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
+
+  app.decorateRequest('signedIn', null);
+  app.addHook('onRequest', async (request) => {
+    const token = request.cookies[SESSION_COOKIE];
+    if (!token || token.length > 200) return;
+    const user = await options.logins.sessionUser(token);
+    if (user) request.signedIn = { ...user, token, csrf: csrfTokenFor(token) };
+  });
+
+  // Pages answer pages, also when something fails; the status JSON keeps problem+json.
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const status = error.statusCode ?? 500;
+    // Our own errors (they carry a code) are told to the user; anything else is the generic 500.
+    const ours = typeof error.code === 'string' && /^[A-Z_]+$/.test(error.code) && status !== 500;
+    if (!ours || request.headers.accept?.includes('application/json')) throw error;
+    const signedIn = request.signedIn;
+    const retryAfter = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
+    if (retryAfter) reply.header('retry-after', Math.max(1, Math.ceil(retryAfter)));
+    return sendPage(
+      reply,
+      messagePage({
+        title: status === 403 ? 'Not allowed' : status === 404 ? 'Not found' : 'That did not work',
+        message: error.validation ? 'The request was not valid.' : error.message,
+        username: signedIn?.username,
+        csrf: signedIn?.csrf,
+      }),
+      status,
+    );
+  });
+
+  app.get(
+    '/assets/:file',
+    { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 64 }) }) } },
+    async (request, reply) => {
+      const asset = assets.get(request.params.file);
+      if (!asset)
+        return sendPage(reply, messagePage({ title: 'Not found', message: 'No such file' }), 404);
+      return reply
+        .type(asset.type)
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'public, max-age=300')
+        .send(asset.body);
+    },
+  );
+
+  app.get(
+    '/icons/:imageId',
+    { schema: { hide: true, params: Type.Object({ imageId: IdSchema }) } },
+    async (request, reply) => {
+      const icon = await options.icons.find(request.params.imageId);
+      const { type, body } = icon
+        ? { type: icon.contentType, body: icon.data }
+        : (assets.get('workspace.svg') ?? { type: 'image/svg+xml', body: Buffer.alloc(0) });
+      // An SVG from a registry could carry script: as a document it gets no powers at all.
+      return reply
+        .type(type)
+        .header('content-security-policy', ICON_POLICY)
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'private, max-age=300')
+        .send(body);
+    },
+  );
+
+  await app.register(signInRoutes, { logins: options.logins });
+  await app.register(workspacesRoutes, options);
+};

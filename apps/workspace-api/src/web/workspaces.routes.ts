@@ -1,0 +1,166 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { IdSchema, toWireId } from '@platform/schemas';
+import { KasmNotRunningError } from '../errors';
+import type { KasmRow } from '../sessions/kasms.repository';
+import { toKasmResponse } from '../sessions/kasm-response';
+import { dashboardPage, signInPage } from './pages';
+import { sessionsSection, startPage, type SessionLine } from './session-pages';
+import { sendPage, type WebOptions } from './web.plugin';
+import { assertCsrf, CSRF_FIELD, csrfTokenFor, formSecret } from './web-security';
+
+const NOTICES: Record<string, string> = {
+  destroyed: 'The session was destroyed.',
+  kept: 'The session was kept alive.',
+};
+
+const KasmParams = Type.Object({ kasmId: IdSchema });
+const CsrfForm = Type.Object({ [CSRF_FIELD]: Type.Optional(Type.String({ maxLength: 200 })) });
+
+function lineOf(row: KasmRow): SessionLine {
+  const wire = toKasmResponse(row);
+  return {
+    kasmId: wire.kasm_id,
+    friendlyName: row.image.friendlyName,
+    status: row.status,
+    progress: wire.operational_progress,
+    message: row.statusMessage,
+    expiresAt: row.expiresAt,
+  };
+}
+
+/** The signed-in user, or the reply is already on its way (sign-in page, redirect or 401). */
+function userOf(request: FastifyRequest, reply: FastifyReply) {
+  const user = request.signedIn;
+  if (user) return user;
+  if (request.method !== 'GET') void reply.redirect('/', 303);
+  else if (request.headers.accept?.includes('application/json'))
+    void reply.code(401).send({ status: 'signed out' });
+  else void reply.redirect('/', 303);
+  return null;
+}
+
+/** What a signed-in user does: see allowed workspaces, launch, watch, open, keep and end sessions. */
+export const workspacesRoutes: FastifyPluginAsyncTypebox<WebOptions> = async (
+  app,
+  { sessions, images },
+) => {
+  const linesOf = async (userId: string) => (await sessions.listLive(userId)).map(lineOf);
+
+  app.get(
+    '/',
+    {
+      schema: {
+        hide: true,
+        querystring: Type.Object({
+          q: Type.Optional(Type.String({ maxLength: 200 })),
+          done: Type.Optional(Type.String({ maxLength: 20 })),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const user = request.signedIn;
+      if (!user) {
+        return sendPage(reply, signInPage({ csrf: csrfTokenFor(formSecret(request, reply)) }));
+      }
+      const [allowed, lines] = await Promise.all([
+        images.allowedFor(user.userId),
+        linesOf(user.userId),
+      ]);
+      const page = dashboardPage({
+        username: user.username,
+        csrf: user.csrf,
+        query: request.query.q ?? '',
+        notice: NOTICES[request.query.done ?? ''],
+        sessions: lines,
+        workspaces: allowed.map((image) => ({
+          imageId: toWireId(image.id),
+          friendlyName: image.friendlyName,
+          description: image.description,
+          categories: image.categories,
+        })),
+      });
+      return sendPage(reply, page);
+    },
+  );
+
+  app.get('/sessions', { schema: { hide: true } }, async (request, reply) => {
+    const user = userOf(request, reply);
+    if (!user) return reply;
+    return sendPage(reply, sessionsSection(await linesOf(user.userId), user.csrf));
+  });
+
+  app.post(
+    '/workspaces/:imageId/launch',
+    { schema: { hide: true, params: Type.Object({ imageId: IdSchema }), body: CsrfForm } },
+    async (request, reply) => {
+      const user = userOf(request, reply);
+      if (!user) return reply;
+      assertCsrf(request, user.token);
+      const kasm = await sessions.request({
+        user_id: toWireId(user.userId),
+        image_id: request.params.imageId,
+      });
+      return reply.redirect(`/sessions/${kasm.kasm_id}`, 303);
+    },
+  );
+
+  app.get(
+    '/sessions/:kasmId',
+    { schema: { hide: true, params: KasmParams } },
+    async (request, reply) => {
+      const user = userOf(request, reply);
+      if (!user) return reply;
+      const row = await sessions.find(request.params.kasmId, user.userId);
+      return sendPage(
+        reply,
+        startPage({ username: user.username, csrf: user.csrf, session: lineOf(row) }),
+      );
+    },
+  );
+
+  app.get(
+    '/sessions/:kasmId/status',
+    { schema: { hide: true, params: KasmParams } },
+    async (request, reply) => {
+      const user = userOf(request, reply);
+      if (!user) return reply;
+      const line = lineOf(await sessions.find(request.params.kasmId, user.userId));
+      reply.header('cache-control', 'no-store');
+      return { status: line.status, progress: line.progress, message: line.message };
+    },
+  );
+
+  /** A signed-in form post about one of the user's sessions: CSRF-checked, then `run`. */
+  const sessionAction = (
+    action: string,
+    run: (kasmId: string, userId: string, reply: FastifyReply) => Promise<FastifyReply>,
+  ) =>
+    app.post(
+      `/sessions/:kasmId/${action}`,
+      { schema: { hide: true, params: KasmParams, body: CsrfForm } },
+      async (request, reply) => {
+        const user = userOf(request, reply);
+        if (!user) return reply;
+        assertCsrf(request, user.token);
+        return run(request.params.kasmId, user.userId, reply);
+      },
+    );
+
+  // A new connect link each time (the previous one stops working); the proxy turns it into its cookie.
+  sessionAction('open', async (kasmId, userId, reply) => {
+    const { row, kasmUrl } = await sessions.status(kasmId, userId);
+    if (row.status !== 'running' || !kasmUrl)
+      throw new KasmNotRunningError(`The session is ${row.status}`);
+    return reply.redirect(kasmUrl, 303);
+  });
+  sessionAction('keepalive', async (kasmId, userId, reply) => {
+    await sessions.keepalive(kasmId, userId);
+    return reply.redirect('/?done=kept', 303);
+  });
+  sessionAction('destroy', async (kasmId, userId, reply) => {
+    await sessions.destroy(kasmId, userId);
+    return reply.redirect('/?done=destroyed', 303);
+  });
+};
