@@ -65,6 +65,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
         const login = await app.authThrottle.guard(
           LOGIN_THROTTLE,
           request,
+          username.trim().toLowerCase(),
           () => logins.authenticate(username, password),
           isRefusedLogin,
         );
@@ -101,9 +102,11 @@ export const signInRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
     async (request, reply) => {
       assertCsrf(request, request.cookies[FORM_COOKIE]);
       const { token } = request.body as { token: string };
+      // Wrong links from one address count together: each one is a guess at a 256-bit token.
       const login = await app.authThrottle.guard(
         LOGIN_THROTTLE,
         request,
+        'sign-in link',
         () => logins.redeemLink(token),
         (error) => error instanceof LoginLinkInvalidError,
       );
