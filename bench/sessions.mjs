@@ -211,8 +211,8 @@ async function main() {
 /** Installs the test web workspace straight into the bench database (no registry is needed). */
 async function installTestImage(db) {
   const [image] = await db.query(
-    `INSERT INTO workspace.image (id, name, friendly_name, cores, memory, run_config, architecture, categories, updated_at)
-     VALUES (gen_random_uuid(), $1, 'Bench workspace', $2, $3, '{"port": 8080, "scheme": "http"}', '{amd64}', '{}', now())
+    `INSERT INTO workspace.image (id, name, settings_name, friendly_name, cores, memory, run_config, architecture, categories, updated_at)
+     VALUES (gen_random_uuid(), $1, $1, 'Bench workspace', $2, $3, '{"port": 8080, "scheme": "http"}', '{amd64}', '{}', now())
      RETURNING replace(id::text, '-', '') AS id`,
     [TEST_WEB_IMAGE, CORES, MEMORY],
   );
