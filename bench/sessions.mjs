@@ -5,7 +5,6 @@
 // private dockerd as the engine tests use). See bench/README.md.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import path from 'node:path';
 import { createBenchDatabase } from './lib/database.mjs';
 import { measurePair } from './lib/load.mjs';
@@ -25,13 +24,12 @@ const MEMORY = 256 * 1024 ** 2;
 const log = (line) => process.stdout.write(`${line}\n`);
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-function portAnswers(port) {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-  });
-}
+/** The same readiness as a launch's: the server answers HTTP (the engine's port proxy accepts earlier). */
+const serverAnswers = (port) =>
+  fetch(`http://127.0.0.1:${port}/`, { method: 'HEAD' }).then(
+    () => true,
+    () => false,
+  );
 
 /** The engine's own create + start of the container a session gets, until its port answers. */
 async function engineLaunch(host) {
@@ -53,7 +51,7 @@ async function engineLaunch(host) {
   await engineRequest(host, 'POST', `/containers/${Id}/start`);
   const inspected = JSON.parse((await engineRequest(host, 'GET', `/containers/${Id}/json`)).body);
   const port = Number(inspected.NetworkSettings.Ports['8080/tcp'][0].HostPort);
-  while (!(await portAnswers(port))) await sleep(5);
+  while (!(await serverAnswers(port))) await sleep(5);
   const ms = performance.now() - started;
   await engineRequest(host, 'DELETE', `/containers/${Id}?force=true`);
   return ms;

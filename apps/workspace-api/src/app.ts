@@ -55,6 +55,8 @@ import { createRegistryService } from './registry/registry.service';
 import { loginsRoutes } from './logins/logins.routes';
 import { createLoginsService } from './logins/logins.service';
 import { usersRoutes } from './users/users.routes';
+import { attributesRoutes } from './attributes/attributes.routes';
+import { createAttributesService } from './attributes/attributes.service';
 import { createIconsRepository } from './icons/icons.repository';
 import { createIconsService } from './icons/icons.service';
 import { webPlugin } from './web/web.plugin';
@@ -129,7 +131,15 @@ export async function buildApp(
     launchTimeoutMs: config.SESSION_LAUNCH_TIMEOUT_SECONDS * 1000,
     keepaliveMs: config.SESSION_KEEPALIVE_SECONDS * 1000,
   });
-  const sessions = createSessionsService({ ...sessionParts, db, config, launchPlans, launcher });
+  const attributes = createAttributesService({ db });
+  const sessions = createSessionsService({
+    ...sessionParts,
+    db,
+    config,
+    launchPlans,
+    launcher,
+    defaultImageOf: attributes.defaultImageOf,
+  });
   const users = createUsersService({ db, config, sessions });
   const icons = createIconsService({
     icons: createIconsRepository(db),
@@ -183,6 +193,7 @@ export async function buildApp(
       });
       await api.register(authPlugin, { apiKeys });
       await api.register(usersRoutes, { users, sessions });
+      await api.register(attributesRoutes, { attributes });
       await api.register(loginsRoutes, { logins });
       await api.register(membershipsRoutes, { memberships });
       await api.register(groupsRoutes, { groups });

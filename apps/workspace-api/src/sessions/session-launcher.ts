@@ -1,9 +1,9 @@
-import { connect } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { toWireId } from '@platform/schemas';
 import { sessionHost, type Engines } from '../engines/engines';
 import type { LaunchPlan } from '../launch-plan/launch-plan';
 import { launchSteps } from './container-plan';
+import { waitUntilServing } from './session-ready';
 import type { KasmRow, KasmsRepository, KasmStatus } from './kasms.repository';
 
 export interface LauncherOptions {
@@ -25,27 +25,6 @@ export interface LaunchRequest {
 class LaunchFailed extends Error {}
 /** Another process moved the session on (a destroy, a sweep): this launch stops and cleans up. */
 class Superseded extends Error {}
-
-function portAnswers(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host, port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
-async function waitForPort(host: string, port: number, deadline: number): Promise<void> {
-  // A refused connect on the loopback costs microseconds: poll often, so that the session is
-  // running as soon as its server listens.
-  while (Date.now() < deadline) {
-    if (await portAnswers(host, port)) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new LaunchFailed(`The session's port ${port} never answered`);
-}
 
 const tail = (text: string) => (text.length > 500 ? `…${text.slice(-500)}` : text).trim();
 
@@ -100,7 +79,10 @@ export function createSessionLauncher(options: LauncherOptions) {
         );
       }
     }
-    await waitForPort(sessionHost(row.agent), hostPort, deadline);
+    const { port, scheme } = steps.endpoint;
+    if (!(await waitUntilServing(sessionHost(row.agent), hostPort, scheme, deadline))) {
+      throw new LaunchFailed(`The session's server never answered on port ${port} (${scheme})`);
+    }
     const now = new Date();
     await move(row.id, 'starting', {
       status: 'running',

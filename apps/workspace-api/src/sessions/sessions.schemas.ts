@@ -12,7 +12,11 @@ export const EnvironmentSchema = Type.Record(
 
 export const RequestKasmBodySchema = Type.Object({
   user_id: IdSchema,
-  image_id: IdSchema,
+  image_id: Type.Optional(
+    Type.Union([IdSchema, Type.Null()], {
+      description: "Absent: the user's default_image attribute",
+    }),
+  ),
   zone_id: Type.Optional(IdSchema),
   environment: Type.Optional(Type.Union([EnvironmentSchema, Type.Null()])),
   kasm_url: Nullable(

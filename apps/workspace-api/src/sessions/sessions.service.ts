@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { ValidationFailedError, withFieldErrors } from '@platform/errors';
 import { hashSecret, randomSecret } from '@platform/secrets';
 import { toUuid, toWireId } from '@platform/schemas';
 import { agentResources } from '../agents/agent-response';
@@ -33,6 +34,8 @@ export interface SessionsDeps {
   engines: Engines;
   launcher: SessionLauncher;
   owner: string;
+  /** The user's default workspace (their attributes), for a request that names none. */
+  defaultImageOf: (userId: string) => Promise<string | null>;
 }
 
 const withToken = (url: string, token: string) => `${url}?kasm_token=${encodeURIComponent(token)}`;
@@ -51,7 +54,10 @@ export function createSessionsService(deps: SessionsDeps) {
   }
 
   /** Places the session and records it, in one transaction that locks the user and the agents. */
-  async function reserve(input: RequestKasmBody, token: string): Promise<KasmRow> {
+  async function reserve(
+    input: RequestKasmBody & { image_id: string },
+    token: string,
+  ): Promise<KasmRow> {
     const userId = toUuid(input.user_id);
     const id = randomUUID();
     const now = Date.now();
@@ -155,8 +161,14 @@ export function createSessionsService(deps: SessionsDeps) {
 
   return {
     async request(input: RequestKasmBody) {
+      const imageId = input.image_id ?? (await deps.defaultImageOf(input.user_id));
+      if (!imageId) {
+        throw withFieldErrors(new ValidationFailedError('The request is invalid'), [
+          { field: 'image_id', message: 'is required: the user has no default_image attribute' },
+        ]);
+      }
       const token = randomSecret(32);
-      const row = await reserve(input, token);
+      const row = await reserve({ ...input, image_id: imageId }, token);
       launcher.launch(row, {
         environment: input.environment ?? {},
         kasmUrl: input.kasm_url ?? undefined,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -62,8 +63,11 @@ export async function createSessionWorld(
     profiles,
     member: (username) => createMember(h, group.group_id, username),
     async addImage(overrides = {}) {
+      const name = overrides.name ?? TEST_WEB_IMAGE;
       const imageId = await createImage(h.db, {
-        name: TEST_WEB_IMAGE,
+        name,
+        // One image installed several times, as from several registries: each its own name.
+        settingsName: `${name} (${randomBytes(3).toString('hex')})`,
         cores: 0.5,
         memory: BigInt(256 * 1024 ** 2),
         runConfig: { port: 8080, scheme: 'http', home: '/home/kasm-user' },

@@ -88,6 +88,19 @@ describe('a launched session', () => {
   });
 });
 
+describe('request_kasm without image_id', () => {
+  it("launches the user's default workspace", async () => {
+    const user = await w.member('defaulted');
+    await w.h.call('update_user_attributes', {
+      target_user_attributes: { user_id: user.user_id, default_image: w.imageId },
+    });
+    const res = await w.h.call('request_kasm', { user_id: user.user_id });
+    expect(res.statusCode).toBe(200);
+    const row = await w.waitForStatus(toUuid(res.json().kasm_id), 'running');
+    expect(row.imageId).toBe(toUuid(w.imageId));
+  });
+});
+
 describe('exec_command_kasm', () => {
   it('answers the exit code and output, stderr included', async () => {
     const user = await w.member('exec-user');

@@ -1,0 +1,83 @@
+import { toUuid, toWireId } from '@platform/schemas';
+import type { Db } from '../db';
+import { ImageNotFoundError, UserNotFoundError } from '../errors';
+import type { UserAttributes } from '../generated/prisma/client';
+import { createAttributesRepository } from './attributes.repository';
+import type { AttributesResponse, UpdateAttributesInput } from './attributes.schemas';
+
+/** What a user without a row of attributes has (the table's defaults). */
+const DEFAULTS: Omit<UserAttributes, 'userId' | 'createdAt' | 'updatedAt'> = {
+  defaultImageId: null,
+  showTips: true,
+  autoLoginKasm: false,
+  toggleControlPanel: true,
+  theme: 'Light',
+  chatSfx: true,
+  sshPublicKey: '',
+  preferredLanguage: '',
+  preferredTimezone: '',
+};
+
+function toResponse(userId: string, row: Partial<UserAttributes> | null): AttributesResponse {
+  const a = { ...DEFAULTS, ...row };
+  return {
+    user_id: toWireId(userId),
+    default_image: a.defaultImageId && toWireId(a.defaultImageId),
+    show_tips: a.showTips,
+    auto_login_kasm: a.autoLoginKasm,
+    toggle_control_panel: a.toggleControlPanel,
+    theme: a.theme,
+    chat_sfx: a.chatSfx,
+    ssh_public_key: a.sshPublicKey,
+    preferred_language: a.preferredLanguage,
+    preferred_timezone: a.preferredTimezone,
+  };
+}
+
+const given = <T>(value: T | null | undefined) => (value === null ? undefined : value);
+
+export function createAttributesService({ db }: { db: Db }) {
+  const rows = createAttributesRepository(db);
+
+  return {
+    async get(userId: string): Promise<AttributesResponse> {
+      const id = toUuid(userId);
+      const row = await rows.find(id);
+      if (!row && !(await rows.userExists(id))) throw new UserNotFoundError(`user_id ${userId}`);
+      return toResponse(id, row);
+    },
+
+    /** Only the fields given change; `default_image: ""` clears the default workspace. */
+    async update(input: UpdateAttributesInput): Promise<AttributesResponse> {
+      const id = toUuid(input.user_id);
+      if (!(await rows.userExists(id))) throw new UserNotFoundError(`user_id ${input.user_id}`);
+      const image = given(input.default_image);
+      const data = {
+        defaultImageId: image === undefined ? undefined : image === '' ? null : toUuid(image),
+        showTips: given(input.show_tips),
+        autoLoginKasm: given(input.auto_login_kasm),
+        toggleControlPanel: given(input.toggle_control_panel),
+        theme: given(input.theme),
+        chatSfx: given(input.chat_sfx),
+        sshPublicKey: given(input.ssh_public_key),
+        preferredLanguage: given(input.preferred_language),
+        preferredTimezone: given(input.preferred_timezone),
+      };
+      // The image's existence is the foreign key's to decide; the user was just checked.
+      const row = await rows.upsert(id, data).catch((error: unknown) => {
+        if ((error as { code?: string }).code === 'P2003') {
+          throw new ImageNotFoundError(`image_id ${input.default_image}`);
+        }
+        throw error;
+      });
+      return toResponse(id, row);
+    },
+
+    /** The wire id of the user's default workspace, or null. */
+    async defaultImageOf(userId: string): Promise<string | null> {
+      const row = await rows.find(toUuid(userId));
+      return row?.defaultImageId ? toWireId(row.defaultImageId) : null;
+    },
+  };
+}
+export type AttributesService = ReturnType<typeof createAttributesService>;
