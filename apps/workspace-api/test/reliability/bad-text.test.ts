@@ -9,9 +9,10 @@ afterAll(() => h.close());
 
 describe('bad text through every source of every route', () => {
   it('answers NUL and unpaired surrogates in body, headers, Basic credentials, query and path with a 4xx, never a 5xx', async () => {
-    const cases = fuzzableRoutes(h.app).flatMap((route) =>
-      badTextCases(route, ['api-key', 'api-key-secret']),
-    );
+    const cases = fuzzableRoutes(h.app)
+      .flatMap((route) => badTextCases(route, ['api-key', 'api-key-secret']))
+      // The session proxy passes request bodies to the workspace unread: they are its data.
+      .filter((c) => !(c.source === 'body' && c.request.url.startsWith('/kasm/')));
     // Valid credentials in the headers wherever the case does not put its own, so that bad text
     // elsewhere is met past authentication too.
     const prepare = (request: FuzzRequest): FuzzRequest => ({
