@@ -75,7 +75,8 @@ describe.each(SERVICES)('$name image, built from its Dockerfile on this machine'
     await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await client.end();
     if (workDir) await rm(workDir, { recursive: true, force: true });
-  });
+    // Removing an emulated image's node_modules takes a while on a loaded machine.
+  }, BUILD_TIMEOUT);
 
   it('leaves only the Debian package step to the real build', () => {
     expect(image.skipped).toEqual([expect.stringMatching(/^apt-get .*\btini\b/)]);
