@@ -1,7 +1,8 @@
 import type { Db, Tx } from '../db';
 import { tableIn } from '../db';
 
-const ENGINE_FIELDS = {
+/** An agent's name and engine address: what reaching its engine needs. */
+export const AGENT_ENGINE_SELECT = {
   id: true,
   hostname: true,
   dockerUrl: true,
@@ -32,7 +33,7 @@ export function createAgentsRepository(db: Db, schema: string) {
         RETURNING id`;
       return db.agent.findMany({
         where: { id: { in: ids.map((r) => r.id) } },
-        select: ENGINE_FIELDS,
+        select: AGENT_ENGINE_SELECT,
       });
     },
 
@@ -56,7 +57,7 @@ export function createAgentsRepository(db: Db, schema: string) {
     onlineEngines: () =>
       db.agent.findMany({
         where: { status: 'online', dockerUrl: { not: '' } },
-        select: ENGINE_FIELDS,
+        select: AGENT_ENGINE_SELECT,
       }),
   };
 }

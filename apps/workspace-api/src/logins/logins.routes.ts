@@ -8,6 +8,7 @@ import { TargetUserBodySchema } from '../users/users.schemas';
 import { AuthenticateBodySchema, LoginLinkSchema, LoginSchema } from './logins.schemas';
 import { loginLinkPath } from './login-link';
 import type { LoginsService } from './logins.service';
+import { normalizeUsername } from '../users/users.service';
 
 const tags = ['logins'];
 const isRefusedLogin = (error: unknown) =>
@@ -34,7 +35,7 @@ export const loginsRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
       const login = await app.authThrottle.guard(
         LOGIN_THROTTLE,
         request,
-        request.body.username.trim().toLowerCase(),
+        normalizeUsername(request.body.username),
         () => logins.authenticate(request.body.username, request.body.password),
         isRefusedLogin,
       );

@@ -1,3 +1,4 @@
+import { AGENT_ENGINE_SELECT } from '../agents/agents.repository';
 import { Prisma } from '../generated/prisma/client';
 import { tableIn, type Db, type DbClient, type Tx } from '../db';
 
@@ -16,17 +17,7 @@ export type KasmStatus = (typeof LIVE_STATUSES)[number] | 'stopped' | 'error';
 const WITH_OWNER = {
   user: { select: { username: true } },
   image: { select: { id: true, name: true, friendlyName: true } },
-  agent: {
-    select: {
-      id: true,
-      hostname: true,
-      dockerUrl: true,
-      tlsCaPath: true,
-      tlsCertPath: true,
-      tlsKeyPath: true,
-      zone: { select: { name: true } },
-    },
-  },
+  agent: { select: { ...AGENT_ENGINE_SELECT, zone: { select: { name: true } } } },
 } satisfies Prisma.KasmInclude;
 export type KasmRow = Prisma.KasmGetPayload<{ include: typeof WITH_OWNER }>;
 export type KasmAgent = KasmRow['agent'];
@@ -154,9 +145,6 @@ export function createKasmsRepository(db: Db, schema: string) {
 
     runningOn: (agentId: string) =>
       db.kasm.findMany({ where: { agentId, status: 'running' }, select: { id: true } }),
-
-    liveOf: (userId: string) =>
-      db.kasm.findMany({ where: { userId, status: live }, select: { id: true } }),
 
     async createGrant(kasmId: string, secretHash: string): Promise<string> {
       const grant = await db.kasmGrant.create({

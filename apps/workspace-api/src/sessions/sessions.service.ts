@@ -239,10 +239,7 @@ export function createSessionsService(deps: SessionsDeps) {
 
     /** Destroys every live session of the user (delete_user with force). */
     async destroyAllOf(userId: string): Promise<void> {
-      for (const { id } of await kasms.liveOf(toUuid(userId))) {
-        const row = await kasms.find(id);
-        if (row) await destroyRow(row);
-      }
+      for (const row of await kasms.listLive(toUuid(userId))) await destroyRow(row);
     },
 
     stopClaimed,

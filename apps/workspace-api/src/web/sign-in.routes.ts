@@ -12,6 +12,7 @@ import { LOGIN_LINK_PREFIX } from '../logins/login-link';
 import { LOGIN_THROTTLE } from '../plugins/auth-throttle';
 import { linkPage, signInPage } from './pages';
 import { sendPage } from './web.plugin';
+import { normalizeUsername } from '../users/users.service';
 import {
   assertCsrf,
   cookieOptions,
@@ -65,7 +66,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
         const login = await app.authThrottle.guard(
           LOGIN_THROTTLE,
           request,
-          username.trim().toLowerCase(),
+          normalizeUsername(username),
           () => logins.authenticate(username, password),
           isRefusedLogin,
         );

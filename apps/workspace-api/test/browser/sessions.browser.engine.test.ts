@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { toUuid } from '@platform/schemas';
 import { waitFor } from '@platform/testing';
 import { VALID_PASSWORD } from '../factories';
-import { cleanUpWorld, createSessionWorld, type SessionWorld } from '../engine/session-fixture';
+import { closeWorld, createSessionWorld, type SessionWorld } from '../engine/session-fixture';
 import { launchChromium, LONG, screenshots, seriousViolations, watchPage } from './browser-fixture';
 
 jest.setTimeout(4 * LONG);
@@ -31,8 +31,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await cleanUpWorld(w);
-  await w?.h.close();
+  await closeWorld(w);
 });
 
 describe('sessions from the web page in Chromium', () => {

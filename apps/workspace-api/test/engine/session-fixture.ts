@@ -106,8 +106,8 @@ export async function createSessionWorld(
   return world;
 }
 
-/** Destroys what a world's sessions left on the engine, whatever the test did. */
-export async function cleanUpWorld(world: SessionWorld | undefined): Promise<void> {
+/** Removes what a world's sessions left on the engine, whatever the test did, and closes it. */
+export async function closeWorld(world: SessionWorld | undefined): Promise<void> {
   if (!world) return;
   const containers = await docker.listContainers({
     all: true,
@@ -127,4 +127,5 @@ export async function cleanUpWorld(world: SessionWorld | undefined): Promise<voi
       ),
   );
   await rm(world.profiles, { recursive: true, force: true });
+  await world.h.close();
 }

@@ -3,7 +3,7 @@ import net from 'node:net';
 import { toUuid, toWireId } from '@platform/schemas';
 import { TEST_WEB_IMAGE, testDockerHost } from '@platform/testing';
 import {
-  cleanUpWorld,
+  closeWorld,
   createSessionWorld,
   docker,
   LONG,
@@ -20,10 +20,7 @@ beforeAll(async () => {
     SESSION_SWEEP_INTERVAL_MS: '50',
   });
 });
-afterAll(async () => {
-  await cleanUpWorld(w);
-  await w?.h.close();
-});
+afterAll(() => closeWorld(w));
 
 async function running(username: string, body: Record<string, unknown> = {}) {
   const user = await w.member(username);

@@ -1,7 +1,7 @@
 import { toUuid } from '@platform/schemas';
 import { waitFor } from '@platform/testing';
 import WebSocket from 'ws';
-import { cleanUpWorld, createSessionWorld, LONG, type SessionWorld } from './session-fixture';
+import { closeWorld, createSessionWorld, LONG, type SessionWorld } from './session-fixture';
 
 jest.setTimeout(3 * LONG);
 
@@ -20,10 +20,7 @@ beforeAll(async () => {
   kasmUrl = requested.kasm_url;
   await w.waitForStatus(toUuid(kasmId), 'running');
 });
-afterAll(async () => {
-  await cleanUpWorld(w);
-  await w?.h.close();
-});
+afterAll(() => closeWorld(w));
 
 /** kasm_url names the zone's host; the test reaches the same path on the listening server. */
 const onServer = (url: string) => {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { toUuid } from '@platform/schemas';
 import { buildService, startBuiltServer, waitFor, type BuiltServer } from '@platform/testing';
 import { buildApp } from '../../src/app';
-import { cleanUpWorld, createSessionWorld, LONG, type SessionWorld } from './session-fixture';
+import { closeWorld, createSessionWorld, LONG, type SessionWorld } from './session-fixture';
 
 jest.setTimeout(4 * LONG);
 
@@ -18,8 +18,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const server of servers) server.child.kill('SIGKILL');
   await replica?.close();
-  await cleanUpWorld(w);
-  await w?.h.close();
+  await closeWorld(w);
 });
 
 describe('two replicas', () => {

@@ -1,6 +1,6 @@
 import { toUuid } from '@platform/schemas';
 import { waitFor } from '@platform/testing';
-import { cleanUpWorld, createSessionWorld, LONG, type SessionWorld } from './session-fixture';
+import { closeWorld, createSessionWorld, LONG, type SessionWorld } from './session-fixture';
 
 jest.setTimeout(3 * LONG);
 
@@ -10,10 +10,7 @@ let w: SessionWorld;
 beforeAll(async () => {
   w = await createSessionWorld({ SESSION_LAUNCH_TIMEOUT_SECONDS: '5' });
 });
-afterAll(async () => {
-  await cleanUpWorld(w);
-  await w?.h.close();
-});
+afterAll(() => closeWorld(w));
 
 it('fails a launch that outlasts SESSION_LAUNCH_TIMEOUT_SECONDS and removes its container', async () => {
   const user = await w.member('patient');

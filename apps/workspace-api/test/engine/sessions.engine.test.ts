@@ -1,13 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { toUuid } from '@platform/schemas';
-import {
-  cleanUpWorld,
-  createSessionWorld,
-  docker,
-  LONG,
-  type SessionWorld,
-} from './session-fixture';
+import { closeWorld, createSessionWorld, docker, LONG, type SessionWorld } from './session-fixture';
 
 jest.setTimeout(3 * LONG);
 
@@ -15,10 +9,7 @@ let w: SessionWorld;
 beforeAll(async () => {
   w = await createSessionWorld();
 });
-afterAll(async () => {
-  await cleanUpWorld(w);
-  await w?.h.close();
-});
+afterAll(() => closeWorld(w));
 
 const exec = async (kasm_id: string, user_id: string, cmd: string) => {
   const res = await w.h.call('exec_command_kasm', { kasm_id, user_id, exec_config: { cmd } });
