@@ -161,6 +161,20 @@ describe('POST /slack/events, messages', () => {
     expect(last).toMatchObject({ action: 'deleted', content: { total: 5 } });
   });
 
+  it('ignores, without a reply, a message whose "Week of" date does not exist, recording why', async () => {
+    await send(messagePosted('C123', TS, 'Week of 2/30/2025\n[Mon]: Unit 5 intro'));
+    expect(await process()).toBe(1);
+    expect(await h.db.slackInbox.findFirst()).toMatchObject({
+      status: 'ignored',
+      attempts: 1,
+      lastError: null,
+      ignoredReason: '"Week of" names a date that does not exist: "Week of 2/30/2025"',
+    });
+    expect(await h.db.calendarEvent.count()).toBe(0);
+    expect(await h.db.notification.count()).toBe(0);
+    expect(await process()).toBe(0);
+  });
+
   it('applies an edit stored before its original was processed after the original', async () => {
     await send(messagePosted('C123', TS, PLAN));
     await send(messageChanged('C123', TS, '[Wed]: Only this', PLAN));

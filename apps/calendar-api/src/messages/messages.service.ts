@@ -1,7 +1,13 @@
 import type { Config } from '../config';
 import type { Database, Tx } from '../db';
 import type { EventRow } from '../events/event-row';
-import { extractEvents, type ExtractResult, type IgnoredLine } from '../extraction';
+import {
+  extractEvents,
+  MessageRejectedError,
+  type ExtractResult,
+  type IgnoredLine,
+} from '../extraction';
+import { invalidField } from '../errors';
 import {
   notificationContent,
   type NotificationContent,
@@ -67,6 +73,15 @@ export function createMessagesService({
     return { result, identity };
   }
 
+  function readOrRefuse(input: ChatMessageInput) {
+    try {
+      return read(input);
+    } catch (error) {
+      if (!(error instanceof MessageRejectedError)) throw error;
+      throw invalidField('text', `${error.reason}: "${error.line}"; nothing was stored`);
+    }
+  }
+
   function noticeOf(stored: StoredMessage, identity: MessageIdentity): NotificationContent | null {
     const source = sourceOf(identity);
     if (stored.created.length > 0) {
@@ -90,6 +105,7 @@ export function createMessagesService({
     return tx === null ? db.transaction(write) : write(tx);
   }
 
+  /** Throws MessageRejectedError when the message cannot be read without guessing. */
   async function ingestWith(tx: Tx, input: ChatMessageInput): Promise<IngestResult> {
     const { result, identity } = read(input);
     const created = await save(tx, identity, result);
@@ -99,9 +115,9 @@ export function createMessagesService({
   return {
     ingestWith,
 
-    /** POST /add: the message is read before anything is written. */
+    /** POST /add: the message is read before anything is written; one it cannot read is a 400. */
     async ingest(body: AddMessageBody): Promise<IngestResult> {
-      const { result, identity } = read({
+      const { result, identity } = readOrRefuse({
         text: body.text,
         channel: body.channel ?? '',
         messageId: body.message_id ?? body.ts ?? null,
