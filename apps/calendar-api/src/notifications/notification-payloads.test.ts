@@ -64,6 +64,23 @@ describe('headline and eventLines', () => {
     ).toEqual(['• Fri 2025-03-07: Unit 5 quiz (grade, CSA)', '• Fri 2025-03-07: Unit 5 quiz']);
   });
 
+  it('shows under an edited event what changed, was → now', () => {
+    const edited = event({
+      title: 'Unit 5 test',
+      changes: [
+        { field: 'title', was: 'Unit 5 quiz', now: 'Unit 5 test' },
+        { field: 'date', was: '2025-03-06', now: '2025-03-07' },
+        { field: 'description', was: '', now: 'Ch. 5\nand 6' },
+      ],
+    });
+    expect(eventLines(content({ action: 'updated', events: [edited] }))).toEqual([
+      '• Fri 2025-03-07: Unit 5 test (grade, CSA)',
+      '    title: "Unit 5 quiz" → "Unit 5 test"',
+      '    date: Thu 2025-03-06 → Fri 2025-03-07',
+      '    description: (none) → "Ch. 5 and 6"',
+    ]);
+  });
+
   it('counts the events it does not list', () => {
     expect(eventLines(content({ total: 30 })).at(-1)).toBe('…and 29 more');
   });

@@ -1,4 +1,4 @@
-import type { NotificationContent, NotifiedEvent } from './notification-content';
+import type { FieldChange, NotificationContent, NotifiedEvent } from './notification-content';
 import type { WebhookFormat } from '../domain/webhook-targets';
 
 export const DISCORD_CONTENT_LIMIT = 2000;
@@ -40,15 +40,26 @@ export function headline(content: NotificationContent): string {
   }
 }
 
+const dayOf = (date: string) => `${WEEKDAYS[new Date(`${date}T00:00:00Z`).getUTCDay()]} ${date}`;
+
 function eventLine(event: NotifiedEvent): string {
-  const weekday = WEEKDAYS[new Date(`${event.date}T00:00:00Z`).getUTCDay()];
   const labels = [event.type === 'general' ? null : event.type, event.period].filter(Boolean);
-  return `• ${weekday} ${event.date}: ${event.title}${labels.length ? ` (${labels.join(', ')})` : ''}`;
+  return `• ${dayOf(event.date)}: ${event.title}${labels.length ? ` (${labels.join(', ')})` : ''}`;
+}
+
+/** `  title: "Quiz" → "Unit 5 quiz"`: was → now, on one line whatever the text holds. */
+function changeLine({ field, was, now }: FieldChange): string {
+  const show = (value: string) =>
+    field === 'date' ? dayOf(value) : value === '' ? '(none)' : `"${value.replace(/\s+/g, ' ')}"`;
+  return `    ${field}: ${show(was)} → ${show(now)}`;
 }
 
 /** The lines under the headline, with "…and N more" when not every event is listed. */
 export function eventLines(content: NotificationContent): string[] {
-  const lines = content.events.map(eventLine);
+  const lines = content.events.flatMap((event) => [
+    eventLine(event),
+    ...(event.changes ?? []).map(changeLine),
+  ]);
   const unlisted = content.total - content.events.length;
   if (unlisted > 0) lines.push(`…and ${unlisted} more`);
   return lines;

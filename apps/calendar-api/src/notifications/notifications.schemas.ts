@@ -29,6 +29,16 @@ const NotifiedEventSchema = Type.Object({
   title: Type.String(),
   type: Type.String(),
   period: Type.Union([Type.String(), Type.Null()]),
+  changes: Type.Optional(
+    Type.Array(
+      Type.Object({
+        field: Type.String({ examples: ['title', 'date', 'description'] }),
+        was: Type.String(),
+        now: Type.String(),
+      }),
+      { description: "An edit's changes to title, date and description (only those that changed)" },
+    ),
+  ),
 });
 
 export const NotificationSchema = Type.Object({
