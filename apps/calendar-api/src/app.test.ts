@@ -71,6 +71,7 @@ describe('calendar-api app', () => {
       '20261130000000_ingest_chat_message',
       '20261222000000_slack_inbox_ignored',
       '20261222000100_event_sequence',
+      '20261222000200_chat_message_version',
     ]);
     const schemaPath = path.resolve(__dirname, '../../../prisma/calendar-api/schema.prisma');
     expect(await findDrift(schemaPath, database.url, 'calendar')).toEqual([]);

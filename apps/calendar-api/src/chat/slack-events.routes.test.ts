@@ -175,6 +175,32 @@ describe('POST /slack/events, messages', () => {
     expect(await process()).toBe(0);
   });
 
+  it('never lets a late retry of the original post overwrite a newer edit', async () => {
+    // The post's first delivery failed (an outage); Slack retried it after the edit was applied.
+    await send(messageChanged('C123', TS, '[Wed]: Edited', PLAN));
+    expect(await process()).toBe(1);
+    await send(messagePosted('C123', TS, PLAN));
+    expect(await process()).toBe(1);
+    expect(await summary()).toEqual(['2025-03-05 Edited CSA']);
+    const inbox = await h.db.slackInbox.findMany({ orderBy: { id: 'asc' } });
+    expect(inbox.map((row) => [row.status, row.ignoredReason])).toEqual([
+      ['done', null],
+      ['ignored', 'an older version of the message than the one stored (a late delivery)'],
+    ]);
+    const actions = await h.db.notification.findMany({ orderBy: { id: 'asc' } });
+    expect(actions.map((n) => n.action)).toEqual(['created']);
+  });
+
+  it('never lets a late older edit overwrite a newer one, and applies a newer one', async () => {
+    await send(messageChanged('C123', TS, '[Thu]: Second edit', PLAN, 120));
+    await send(messageChanged('C123', TS, '[Wed]: First edit', PLAN, 60));
+    await send(messageChanged('C123', TS, '[Fri]: Third edit', PLAN, 180));
+    expect(await process()).toBe(3);
+    expect(await summary()).toEqual(['2025-03-07 Third edit CSA']);
+    const inbox = await h.db.slackInbox.findMany({ orderBy: { id: 'asc' } });
+    expect(inbox.map((row) => row.status)).toEqual(['done', 'ignored', 'done']);
+  });
+
   it('applies an edit stored before its original was processed after the original', async () => {
     await send(messagePosted('C123', TS, PLAN));
     await send(messageChanged('C123', TS, '[Wed]: Only this', PLAN));

@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Database, Tx } from '../db';
-import { MessageRejectedError } from '../extraction';
 import type { MessagesService } from '../messages/messages.service';
 import { backoffDelayMs } from '../notifications/delivery-policy';
 import { createWorkerLoop } from '../workers/worker-loop';
@@ -34,14 +33,9 @@ export function createSlackInbox({
     const action = interpretSlackPayload(payload);
     if (action.kind === 'upsert') {
       const postedAt = slackTsToDate(action.ts) ?? undefined;
-      const { channel, ts, text } = action;
-      try {
-        await messages.ingestWith(tx, { channel, messageId: ts, text, postedAt });
-      } catch (error) {
-        // Retrying cannot help, and a reply in the channel would be noise: recorded, not applied.
-        if (error instanceof MessageRejectedError) return error.message;
-        throw error;
-      }
+      const { channel, ts, text, version } = action;
+      // Retrying cannot help, and a reply in the channel would be noise: recorded, not applied.
+      return messages.ingestWith(tx, { channel, messageId: ts, text, postedAt, version });
     } else if (action.kind === 'delete') {
       await messages.removeWith(tx, action.channel, action.ts);
     }
