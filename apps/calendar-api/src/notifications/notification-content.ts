@@ -1,7 +1,11 @@
 import type { EventRow } from '../events/event-row';
 
-/** created: a message's first events; replaced: an edited message's new events. */
-export type NotificationAction = 'created' | 'replaced' | 'updated' | 'deleted';
+/**
+ * created: a message's first events; replaced: an edited message's new events; digest: the
+ * next day's events; reminder: an event about to start.
+ */
+export type NotificationAction =
+  'created' | 'replaced' | 'updated' | 'deleted' | 'digest' | 'reminder';
 
 /** One field of an edited event, before and after (texts cut to MAX_CHANGE_LENGTH). */
 export interface FieldChange {

@@ -52,6 +52,8 @@ describe('headline and eventLines', () => {
     ['replaced', 5, '✏️ Plan message edited: 5 events now'],
     ['updated', 1, '✏️ 1 event changed'],
     ['deleted', 3, '🗑️ 3 events removed'],
+    ['digest', 2, '🗓️ Tomorrow, Fri 2025-03-07: 2 events'],
+    ['reminder', 1, '⏰ Reminder: 1 event coming up'],
   ] as const)('words a %s notification of %i', (action, total, expected) => {
     expect(headline(content({ action, total }))).toBe(expected);
   });

@@ -24,6 +24,8 @@ export function truncate(text: string, max: number): string {
   return kept + ELLIPSIS;
 }
 
+const dayOf = (date: string) => `${WEEKDAYS[new Date(`${date}T00:00:00Z`).getUTCDay()]} ${date}`;
+
 const plural = (n: number) => `${n} ${n === 1 ? 'event' : 'events'}`;
 
 export function headline(content: NotificationContent): string {
@@ -37,10 +39,12 @@ export function headline(content: NotificationContent): string {
       return `✏️ ${events} changed`;
     case 'deleted':
       return `🗑️ ${events} removed`;
+    case 'digest':
+      return `🗓️ Tomorrow, ${dayOf(content.events[0]?.date ?? '')}: ${events}`;
+    case 'reminder':
+      return `⏰ Reminder: ${events} coming up`;
   }
 }
-
-const dayOf = (date: string) => `${WEEKDAYS[new Date(`${date}T00:00:00Z`).getUTCDay()]} ${date}`;
 
 function eventLine(event: NotifiedEvent): string {
   const labels = [event.type === 'general' ? null : event.type, event.period].filter(Boolean);

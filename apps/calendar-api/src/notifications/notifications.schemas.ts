@@ -44,7 +44,9 @@ const NotifiedEventSchema = Type.Object({
 export const NotificationSchema = Type.Object({
   id: Type.Integer(),
   target: Type.String({ description: "The target's name in NOTIFY_WEBHOOKS" }),
-  action: Type.String({ examples: ['created', 'replaced', 'updated', 'deleted'] }),
+  action: Type.String({
+    examples: ['created', 'replaced', 'updated', 'deleted', 'digest', 'reminder'],
+  }),
   status: Type.String({ examples: [...NOTIFICATION_STATUSES] }),
   attempts: Type.Integer(),
   text: Type.String({ description: 'The message, as plain text' }),
