@@ -8,32 +8,18 @@ import {
   messagePosted,
   urlVerification,
 } from '../../test/slack-payloads';
-import { sendToSlackRoute, SIGNING_SECRET } from '../../test/slack-signing';
+import { SIGNING_SECRET, sendToSlackRoute } from '../../test/slack-signing';
+import { PLAN, SLACK_ENV, slackWorld, TS } from '../../test/slack-world';
 import { slackSignature } from './slack-signature';
-
-const ENV = {
-  SLACK_SIGNING_SECRET: SIGNING_SECRET,
-  CHANNEL_PERIODS: 'C123=CSA',
-  // Reads need a token too: the Slack route must still be reachable without one.
-  CALENDAR_AUTH: 'all',
-  NOTIFY_WEBHOOKS: 'slack=http://127.0.0.1:9/never-called',
-};
-const TS = '1741000000.000100';
-const PLAN = 'Week of 3/3/2025\n[Mon]: Unit 5 intro\n[Tue - Thu]: * Lab 3\n[Fri]: ** Unit 5 quiz';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await createHarness(ENV);
+  h = await createHarness(SLACK_ENV);
 });
 afterAll(() => h.close());
 beforeEach(() => h.reset());
 
-const send = (payload: object | string, options?: Parameters<typeof sendToSlackRoute>[2]) =>
-  sendToSlackRoute(h.app, payload, options);
-const process = () => h.app.workers.slackInbox.runOnce();
-const eventRows = () => h.db.calendarEvent.findMany({ orderBy: [{ date: 'asc' }, { id: 'asc' }] });
-const summary = async () =>
-  (await eventRows()).map((e) => `${e.date.toISOString().slice(0, 10)} ${e.title} ${e.period}`);
+const { send, process, eventRows, summary } = slackWorld(() => h);
 
 describe('POST /slack/events, signatures', () => {
   it('answers the url_verification challenge', async () => {
@@ -159,46 +145,6 @@ describe('POST /slack/events, messages', () => {
     expect(await summary()).toEqual(['2025-03-03 Other CSA']);
     const last = await h.db.notification.findFirst({ orderBy: { id: 'desc' } });
     expect(last).toMatchObject({ action: 'deleted', content: { total: 5 } });
-  });
-
-  it('ignores, without a reply, a message whose "Week of" date does not exist, recording why', async () => {
-    await send(messagePosted('C123', TS, 'Week of 2/30/2025\n[Mon]: Unit 5 intro'));
-    expect(await process()).toBe(1);
-    expect(await h.db.slackInbox.findFirst()).toMatchObject({
-      status: 'ignored',
-      attempts: 1,
-      lastError: null,
-      ignoredReason: '"Week of" names a date that does not exist: "Week of 2/30/2025"',
-    });
-    expect(await h.db.calendarEvent.count()).toBe(0);
-    expect(await h.db.notification.count()).toBe(0);
-    expect(await process()).toBe(0);
-  });
-
-  it('never lets a late retry of the original post overwrite a newer edit', async () => {
-    // The post's first delivery failed (an outage); Slack retried it after the edit was applied.
-    await send(messageChanged('C123', TS, '[Wed]: Edited', PLAN));
-    expect(await process()).toBe(1);
-    await send(messagePosted('C123', TS, PLAN));
-    expect(await process()).toBe(1);
-    expect(await summary()).toEqual(['2025-03-05 Edited CSA']);
-    const inbox = await h.db.slackInbox.findMany({ orderBy: { id: 'asc' } });
-    expect(inbox.map((row) => [row.status, row.ignoredReason])).toEqual([
-      ['done', null],
-      ['ignored', 'an older version of the message than the one stored (a late delivery)'],
-    ]);
-    const actions = await h.db.notification.findMany({ orderBy: { id: 'asc' } });
-    expect(actions.map((n) => n.action)).toEqual(['created']);
-  });
-
-  it('never lets a late older edit overwrite a newer one, and applies a newer one', async () => {
-    await send(messageChanged('C123', TS, '[Thu]: Second edit', PLAN, 120));
-    await send(messageChanged('C123', TS, '[Wed]: First edit', PLAN, 60));
-    await send(messageChanged('C123', TS, '[Fri]: Third edit', PLAN, 180));
-    expect(await process()).toBe(3);
-    expect(await summary()).toEqual(['2025-03-07 Third edit CSA']);
-    const inbox = await h.db.slackInbox.findMany({ orderBy: { id: 'asc' } });
-    expect(inbox.map((row) => row.status)).toEqual(['done', 'ignored', 'done']);
   });
 
   it('applies an edit stored before its original was processed after the original', async () => {
