@@ -14,10 +14,13 @@ const NX_ENV = { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
 // On a developer's machine a registry or webhook on localhost is normal (README: a registry
 // served with python3 -m http.server); deployments keep the default, public addresses only.
 // Sessions run on this machine's Docker engine when one answers, opened over plain HTTP.
+// The README's calendar examples post to channel C123, the CSA class (CHANNEL_PERIODS set in the
+// environment replaces this map).
 const LOCAL_DEFAULTS = {
   OUTBOUND_ALLOWLIST: 'localhost,127.0.0.0/8,::1',
   LOCAL_AGENT: 'on',
   SESSION_URL_SCHEME: 'http',
+  CHANNEL_PERIODS: 'C123=CSA',
 };
 
 /** Builds the given apps through Nx (cached: a second run takes well under a second). */

@@ -69,6 +69,10 @@ describe('calendar-api app', () => {
       '20261122000000_events_messages_tokens',
       '20261123000000_slack_inbox_notifications',
       '20261130000000_ingest_chat_message',
+      '20261222000000_slack_inbox_ignored',
+      '20261222000100_event_sequence',
+      '20261222000200_chat_message_version',
+      '20261222000300_scheduled_notice',
     ]);
     const schemaPath = path.resolve(__dirname, '../../../prisma/calendar-api/schema.prisma');
     expect(await findDrift(schemaPath, database.url, 'calendar')).toEqual([]);

@@ -32,6 +32,7 @@ import { createDispatcher } from './notifications/dispatcher';
 import { notificationsRoutes } from './notifications/notifications.routes';
 import { createNotificationsService } from './notifications/notifications.service';
 import { createOutbox } from './notifications/outbox';
+import { createScheduler } from './notifications/scheduler';
 import { authPlugin, BEARER_THROTTLE } from './plugins/auth.plugin';
 import { API_PREFIX, SECURITY_SCHEMES } from './routes';
 import { createTokensService } from './tokens/tokens.service';
@@ -93,6 +94,16 @@ export async function buildApp(
       messages,
       log: app.log.child({ worker: 'slack-inbox' }),
     }),
+    scheduler: createScheduler({
+      db,
+      config,
+      targets,
+      queries,
+      outbox,
+      now,
+      log: app.log.child({ worker: 'scheduler' }),
+      onEnqueued: () => workers.dispatcher.wake(),
+    }),
   };
   const slack = createSlackEventsService({ db, onRecorded: () => workers.slackInbox.wake() });
 
@@ -119,6 +130,7 @@ export async function buildApp(
     enabled: [
       ...(config.NOTIFY_DISPATCH === 'on' ? (['dispatcher'] as const) : []),
       ...(config.SLACK_INBOX_WORKER === 'on' ? (['slackInbox'] as const) : []),
+      ...(config.SCHEDULER_WORKER === 'on' ? (['scheduler'] as const) : []),
     ],
   });
   await app.register(docsPlugin, {

@@ -54,6 +54,30 @@ export const ConfigSchema = Type.Object({
   NOTIFY_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 100, default: 8 }),
   NOTIFY_BACKOFF_BASE_MS: ms(2000, 1, 'Delay before the first retry; doubles per attempt'),
   NOTIFY_BACKOFF_MAX_MS: ms(600_000, 1, 'Longest delay between two attempts'),
+  DIGEST_TIME: Type.String({
+    default: '',
+    pattern: '^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9])?$',
+    description:
+      "Local time (HH:MM in CALENDAR_TIMEZONE) at which each target gets the next day's events; empty: no digest",
+  }),
+  REMINDER_MINUTES_BEFORE: Type.Integer({
+    minimum: 0,
+    maximum: 10_080,
+    default: 0,
+    description:
+      'Minutes before an event starts (00:00 of its day in CALENDAR_TIMEZONE) that each target is reminded of it; 0: no reminders',
+  }),
+  REMINDER_TYPES: Type.String({
+    default: '',
+    maxLength: 1000,
+    description: 'Event types that get a reminder, "grade,check-in"; empty: every type',
+  }),
+  SCHEDULER_WORKER: onOff('Send due digests and reminders from this process'),
+  SCHEDULER_INTERVAL_MS: ms(
+    30_000,
+    10,
+    'How often the scheduler looks for due digests and reminders',
+  ),
 });
 export type Config = Static<typeof ConfigSchema>;
 

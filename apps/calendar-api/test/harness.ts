@@ -55,6 +55,7 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     LOG_LEVEL: 'silent',
     NOTIFY_DISPATCH: 'off',
     SLACK_INBOX_WORKER: 'off',
+    SCHEDULER_WORKER: 'off',
     OUTBOUND_ALLOWLIST: '127.0.0.1',
     ...env,
   });

@@ -39,8 +39,15 @@ export function messagePosted(channel: string, ts: string, text: string, eventId
   );
 }
 
-export function messageChanged(channel: string, ts: string, text: string, previousText: string) {
-  const editTs = `${Number(ts.split('.')[0]) + 60}.000200`;
+/** An edit made `secondsLater` seconds after the post (its `edited.ts`). */
+export function messageChanged(
+  channel: string,
+  ts: string,
+  text: string,
+  previousText: string,
+  secondsLater = 60,
+) {
+  const editTs = `${Number(ts.split('.')[0]) + secondsLater}.000200`;
   return envelope({
     type: 'message',
     subtype: 'message_changed',

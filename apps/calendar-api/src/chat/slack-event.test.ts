@@ -26,16 +26,29 @@ describe('interpretSlackPayload', () => {
       channel: 'C123',
       ts: TS,
       text: '[Mon]: Intro',
+      version: TS,
     });
   });
 
   it("reads message_changed as the original ts with the message's new text", () => {
-    expect(interpretSlackPayload(messageChanged('C123', TS, 'new', 'old'))).toMatchObject({
+    expect(interpretSlackPayload(messageChanged('C123', TS, 'new', 'old', 90))).toMatchObject({
       kind: 'upsert',
       channel: 'C123',
       ts: TS,
       text: 'new',
+      version: '1741000090.000200',
     });
+  });
+
+  it('takes the version of a change without edited.ts (a link unfurled) from the message ts', () => {
+    const payload = messageChanged('C123', TS, 'new', 'old');
+    delete (payload.event.message as { edited?: unknown }).edited;
+    expect(interpretSlackPayload(payload)).toMatchObject({ kind: 'upsert', version: TS });
+  });
+
+  it('has no version for a ts that is not a Slack timestamp', () => {
+    const payload = messagePosted('C123', '1e9', 'x');
+    expect(interpretSlackPayload(payload)).toMatchObject({ kind: 'upsert', version: undefined });
   });
 
   it('reads message_deleted as the deleted ts', () => {

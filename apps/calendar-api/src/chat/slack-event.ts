@@ -7,6 +7,8 @@ interface SlackMessage {
   user?: string;
   bot_id?: string;
   app_id?: string;
+  /** On an edited message: when it was last edited. */
+  edited?: { ts?: string };
 }
 
 interface SlackEvent extends SlackMessage {
@@ -28,7 +30,15 @@ export interface SlackEnvelope {
 
 export type SlackAction =
   | { kind: 'challenge'; challenge: string }
-  | { kind: 'upsert'; eventId: string; channel: string; ts: string; text: string }
+  | {
+      kind: 'upsert';
+      eventId: string;
+      channel: string;
+      ts: string;
+      text: string;
+      /** Which version of the message this is: `edited.ts`, else `ts`; undefined if unreadable. */
+      version: string | undefined;
+    }
   | { kind: 'delete'; eventId: string; channel: string; ts: string }
   | { kind: 'ignore'; reason: string };
 
@@ -53,7 +63,8 @@ function messageAction(envelope: SlackEnvelope, eventId: string, event: SlackEve
     if (fromBot(message, own)) return { kind: 'ignore', reason: 'a bot message was edited' };
     if (!isString(message?.ts))
       return { kind: 'ignore', reason: 'message_changed without message.ts' };
-    return { kind: 'upsert', eventId, channel, ts: message.ts, text: message.text ?? '' };
+    const version = versionOf(message.edited?.ts ?? message.ts);
+    return { kind: 'upsert', eventId, channel, ts: message.ts, text: message.text ?? '', version };
   }
   if (event.subtype === 'message_deleted') {
     if (fromBot(event.previous_message, own))
@@ -67,8 +78,14 @@ function messageAction(envelope: SlackEnvelope, eventId: string, event: SlackEve
     return { kind: 'ignore', reason: `message subtype ${event.subtype}` };
   }
   if (!isString(event.ts)) return { kind: 'ignore', reason: 'message without ts' };
-  return { kind: 'upsert', eventId, channel, ts: event.ts, text: event.text ?? '' };
+  const version = versionOf(event.ts);
+  return { kind: 'upsert', eventId, channel, ts: event.ts, text: event.text ?? '', version };
 }
+
+/** Slack timestamps are seconds with a 6-digit sequence: compared as the numbers they are. */
+const SLACK_TS = /^\d{1,14}(?:\.\d{1,6})?$/;
+const versionOf = (ts: string | undefined) =>
+  ts !== undefined && SLACK_TS.test(ts) ? ts : undefined;
 
 /**
  * What a (signature-checked) Events API payload asks for. Pure: the route calls it to decide

@@ -8,32 +8,18 @@ import {
   messagePosted,
   urlVerification,
 } from '../../test/slack-payloads';
-import { sendToSlackRoute, SIGNING_SECRET } from '../../test/slack-signing';
+import { SIGNING_SECRET, sendToSlackRoute } from '../../test/slack-signing';
+import { PLAN, SLACK_ENV, slackWorld, TS } from '../../test/slack-world';
 import { slackSignature } from './slack-signature';
-
-const ENV = {
-  SLACK_SIGNING_SECRET: SIGNING_SECRET,
-  CHANNEL_PERIODS: 'C123=CSA',
-  // Reads need a token too: the Slack route must still be reachable without one.
-  CALENDAR_AUTH: 'all',
-  NOTIFY_WEBHOOKS: 'slack=http://127.0.0.1:9/never-called',
-};
-const TS = '1741000000.000100';
-const PLAN = 'Week of 3/3/2025\n[Mon]: Unit 5 intro\n[Tue - Thu]: * Lab 3\n[Fri]: ** Unit 5 quiz';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await createHarness(ENV);
+  h = await createHarness(SLACK_ENV);
 });
 afterAll(() => h.close());
 beforeEach(() => h.reset());
 
-const send = (payload: object | string, options?: Parameters<typeof sendToSlackRoute>[2]) =>
-  sendToSlackRoute(h.app, payload, options);
-const process = () => h.app.workers.slackInbox.runOnce();
-const eventRows = () => h.db.calendarEvent.findMany({ orderBy: [{ date: 'asc' }, { id: 'asc' }] });
-const summary = async () =>
-  (await eventRows()).map((e) => `${e.date.toISOString().slice(0, 10)} ${e.title} ${e.period}`);
+const { send, process, eventRows, summary } = slackWorld(() => h);
 
 describe('POST /slack/events, signatures', () => {
   it('answers the url_verification challenge', async () => {

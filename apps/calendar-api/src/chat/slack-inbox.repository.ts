@@ -46,11 +46,10 @@ export function createSlackInboxRepository(db: Database) {
     },
 
     /** Runs `apply` so that its failure undoes only its own changes, not the transaction. */
-    async attempt(tx: Tx, apply: () => Promise<void>): Promise<{ error: unknown } | null> {
+    async attempt<T>(tx: Tx, apply: () => Promise<T>): Promise<{ value: T } | { error: unknown }> {
       await tx.$executeRaw`SAVEPOINT apply_event`;
       try {
-        await apply();
-        return null;
+        return { value: await apply() };
       } catch (error) {
         await tx.$executeRaw`ROLLBACK TO SAVEPOINT apply_event`;
         return { error };
@@ -62,6 +61,14 @@ export function createSlackInboxRepository(db: Database) {
         UPDATE ${table}
            SET status = 'done', attempts = attempts + 1, processed_at = now(), last_error = NULL,
                updated_at = now()
+         WHERE id = ${id}`,
+
+    /** Processed, deliberately without effect: the reason says why. */
+    markIgnored: (tx: Tx, id: number, reason: string) =>
+      tx.$executeRaw`
+        UPDATE ${table}
+           SET status = 'ignored', attempts = attempts + 1, processed_at = now(),
+               ignored_reason = left(${reason}, 1000), last_error = NULL, updated_at = now()
          WHERE id = ${id}`,
 
     markFailed: (

@@ -28,15 +28,18 @@ export function createSlackInbox({
 }) {
   const inbox = createSlackInboxRepository(db);
 
-  async function apply(tx: Tx, payload: unknown): Promise<void> {
+  /** Applies one stored event; answers why it was left without effect, or null. */
+  async function apply(tx: Tx, payload: unknown): Promise<string | null> {
     const action = interpretSlackPayload(payload);
     if (action.kind === 'upsert') {
       const postedAt = slackTsToDate(action.ts) ?? undefined;
-      const { channel, ts, text } = action;
-      await messages.ingestWith(tx, { channel, messageId: ts, text, postedAt });
+      const { channel, ts, text, version } = action;
+      // Retrying cannot help, and a reply in the channel would be noise: recorded, not applied.
+      return messages.ingestWith(tx, { channel, messageId: ts, text, postedAt, version });
     } else if (action.kind === 'delete') {
       await messages.removeWith(tx, action.channel, action.ts);
     }
+    return null;
   }
 
   async function recordFailure(tx: Tx, row: InboxRow, error: unknown) {
@@ -53,9 +56,13 @@ export function createSlackInbox({
       async (tx) => {
         const row = await inbox.lockNextDue(tx);
         if (!row) return false;
-        const failure = await inbox.attempt(tx, () => apply(tx, row.payload));
-        if (failure === null) await inbox.markDone(tx, row.id);
-        else await recordFailure(tx, row, failure.error);
+        const outcome = await inbox.attempt(tx, () => apply(tx, row.payload));
+        if ('error' in outcome) await recordFailure(tx, row, outcome.error);
+        else if (outcome.value === null) await inbox.markDone(tx, row.id);
+        else {
+          log.info({ inboxId: row.id, reason: outcome.value }, 'Slack event ignored');
+          await inbox.markIgnored(tx, row.id, outcome.value);
+        }
         return true;
       },
       // A long message takes a while to read; the row stays locked meanwhile.

@@ -12,24 +12,35 @@ export function isTimeZone(name: string): boolean {
 
 // Building a formatter costs far more than using one, and every message read needs "today".
 // Bounded: `tz` comes from requests, and zone names are case-insensitive.
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
-const MAX_DAY_FORMATS = 64;
+const MAX_CACHED_ZONES = 64;
+
+/** Reads the parts of an instant in a zone, with one cached formatter per zone. */
+function zonedParts(options: Intl.DateTimeFormatOptions) {
+  const formats = new Map<string, Intl.DateTimeFormat>();
+  return (instant: Date, timeZone: string) => {
+    let format = formats.get(timeZone);
+    if (format === undefined) {
+      format = new Intl.DateTimeFormat('en-US', { ...options, timeZone });
+      if (formats.size < MAX_CACHED_ZONES) formats.set(timeZone, format);
+    }
+    const parts = format.formatToParts(instant);
+    return (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value;
+  };
+}
+
+const dayParts = zonedParts({ year: 'numeric', month: '2-digit', day: '2-digit' });
+const timeParts = zonedParts({ hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 
 /** The calendar date (`YYYY-MM-DD`) that `instant` falls on in `timeZone`. */
 export function dateInZone(instant: Date, timeZone: string): string {
-  let format = dayFormats.get(timeZone);
-  if (format === undefined) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    });
-    if (dayFormats.size < MAX_DAY_FORMATS) dayFormats.set(timeZone, format);
-  }
-  const parts = format.formatToParts(instant);
-  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value;
+  const part = dayParts(instant, timeZone);
   return `${part('year')}-${part('month')}-${part('day')}`;
+}
+
+/** The wall-clock time (`HH:MM`, 00:00–23:59) of `instant` in `timeZone`. */
+export function timeInZone(instant: Date, timeZone: string): string {
+  const part = timeParts(instant, timeZone);
+  return `${part('hour')}:${part('minute')}`;
 }
 
 /** `date` moved by whole days; throws RangeError when `date` is not a real `YYYY-MM-DD`. */
@@ -47,3 +58,4 @@ export function toDbDate(date: string): Date {
 export function fromDbDate(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
+

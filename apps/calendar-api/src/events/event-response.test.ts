@@ -12,6 +12,7 @@ function row(overrides: Partial<EventRow> = {}): EventRow {
     sourceChannel: 'C123',
     sourceMessageId: '1740000000.000100',
     fromChat: true,
+    sequence: 0,
     createdAt: '2025-03-01T10:00:00.000Z',
     updatedAt: '2025-03-02T10:00:00.000Z',
     ...overrides,

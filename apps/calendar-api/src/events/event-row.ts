@@ -17,6 +17,8 @@ export interface EventRow {
   sourceMessageId: string | null;
   /** Whether a chat message still holds the event (its source is shown only then). */
   fromChat: boolean;
+  /** The revision calendar apps compare (iCalendar SEQUENCE): raised whenever `date` changes. */
+  sequence: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -29,7 +31,7 @@ export function eventColumns(alias: string): string {
   const a = alias;
   return `${a}.id, ${a}.date::text AS date, ${a}.title, ${a}.description, ${a}.type, ${a}.period,
     ${a}.source_channel AS "sourceChannel", ${a}.source_message_id AS "sourceMessageId",
-    ${a}.chat_message_id IS NOT NULL AS "fromChat",
+    ${a}.chat_message_id IS NOT NULL AS "fromChat", ${a}.sequence,
     (${a}.created_at AT TIME ZONE 'UTC')::text AS "createdAt",
     (${a}.updated_at AT TIME ZONE 'UTC')::text AS "updatedAt"`;
 }
@@ -60,6 +62,7 @@ export function eventRowFromModel(event: CalendarEvent): EventRow {
     sourceChannel: event.sourceChannel,
     sourceMessageId: event.sourceMessageId,
     fromChat: event.chatMessageId !== null,
+    sequence: event.sequence,
     createdAt: event.createdAt.toISOString(),
     updatedAt: event.updatedAt.toISOString(),
   };

@@ -94,6 +94,22 @@ function unchangedSince(id: number, expected: EventRow | null): Prisma.CalendarE
 const byTitle = (title: string, date: string | undefined): Prisma.CalendarEventWhereInput =>
   date === undefined ? { title } : { title, date: toDbDate(date) };
 
+/** The events an edit is about, locked until its transaction ends: by id, or by title (and date). */
+function lockStatement(schema: string, target: LockTarget): Statement {
+  const from = `SELECT ${eventColumns('e')} FROM ${qualified(schema, 'calendar_event')} e`;
+  if ('id' in target) {
+    const text = `${from} WHERE e.id = $1 FOR UPDATE`;
+    return { name: 'calendar_event_lock_id', text, values: [target.id] };
+  }
+  const onDate = target.date === undefined ? '' : ' AND e.date = $2::date';
+  return {
+    name: `calendar_event_lock_title${onDate === '' ? '' : '_date'}`,
+    text: `${from} WHERE e.title = $1${onDate} ORDER BY e.date, e.id FOR UPDATE`,
+    values: target.date === undefined ? [target.title] : [target.title, target.date],
+  };
+}
+export type LockTarget = { id: number } | { title: string; date: string | undefined };
+
 /** Every query of calendar_event. Reads run as prepared statements on the pool; writes through Prisma. */
 export function createEventsRepository(db: Database) {
   const events = db.prisma.calendarEvent;
@@ -139,15 +155,16 @@ export function createEventsRepository(db: Database) {
       return event && count === 1 ? eventRowFromModel(event) : null;
     },
 
-    /** Every event with exactly this title (on `date`, if given), changed in one statement. */
-    async updateByTitle(
-      tx: Tx,
-      title: string,
-      date: string | undefined,
-      changes: EventChanges,
-    ): Promise<EventRow[]> {
+    /** The events as they are before an edit, locked (FOR UPDATE) so that none changes meanwhile. */
+    async lockForEdit(tx: Tx, target: LockTarget): Promise<EventRow[]> {
+      const rows = await runStatement<EventRow>(db, tx, lockStatement(db.schema, target));
+      return rows.map(eventRowFromSql);
+    },
+
+    /** These events (locked by lockForEdit), changed in one statement. */
+    async updateMany(tx: Tx, ids: number[], changes: EventChanges): Promise<EventRow[]> {
       const updated = await tx.calendarEvent.updateManyAndReturn({
-        where: byTitle(title, date),
+        where: { id: { in: ids } },
         data: changesData(changes),
       });
       return updated.map(eventRowFromModel);

@@ -85,9 +85,10 @@ export function createEventsService({ db, outbox }: { db: Database; outbox: Outb
       const changes = patchChanges(patch);
       const expected = await expectedVersion(id, ifMatch);
       return db.transaction(async (tx) => {
-        const updated = await repository.update(tx, id, expected, changes);
+        const before = await repository.lockForEdit(tx, { id });
+        const updated = before.length > 0 && (await repository.update(tx, id, expected, changes));
         if (!updated) throw missed(id, ifMatch);
-        await outbox.enqueue(tx, notificationContent('updated', [updated]));
+        await outbox.enqueue(tx, notificationContent('updated', [updated], null, before));
         return updated;
       });
     },
@@ -110,10 +111,11 @@ export function createEventsService({ db, outbox }: { db: Database; outbox: Outb
     ): Promise<TitleChange> {
       const changes = titleEditChanges(edit);
       return db.transaction(async (tx) => {
-        const events = await repository.updateByTitle(tx, title, date, changes);
-        if (events.length === 0) throw new EventNotFoundError(describeTitle(title, date));
-        events.sort(byDateThenId);
-        await outbox.enqueue(tx, notificationContent('updated', events));
+        const before = await repository.lockForEdit(tx, { title, date });
+        if (before.length === 0) throw new EventNotFoundError(describeTitle(title, date));
+        const ids = before.map((event) => event.id);
+        const events = (await repository.updateMany(tx, ids, changes)).sort(byDateThenId);
+        await outbox.enqueue(tx, notificationContent('updated', events, null, before));
         return { count: events.length, events };
       });
     },

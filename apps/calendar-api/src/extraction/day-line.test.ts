@@ -57,6 +57,15 @@ describe('parseTitle', () => {
     ['**Quiz**', 'Quiz', 'grade'],
     ['** Quiz *', 'Quiz *', 'grade'],
     ['Read pages 3*4', 'Read pages 3*4', 'general'],
+    ['*Quiz* on loops', 'Quiz on loops', 'check-in'],
+    ['** *Unit quiz*', 'Unit quiz', 'grade'],
+    ['* **Unit quiz**', 'Unit quiz', 'check-in'],
+    ['**Unit quiz** on *loops*', 'Unit quiz on loops', 'grade'],
+    ['Review *chapter 5* today', 'Review chapter 5 today', 'general'],
+    ['Lab (*pairs*), then quiz', 'Lab (pairs), then quiz', 'general'],
+    ['Quiz *', 'Quiz *', 'general'],
+    ['2*3*4 drill', '2*3*4 drill', 'general'],
+    ['* not* bold', 'not* bold', 'check-in'],
   ])('reads %j as title %j of type %s', (text, title, type) => {
     expect(parseTitle(text)).toEqual({ title, type });
   });

@@ -65,11 +65,21 @@ function backwardsReason(spec: string): string {
   return `backwards day range: ${first} comes after ${last} in a Monday–Sunday week`;
 }
 
-/** `*` right after the colon is a check-in, `**` a grade; matching closing asterisks are Slack bold. */
+/**
+ * `*` right after the colon is a check-in, `**` a grade. Slack bold (`*Quiz*`, `**Quiz**`) is
+ * unwrapped wherever it stands, the leading one included (`*Quiz* on loops` is a check-in
+ * titled "Quiz on loops"); a lone star that closes nothing stays.
+ */
 export function parseTitle(text: string): { title: string; type: EventType } {
   const marker = MARKER.exec(text);
-  if (!marker) return { title: text.trim(), type: 'general' };
-  let title = text.slice(marker[0].length).trimEnd();
-  if (title.endsWith(marker[1])) title = title.slice(0, -marker[1].length);
-  return { title: title.trim(), type: typeForMarker(marker[1]) };
+  const unwrapped = unwrapSlackBold(text);
+  const title = marker ? unwrapped.replace(MARKER, '') : unwrapped;
+  return { title: title.trim(), type: typeForMarker(marker?.[1]) };
+}
+
+// An opening run of stars at a word's start, text with no star, the same run at a word's end.
+const SLACK_BOLD = /(^|[\s([{"'])(\*{1,2})(?=[^\s*])([^*]*?[^\s*])\2(?=$|[\s)\]}"'.,;:!?])/g;
+
+export function unwrapSlackBold(text: string): string {
+  return text.replace(SLACK_BOLD, '$1$3');
 }

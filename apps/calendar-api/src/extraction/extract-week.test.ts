@@ -1,4 +1,4 @@
-import { type ExtractInput, extractEvents } from './extract';
+import { type ExtractInput, extractEvents, MessageRejectedError } from './extract';
 
 function extract(text: string, overrides: Partial<ExtractInput> = {}) {
   return extractEvents({ text, referenceDate: '2025-02-27', period: 'CSA', ...overrides });
@@ -62,11 +62,41 @@ describe('extractEvents: the week', () => {
     expect(datesAndTitles('[Mon]: Intro\nWeek of 3/3/2025')).toEqual(['2025-03-03 Intro']);
   });
 
-  it('reports a "Week of" line whose date does not exist and falls back to the current week', () => {
-    const result = extract('Week of 2/30/2025\n[Mon]: Intro');
-    expect(result.weekStart).toBe('2025-02-24');
+  it.each([
+    ['Week of 2/30/2025\n[Mon]: Intro', 'Week of 2/30/2025'],
+    ['Week of 3/3/2025\n[Mon]: Intro\nWeek of 2/30\n[Tue]: Lab', 'Week of 2/30'],
+  ])(
+    'rejects %j: a "Week of" date that does not exist is never replaced by a guess',
+    (text, line) => {
+      const rejection = (() => {
+        try {
+          extract(text);
+        } catch (error) {
+          return error;
+        }
+        return null;
+      })();
+      expect(rejection).toBeInstanceOf(MessageRejectedError);
+      expect(rejection).toMatchObject({
+        line,
+        reason: '"Week of" names a date that does not exist',
+      });
+    },
+  );
+
+  it('reads a message with an impossible "Week of" date when week_start is given', () => {
+    const result = extract('Week of 2/30/2025\n[Mon]: Intro', { weekStart: '2025-03-03' });
+    expect(result.events.map((e) => e.date)).toEqual(['2025-03-03']);
     expect(result.ignoredLines).toEqual([
-      { line: 'Week of 2/30/2025', reason: expect.stringContaining('does not exist') },
+      { line: 'Week of 2/30/2025', reason: '"Week of" names a date that does not exist' },
+    ]);
+  });
+
+  it('reports a "Week of" line naming no date it can read, and keeps the week', () => {
+    const result = extract('Week of 3/3/2025\n[Mon]: Intro\nWeek of fun\n[Tue]: Lab');
+    expect(result.events.map((e) => e.date)).toEqual(['2025-03-03', '2025-03-04']);
+    expect(result.ignoredLines).toEqual([
+      { line: 'Week of fun', reason: 'unrecognised date after "Week of"' },
     ]);
   });
 });

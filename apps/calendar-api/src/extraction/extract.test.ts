@@ -65,6 +65,9 @@ describe('extractEvents', () => {
       ['[Fri]: ** Unit quiz', 'grade', 'Unit quiz'],
       ['[Fri]: *Quiz*', 'check-in', 'Quiz'],
       ['[Fri]: **Quiz**', 'grade', 'Quiz'],
+      ['[Fri]: *Quiz* on loops', 'check-in', 'Quiz on loops'],
+      ['[Fri]: ** *Unit quiz*', 'grade', 'Unit quiz'],
+      ['[Fri]: Review *chapter 5* today', 'general', 'Review chapter 5 today'],
       ['[Fri]: Quiz', 'general', 'Quiz'],
     ] as const)('reads %j as a %s titled %j', (line, type, title) => {
       expect(extract(line).events).toEqual([event('2025-02-28', title, { type })]);

@@ -36,6 +36,20 @@ export interface ExtractResult {
 
 export const MAX_DESCRIPTION_LENGTH = 5000;
 
+/**
+ * The message cannot be read without guessing (a "Week of" date that does not exist): nothing
+ * of it is stored, and the sender is told why.
+ */
+export class MessageRejectedError extends Error {
+  constructor(
+    readonly line: string,
+    readonly reason: string,
+  ) {
+    super(`${reason}: "${line}"`);
+    this.name = 'MessageRejectedError';
+  }
+}
+
 const BULLET = /^(\*\*|\*)?\s*(?:[•◦]|-(?!-))\s*(.*)$/;
 
 interface DraftEvent {
@@ -49,7 +63,8 @@ interface DraftEvent {
 /**
  * Turns one chat message into calendar events (spec §3). Pure: "today", the requested week and
  * the period come in as arguments. Throws RangeError when referenceDate or weekStart is not a
- * real YYYY-MM-DD date; everything wrong inside the text is reported in ignoredLines instead.
+ * real YYYY-MM-DD date, and MessageRejectedError when a "Week of" line names a date that does
+ * not exist (the week would be a guess); anything else wrong is reported in ignoredLines.
  */
 export function extractEvents(input: ExtractInput): ExtractResult {
   const reference = requireDay(input.referenceDate, 'referenceDate');
@@ -73,7 +88,10 @@ export function extractEvents(input: ExtractInput): ExtractResult {
 
     const anchor = anchors[index];
     if (anchor !== null) {
-      if (anchor.kind === 'invalid') ignore(line, anchor.reason);
+      if (anchor.kind === 'impossible' && requested === null) {
+        throw new MessageRejectedError(line, anchor.reason);
+      }
+      if (anchor.kind !== 'anchor') ignore(line, anchor.reason);
       else if (requested !== null) ignore(line, 'week_start in the request takes precedence');
       else week = mondayForAnchor(anchor.date);
       group = [];

@@ -33,13 +33,15 @@ describe('parseWeekAnchor', () => {
   });
 
   it.each([
-    ['Week of 2/30/2025', 'does not exist'],
-    ['Week of 13/1', 'does not exist'],
-    ['Week of spring break', 'unrecognised date'],
-    ['Week of 3/3/202', 'unrecognised date'],
-  ])('reports %j as an invalid anchor (%s)', (line, reason) => {
+    ['Week of 2/30/2025', 'impossible', 'does not exist'],
+    ['Week of 13/1', 'impossible', 'does not exist'],
+    ['Week of 2025-02-29', 'impossible', 'does not exist'],
+    ['Week of the 32nd', 'impossible', 'does not exist'],
+    ['Week of spring break', 'invalid', 'unrecognised date'],
+    ['Week of 3/3/202', 'invalid', 'unrecognised date'],
+  ])('reports %j as an %s anchor (%s)', (line, kind, reason) => {
     const anchor = parseWeekAnchor(line, parseIsoDay('2025-03-01') as number);
-    expect(anchor).toEqual({ kind: 'invalid', reason: expect.stringContaining(reason) });
+    expect(anchor).toEqual({ kind, reason: expect.stringContaining(reason) });
   });
 
   it.each(['[Mon]: Week of review', 'The week of 3/3 is busy', 'Weekly quiz 3/3'])(

@@ -1,6 +1,8 @@
 import { type Day, dayFromParts, nearestTo, partsOfDay } from '../domain/calendar-date';
 
-export type WeekAnchor = { kind: 'anchor'; date: Day } | { kind: 'invalid'; reason: string };
+/** invalid: no date could be read after "Week of"; impossible: a date that does not exist. */
+export type WeekAnchor =
+  { kind: 'anchor'; date: Day } | { kind: 'invalid' | 'impossible'; reason: string };
 
 // Slack formatting (*bold*, _italic_, ~strike~) and emoji codes (:spiral_calendar_pad:) may lead.
 const WEEK_OF = /^(?:[*_~\s]|:[\w+-]+:)*week\s+of\s+/i;
@@ -23,8 +25,9 @@ export function parseWeekAnchor(line: string, reference: Day): WeekAnchor | null
   if (date === undefined) {
     return { kind: 'invalid', reason: 'unrecognised date after "Week of"' };
   }
-  if (date === null)
-    return { kind: 'invalid', reason: '"Week of" names a date that does not exist' };
+  if (date === null) {
+    return { kind: 'impossible', reason: '"Week of" names a date that does not exist' };
+  }
   return { kind: 'anchor', date };
 }
 

@@ -17,7 +17,8 @@ export function eventUid(id: number, domain: string): string {
  * An RFC 5545 calendar of all-day events (DTEND is the next day: it is exclusive). DTSTAMP is
  * the event's last change rather than "now", so an unchanged calendar yields the same bytes.
  * Dates are midnight UTC values and the calendar has no time zone, so they are written as the
- * same calendar dates whatever the server's zone.
+ * same calendar dates whatever the server's zone. SEQUENCE is the event's revision, so a calendar
+ * app that holds the event takes a moved one over its copy.
  */
 export function buildCalendarFeed(events: EventRow[], options: FeedOptions): string {
   const calendar = ical({
@@ -38,9 +39,11 @@ export function buildCalendarFeed(events: EventRow[], options: FeedOptions): str
       stamp: new Date(event.updatedAt),
       lastModified: new Date(event.updatedAt),
       created: new Date(event.createdAt),
+      sequence: event.sequence,
     });
   }
-  return calendar.toString();
+  // RFC 5545 3.1: every content line ends with CRLF, the last one too.
+  return calendar.toString().replace(/(?:\r\n)?$/, '\r\n');
 }
 
 /** A strong ETag of the feed's bytes, for conditional GETs by polling calendar apps. */

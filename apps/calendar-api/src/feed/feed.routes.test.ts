@@ -21,6 +21,7 @@ interface FeedEvent {
   allDay: boolean;
   categories: string[];
   lastModified: string;
+  sequence: number;
 }
 
 async function feed(query = '') {
@@ -38,6 +39,7 @@ async function feed(query = '') {
       allDay: event.startDate.isDate && event.endDate.isDate,
       categories: vevent.getAllProperties('categories').flatMap((p) => p.getValues() as string[]),
       lastModified: String(vevent.getFirstPropertyValue('last-modified')),
+      sequence: event.sequence,
     };
   });
   return { res, calendar, events };
@@ -66,10 +68,40 @@ describe('GET /calendar.ics', () => {
         allDay: true,
         categories: ['grade'],
         lastModified: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+        sequence: 0,
       },
     ]);
     expect(res.body).toMatch(/\r\nDTSTART;VALUE=DATE:20250307\r\nDTEND;VALUE=DATE:20250308\r\n/);
     expect(res.body).toMatch(/\r\nDTSTAMP:\d{8}T\d{6}Z\r\n/);
+  });
+
+  it('ends every line with CRLF, the last one too, and folds lines at 75 octets', async () => {
+    await addEvent(h, { title: `Lab ${'🎉 é '.repeat(40)}`.trim(), description: 'x'.repeat(400) });
+    const body = Buffer.from((await h.get('calendar.ics')).rawPayload).toString('utf8');
+    expect(body.endsWith('END:VCALENDAR\r\n')).toBe(true);
+    expect(body.endsWith('\r\n\r\n')).toBe(false);
+    expect(body.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
+    const lines = body.split('\r\n').slice(0, -1);
+    expect(lines.length).toBeGreaterThan(10);
+    for (const line of lines) expect(Buffer.byteLength(line, 'utf8')).toBeLessThanOrEqual(75);
+    expect(lines.some((line) => line.startsWith(' '))).toBe(true);
+  });
+
+  it('raises SEQUENCE each time the date of an event changes, and only then', async () => {
+    const quiz = await addEvent(h, { title: 'Quiz', date: '2025-03-07' });
+    const patch = (payload: object) =>
+      h.request({ method: 'PATCH', url: `event/${quiz.id}`, payload });
+    const sequence = async () => (await feed()).events.map((e) => `${e.start} ${e.sequence}`);
+    expect(await sequence()).toEqual(['2025-03-07 0']);
+    await patch({ title: 'Unit quiz', description: 'Ch. 5' });
+    expect(await sequence()).toEqual(['2025-03-07 0']);
+    await patch({ date: '2025-03-10' });
+    expect(await sequence()).toEqual(['2025-03-10 1']);
+    await patch({ date: '2025-03-10', title: 'Unit 5 quiz' });
+    expect(await sequence()).toEqual(['2025-03-10 1']);
+    await patch({ date: '2025-03-11' });
+    expect(await sequence()).toEqual(['2025-03-11 2']);
+    expect((await h.get(`event/${quiz.id}`)).json()).toMatchObject({ date: '2025-03-11' });
   });
 
   it('keeps every UID stable across requests and changes', async () => {

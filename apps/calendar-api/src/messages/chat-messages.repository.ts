@@ -15,8 +15,16 @@ export interface StoredMessage {
   replaced: EventRow[] | null;
 }
 
-/** A row of ingest_chat_message: the claim ('inserted' or 'updated'), or an event of the message. */
-type IngestRow = EventRow & { change: 'inserted' | 'updated' | 'replaced' | 'created' };
+/** unchanged: this exact content is stored already; stale: a newer version of it is. */
+export type StoreResult = StoredMessage | 'unchanged' | 'stale';
+
+/**
+ * A row of ingest_chat_message: the claim ('inserted', 'updated', or 'stale' alone), or an
+ * event of the message.
+ */
+type IngestRow = EventRow & {
+  change: 'inserted' | 'updated' | 'stale' | 'replaced' | 'created';
+};
 
 /**
  * The call of the ingest_chat_message SQL function (see its migration): it claims the message
@@ -28,13 +36,14 @@ export function ingestStatement(
   identity: MessageIdentity,
   weekStart: string,
   events: ExtractedEvent[],
+  version: string | null,
 ): Statement {
   const { channel, messageKey, messageId, contentHash } = identity;
   return {
     name: 'calendar_ingest_chat_message',
     text: `SELECT e.change, ${eventColumns('e')}
       FROM ${qualified(schema, 'ingest_chat_message')}($1, $2, $3, $4, $5::date, $6::date[],
-           $7::text[], $8::text[], $9::text[], $10::text[]) e`,
+           $7::text[], $8::text[], $9::text[], $10::text[], $11::numeric) e`,
     values: [
       channel,
       messageKey,
@@ -46,6 +55,7 @@ export function ingestStatement(
       events.map((e) => e.description),
       events.map((e) => e.type),
       events.map((e) => e.period),
+      version,
     ],
   };
 }
@@ -54,20 +64,22 @@ export function ingestStatement(
 export function createChatMessagesRepository(db: Database) {
   return {
     /**
-     * Claims the message and stores its events, replacing those of a previous text; null when
-     * this exact content is stored already. Of concurrent identical posts, the unique
-     * (channel, message_key) index lets one insert; the others find the same hash and change
-     * nothing. Without `tx`, the one statement needs no transaction around it.
+     * Claims the message and stores its events, replacing those of a previous text. Of
+     * concurrent identical posts, the unique (channel, message_key) index lets one insert; the
+     * others find the same hash and change nothing. A `version` (Slack's edited.ts or ts) older
+     * than the stored one changes nothing either. Without `tx`, the one statement needs no
+     * transaction around it.
      */
     async store(
       tx: Tx | null,
       identity: MessageIdentity,
-      weekStart: string,
-      events: ExtractedEvent[],
-    ): Promise<StoredMessage | null> {
-      const statement = ingestStatement(db.schema, identity, weekStart, events);
+      message: { weekStart: string; events: ExtractedEvent[]; version: string | null },
+    ): Promise<StoreResult> {
+      const { weekStart, events, version } = message;
+      const statement = ingestStatement(db.schema, identity, weekStart, events, version);
       const rows = await runStatement<IngestRow>(db, tx, statement);
-      if (rows.length === 0) return null;
+      if (rows.length === 0) return 'unchanged';
+      if (rows[0].change === 'stale') return 'stale';
       const of = (change: IngestRow['change']) =>
         rows
           .filter((row) => row.change === change)

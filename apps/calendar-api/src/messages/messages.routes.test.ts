@@ -58,6 +58,28 @@ describe('POST /add', () => {
     ]);
   });
 
+  it('answers 400 naming the line when "Week of" names a date that does not exist, and stores nothing', async () => {
+    const res = await h.post('add', {
+      text: 'Week of 2/30/2025\n[Mon]: Unit 5 intro',
+      channel: 'C123',
+      message_id: '1741000000.000100',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      errors: [
+        {
+          field: 'text',
+          message:
+            '"Week of" names a date that does not exist: "Week of 2/30/2025"; nothing was stored',
+        },
+      ],
+    });
+    expect(await h.db.calendarEvent.count()).toBe(0);
+    expect(await h.db.chatMessage.count()).toBe(0);
+  });
+
   it('answers 200 with nothing created for a message that names no event', async () => {
     const res = await h.post('add', {
       text: 'Have a nice weekend!',

@@ -1,7 +1,13 @@
 import type { Config } from '../config';
 import type { Database, Tx } from '../db';
 import type { EventRow } from '../events/event-row';
-import { extractEvents, type ExtractResult, type IgnoredLine } from '../extraction';
+import {
+  extractEvents,
+  MessageRejectedError,
+  type ExtractResult,
+  type IgnoredLine,
+} from '../extraction';
+import { invalidField } from '../errors';
 import {
   notificationContent,
   type NotificationContent,
@@ -9,7 +15,11 @@ import {
 import type { Outbox } from '../notifications/outbox';
 import { dateInZone } from '../domain/calendar-days';
 import { parseChannelPeriods } from '../domain/channel-periods';
-import { createChatMessagesRepository, type StoredMessage } from './chat-messages.repository';
+import {
+  createChatMessagesRepository,
+  type StoredMessage,
+  type StoreResult,
+} from './chat-messages.repository';
 import { messageIdentity, type MessageIdentity } from './message-identity';
 import type { AddMessageBody } from './messages.schemas';
 
@@ -30,7 +40,12 @@ export interface ChatMessageInput {
   period?: string;
   /** When it was posted; "today" for reading it otherwise. */
   postedAt?: Date;
+  /** Which version of the message this is (Slack's edited.ts, else ts); an older one is not stored. */
+  version?: string;
 }
+
+export const STALE_VERSION_REASON =
+  'an older version of the message than the one stored (a late delivery)';
 
 /**
  * Turns chat messages into events, once per message; a changed message replaces its events, a
@@ -49,8 +64,12 @@ export function createMessagesService({
 }) {
   const channelPeriods = parseChannelPeriods(config.CHANNEL_PERIODS);
   const repository = createChatMessagesRepository(db);
-  const claimAndStore = (tx: Tx | null, identity: MessageIdentity, result: ExtractResult) =>
-    repository.store(tx, identity, result.weekStart, result.events);
+  const claimAndStore = (
+    tx: Tx | null,
+    identity: MessageIdentity,
+    result: ExtractResult,
+    version: string | null,
+  ) => repository.store(tx, identity, { ...result, version });
   const sourceOf = (identity: MessageIdentity) => ({
     channel: identity.channel === '' ? null : identity.channel,
     message_id: identity.messageId,
@@ -67,6 +86,15 @@ export function createMessagesService({
     return { result, identity };
   }
 
+  function readOrRefuse(input: ChatMessageInput) {
+    try {
+      return read(input);
+    } catch (error) {
+      if (!(error instanceof MessageRejectedError)) throw error;
+      throw invalidField('text', `${error.reason}: "${error.line}"; nothing was stored`);
+    }
+  }
+
   function noticeOf(stored: StoredMessage, identity: MessageIdentity): NotificationContent | null {
     const source = sourceOf(identity);
     if (stored.created.length > 0) {
@@ -76,39 +104,52 @@ export function createMessagesService({
   }
 
   /** Saves the events; the notification, if a target is configured, in the same transaction. */
-  async function save(tx: Tx | null, identity: MessageIdentity, result: ExtractResult) {
+  async function save(
+    tx: Tx | null,
+    identity: MessageIdentity,
+    result: ExtractResult,
+    version: string | null = null,
+  ): Promise<StoreResult> {
     // Nothing to record beside the one statement: it needs no transaction around it.
-    if (tx === null && !outbox.records) {
-      return (await claimAndStore(null, identity, result))?.created ?? [];
-    }
+    if (tx === null && !outbox.records) return claimAndStore(null, identity, result, version);
     const write = async (client: Tx) => {
-      const stored = await claimAndStore(client, identity, result);
-      const notice = stored && noticeOf(stored, identity);
+      const stored = await claimAndStore(client, identity, result, version);
+      const notice = typeof stored === 'string' ? null : noticeOf(stored, identity);
       if (notice) await outbox.enqueue(client, notice);
-      return stored?.created ?? [];
+      return stored;
     };
     return tx === null ? db.transaction(write) : write(tx);
   }
 
-  async function ingestWith(tx: Tx, input: ChatMessageInput): Promise<IngestResult> {
-    const { result, identity } = read(input);
-    const created = await save(tx, identity, result);
-    return { weekStart: result.weekStart, created, ignoredLines: result.ignoredLines };
-  }
+  const createdBy = (stored: StoreResult) => (typeof stored === 'string' ? [] : stored.created);
 
   return {
-    ingestWith,
+    /**
+     * A chat message from the Slack inbox, in the inbox's transaction. Answers why it was left
+     * without effect (it cannot be read without guessing, or a newer version is stored), or null.
+     */
+    async ingestWith(tx: Tx, input: ChatMessageInput): Promise<string | null> {
+      let message: ReturnType<typeof read>;
+      try {
+        message = read(input);
+      } catch (error) {
+        if (error instanceof MessageRejectedError) return error.message;
+        throw error;
+      }
+      const stored = await save(tx, message.identity, message.result, input.version ?? null);
+      return stored === 'stale' ? STALE_VERSION_REASON : null;
+    },
 
-    /** POST /add: the message is read before anything is written. */
+    /** POST /add: the message is read before anything is written; one it cannot read is a 400. */
     async ingest(body: AddMessageBody): Promise<IngestResult> {
-      const { result, identity } = read({
+      const { result, identity } = readOrRefuse({
         text: body.text,
         channel: body.channel ?? '',
         messageId: body.message_id ?? body.ts ?? null,
         weekStart: body.week_start ?? body.weekStartDate,
         period: body.period,
       });
-      const created = await save(null, identity, result);
+      const created = createdBy(await save(null, identity, result));
       return { weekStart: result.weekStart, created, ignoredLines: result.ignoredLines };
     },
 

@@ -52,6 +52,8 @@ describe('headline and eventLines', () => {
     ['replaced', 5, '✏️ Plan message edited: 5 events now'],
     ['updated', 1, '✏️ 1 event changed'],
     ['deleted', 3, '🗑️ 3 events removed'],
+    ['digest', 2, '🗓️ Tomorrow, Fri 2025-03-07: 2 events'],
+    ['reminder', 1, '⏰ Reminder: 1 event coming up'],
   ] as const)('words a %s notification of %i', (action, total, expected) => {
     expect(headline(content({ action, total }))).toBe(expected);
   });
@@ -62,6 +64,23 @@ describe('headline and eventLines', () => {
         content({ total: 2, events: [event(), event({ type: 'general', period: null })] }),
       ),
     ).toEqual(['• Fri 2025-03-07: Unit 5 quiz (grade, CSA)', '• Fri 2025-03-07: Unit 5 quiz']);
+  });
+
+  it('shows under an edited event what changed, was → now', () => {
+    const edited = event({
+      title: 'Unit 5 test',
+      changes: [
+        { field: 'title', was: 'Unit 5 quiz', now: 'Unit 5 test' },
+        { field: 'date', was: '2025-03-06', now: '2025-03-07' },
+        { field: 'description', was: '', now: 'Ch. 5\nand 6' },
+      ],
+    });
+    expect(eventLines(content({ action: 'updated', events: [edited] }))).toEqual([
+      '• Fri 2025-03-07: Unit 5 test (grade, CSA)',
+      '    title: "Unit 5 quiz" → "Unit 5 test"',
+      '    date: Thu 2025-03-06 → Fri 2025-03-07',
+      '    description: (none) → "Ch. 5 and 6"',
+    ]);
   });
 
   it('counts the events it does not list', () => {

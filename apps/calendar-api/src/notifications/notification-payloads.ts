@@ -1,4 +1,4 @@
-import type { NotificationContent, NotifiedEvent } from './notification-content';
+import type { FieldChange, NotificationContent, NotifiedEvent } from './notification-content';
 import type { WebhookFormat } from '../domain/webhook-targets';
 
 export const DISCORD_CONTENT_LIMIT = 2000;
@@ -24,6 +24,8 @@ export function truncate(text: string, max: number): string {
   return kept + ELLIPSIS;
 }
 
+const dayOf = (date: string) => `${WEEKDAYS[new Date(`${date}T00:00:00Z`).getUTCDay()]} ${date}`;
+
 const plural = (n: number) => `${n} ${n === 1 ? 'event' : 'events'}`;
 
 export function headline(content: NotificationContent): string {
@@ -37,18 +39,31 @@ export function headline(content: NotificationContent): string {
       return `✏️ ${events} changed`;
     case 'deleted':
       return `🗑️ ${events} removed`;
+    case 'digest':
+      return `🗓️ Tomorrow, ${dayOf(content.events[0]?.date ?? '')}: ${events}`;
+    case 'reminder':
+      return `⏰ Reminder: ${events} coming up`;
   }
 }
 
 function eventLine(event: NotifiedEvent): string {
-  const weekday = WEEKDAYS[new Date(`${event.date}T00:00:00Z`).getUTCDay()];
   const labels = [event.type === 'general' ? null : event.type, event.period].filter(Boolean);
-  return `• ${weekday} ${event.date}: ${event.title}${labels.length ? ` (${labels.join(', ')})` : ''}`;
+  return `• ${dayOf(event.date)}: ${event.title}${labels.length ? ` (${labels.join(', ')})` : ''}`;
+}
+
+/** `  title: "Quiz" → "Unit 5 quiz"`: was → now, on one line whatever the text holds. */
+function changeLine({ field, was, now }: FieldChange): string {
+  const show = (value: string) =>
+    field === 'date' ? dayOf(value) : value === '' ? '(none)' : `"${value.replace(/\s+/g, ' ')}"`;
+  return `    ${field}: ${show(was)} → ${show(now)}`;
 }
 
 /** The lines under the headline, with "…and N more" when not every event is listed. */
 export function eventLines(content: NotificationContent): string[] {
-  const lines = content.events.map(eventLine);
+  const lines = content.events.flatMap((event) => [
+    eventLine(event),
+    ...(event.changes ?? []).map(changeLine),
+  ]);
   const unlisted = content.total - content.events.length;
   if (unlisted > 0) lines.push(`…and ${unlisted} more`);
   return lines;

@@ -69,6 +69,52 @@ describe('notifications written with each change', () => {
     ]);
   });
 
+  it('says what an edit by id changed, was → now, and only what changed', async () => {
+    const quiz = await addEvent(h, { title: 'Quiz', date: '2025-03-06', description: 'Ch. 5' });
+    const res = await send('PATCH', `event/${quiz.id}`, {
+      title: 'Unit 5 quiz',
+      date: '2025-03-07',
+      description: 'Ch. 5',
+      type: 'grade',
+    });
+    expect(res.statusCode).toBe(200);
+    const [slack] = await log();
+    expect(slack.events).toEqual([
+      {
+        id: quiz.id,
+        date: '2025-03-07',
+        title: 'Unit 5 quiz',
+        type: 'grade',
+        period: null,
+        changes: [
+          { field: 'title', was: 'Quiz', now: 'Unit 5 quiz' },
+          { field: 'date', was: '2025-03-06', now: '2025-03-07' },
+        ],
+      },
+    ]);
+    expect(slack.text).toBe(
+      [
+        '✏️ 1 event changed',
+        '• Fri 2025-03-07: Unit 5 quiz (grade)',
+        '    title: "Quiz" → "Unit 5 quiz"',
+        '    date: Thu 2025-03-06 → Fri 2025-03-07',
+      ].join('\n'),
+    );
+  });
+
+  it('says what an edit by title changed on each event', async () => {
+    await addEvent(h, { title: 'Lab', date: '2025-03-03' });
+    await addEvent(h, { title: 'Lab', date: '2025-03-04', description: 'Goggles' });
+    const res = await send('PUT', 'edit/Lab', { description: 'Goggles' });
+    expect(res.statusCode).toBe(200);
+    const [slack] = await log();
+    expect(slack.events.map((e) => e.changes)).toEqual([
+      [{ field: 'description', was: '', now: 'Goggles' }],
+      undefined,
+    ]);
+    expect(slack.text).toContain('    description: (none) → "Goggles"');
+  });
+
   it('records nothing for a change that did not happen', async () => {
     const event = await addEvent(h);
     expect((await send('DELETE', 'delete/Nothing')).statusCode).toBe(404);

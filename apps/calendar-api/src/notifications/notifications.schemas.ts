@@ -29,12 +29,24 @@ const NotifiedEventSchema = Type.Object({
   title: Type.String(),
   type: Type.String(),
   period: Type.Union([Type.String(), Type.Null()]),
+  changes: Type.Optional(
+    Type.Array(
+      Type.Object({
+        field: Type.String({ examples: ['title', 'date', 'description'] }),
+        was: Type.String(),
+        now: Type.String(),
+      }),
+      { description: "An edit's changes to title, date and description (only those that changed)" },
+    ),
+  ),
 });
 
 export const NotificationSchema = Type.Object({
   id: Type.Integer(),
   target: Type.String({ description: "The target's name in NOTIFY_WEBHOOKS" }),
-  action: Type.String({ examples: ['created', 'replaced', 'updated', 'deleted'] }),
+  action: Type.String({
+    examples: ['created', 'replaced', 'updated', 'deleted', 'digest', 'reminder'],
+  }),
   status: Type.String({ examples: [...NOTIFICATION_STATUSES] }),
   attempts: Type.Integer(),
   text: Type.String({ description: 'The message, as plain text' }),

@@ -12,6 +12,7 @@ export interface BackgroundWorker {
 export interface Workers {
   dispatcher: BackgroundWorker;
   slackInbox: BackgroundWorker;
+  scheduler: BackgroundWorker;
 }
 
 declare module 'fastify' {
