@@ -69,6 +69,7 @@ describe('calendar-api app', () => {
       '20261122000000_events_messages_tokens',
       '20261123000000_slack_inbox_notifications',
       '20261130000000_ingest_chat_message',
+      '20261223000000_recurrence',
     ]);
     const schemaPath = path.resolve(__dirname, '../../../prisma/calendar-api/schema.prisma');
     expect(await findDrift(schemaPath, database.url, 'calendar')).toEqual([]);

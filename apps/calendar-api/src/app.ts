@@ -74,7 +74,7 @@ export async function buildApp(
     maxRedirects: config.OUTBOUND_MAX_REDIRECTS,
   });
   const tokens = createTokensService({ db });
-  const events = createEventsService({ db, outbox });
+  const events = createEventsService({ db, outbox, zone: config.CALENDAR_TIMEZONE });
   const queries = createEventQueriesService({ db, config, now });
   const messages = createMessagesService({ db, config, now, outbox });
   const notifications = createNotificationsService({ db });
