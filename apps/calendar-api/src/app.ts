@@ -35,6 +35,7 @@ import { createOutbox } from './notifications/outbox';
 import { authPlugin, BEARER_THROTTLE } from './plugins/auth.plugin';
 import { API_PREFIX, SECURITY_SCHEMES } from './routes';
 import { createTokensService } from './tokens/tokens.service';
+import { calendarPageRoutes } from './web/calendar-page.routes';
 import { workersPlugin, type Workers } from './workers/workers.plugin';
 
 export interface AppOverrides {
@@ -128,6 +129,7 @@ export async function buildApp(
     securitySchemes: SECURITY_SCHEMES,
   });
   await app.register(healthRoutes, { checkDatabase: () => app.database.ping() });
+  await app.register(calendarPageRoutes, { config });
 
   await app.register(
     async (api) => {
