@@ -14,8 +14,10 @@ import { formatTable, writeResults } from './lib/report.mjs';
 import {
   CALENDAR_DAYS,
   CALENDAR_FIRST_DAY,
+  RECURRING_FIRST_DAY,
   sampleUserIds,
   seedCalendar,
+  seedRecurring,
   seedWorkspace,
 } from './lib/seed.mjs';
 import { checkPlans } from './lib/plans.mjs';
@@ -26,12 +28,18 @@ const { SERVICES, buildApps } = createRequire(import.meta.url)('../tools/service
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const USERS = Math.round(100_000 * SCALE);
 const EVENTS = Math.round(1_000_000 * SCALE);
+// Weekly series through one year, beside the million single events.
+const SERIES = Math.max(10, Math.round(200 * SCALE));
 const PORTS = { workspace: 3201, calendar: 3202, baseline: 3299 };
 const LAST_PAGE = Math.ceil(USERS / 100) - 1;
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const wanted = (id) => !ONLY || ONLY.includes(id);
 
 const log = (line) => process.stdout.write(`${line}\n`);
+const DAY_MS = 86_400_000;
+/** Days from CALENDAR_FIRST_DAY to the `week`th week of the recurring series' year. */
+const recurringDay = (week) =>
+  (Date.parse(RECURRING_FIRST_DAY) - Date.parse(CALENDAR_FIRST_DAY)) / DAY_MS + week * 7;
 const pick = (list) => list[Math.floor(Math.random() * list.length)];
 const dayString = (offset) => {
   const day = new Date(`${CALENDAR_FIRST_DAY}T00:00:00Z`);
@@ -92,6 +100,7 @@ async function main() {
     let seeded = performance.now();
     await seedWorkspace(db.url, USERS);
     await seedCalendar(db.url, EVENTS);
+    await seedRecurring(db.url, SERIES);
     const userIds = await sampleUserIds(db.url, 5000);
     log(`Seeded in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
 
@@ -106,6 +115,8 @@ async function main() {
         lastPage: LAST_PAGE,
         day: dayString(1000),
         weekEnd: dayString(1006),
+        seriesDay: dayString(recurringDay(20)),
+        seriesWeekEnd: dayString(recurringDay(20) + 6),
       });
       for (const problem of checked.problems) log(`  ${problem}`);
       plans = checked.plans;
@@ -234,6 +245,23 @@ async function main() {
       },
       atLeast(0.6),
     );
+    if (wanted('recurring')) {
+      // The same read of a week, inside the recurring series' year and outside it.
+      const rangeOf = (d) =>
+        `/api/calendar/events/range?start=${dayString(d)}&end=${dayString(d + 6)}`;
+      const plainWeek = () => {
+        const d = weekStart();
+        return Math.abs(d - recurringDay(26)) < 200 ? d + 400 : d;
+      };
+      const heavyWeek = () => recurringDay(Math.floor(Math.random() * 50));
+      await compare(
+        'recurring',
+        `GET /events/range, one week with ${SERIES} weekly series vs without`,
+        { url: calendar.url, path: '/', makePath: () => rangeOf(heavyWeek()) },
+        { url: calendar.url, path: '/', makePath: () => rangeOf(plainWeek()) },
+        atLeast(0.7),
+      );
+    }
     await compare(
       'date',
       'GET /events/{date}',

@@ -1,3 +1,6 @@
 // Waits in these tests end as soon as what they wait for happens, with limits of tens of seconds
-// so that a loaded machine never fails them; a test may hold a few such waits.
-module.exports = { ...require('../../jest.preset.cjs'), testTimeout: 120_000 };
+// so that a loaded machine never fails them; a test may hold a few such waits. Browser tests
+// (*.browser.test.ts) are left out without Chromium (tools/jest/browser-tests.cjs).
+const { browserConfig } = require('../../tools/jest/browser-tests.cjs');
+
+module.exports = { ...require('../../jest.preset.cjs'), testTimeout: 120_000, ...browserConfig() };

@@ -41,7 +41,11 @@ export async function checkPlans(url, sample) {
         ] = (await client.query(explain)).rows;
         const nodes = nodesOf(top.Plan, s.analyze);
         const missing = s.uses.filter(
-          (index) => !nodes.some((node) => node.includes(` using ${index} `)),
+          // "Index Scan using x on t", or "Bitmap Index Scan using x" (the heap scan is its parent).
+          (index) =>
+            !nodes.some(
+              (node) => node.includes(` using ${index} `) || node.endsWith(` using ${index}`),
+            ),
         );
         const forbidden = nodes.filter((node) => s.never.includes(node));
         plans.push({ statement: s.name, mode, nodes, ms: top['Execution Time'] ?? null });

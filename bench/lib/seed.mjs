@@ -121,3 +121,28 @@ export async function sampleUserIds(url, count) {
     return rows.map((r) => r.id);
   });
 }
+
+/** The year of the recurring series: the range read of one of its weeks is the recurring-heavy one. */
+export const RECURRING_FIRST_DAY = '2023-01-02';
+export const RECURRING_LAST_DAY = '2023-12-31';
+
+/**
+ * `count` weekly series running through RECURRING_FIRST_DAY's year, each on the weekday it starts
+ * on and skipping its third week (an EXDATE), with its last occurrence as the service stores it.
+ */
+export async function seedRecurring(url, count) {
+  await withClient(url, async (c) => {
+    await c.query('SET search_path TO calendar');
+    await c.query(
+      `INSERT INTO calendar_event (date, title, type, period, rrule, exdates, series_end, created_at, updated_at)
+       SELECT s.day, 'Weekly ' || i, (ARRAY['general', 'check-in', 'grade'])[1 + i % 3],
+              (ARRAY['CSA', 'CSP', '3', NULL])[1 + i % 4],
+              'FREQ=WEEKLY;UNTIL=' || to_char($2::date, 'YYYYMMDD'), ARRAY[s.day + 14],
+              s.day + 7 * (($2::date - s.day) / 7), now(), now()
+       FROM generate_series(0, $3 - 1) i
+       CROSS JOIN LATERAL (SELECT $1::date + i % 7 AS day) s`,
+      [RECURRING_FIRST_DAY, RECURRING_LAST_DAY, count],
+    );
+    await c.query('VACUUM ANALYZE calendar_event');
+  });
+}

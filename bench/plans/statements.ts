@@ -16,6 +16,9 @@ export interface Sample {
   /** A day and the day six days later. */
   day: string;
   weekEnd: string;
+  /** The same in the year of the recurring series. */
+  seriesDay: string;
+  seriesWeekEnd: string;
 }
 
 export interface Statement {
@@ -42,7 +45,8 @@ function statement(
   return { name, text: sql.text, values: sql.values, uses, never: NO_BIG_SCANS, analyze };
 }
 
-export function statements({ user, lastPage, day, weekEnd }: Sample): Statement[] {
+export function statements(sample: Sample): Statement[] {
+  const { user, lastPage, day, weekEnd, seriesDay, seriesWeekEnd } = sample;
   const cursor = Buffer.from(JSON.stringify(['createdAt', user.createdAt, user.id])).toString(
     'base64url',
   );
@@ -78,11 +82,17 @@ export function statements({ user, lastPage, day, weekEnd }: Sample): Statement[
     ),
     statement('GET /events/{date}', selectEventsStatement('calendar', { date: day }), [
       'calendar_event_date_id_idx',
+      'calendar_event_series_end_date_idx',
     ]),
     statement(
       'GET /events/range',
       selectEventsStatement('calendar', { start: day, end: weekEnd }),
-      ['calendar_event_date_id_idx'],
+      ['calendar_event_date_id_idx', 'calendar_event_series_end_date_idx'],
+    ),
+    statement(
+      'GET /events/range, recurring series',
+      selectEventsStatement('calendar', { start: seriesDay, end: seriesWeekEnd }),
+      ['calendar_event_date_id_idx', 'calendar_event_series_end_date_idx'],
     ),
   ];
 }

@@ -73,6 +73,8 @@ describe('calendar-api app', () => {
       '20261222000100_event_sequence',
       '20261222000200_chat_message_version',
       '20261222000300_scheduled_notice',
+      '20261223000000_recurrence',
+      '20261223000100_sequence_on_rule_change',
     ]);
     const schemaPath = path.resolve(__dirname, '../../../prisma/calendar-api/schema.prisma');
     expect(await findDrift(schemaPath, database.url, 'calendar')).toEqual([]);

@@ -36,6 +36,7 @@ import { createScheduler } from './notifications/scheduler';
 import { authPlugin, BEARER_THROTTLE } from './plugins/auth.plugin';
 import { API_PREFIX, SECURITY_SCHEMES } from './routes';
 import { createTokensService } from './tokens/tokens.service';
+import { calendarPageRoutes } from './web/calendar-page.routes';
 import { workersPlugin, type Workers } from './workers/workers.plugin';
 
 export interface AppOverrides {
@@ -75,7 +76,7 @@ export async function buildApp(
     maxRedirects: config.OUTBOUND_MAX_REDIRECTS,
   });
   const tokens = createTokensService({ db });
-  const events = createEventsService({ db, outbox });
+  const events = createEventsService({ db, outbox, zone: config.CALENDAR_TIMEZONE });
   const queries = createEventQueriesService({ db, config, now });
   const messages = createMessagesService({ db, config, now, outbox });
   const notifications = createNotificationsService({ db });
@@ -140,6 +141,7 @@ export async function buildApp(
     securitySchemes: SECURITY_SCHEMES,
   });
   await app.register(healthRoutes, { checkDatabase: () => app.database.ping() });
+  await app.register(calendarPageRoutes, { config });
 
   await app.register(
     async (api) => {

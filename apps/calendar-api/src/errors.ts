@@ -1,6 +1,7 @@
 import { createError, ValidationFailedError, withFieldErrors } from '@platform/errors';
 
 export const EventNotFoundError = createError('EVENT_NOT_FOUND', 'No event matches %s', 404);
+export const AssetNotFoundError = createError('NOT_FOUND', 'No file %s', 404);
 export const PreconditionFailedError = createError(
   'PRECONDITION_FAILED',
   'The event has changed since it was read: If-Match does not match its current ETag',

@@ -27,3 +27,5 @@ export {
 export type { OutboundFetch, OutboundFetchInit, Resolver } from './outbound/outbound-fetch';
 export { inputGuardPlugin } from './input-guard.plugin';
 export { badTextFields, isBadText } from './input-guard';
+export { escapeHtml, pagePolicy, setPageHeaders } from './web-page';
+export type { PagePolicyOptions } from './web-page';

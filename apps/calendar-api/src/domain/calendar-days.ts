@@ -58,4 +58,3 @@ export function toDbDate(date: string): Date {
 export function fromDbDate(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
-

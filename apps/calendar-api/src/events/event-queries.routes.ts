@@ -31,8 +31,8 @@ export const eventQueriesRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       const page = await queries.page(request.query);
-      if (page.nextAfterId !== null) {
-        reply.header('link', nextPageLink(`${API_PREFIX}/events`, request.query, page.nextAfterId));
+      if (page.next !== null) {
+        reply.header('link', nextPageLink(`${API_PREFIX}/events`, request.query, page.next));
       }
       return wire(page.events);
     },

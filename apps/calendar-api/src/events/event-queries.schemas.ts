@@ -17,6 +17,13 @@ export const ListQuerySchema = Type.Object({
       description: 'The last id of the previous page',
     }),
   ),
+  after_date: Type.Optional(
+    Type.String({
+      ...CalendarDateSchema,
+      description:
+        "With after_id: the date of the previous page's last event (a recurring one's occurrence)",
+    }),
+  ),
 });
 export type ListQuery = Static<typeof ListQuerySchema>;
 
@@ -37,13 +44,18 @@ export const NextDayQuerySchema = Type.Object({
 });
 
 /** The Link header's rel="next" target: the same query, continued after `afterId`. */
-export function nextPageLink(path: string, query: ListQuery, afterId: number): string {
+export function nextPageLink(
+  path: string,
+  query: ListQuery,
+  next: { afterId: number; afterDate?: string },
+): string {
   const params = new URLSearchParams();
   for (const key of ['type', 'period', 'start', 'end'] as const) {
     const value = query[key];
     if (value !== undefined) params.set(key, value);
   }
   params.set('limit', String(query.limit));
-  params.set('after_id', String(afterId));
+  params.set('after_id', String(next.afterId));
+  if (next.afterDate !== undefined) params.set('after_date', next.afterDate);
   return `<${path}?${params}>; rel="next"`;
 }

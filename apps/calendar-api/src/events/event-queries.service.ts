@@ -3,13 +3,14 @@ import type { Database } from '../db';
 import { addDays, dateInZone, isTimeZone } from '../domain/calendar-days';
 import { invalidField } from '../errors';
 import type { ListQuery } from './event-queries.schemas';
+import { withOccurrences } from './event-occurrences';
 import type { EventRow } from './event-row';
 import { createEventsRepository, type EventFilter } from './events.repository';
 
 export interface EventPage {
   events: EventRow[];
-  /** The id to continue after, when more events remain. */
-  nextAfterId: number | null;
+  /** The event to continue after, when more remain (its date too, for a recurring one's occurrence). */
+  next: { afterId: number; afterDate?: string } | null;
 }
 
 function checkRange(start: string | undefined, end: string | undefined): void {
@@ -33,16 +34,20 @@ export function createEventQueriesService({
   now: () => Date;
 }) {
   const repository = createEventsRepository(db);
-  const onDate = (date: string) => repository.select({ date });
+  /** Single events and the occurrences of recurring ones that `filter` matches. */
+  async function read(filter: EventFilter, from?: string, to?: string): Promise<EventRow[]> {
+    return withOccurrences(await repository.select(filter), { from, to });
+  }
+  const onDate = (date: string) => read({ date }, date, date);
 
   return {
     onDate,
 
-    byType: (type: string) => repository.select({ type }),
+    byType: (type: string) => read({ type }),
 
     range(start: string, end: string): Promise<EventRow[]> {
       checkRange(start, end);
-      return repository.select({ start, end });
+      return read({ start, end }, start, end);
     },
 
     nextDay(tz: string | undefined): Promise<EventRow[]> {
@@ -63,16 +68,23 @@ export function createEventQueriesService({
         limit: query.limit + 1,
       };
       if (query.after_id !== undefined) {
-        const date = await repository.dateOf(query.after_id);
+        const date = query.after_date ?? (await repository.dateOf(query.after_id));
         if (date === null)
           throw invalidField('after_id', 'matches no event; start again without it');
         filter.after = { date, id: query.after_id };
       }
-      const rows = await repository.select(filter);
+      const after = filter.after;
+      const from =
+        after && (query.start === undefined || after.date > query.start) ? after.date : query.start;
+      const rows = (await read(filter, from, query.end)).filter(
+        (e) => !after || e.date > after.date || (e.date === after.date && e.id > after.id),
+      );
       const page = rows.slice(0, query.limit);
+      const last = page[page.length - 1];
+      if (rows.length <= query.limit) return { events: page, next: null };
       return {
         events: page,
-        nextAfterId: rows.length > query.limit ? page[page.length - 1].id : null,
+        next: { afterId: last.id, afterDate: last.rrule === null ? undefined : last.date },
       };
     },
   };

@@ -13,6 +13,8 @@ function row(overrides: Partial<EventRow> = {}): EventRow {
     sourceMessageId: '1740000000.000100',
     fromChat: true,
     sequence: 0,
+    rrule: null,
+    exdates: [],
     createdAt: '2025-03-01T10:00:00.000Z',
     updatedAt: '2025-03-02T10:00:00.000Z',
     ...overrides,
@@ -31,6 +33,15 @@ describe('toEventResponse', () => {
       created_at: '2025-03-01T10:00:00.000Z',
       updated_at: '2025-03-02T10:00:00.000Z',
       source: { channel: 'C123', message_id: '1740000000.000100' },
+      recurrence: null,
+    });
+  });
+
+  it('gives a recurring event its rule and exceptions', () => {
+    const weekly = row({ rrule: 'FREQ=WEEKLY;COUNT=3', exdates: ['2025-03-10'] });
+    expect(toEventResponse(weekly).recurrence).toEqual({
+      rrule: 'FREQ=WEEKLY;COUNT=3',
+      exdates: ['2025-03-10'],
     });
   });
 

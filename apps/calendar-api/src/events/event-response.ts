@@ -14,6 +14,7 @@ export function toEventResponse(row: EventRow): EventResponse {
     created_at: row.createdAt,
     updated_at: row.updatedAt,
     source: row.fromChat ? { channel: row.sourceChannel, message_id: row.sourceMessageId } : null,
+    recurrence: row.rrule === null ? null : { rrule: row.rrule, exdates: row.exdates },
   };
 }
 

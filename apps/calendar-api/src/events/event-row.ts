@@ -19,17 +19,25 @@ export interface EventRow {
   fromChat: boolean;
   /** The revision calendar apps compare (iCalendar SEQUENCE): raised whenever `date` changes. */
   sequence: number;
+  /** The RRULE of a recurring event (its master row; `date` is then its first day), else null. */
+  rrule: string | null;
+  /** The dates a recurring event skips; sorted. */
+  exdates: string[];
   createdAt: string;
   updatedAt: string;
 }
 
 /**
- * The columns of an EventRow, from `calendar_event` or anything with its columns (the
- * ingest_chat_message function) under `alias`. Times come as Postgres prints a UTC timestamp.
+ * The columns of an EventRow, from `calendar_event` or anything with its columns under `alias`.
+ * Times come as Postgres prints a UTC timestamp. `single` is for rows without the recurrence
+ * columns (the ingest_chat_message function's: chat messages never make recurring events).
  */
-export function eventColumns(alias: string): string {
+export function eventColumns(alias: string, single = false): string {
   const a = alias;
-  return `${a}.id, ${a}.date::text AS date, ${a}.title, ${a}.description, ${a}.type, ${a}.period,
+  const recurrence = single
+    ? `NULL::text AS rrule, '{}'::text[] AS exdates`
+    : `${a}.rrule, coalesce(${a}.exdates, '{}')::text[] AS exdates`;
+  return `${recurrence}, ${a}.id, ${a}.date::text AS date, ${a}.title, ${a}.description, ${a}.type, ${a}.period,
     ${a}.source_channel AS "sourceChannel", ${a}.source_message_id AS "sourceMessageId",
     ${a}.chat_message_id IS NOT NULL AS "fromChat", ${a}.sequence,
     (${a}.created_at AT TIME ZONE 'UTC')::text AS "createdAt",
@@ -63,6 +71,8 @@ export function eventRowFromModel(event: CalendarEvent): EventRow {
     sourceMessageId: event.sourceMessageId,
     fromChat: event.chatMessageId !== null,
     sequence: event.sequence,
+    rrule: event.rrule,
+    exdates: event.exdates.map(fromDbDate),
     createdAt: event.createdAt.toISOString(),
     updatedAt: event.updatedAt.toISOString(),
   };

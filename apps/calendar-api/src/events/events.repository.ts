@@ -1,4 +1,5 @@
 import { toDbDate } from '../domain/calendar-days';
+import type { Series } from '../domain/recurrence';
 import { qualified, runStatement, type Database, type Statement, type Tx } from '../db';
 import type { Prisma } from '../generated/prisma/client';
 import { eventColumns, eventRowFromModel, eventRowFromSql, type EventRow } from './event-row';
@@ -22,6 +23,8 @@ export interface NewEvent {
   description?: string;
   type?: string;
   period?: string | null;
+  /** How the event repeats; null (or absent) for a single event. */
+  series?: Series | null;
 }
 export type EventChanges = Partial<NewEvent>;
 
@@ -31,40 +34,62 @@ const ORDER = [
 ] satisfies Prisma.CalendarEventOrderByWithRelationInput[];
 
 /**
- * The read of events matching `filter`, by date, then id. Its text depends only on which
- * conditions are present, so each shape is one named statement, prepared once per connection.
+ * The read of events matching `filter` in one round trip: the single events, by date, then id
+ * (the `(date, id)` index; `limit` applies to them), then the recurring events whose series can
+ * have an occurrence matching it, found from their first and last days (`(series_end, date)`
+ * index) and expanded by the caller. Its text depends only on which conditions are present, so
+ * each shape is one named statement, prepared once per connection.
  */
 export function selectEventsStatement(schema: string, filter: EventFilter): Statement {
-  const conditions: string[] = [];
   const values: unknown[] = [];
   const shape: string[] = [];
-  const add = (key: string, sql: (...at: string[]) => string, ...given: unknown[]) => {
+  const singles = ['e.rrule IS NULL'];
+  const series = ['e.rrule IS NOT NULL'];
+  const add = (key: string, given: unknown[], single: string | null, recurring: string | null) => {
     const at = given.map((value) => `$${values.push(value)}`);
-    conditions.push(sql(...at));
+    const fill = (sql: string) => sql.replace(/\$(\d)/g, (_, n: string) => at[Number(n)]);
+    if (single !== null) singles.push(fill(single));
+    if (recurring !== null) series.push(fill(recurring));
     shape.push(key);
   };
-  if (filter.date !== undefined) add('date', (d) => `e.date = ${d}::date`, filter.date);
-  if (filter.start !== undefined) add('start', (d) => `e.date >= ${d}::date`, filter.start);
-  if (filter.end !== undefined) add('end', (d) => `e.date <= ${d}::date`, filter.end);
-  if (filter.type !== undefined) add('type', (t) => `e.type = ${t}`, filter.type);
-  if (filter.period !== undefined) add('period', (p) => `e.period = ${p}`, filter.period);
-  if (filter.after !== undefined) {
-    const { date, id } = filter.after;
-    add('after', (d, i) => `(e.date, e.id) > (${d}::date, ${i}::integer)`, date, id);
+  const { date, start, end, type, period, after } = filter;
+  if (date !== undefined) {
+    add('date', [date], 'e.date = $0::date', 'e.series_end >= $0::date AND e.date <= $0::date');
   }
-  const where = conditions.length > 0 ? conditions.join(' AND ') : 'true';
+  if (start !== undefined) add('start', [start], 'e.date >= $0::date', 'e.series_end >= $0::date');
+  if (end !== undefined) add('end', [end], 'e.date <= $0::date', 'e.date <= $0::date');
+  if (type !== undefined) add('type', [type], 'e.type = $0', 'e.type = $0');
+  if (period !== undefined) add('period', [period], 'e.period = $0', 'e.period = $0');
+  if (after !== undefined) {
+    add('after', [after.date, after.id], '(e.date, e.id) > ($0::date, $1::integer)', null);
+    series.push(`e.series_end >= $${values.length - 1}::date`);
+  }
+  const table = qualified(schema, 'calendar_event');
   // Ordered by the table's columns, not the text ones of the same names: the index then does it.
-  let text = `SELECT ${eventColumns('e')} FROM ${qualified(schema, 'calendar_event')} e
-    WHERE ${where} ORDER BY e.date, e.id`;
+  let first = `SELECT ${eventColumns('e')} FROM ${table} e
+    WHERE ${singles.join(' AND ')} ORDER BY e.date, e.id`;
   if (filter.limit !== undefined) {
-    text += ` LIMIT $${values.push(filter.limit)}::integer`;
+    first += ` LIMIT $${values.push(filter.limit)}::integer`;
     shape.push('limit');
   }
+  const text = `(${first}) UNION ALL (SELECT ${eventColumns('e')} FROM ${table} e
+    WHERE ${series.join(' AND ')})`;
   return { name: `calendar_events_${shape.join('_') || 'all'}`, text, values };
 }
 
-function changesData(changes: EventChanges): Prisma.CalendarEventUpdateInput {
+/** A recurrence's columns; all null (and no exception) for a single event. */
+function seriesData(series: Series | null | undefined) {
+  if (series === undefined) return {};
   return {
+    rrule: series?.rrule ?? null,
+    exdates: (series?.exdates ?? []).map(toDbDate),
+    seriesEnd: series ? toDbDate(series.seriesEnd) : null,
+  };
+}
+
+function changesData({ series, ...changes }: EventChanges): Prisma.CalendarEventUpdateInput {
+  return {
+    ...seriesData(series),
     date: changes.date === undefined ? undefined : toDbDate(changes.date),
     title: changes.title,
     description: changes.description,
@@ -83,6 +108,8 @@ function unchangedSince(id: number, expected: EventRow | null): Prisma.CalendarE
     description: expected.description,
     type: expected.type,
     period: expected.period,
+    rrule: expected.rrule,
+    exdates: { equals: expected.exdates.map(toDbDate) },
     sourceChannel: expected.sourceChannel,
     sourceMessageId: expected.sourceMessageId,
     chatMessageId: expected.fromChat ? { not: null } : null,
@@ -114,6 +141,10 @@ export type LockTarget = { id: number } | { title: string; date: string | undefi
 export function createEventsRepository(db: Database) {
   const events = db.prisma.calendarEvent;
   return {
+    /**
+     * The single events `filter` matches, by date, then id, followed by the recurring ones (their
+     * master rows, `rrule` set) that can have occurrences it matches: see `withOccurrences`.
+     */
     async select(filter: EventFilter): Promise<EventRow[]> {
       const rows = await runStatement<EventRow>(db, null, selectEventsStatement(db.schema, filter));
       return rows.map(eventRowFromSql);
@@ -128,8 +159,8 @@ export function createEventsRepository(db: Database) {
       return (await this.find(id))?.date ?? null;
     },
 
-    async create(event: NewEvent): Promise<EventRow> {
-      const data = { ...event, date: toDbDate(event.date) };
+    async create({ series, ...event }: NewEvent): Promise<EventRow> {
+      const data = { ...event, ...seriesData(series), date: toDbDate(event.date) };
       return eventRowFromModel(await events.create({ data }));
     },
 

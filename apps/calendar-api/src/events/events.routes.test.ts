@@ -25,6 +25,7 @@ describe('POST /add_event', () => {
       created_at: expect.stringMatching(ISO_UTC),
       updated_at: expect.stringMatching(ISO_UTC),
       source: null,
+      recurrence: null,
     });
     expect(res.headers.location).toBe(`/api/calendar/event/${event.id}`);
     expect((await h.get(`event/${event.id}`)).json()).toEqual(event);

@@ -38,6 +38,29 @@ export const SourceSchema = Type.Union([
   Type.Null(),
 ]);
 
+export const RecurrenceSchema = Type.Object(
+  {
+    rrule: Type.String({
+      minLength: 1,
+      maxLength: 500,
+      pattern: '^[A-Za-z0-9=;,:]+$',
+      description:
+        'RFC 5545 RRULE value: FREQ=DAILY or WEEKLY, optional INTERVAL and BYDAY, and UNTIL or COUNT',
+      examples: ['FREQ=WEEKLY;BYDAY=MO,WE;UNTIL=20250613', 'FREQ=DAILY;COUNT=5'],
+    }),
+    exdates: Type.Optional(
+      Type.Array(CalendarDateSchema, {
+        maxItems: 1000,
+        default: [],
+        description: 'Dates the rule skips (EXDATE)',
+      }),
+    ),
+  },
+  { description: 'How the event repeats; its date is the first occurrence' },
+);
+export type RecurrenceBody = Static<typeof RecurrenceSchema>;
+const recurrence = Type.Union([RecurrenceSchema, Type.Null()]);
+
 export const EventSchema = Type.Object({
   id: Type.Integer(),
   date: CalendarDateSchema,
@@ -48,6 +71,10 @@ export const EventSchema = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
   source: SourceSchema,
+  recurrence: Type.Union([
+    Type.Object({ rrule: Type.String(), exdates: Type.Array(CalendarDateSchema) }),
+    Type.Null(),
+  ]),
 });
 export type EventResponse = Static<typeof EventSchema>;
 export const EventListSchema = Type.Array(EventSchema);
@@ -58,6 +85,7 @@ export const NewEventBodySchema = Type.Object({
   description: Type.Optional(description({ default: '' })),
   type: Type.Optional(eventType({ default: 'general' })),
   period: Type.Optional(period({ default: null })),
+  recurrence: Type.Optional(recurrence),
 });
 export type NewEventBody = Static<typeof NewEventBodySchema>;
 
@@ -68,8 +96,9 @@ export const EventPatchBodySchema = Type.Object(
     description: Type.Optional(description()),
     type: Type.Optional(eventType()),
     period: Type.Optional(period()),
+    recurrence: Type.Optional(recurrence),
   },
-  { description: 'The fields to change; at least one' },
+  { description: 'The fields to change; at least one (recurrence null makes it a single event)' },
 );
 export type EventPatchBody = Static<typeof EventPatchBodySchema>;
 

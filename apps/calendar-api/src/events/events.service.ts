@@ -1,15 +1,27 @@
 import type { Database } from '../db';
+import { RecurrenceError, toSeries } from '../domain/recurrence';
 import { EventNotFoundError, invalidField, PreconditionFailedError } from '../errors';
 import { notificationContent } from '../notifications/notification-content';
 import type { Outbox } from '../notifications/outbox';
 import { etagOf, ifMatchAllows } from './event-response';
 import { byDateThenId, type EventRow } from './event-row';
 import { createEventsRepository, type EventChanges } from './events.repository';
-import type { EventPatchBody, NewEventBody, TitleEditBody } from './events.schemas';
+import type { EventPatchBody, NewEventBody, RecurrenceBody, TitleEditBody } from './events.schemas';
 
 export interface TitleChange {
   count: number;
   events: EventRow[];
+}
+
+/** The recurrence of an event starting on `date`, checked; a 400 naming the rule's problem. */
+function seriesOf(date: string, recurrence: RecurrenceBody | null | undefined, zone: string) {
+  if (recurrence === null || recurrence === undefined) return recurrence;
+  try {
+    return toSeries(date, recurrence, zone);
+  } catch (error) {
+    if (error instanceof RecurrenceError) throw invalidField('recurrence.rrule', error.message);
+    throw error;
+  }
 }
 
 function patchChanges(patch: EventPatchBody): EventChanges {
@@ -20,14 +32,17 @@ function patchChanges(patch: EventPatchBody): EventChanges {
     period: patch.period,
     date: patch.date,
   };
-  if (Object.values(changes).every((value) => value === undefined)) {
+  if (Object.values(changes).every((value) => value === undefined) && !('recurrence' in patch)) {
     throw invalidField(
       'body',
-      'must change at least one of date, title, description, type, period',
+      'must change at least one of date, title, description, type, period, recurrence',
     );
   }
   return changes;
 }
+
+const recurrenceOf = (event: EventRow): RecurrenceBody | null =>
+  event.rrule === null ? null : { rrule: event.rrule, exdates: event.exdates };
 
 function titleEditChanges(edit: TitleEditBody): EventChanges {
   const newTitle = edit.newTitle ?? edit.title;
@@ -45,7 +60,16 @@ function describeTitle(title: string, date: string | undefined): string {
  * Writes to events, one or many. Every edit and deletion is one transaction together with its
  * notification in the outbox.
  */
-export function createEventsService({ db, outbox }: { db: Database; outbox: Outbox }) {
+export function createEventsService({
+  db,
+  outbox,
+  zone,
+}: {
+  db: Database;
+  outbox: Outbox;
+  /** CALENDAR_TIMEZONE: the day of a rule's UNTIL given as a UTC time. */
+  zone: string;
+}) {
   const repository = createEventsRepository(db);
 
   async function get(id: number): Promise<EventRow> {
@@ -78,16 +102,29 @@ export function createEventsService({ db, outbox }: { db: Database; outbox: Outb
         description: input.description,
         type: input.type,
         period: input.period,
+        series: seriesOf(input.date, input.recurrence, zone),
       });
     },
 
+    /**
+     * A change of a recurring event's date or rule recomputes its series from the row it read, so
+     * that row is then the expected version, If-Match or not (a concurrent change is a 412).
+     */
     async update(id: number, patch: EventPatchBody, ifMatch?: string): Promise<EventRow> {
       const changes = patchChanges(patch);
-      const expected = await expectedVersion(id, ifMatch);
+      let expected = await expectedVersion(id, ifMatch);
+      if (patch.recurrence !== undefined || patch.date !== undefined) {
+        const current = expected ?? (await get(id));
+        const rule = patch.recurrence === undefined ? recurrenceOf(current) : patch.recurrence;
+        if (rule !== null) {
+          changes.series = seriesOf(patch.date ?? current.date, rule, zone);
+          expected = current;
+        } else if (patch.recurrence === null) changes.series = null;
+      }
       return db.transaction(async (tx) => {
         const before = await repository.lockForEdit(tx, { id });
         const updated = before.length > 0 && (await repository.update(tx, id, expected, changes));
-        if (!updated) throw missed(id, ifMatch);
+        if (!updated) throw missed(id, expected === null ? undefined : '*');
         await outbox.enqueue(tx, notificationContent('updated', [updated], null, before));
         return updated;
       });

@@ -12,6 +12,8 @@ const event = (overrides: Partial<EventRow> = {}): EventRow => ({
   sourceMessageId: null,
   fromChat: false,
   sequence: 0,
+  rrule: null,
+  exdates: [],
   createdAt: '2025-03-01T10:00:00.000Z',
   updatedAt: '2025-03-02T11:30:00.000Z',
   ...overrides,

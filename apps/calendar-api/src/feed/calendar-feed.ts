@@ -13,6 +13,16 @@ export function eventUid(id: number, domain: string): string {
   return `event-${id}@${domain}`;
 }
 
+/** RRULE and EXDATE of a recurring all-day event (UNTIL is stored as a date, as DTSTART is). */
+function recurrenceLines(event: EventRow): string | null {
+  if (event.rrule === null) return null;
+  const lines = [`RRULE:${event.rrule}`];
+  if (event.exdates.length > 0) {
+    lines.push(`EXDATE;VALUE=DATE:${event.exdates.map((d) => d.replaceAll('-', '')).join(',')}`);
+  }
+  return lines.join('\n');
+}
+
 /**
  * An RFC 5545 calendar of all-day events (DTEND is the next day: it is exclusive). DTSTAMP is
  * the event's last change rather than "now", so an unchanged calendar yields the same bytes.
@@ -40,6 +50,7 @@ export function buildCalendarFeed(events: EventRow[], options: FeedOptions): str
       lastModified: new Date(event.updatedAt),
       created: new Date(event.createdAt),
       sequence: event.sequence,
+      repeating: recurrenceLines(event),
     });
   }
   // RFC 5545 3.1: every content line ends with CRLF, the last one too.

@@ -104,6 +104,26 @@ describe('GET /calendar.ics', () => {
     expect((await h.get(`event/${quiz.id}`)).json()).toMatchObject({ date: '2025-03-11' });
   });
 
+  it('raises SEQUENCE when the rule or the exceptions of a recurring event change', async () => {
+    const lab = await addEvent(h, {
+      title: 'Lab',
+      date: '2025-03-03',
+      recurrence: { rrule: 'FREQ=WEEKLY;BYDAY=MO;COUNT=4', exdates: [] },
+    });
+    const patch = (recurrence: object) =>
+      h.request({ method: 'PATCH', url: `event/${lab.id}`, payload: { recurrence } });
+    const sequence = async () => (await feed()).events.map((e) => e.sequence);
+    expect(await sequence()).toEqual([0]);
+    expect(
+      (await patch({ rrule: 'FREQ=WEEKLY;BYDAY=MO;COUNT=4', exdates: ['2025-03-10'] })).statusCode,
+    ).toBe(200);
+    expect(await sequence()).toEqual([1]);
+    expect(
+      (await patch({ rrule: 'FREQ=WEEKLY;BYDAY=MO;COUNT=6', exdates: ['2025-03-10'] })).statusCode,
+    ).toBe(200);
+    expect(await sequence()).toEqual([2]);
+  });
+
   it('keeps every UID stable across requests and changes', async () => {
     const quiz = await addEvent(h, { title: 'Quiz' });
     const before = (await feed()).events;

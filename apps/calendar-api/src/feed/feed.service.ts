@@ -1,5 +1,6 @@
 import type { Config } from '../config';
 import type { Database } from '../db';
+import { byDateThenId } from '../events/event-row';
 import { createEventsRepository } from '../events/events.repository';
 import { buildCalendarFeed, feedEtag } from './calendar-feed';
 
@@ -14,10 +15,9 @@ export function createFeedService({ db, config }: { db: Database; config: Config
   const options = { name: config.CALENDAR_NAME, uidDomain: config.CALENDAR_UID_DOMAIN };
   return {
     async render(query: FeedQuery): Promise<{ body: string; etag: string }> {
-      const body = buildCalendarFeed(
-        await events.select({ type: query.type, period: query.period }),
-        options,
-      );
+      // Recurring events go in once each, with their rule: calendar apps expand it.
+      const rows = await events.select({ type: query.type, period: query.period });
+      const body = buildCalendarFeed(rows.sort(byDateThenId), options);
       return { body, etag: feedEtag(body) };
     },
   };

@@ -41,7 +41,7 @@ export function ingestStatement(
   const { channel, messageKey, messageId, contentHash } = identity;
   return {
     name: 'calendar_ingest_chat_message',
-    text: `SELECT e.change, ${eventColumns('e')}
+    text: `SELECT e.change, ${eventColumns('e', true)}
       FROM ${qualified(schema, 'ingest_chat_message')}($1, $2, $3, $4, $5::date, $6::date[],
            $7::text[], $8::text[], $9::text[], $10::text[], $11::numeric) e`,
     values: [

@@ -3,6 +3,8 @@
  * interpolations are escaped unless they are already `Html` (another `html` result). A page is
  * then plain, type-checked TypeScript, and forgetting to escape is not possible.
  */
+import { escapeHtml } from '@platform/http';
+
 export class Html {
   constructor(readonly text: string) {}
   toString(): string {
@@ -11,16 +13,6 @@ export class Html {
 }
 
 type Part = Html | string | number | boolean | null | undefined | readonly Part[];
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
 function render(part: Part): string {
   if (part instanceof Html) return part.text;

@@ -11,30 +11,6 @@ export const CSRF_FIELD = '_csrf';
 export const CSRF_HEADER = 'x-csrf-token';
 
 /**
- * No inline script or style, nothing from elsewhere: the page's own files, its own API, its own
- * images. Forms post only here, and no other site may frame the page.
- */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "connect-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
-
-export function setPageHeaders(reply: FastifyReply): void {
-  reply
-    .header('content-security-policy', CONTENT_SECURITY_POLICY)
-    .header('x-content-type-options', 'nosniff')
-    .header('referrer-policy', 'no-referrer')
-    .header('x-frame-options', 'DENY')
-    .header('cache-control', 'no-store');
-}
-
-/**
  * The synchronizer token of a form: an HMAC of the cookie's secret, so it is bound to that
  * browser session (or pre-sign-in cookie) and needs no storage. A page from another site can
  * neither read it nor derive it.

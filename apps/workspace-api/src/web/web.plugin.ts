@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { setPageHeaders } from '@platform/http';
 import { IdSchema } from '@platform/schemas';
 import { Type } from '@sinclair/typebox';
 import type { ImagesService } from '../images/images.service';
@@ -10,7 +11,7 @@ import type { SessionsService } from '../sessions/sessions.service';
 import { messagePage } from './pages';
 import { loadAssets } from './web-assets';
 import { signInRoutes } from './sign-in.routes';
-import { csrfTokenFor, setPageHeaders, SESSION_COOKIE } from './web-security';
+import { csrfTokenFor, SESSION_COOKIE } from './web-security';
 import { workspacesRoutes } from './workspaces.routes';
 
 export interface WebOptions {

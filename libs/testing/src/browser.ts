@@ -1,0 +1,106 @@
+import { readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/** The widths every page is looked at (and photographed) in. */
+export const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
+
+/**
+ * Debian's Chromium (the Jest configs find it with tools/jest/browser-tests.cjs and set
+ * TEST_CHROMIUM_PATH); playwright-core never downloads a browser.
+ */
+export function launchChromium(): Promise<Browser> {
+  const executablePath = process.env.TEST_CHROMIUM_PATH;
+  if (!executablePath) throw new Error('TEST_CHROMIUM_PATH is not set (see jest.config.cjs)');
+  // As root Chromium needs --no-sandbox; /dev/shm is small in containers.
+  return chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+}
+
+/** Writes `<dir>/<name>-desktop.png` and `<dir>/<name>-phone.png`, then puts the desktop size back. */
+export async function takeScreenshots(page: Page, dir: string, name: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  for (const [width, size] of Object.entries(WIDTHS)) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize(WIDTHS.desktop);
+}
+
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
+
+/**
+ * Serious and critical axe-core violations on the page. axe is evaluated through the DevTools
+ * protocol, which the page's CSP does not block (an injected <script> would be refused).
+ */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(AXE_SOURCE);
+  // Code for the page is a string: this project is typed for Node, not the DOM.
+  const violations = (await page.evaluate(
+    'axe.run(document).then((result) => result.violations)',
+  )) as AxeViolation[];
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target })),
+    }));
+}
+
+/** Every request the page made that left `origin`, and every CSP refusal it logged. */
+export function watchPage(page: Page, origin: string) {
+  const outside: string[] = [];
+  const refusals: string[] = [];
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(`${origin}/`) && !url.startsWith('data:') && !url.startsWith('about:'))
+      outside.push(url);
+  });
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) refusals.push(message.text());
+  });
+  return { outside, refusals };
+}
+
+export interface BrowserPages {
+  browser: Browser;
+  context: BrowserContext;
+  /** This test's page, at desktop width. */
+  page: Page;
+}
+
+/**
+ * For a test file: one Chromium, and for each test a fresh context and page that must neither
+ * load anything from outside `origin()` nor meet a CSP refusal (checked after the test).
+ * `origin` is read in beforeEach, after the file's beforeAll started the server.
+ */
+export function useBrowserPages(origin: () => string): BrowserPages {
+  const pages = {} as BrowserPages;
+  let watched: ReturnType<typeof watchPage>;
+  beforeAll(async () => {
+    pages.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await pages.browser?.close();
+  });
+  beforeEach(async () => {
+    pages.context = await pages.browser.newContext({ viewport: WIDTHS.desktop });
+    pages.page = await pages.context.newPage();
+    watched = watchPage(pages.page, origin());
+  });
+  afterEach(async () => {
+    await pages.context.close();
+    expect(watched.outside).toEqual([]);
+    expect(watched.refusals).toEqual([]);
+  });
+  return pages;
+}
