@@ -23,7 +23,7 @@ export const attributesRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => ({
-      user_attributes: await attributes.get(request.body.target_user.user_id),
+      user_attributes: await attributes.get(request.body.target_user),
     }),
   );
 

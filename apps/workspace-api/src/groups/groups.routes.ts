@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
-import { toUserResponse } from '../users/user-response';
+import { toUserResponse } from '../users/user-row';
 import { toGroupResponse } from './group-response';
 import {
   CreateGroupBodySchema,

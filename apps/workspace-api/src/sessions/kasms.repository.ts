@@ -1,6 +1,6 @@
 import { AGENT_ENGINE_SELECT } from '../agents/agents.repository';
 import { Prisma } from '../generated/prisma/client';
-import { tableIn, type Db, type DbClient, type Tx } from '../db';
+import { qualified, type Db, type DbClient, type Tx } from '../db';
 
 /** Statuses that hold a reservation on an agent and count toward the user's session limit. */
 export const LIVE_STATUSES = [
@@ -43,17 +43,18 @@ const live = { in: [...LIVE_STATUSES] };
 
 /** Every query of sessions and their proxy grants. */
 export function createKasmsRepository(db: Db, schema: string) {
+  const table = (name: string) => Prisma.raw(qualified(schema, name));
   return {
     /** Serializes a user's launches, on every replica, until the transaction ends. */
     async lockUser(tx: Tx, userId: string): Promise<boolean> {
       const rows = await tx.$queryRaw<{ id: string }[]>`
-        SELECT id FROM ${tableIn(schema, 'user')} WHERE id = ${userId}::uuid FOR UPDATE`;
+        SELECT id FROM ${table('user')} WHERE id = ${userId}::uuid FOR UPDATE`;
       return rows.length > 0;
     },
 
     /** Serializes placement: every agent row, in one order so that lockers never deadlock. */
     async lockAgents(tx: Tx): Promise<void> {
-      await tx.$queryRaw`SELECT id FROM ${tableIn(schema, 'agent')} ORDER BY id FOR UPDATE`;
+      await tx.$queryRaw`SELECT id FROM ${table('agent')} ORDER BY id FOR UPDATE`;
     },
 
     /** The limit set by the user's highest-priority group that sets one, or null. */
@@ -125,7 +126,7 @@ export function createKasmsRepository(db: Db, schema: string) {
      * whose lease ran out (their process died). SKIP LOCKED lets replicas claim side by side.
      */
     async claimForCleanup(owner: string, until: Date, limit: number) {
-      const kasm = tableIn(schema, 'kasm');
+      const kasm = table('kasm');
       return db.$queryRaw<{ id: string; previous: KasmStatus }[]>`
         WITH due AS (
           SELECT id, status FROM ${kasm}
