@@ -19,6 +19,7 @@ import { createAgentsService } from './agents/agents.service';
 import { apiKeysRoutes } from './api-keys/api-keys.routes';
 import type { ApiKeyCache } from './api-keys/api-key-cache';
 import { serverKeyCaching } from './api-keys/api-key-caching';
+import { createApiKeysRepository } from './api-keys/api-keys.repository';
 import { createApiKeysService } from './api-keys/api-keys.service';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db';
@@ -107,8 +108,8 @@ export async function buildApp(
   const usersRepository = createUsersRepository(database);
   const targetUsers = createTargetUserResolver(usersRepository);
   const apiKeys = createApiKeysService({
-    db,
-    ...serverKeyCaching(app, config, overrides.apiKeyCache),
+    keys: createApiKeysRepository(database),
+    ...serverKeyCaching(app, config, database, overrides.apiKeyCache),
   });
   const groupImages = createGroupImagesService({ db });
   const images = createImagesService({ db });
@@ -121,7 +122,7 @@ export async function buildApp(
   const fileMappings = createFileMappingsService({ db });
   const launchPlans = createLaunchPlanService({ db, urlScheme: config.SESSION_URL_SCHEME });
   const sessionParts = {
-    kasms: createKasmsRepository(db, config.DATABASE_SCHEMA),
+    kasms: createKasmsRepository(database),
     agents: createAgentsRepository(db, config.DATABASE_SCHEMA),
     engines: overrides.engines ?? createEngines(),
     owner: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`.slice(-64),

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { toUuid } from '@platform/schemas';
 import { createApiKeyFence } from './api-keys/api-key-fence';
+import { createApiKeysRepository } from './api-keys/api-keys.repository';
 import { createApiKeysService, type IssuedApiKey } from './api-keys/api-keys.service';
 import { PERMISSIONS, type Permission } from './api-keys/permissions';
 import { registerLocalAgent } from './agents/local-agent';
@@ -107,11 +108,12 @@ async function main(argv: string[]) {
   try {
     // A revocation returns once every running server's key cache has dropped the key.
     const fence = createApiKeyFence({
+      database,
       connectionString: config.DATABASE_URL,
       schema: config.DATABASE_SCHEMA,
       warn: (m) => process.stderr.write(`${m}\n`),
     });
-    const apiKeys = createApiKeysService({ db, fence });
+    const apiKeys = createApiKeysService({ keys: createApiKeysRepository(database), fence });
     if (command === 'setup') {
       const issued = await apiKeys.issueFirstAdminKey();
       if (issued) printIssued(issued, config.PORT);

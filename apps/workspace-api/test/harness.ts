@@ -1,6 +1,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { createTestDatabase, type TestDatabase } from '@platform/db/testing';
 import { buildApp, type AppOverrides } from '../src/app';
+import { createApiKeysRepository } from '../src/api-keys/api-keys.repository';
 import { createApiKeysService } from '../src/api-keys/api-keys.service';
 import type { Permission } from '../src/api-keys/permissions';
 import { loadConfig, type Config } from '../src/config';
@@ -59,7 +60,7 @@ export async function createHarness(
   const app = await buildApp(config, overrides);
   const data = openDatabase(config);
   const db = data.prisma;
-  const apiKeys = createApiKeysService({ db });
+  const apiKeys = createApiKeysService({ keys: createApiKeysRepository(data) });
 
   const issueKey: Harness['issueKey'] = async (permissions, options = {}) => {
     const { apiKey, secret } = await apiKeys.issue({ name: 'test', permissions, ...options });

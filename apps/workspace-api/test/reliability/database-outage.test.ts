@@ -10,6 +10,7 @@ import {
   type ControlledPostgres,
 } from '@platform/testing';
 import { buildApp } from '../../src/app';
+import { createApiKeysRepository } from '../../src/api-keys/api-keys.repository';
 import { createApiKeysService } from '../../src/api-keys/api-keys.service';
 import { openDatabase } from '../../src/db';
 import { MIGRATIONS_DIR } from '../../src/migrations';
@@ -34,8 +35,9 @@ beforeAll(async () => {
     DATABASE_POOL_MAX: '4',
   });
   const database = openDatabase(config);
-  const db = database.prisma;
-  const { apiKey, secret } = await createApiKeysService({ db }).issue({
+  const { apiKey, secret } = await createApiKeysService({
+    keys: createApiKeysRepository(database),
+  }).issue({
     name: 'outage',
     permissions: ['global_admin'],
   });

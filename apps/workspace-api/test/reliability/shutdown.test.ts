@@ -1,5 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '@platform/db/testing';
 import { buildService, runShutdownUnderLoad } from '@platform/testing';
+import { createApiKeysRepository } from '../../src/api-keys/api-keys.repository';
 import { createApiKeysService } from '../../src/api-keys/api-keys.service';
 import { openDatabase } from '../../src/db';
 import { MIGRATIONS_DIR } from '../../src/migrations';
@@ -13,8 +14,9 @@ beforeAll(async () => {
   buildService('workspace-api');
   database = await createTestDatabase({ schema: 'workspace', migrationsDir: MIGRATIONS_DIR });
   const data = openDatabase(testConfig(database.url));
-  const db = data.prisma;
-  const { apiKey, secret } = await createApiKeysService({ db }).issue({
+  const { apiKey, secret } = await createApiKeysService({
+    keys: createApiKeysRepository(data),
+  }).issue({
     name: 'shutdown',
     permissions: ['global_admin'],
   });
