@@ -1,9 +1,9 @@
 import { toUuid, toWireId } from '@platform/schemas';
 import { ImageNotFoundError } from '../errors';
 import type { UserAttributes } from '../generated/prisma/client';
-import type { TargetUser } from '../users/users.schemas';
 import type { AttributesRepository } from './attributes.repository';
 import type { AttributesResponse, UpdateAttributesInput } from './attributes.schemas';
+import type { TargetUser } from '../users';
 
 /** What a user without a row of attributes has (the table's defaults). */
 const DEFAULTS: Omit<UserAttributes, 'userId' | 'createdAt' | 'updatedAt'> = {

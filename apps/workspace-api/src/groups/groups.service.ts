@@ -7,9 +7,9 @@ import {
   GroupNotFoundError,
   SystemGroupError,
 } from '../errors';
-import type { UserRow } from '../users/user-row';
 import type { GroupRow, GroupsRepository } from './groups.repository';
 import type { CreateGroupInput, GetUsersGroupBody, UpdateGroupInput } from './groups.schemas';
+import type { UserRow } from '../users';
 
 function checkName(name: string): string {
   const trimmed = name.trim();

@@ -6,9 +6,9 @@ import {
   UserAlreadyInGroupError,
   UserNotInGroupError,
 } from '../errors';
-import type { TargetUser } from '../users/users.schemas';
 import type { GroupsRepository } from './groups.repository';
-import { ALL_USERS_GROUP_ID } from './system-groups';
+import { ALL_USERS_GROUP_ID } from '../domain/system-groups';
+import type { TargetUser } from '../users';
 
 export interface MembershipTarget {
   user: TargetUser;

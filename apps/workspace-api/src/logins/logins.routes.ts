@@ -3,12 +3,11 @@ import { problemResponses } from '@platform/schemas';
 import { LoginFailedError, UserDisabledError, UserLockedError } from '../errors';
 import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
 import { LOGIN_THROTTLE } from '../plugins/auth-throttle';
-import { toUserResponse } from '../users/user-row';
-import { TargetUserBodySchema } from '../users/users.schemas';
 import { AuthenticateBodySchema, LoginLinkSchema, LoginSchema } from './logins.schemas';
 import { loginLinkPath } from './login-link';
 import type { LoginsService } from './logins.service';
 import { normalizeUsername } from '../domain/names';
+import { toUserResponse, TargetUserBodySchema } from '../users';
 
 const tags = ['logins'];
 const isRefusedLogin = (error: unknown) =>

@@ -8,10 +8,8 @@ import {
   UserDisabledError,
   UserLockedError,
 } from '../errors';
-import type { UserRow } from '../users/user-row';
-import type { TargetUser } from '../users/users.schemas';
-import type { UsersService } from '../users/users.service';
 import type { LoginsRepository } from './logins.repository';
+import type { UserRow, TargetUser, UsersService } from '../users';
 
 export interface Login {
   token: string;
