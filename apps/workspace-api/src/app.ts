@@ -112,7 +112,7 @@ export async function buildApp(
     ...serverKeyCaching(app, config, database, overrides.apiKeyCache),
   });
   const groupImages = createGroupImagesService({ db });
-  const images = createImagesService({ db });
+  const images = createImagesService({ db, users: targetUsers });
   const registries = createRegistryService({ db, config });
   const registryWorkspaces = createRegistryWorkspacesService({
     db,
@@ -120,7 +120,11 @@ export async function buildApp(
   });
   const zones = createZonesService({ db });
   const fileMappings = createFileMappingsService({ db });
-  const launchPlans = createLaunchPlanService({ db, urlScheme: config.SESSION_URL_SCHEME });
+  const launchPlans = createLaunchPlanService({
+    db,
+    users: targetUsers,
+    urlScheme: config.SESSION_URL_SCHEME,
+  });
   const sessionParts = {
     kasms: createKasmsRepository(database),
     agents: createAgentsRepository(db, config.DATABASE_SCHEMA),

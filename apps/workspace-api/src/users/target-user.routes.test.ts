@@ -78,6 +78,21 @@ describe('target_user by username', () => {
     expect(attributes.statusCode).toBe(200);
   });
 
+  it('get_user_images, check_image_access and get_launch_plan take the username', async () => {
+    await createUser('mary');
+    const images = await h.call('get_user_images', { target_user: { username: 'Mary' } });
+    expect(images.statusCode).toBe(200);
+    expect(images.json()).toEqual({ images: [] });
+    // The user is found by name; the workspace is what is missing.
+    const image = { target_image: { image_id: '0123456789abcdef0123456789abcdef' } };
+    for (const operation of ['check_image_access', 'get_launch_plan']) {
+      const known = await h.call(operation, { target_user: { username: 'mary' }, ...image });
+      expect(known.json().code).toBe('IMAGE_NOT_FOUND');
+      const unknown = await h.call(operation, { target_user: { username: 'nobody' }, ...image });
+      expect(unknown.json().code).toBe('USER_NOT_FOUND');
+    }
+  });
+
   it('delete_user takes the username', async () => {
     await createUser('gone');
     expect((await h.call('delete_user', { target_user: { username: 'gone' } })).statusCode).toBe(
