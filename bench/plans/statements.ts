@@ -1,13 +1,11 @@
 // The statements the hot paths send, built by the services' own code, with the index each plan
 // must use. The bench EXPLAINs them on the seeded database (bench/lib/plans.mjs).
-import { Value } from '@sinclair/typebox/value';
 import { selectEventsStatement } from '../../apps/calendar-api/src/events/events.repository';
-import { listUsersSql } from '../../apps/workspace-api/src/users/users-query';
-import { findUserSql, updateUserSql } from '../../apps/workspace-api/src/users/users.repository';
+import { listUsersStatement, pageQuery } from '../../apps/workspace-api/src/users/users-list.sql';
 import {
-  GetUsersBodySchema,
-  type GetUsersBody,
-} from '../../apps/workspace-api/src/users/users.schemas';
+  findUserStatement,
+  updateUserStatement,
+} from '../../apps/workspace-api/src/users/users.sql';
 
 export interface Sample {
   /** A user's dashed id, created_at (ISO) and username. */
@@ -33,8 +31,7 @@ export interface Statement {
 }
 
 const NO_BIG_SCANS = ['Seq Scan on user', 'Seq Scan on calendar_event'];
-const users = (body: Partial<GetUsersBody>) =>
-  Value.Default(GetUsersBodySchema, structuredClone(body)) as GetUsersBody;
+const users = pageQuery;
 
 function statement(
   name: string,
@@ -51,33 +48,35 @@ export function statements(sample: Sample): Statement[] {
     'base64url',
   );
   return [
-    statement('get_user by id', findUserSql('workspace', { id: user.id }), ['user_pkey']),
-    statement('get_user by username', findUserSql('workspace', { username: user.username }), [
+    statement('get_user by id', findUserStatement('workspace', { id: user.id }), ['user_pkey']),
+    statement('get_user by username', findUserStatement('workspace', { username: user.username }), [
       'user_username_key',
     ]),
     statement(
       'update_user',
-      updateUserSql('workspace', user.id, { firstName: 'Plan' }),
+      updateUserStatement('workspace', user.id, { firstName: 'Plan' }),
       ['user_pkey'],
       false,
     ),
-    statement('get_users page 0', listUsersSql('workspace', users({ page: 0 })), [
+    statement('get_users page 0', listUsersStatement('workspace', users({ page: 0 })), [
       'user_created_at_id_idx',
     ]),
-    statement(`get_users page ${lastPage}`, listUsersSql('workspace', users({ page: lastPage })), [
-      'user_created_at_id_idx',
-    ]),
-    statement('get_users after a cursor', listUsersSql('workspace', users({ cursor })), [
+    statement(
+      `get_users page ${lastPage}`,
+      listUsersStatement('workspace', users({ page: lastPage })),
+      ['user_created_at_id_idx'],
+    ),
+    statement('get_users after a cursor', listUsersStatement('workspace', users({ cursor })), [
       'user_created_at_id_idx',
     ]),
     statement(
       'get_users by username',
-      listUsersSql('workspace', users({ page: lastPage, sort_by: 'username' })),
+      listUsersStatement('workspace', users({ page: lastPage, sort_by: 'username' })),
       ['user_username_key'],
     ),
     statement(
       'get_users by organization',
-      listUsersSql('workspace', users({ page: 3, sort_by: 'organization' })),
+      listUsersStatement('workspace', users({ page: 3, sort_by: 'organization' })),
       ['user_organization_id_idx'],
     ),
     statement('GET /events/{date}', selectEventsStatement('calendar', { date: day }), [

@@ -19,14 +19,16 @@ import { createAgentsService } from './agents/agents.service';
 import { apiKeysRoutes } from './api-keys/api-keys.routes';
 import type { ApiKeyCache } from './api-keys/api-key-cache';
 import { serverKeyCaching } from './api-keys/api-key-caching';
+import { createApiKeysRepository } from './api-keys/api-keys.repository';
 import { createApiKeysService } from './api-keys/api-keys.service';
 import type { Config } from './config';
-import { createDb, type Db } from './db';
+import { openDatabase, type Database } from './db';
 import { fileMappingsRoutes } from './file-mappings/file-mappings.routes';
 import { FILE_MAPPING_BODY_LIMIT_BYTES } from './file-mappings/file-mappings.schemas';
 import { createFileMappingsService } from './file-mappings/file-mappings.service';
 import { groupImagesRoutes } from './groups/group-images.routes';
 import { createGroupImagesService } from './groups/group-images.service';
+import { createGroupsRepository } from './groups/groups.repository';
 import { groupsRoutes } from './groups/groups.routes';
 import { createGroupsService } from './groups/groups.service';
 import { membershipsRoutes } from './groups/memberships.routes';
@@ -53,19 +55,23 @@ import { createRegistryWorkspacesService } from './registry/registry-workspaces.
 import { registryRoutes } from './registry/registry.routes';
 import { createRegistryService } from './registry/registry.service';
 import { loginsRoutes } from './logins/logins.routes';
+import { createLoginsRepository } from './logins/logins.repository';
 import { createLoginsService } from './logins/logins.service';
 import { usersRoutes } from './users/users.routes';
 import { attributesRoutes } from './attributes/attributes.routes';
+import { createAttributesRepository } from './attributes/attributes.repository';
 import { createAttributesService } from './attributes/attributes.service';
 import { createIconsRepository } from './icons/icons.repository';
 import { createIconsService } from './icons/icons.service';
 import { webPlugin } from './web/web.plugin';
+import { createTargetUserResolver } from './users/target-user';
+import { createUsersRepository } from './users/users.repository';
 import { createUsersService } from './users/users.service';
 import { zonesRoutes } from './zones/zones.routes';
 import { createZonesService } from './zones/zones.service';
 
 export interface AppOverrides {
-  db?: Db;
+  database?: Database;
   /** Where log lines go (tests capture them). */
   logStream?: NodeJS.WritableStream;
   /** Replaces the API key cache that API_KEY_CACHE asks for; null for none. */
@@ -95,16 +101,18 @@ export async function buildApp(
   ).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
 
-  const db = overrides.db ?? createDb(config);
+  const database = overrides.database ?? openDatabase(config);
+  // The Prisma client for the features whose queries have not moved into a repository yet.
+  const db = database.prisma;
+  const groupsRepository = createGroupsRepository(database);
+  const usersRepository = createUsersRepository(database);
+  const targetUsers = createTargetUserResolver(usersRepository);
   const apiKeys = createApiKeysService({
-    db,
-    ...serverKeyCaching(app, config, overrides.apiKeyCache),
+    keys: createApiKeysRepository(database),
+    ...serverKeyCaching(app, config, database, overrides.apiKeyCache),
   });
-  const logins = createLoginsService({ db, config });
-  const memberships = createMembershipsService({ db });
-  const groups = createGroupsService({ db, config });
   const groupImages = createGroupImagesService({ db });
-  const images = createImagesService({ db });
+  const images = createImagesService({ db, users: targetUsers });
   const registries = createRegistryService({ db, config });
   const registryWorkspaces = createRegistryWorkspacesService({
     db,
@@ -112,9 +120,13 @@ export async function buildApp(
   });
   const zones = createZonesService({ db });
   const fileMappings = createFileMappingsService({ db });
-  const launchPlans = createLaunchPlanService({ db, urlScheme: config.SESSION_URL_SCHEME });
+  const launchPlans = createLaunchPlanService({
+    db,
+    users: targetUsers,
+    urlScheme: config.SESSION_URL_SCHEME,
+  });
   const sessionParts = {
-    kasms: createKasmsRepository(db, config.DATABASE_SCHEMA),
+    kasms: createKasmsRepository(database),
     agents: createAgentsRepository(db, config.DATABASE_SCHEMA),
     engines: overrides.engines ?? createEngines(),
     owner: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`.slice(-64),
@@ -131,7 +143,10 @@ export async function buildApp(
     launchTimeoutMs: config.SESSION_LAUNCH_TIMEOUT_SECONDS * 1000,
     keepaliveMs: config.SESSION_KEEPALIVE_SECONDS * 1000,
   });
-  const attributes = createAttributesService({ db });
+  const attributes = createAttributesService({
+    rows: createAttributesRepository(database),
+    users: targetUsers,
+  });
   const sessions = createSessionsService({
     ...sessionParts,
     db,
@@ -140,7 +155,18 @@ export async function buildApp(
     launcher,
     defaultImageOf: attributes.defaultImageOf,
   });
-  const users = createUsersService({ db, config, sessions });
+  const users = createUsersService({
+    users: usersRepository,
+    config,
+    sessions,
+  });
+  const logins = createLoginsService({
+    logins: createLoginsRepository(database),
+    users,
+    config,
+  });
+  const memberships = createMembershipsService({ groups: groupsRepository, users });
+  const groups = createGroupsService({ groups: groupsRepository, members: users.inGroup });
   const icons = createIconsService({
     icons: createIconsRepository(db),
     // Icons come from registries: the same outbound policy as the registries themselves.
@@ -165,8 +191,9 @@ export async function buildApp(
   await app.register(inputGuardPlugin);
   await app.register(authThrottlePlugin, authThrottleOptions(config));
   await app.register(databasePlugin, {
-    ping: () => db.$queryRaw`SELECT 1`,
-    close: () => db.$disconnect(),
+    ping: () => database.ping(),
+    // A database handed in is its owner's to close.
+    close: () => (overrides.database ? Promise.resolve() : database.close()),
   });
   await app.register(docsPlugin, {
     title: 'workspace-api',

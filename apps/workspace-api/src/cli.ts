@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { toUuid } from '@platform/schemas';
 import { createApiKeyFence } from './api-keys/api-key-fence';
+import { createApiKeysRepository } from './api-keys/api-keys.repository';
 import { createApiKeysService, type IssuedApiKey } from './api-keys/api-keys.service';
 import { PERMISSIONS, type Permission } from './api-keys/permissions';
 import { registerLocalAgent } from './agents/local-agent';
@@ -8,7 +9,7 @@ import { createAgentsService } from './agents/agents.service';
 import { loadConfig, type Config } from './config';
 import { createEngines } from './engines/engines';
 import { createZonesService } from './zones/zones.service';
-import { createDb, type Db } from './db';
+import { openDatabase, type Db } from './db';
 import { migrateDatabase } from './migrations';
 import { REGISTRY_USAGE, runRegistryCommand } from './registry/registry.cli';
 import {
@@ -16,6 +17,7 @@ import {
   runSettingsSchemaCommand,
   SETTINGS_USAGE,
 } from './settings/settings.cli';
+import { createSettingsRepository } from './settings/settings.repository';
 import { createSettingsService } from './settings/settings.service';
 
 const USAGE = `Usage: npm run workspace -- <command>
@@ -101,15 +103,17 @@ async function main(argv: string[]) {
     const { applied } = await migrateDatabase(config);
     print(applied.length ? `Applied ${applied.join(', ')}` : 'Database is up to date');
   }
-  const db = createDb(config);
+  const database = openDatabase(config);
+  const db = database.prisma;
   try {
     // A revocation returns once every running server's key cache has dropped the key.
     const fence = createApiKeyFence({
+      database,
       connectionString: config.DATABASE_URL,
       schema: config.DATABASE_SCHEMA,
       warn: (m) => process.stderr.write(`${m}\n`),
     });
-    const apiKeys = createApiKeysService({ db, fence });
+    const apiKeys = createApiKeysService({ keys: createApiKeysRepository(database), fence });
     if (command === 'setup') {
       const issued = await apiKeys.issueFirstAdminKey();
       if (issued) printIssued(issued, config.PORT);
@@ -147,7 +151,7 @@ async function main(argv: string[]) {
         { ...io, db, config },
       );
     } else if (positionals[0] === 'settings') {
-      const settings = createSettingsService({ db, config });
+      const settings = createSettingsService({ settings: createSettingsRepository(database) });
       await runSettingsCommand(
         positionals.slice(1),
         { prune: values.prune, dryRun: values['dry-run'] },
@@ -164,7 +168,7 @@ async function main(argv: string[]) {
       throw new Error(`Unknown command "${command}"\n\n${USAGE}`);
     }
   } finally {
-    await db.$disconnect();
+    await database.close();
   }
 }
 

@@ -1,10 +1,11 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { createTestDatabase, type TestDatabase } from '@platform/db/testing';
 import { buildApp, type AppOverrides } from '../src/app';
+import { createApiKeysRepository } from '../src/api-keys/api-keys.repository';
 import { createApiKeysService } from '../src/api-keys/api-keys.service';
 import type { Permission } from '../src/api-keys/permissions';
 import { loadConfig, type Config } from '../src/config';
-import { createDb, type Db } from '../src/db';
+import { openDatabase, type Database, type Db } from '../src/db';
 import { MIGRATIONS_DIR } from '../src/migrations';
 
 export interface Credentials {
@@ -16,7 +17,9 @@ export interface Harness {
   app: FastifyInstance;
   config: Config;
   database: TestDatabase;
-  /** A second client on the same database, for arranging and asserting rows directly. */
+  /** A second data layer on the same database, for services built outside the app. */
+  data: Database;
+  /** Its Prisma client, for arranging and asserting rows directly. */
   db: Db;
   admin: Credentials;
   issueKey: (
@@ -55,8 +58,9 @@ export async function createHarness(
   const database = await createTestDatabase({ schema: 'workspace', migrationsDir: MIGRATIONS_DIR });
   const config = testConfig(database.url, env);
   const app = await buildApp(config, overrides);
-  const db = createDb(config);
-  const apiKeys = createApiKeysService({ db });
+  const data = openDatabase(config);
+  const db = data.prisma;
+  const apiKeys = createApiKeysService({ keys: createApiKeysRepository(data) });
 
   const issueKey: Harness['issueKey'] = async (permissions, options = {}) => {
     const { apiKey, secret } = await apiKeys.issue({ name: 'test', permissions, ...options });
@@ -66,6 +70,7 @@ export async function createHarness(
     app,
     config,
     database,
+    data,
     db,
     admin: await issueKey(['global_admin']),
     issueKey,
@@ -82,7 +87,7 @@ export async function createHarness(
     },
     close: async () => {
       await app.close();
-      await db.$disconnect();
+      await data.close();
       await database.drop();
     },
   };

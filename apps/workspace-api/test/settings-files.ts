@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createSettingsRepository } from '../src/settings/settings.repository';
 import { createSettingsService, type SettingsService } from '../src/settings/settings.service';
 import { userInput } from './factories';
 import { createHarness, type Harness } from './harness';
@@ -88,7 +89,9 @@ export function useSettingsFixture(): SettingsFixture {
   const fixture = {} as SettingsFixture;
   beforeAll(async () => {
     [fixture.h, fixture.files] = await Promise.all([createHarness(), settingsDir()]);
-    fixture.settings = createSettingsService({ db: fixture.h.db, config: fixture.h.config });
+    fixture.settings = createSettingsService({
+      settings: createSettingsRepository(fixture.h.data),
+    });
     await fixture.files.write('scripts/setup.sh', SETUP_SCRIPT);
     fixture.full = await fixture.files.write('full.yaml', FULL_SETTINGS);
     fixture.apply = (file, options = {}) =>

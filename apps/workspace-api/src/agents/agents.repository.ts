@@ -1,5 +1,5 @@
-import type { Db, Tx } from '../db';
-import { tableIn } from '../db';
+import { qualified, type Db, type Tx } from '../db';
+import { Prisma } from '../generated/prisma/client';
 
 /** An agent's name and engine address: what reaching its engine needs. */
 export const AGENT_ENGINE_SELECT = {
@@ -13,6 +13,7 @@ export const AGENT_ENGINE_SELECT = {
 
 /** The agent queries of sessions: placement, heartbeats and the engines to reconcile. */
 export function createAgentsRepository(db: Db, schema: string) {
+  const table = (name: string) => Prisma.raw(qualified(schema, name));
   return {
     /** Every agent with its zone id and status, inside the placing transaction. */
     forPlacement: (tx: Tx) => tx.agent.findMany({ orderBy: { hostname: 'asc' } }),
@@ -22,7 +23,7 @@ export function createAgentsRepository(db: Db, schema: string) {
      * that another replica's round skips them: each agent is checked once per interval overall.
      */
     async claimHeartbeats(intervalMs: number) {
-      const agent = tableIn(schema, 'agent');
+      const agent = table('agent');
       const ids = await db.$queryRaw<{ id: string }[]>`
         UPDATE ${agent} SET heartbeat_at = now()
         WHERE id IN (

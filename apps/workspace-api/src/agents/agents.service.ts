@@ -9,7 +9,7 @@ import {
   ZoneNotFoundError,
 } from '../errors';
 import type { Prisma } from '../generated/prisma/client';
-import { normalizeHostname } from '../zones/zones.schemas';
+import { normalizeHostname } from '../domain/names';
 import type { CreateAgentInput, UpdateAgentInput } from './agents.schemas';
 
 const WITH_ZONE = { zone: { select: { name: true } } } satisfies Prisma.AgentInclude;

@@ -3,6 +3,7 @@ import { createHarness, type Credentials, type Harness } from '../../test/harnes
 import { buildApp } from '../app';
 import { createApiKeyCache, type ApiKeyCache } from './api-key-cache';
 import { createApiKeyFence } from './api-key-fence';
+import { createApiKeysRepository } from './api-keys.repository';
 import { createApiKeysService } from './api-keys.service';
 
 // Two instances of the service on one database, as two replicas: `h.app` (A) and B, started per test.
@@ -89,7 +90,10 @@ describe('API key cache across two instances', () => {
 
   it('refuses a key revoked by the CLI on the very next request to either instance', async () => {
     const b = await startB();
-    const cli = createApiKeysService({ db: h.db, fence: createApiKeyFence(database()) });
+    const cli = createApiKeysService({
+      keys: createApiKeysRepository(h.data),
+      fence: createApiKeyFence({ ...database(), database: h.data }),
+    });
     await cli.revoke({ key: key.api_key });
     expect(await status(b)).toBe(401);
     expect(await status(h.app)).toBe(401);
@@ -97,8 +101,7 @@ describe('API key cache across two instances', () => {
 
   it('applies a change made in SQL everywhere once the caches acknowledge it', async () => {
     const b = await startB();
-    await createApiKeyFence(database()).change(
-      h.db,
+    await createApiKeyFence({ ...database(), database: h.data }).change(
       (tx) =>
         tx.$executeRaw`UPDATE workspace.api_key SET permissions = '{users.view}' WHERE key = ${key.api_key}`,
     );
@@ -109,8 +112,7 @@ describe('API key cache across two instances', () => {
 
   it('forgets every key when the table is truncated', async () => {
     const b = await startB();
-    await createApiKeyFence(database()).change(
-      h.db,
+    await createApiKeyFence({ ...database(), database: h.data }).change(
       (tx) => tx.$executeRaw`TRUNCATE workspace.api_key`,
     );
     expect(await status(b)).toBe(401);
@@ -122,8 +124,7 @@ describe('API key cache across two instances', () => {
     await withoutTrigger(revokeInSql);
     expect(await status(b)).toBe(200);
     // Any later change to the key reaches the caches again.
-    await createApiKeyFence(database()).change(
-      h.db,
+    await createApiKeyFence({ ...database(), database: h.data }).change(
       (tx) =>
         tx.$executeRaw`UPDATE workspace.api_key SET name = 'touched' WHERE key = ${key.api_key}`,
     );
@@ -158,8 +159,7 @@ describe('API key cache', () => {
     await cache.start();
     const row = await h.db.apiKey.findUniqueOrThrow({ where: { key: key.api_key } });
     const before = cache.epoch();
-    await createApiKeyFence(database()).change(
-      h.db,
+    await createApiKeyFence({ ...database(), database: h.data }).change(
       (tx) =>
         tx.$executeRaw`UPDATE workspace.api_key SET name = 'renamed' WHERE key = ${key.api_key}`,
     );

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
+import type { Database } from '../db';
 import { createApiKeyCache, type ApiKeyCache } from './api-key-cache';
 import { createApiKeyFence } from './api-key-fence';
 
@@ -11,6 +12,7 @@ import { createApiKeyFence } from './api-key-fence';
 export function serverKeyCaching(
   app: FastifyInstance,
   config: Config,
+  data: Database,
   override?: ApiKeyCache | null,
 ) {
   const log = app.log.child({ component: 'api-key-cache' });
@@ -30,6 +32,6 @@ export function serverKeyCaching(
   }
   return {
     cache: cache ?? undefined,
-    fence: createApiKeyFence({ ...database, warn: (msg) => log.warn(msg) }),
+    fence: createApiKeyFence({ ...database, database: data, warn: (msg) => log.warn(msg) }),
   };
 }

@@ -1,12 +1,12 @@
 import { Client } from 'pg';
-import type { Db } from '../db';
-import type { Prisma } from '../generated/prisma/client';
+import type { Database, Tx } from '../db';
 import { cacheChannels, HEARTBEAT_MS } from './api-key-cache';
 
 /** For errors that need no handling here: a connection being closed anyway. */
 const ignore = () => undefined;
 
 export interface ApiKeyFenceOptions {
+  database: Database;
   connectionString: string;
   schema: string;
   /** Longest wait for the caches' acknowledgements; must exceed a cache's heartbeat. */
@@ -16,7 +16,7 @@ export interface ApiKeyFenceOptions {
 
 export interface ApiKeyFence {
   /** Runs `change` in a transaction and returns once every listening cache has dropped what it changed. */
-  change<T>(db: Db, change: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T>;
+  change<T>(change: (tx: Tx) => Promise<T>): Promise<T>;
 }
 
 interface Mark {
@@ -36,7 +36,7 @@ export function createApiKeyFence(options: ApiKeyFenceOptions): ApiKeyFence {
   const timeoutMs = options.timeoutMs ?? 3 * HEARTBEAT_MS;
 
   return {
-    async change(db, change) {
+    async change(change) {
       const client = new Client({
         connectionString: options.connectionString,
         application_name: 'api-key-fence',
@@ -51,7 +51,7 @@ export function createApiKeyFence(options: ApiKeyFenceOptions): ApiKeyFence {
       await client.connect();
       try {
         await client.query(`LISTEN "${channels.ack}"`);
-        const { result, mark } = await db.$transaction(async (tx) => {
+        const { result, mark } = await options.database.transaction(async (tx) => {
           const [mark] = await tx.$queryRaw<Mark[]>`
             SELECT pg_current_xact_id()::text AS txid,
                    coalesce(array_agg(pid), '{}') AS listeners

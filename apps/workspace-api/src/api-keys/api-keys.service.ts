@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { hashSecret, randomSecret, secretMatches } from '@platform/secrets';
-import type { Db } from '../db';
 import {
   ApiKeyExpiryPastError,
   ApiKeyNotFoundError,
@@ -10,6 +9,7 @@ import {
 import type { ApiKey } from '../generated/prisma/client';
 import type { ApiKeyCache } from './api-key-cache';
 import type { ApiKeyFence } from './api-key-fence';
+import type { ApiKeysRepository } from './api-keys.repository';
 import type { Credentials } from './credentials';
 import type { Permission } from './permissions';
 
@@ -43,21 +43,21 @@ function newKey(input: NewApiKey) {
 }
 
 export interface ApiKeysDeps {
-  db: Db;
+  keys: ApiKeysRepository;
   /** Verified keys in memory (servers); without it every request looks its key up. */
   cache?: ApiKeyCache;
   /** Makes a revocation wait until every replica's cache has dropped the key. */
   fence?: ApiKeyFence;
 }
 
-export function createApiKeysService({ db, cache, fence }: ApiKeysDeps) {
+export function createApiKeysService({ keys, cache, fence }: ApiKeysDeps) {
   return {
     /** Refuses an expiry already past (API and CLI alike): such a key could never be used. */
     async issue(input: NewApiKey): Promise<IssuedApiKey> {
       if (input.expiresAt && input.expiresAt.getTime() <= Date.now())
         throw new ApiKeyExpiryPastError(input.expiresAt.toISOString());
       const { secret, data } = newKey(input);
-      return { apiKey: await db.apiKey.create({ data }), secret };
+      return { apiKey: await keys.create(data), secret };
     },
 
     /**
@@ -67,7 +67,7 @@ export function createApiKeysService({ db, cache, fence }: ApiKeysDeps) {
     async verify({ key, secret }: Credentials): Promise<ApiKey> {
       const cached = key ? cache?.get(key) : undefined;
       const epoch = cache?.epoch() ?? 0;
-      const found = cached ?? (key ? await db.apiKey.findUnique({ where: { key } }) : null);
+      const found = cached ?? (key ? await keys.findByKey(key) : null);
       const matches = secretMatches(secret, found?.secretHash ?? UNKNOWN_KEY_HASH);
       if (!found || !matches || found.revokedAt) throw new CredentialsInvalidError();
       if (found.expiresAt && found.expiresAt.getTime() <= Date.now())
@@ -77,29 +77,22 @@ export function createApiKeysService({ db, cache, fence }: ApiKeysDeps) {
     },
 
     list(): Promise<ApiKey[]> {
-      return db.apiKey.findMany({ orderBy: { createdAt: 'asc' } });
+      return keys.list();
     },
 
     /** Revokes by id or by public key; revoking twice is harmless. */
     async revoke(idOrKey: { id: string } | { key: string }): Promise<ApiKey> {
-      const found = await db.apiKey.findUnique({ where: idOrKey });
+      const found = await keys.find(idOrKey);
       if (!found) throw new ApiKeyNotFoundError('id' in idOrKey ? idOrKey.id : idOrKey.key);
       if (found.revokedAt) return found;
-      const revoke = (client: Pick<Db, 'apiKey'>) =>
-        client.apiKey.update({ where: { id: found.id }, data: { revokedAt: new Date() } });
-      return fence ? fence.change(db, revoke) : revoke(db);
+      return fence ? fence.change((tx) => keys.revoke(found.id, tx)) : keys.revoke(found.id);
     },
 
-    /**
-     * On a database without keys, issues the first global_admin key. The transaction-scoped
-     * advisory lock makes it safe when several replicas start at once: exactly one issues it.
-     */
+    /** On a database without keys, issues the first global_admin key (once, however many replicas start). */
     async issueFirstAdminKey(): Promise<IssuedApiKey | null> {
-      return db.$transaction(async (tx) => {
-        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('workspace-api:first-admin-key'))`;
-        if ((await tx.apiKey.count()) > 0) return null;
+      return keys.whileEmpty(async (tx) => {
         const { secret, data } = newKey({ name: 'first admin key', permissions: ['global_admin'] });
-        return { apiKey: await tx.apiKey.create({ data }), secret };
+        return { apiKey: await keys.create(data, tx), secret };
       });
     },
   };

@@ -1,8 +1,8 @@
-import type { Db } from '../db';
+import type { Database } from '../db';
 import type { Prisma, UserAttributes } from '../generated/prisma/client';
 
 /** Every query of user attributes. */
-export function createAttributesRepository(db: Db) {
+export function createAttributesRepository({ prisma: db }: Database) {
   return {
     find: (userId: string): Promise<UserAttributes | null> =>
       db.userAttributes.findUnique({ where: { userId } }),
@@ -14,8 +14,6 @@ export function createAttributesRepository(db: Db) {
         create: { ...(data as Prisma.UserAttributesUncheckedCreateInput), userId },
         update: data,
       }),
-
-    userExists: async (userId: string) => (await db.user.count({ where: { id: userId } })) > 0,
   };
 }
 export type AttributesRepository = ReturnType<typeof createAttributesRepository>;

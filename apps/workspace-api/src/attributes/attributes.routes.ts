@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { API_KEY_SECURITY, errorResponses } from '../operations';
-import { TargetUserBodySchema } from '../users/users.schemas';
 import { AttributesEnvelopeSchema, UpdateAttributesBodySchema } from './attributes.schemas';
 import type { AttributesService } from './attributes.service';
+import { TargetUserBodySchema } from '../users';
 
 const tags = ['users'];
 const security = API_KEY_SECURITY;
@@ -23,7 +23,7 @@ export const attributesRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => ({
-      user_attributes: await attributes.get(request.body.target_user.user_id),
+      user_attributes: await attributes.get(request.body.target_user),
     }),
   );
 

@@ -1,9 +1,9 @@
 import { toUuid, toWireId } from '@platform/schemas';
-import type { Db } from '../db';
-import { ImageNotFoundError, UserNotFoundError } from '../errors';
+import { ImageNotFoundError } from '../errors';
 import type { UserAttributes } from '../generated/prisma/client';
-import { createAttributesRepository } from './attributes.repository';
+import type { AttributesRepository } from './attributes.repository';
 import type { AttributesResponse, UpdateAttributesInput } from './attributes.schemas';
+import type { TargetUser } from '../users';
 
 /** What a user without a row of attributes has (the table's defaults). */
 const DEFAULTS: Omit<UserAttributes, 'userId' | 'createdAt' | 'updatedAt'> = {
@@ -36,21 +36,27 @@ function toResponse(userId: string, row: Partial<UserAttributes> | null): Attrib
 
 const given = <T>(value: T | null | undefined) => (value === null ? undefined : value);
 
-export function createAttributesService({ db }: { db: Db }) {
-  const rows = createAttributesRepository(db);
+/** What attributes need of the users feature: its one resolver of `target_user`. */
+export interface AttributeUsers {
+  find(target: TargetUser): Promise<{ id: string }>;
+}
 
+export function createAttributesService({
+  rows,
+  users,
+}: {
+  rows: AttributesRepository;
+  users: AttributeUsers;
+}) {
   return {
-    async get(userId: string): Promise<AttributesResponse> {
-      const id = toUuid(userId);
-      const row = await rows.find(id);
-      if (!row && !(await rows.userExists(id))) throw new UserNotFoundError(`user_id ${userId}`);
-      return toResponse(id, row);
+    async get(target: TargetUser): Promise<AttributesResponse> {
+      const { id } = await users.find(target);
+      return toResponse(id, await rows.find(id));
     },
 
     /** Only the fields given change; `default_image: ""` clears the default workspace. */
     async update(input: UpdateAttributesInput): Promise<AttributesResponse> {
-      const id = toUuid(input.user_id);
-      if (!(await rows.userExists(id))) throw new UserNotFoundError(`user_id ${input.user_id}`);
+      const { id } = await users.find({ user_id: input.user_id });
       const image = given(input.default_image);
       const data = {
         defaultImageId: image === undefined ? undefined : image === '' ? null : toUuid(image),

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
-import { toUserResponse } from '../users/user-response';
 import { toGroupResponse } from './group-response';
 import {
   CreateGroupBodySchema,
@@ -13,6 +12,7 @@ import {
   UpdateGroupBodySchema,
 } from './groups.schemas';
 import type { GroupsService } from './groups.service';
+import { toUserResponse } from '../users';
 
 const tags = ['groups'];
 const security = API_KEY_SECURITY;

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdSchema, TimestampSchema } from '@platform/schemas';
-import { UserSchema } from '../users/users.schemas';
+import { UserSchema } from '../users';
 
 const GroupName = Type.String({
   minLength: 1,

@@ -3,9 +3,10 @@ import { Type } from '@sinclair/typebox';
 import { IdSchema } from '@platform/schemas';
 import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
 import type { MembershipsService } from './memberships.service';
+import { TargetUserSchema } from '../users';
 
 const MembershipBodySchema = Type.Object({
-  target_user: Type.Object({ user_id: IdSchema }),
+  target_user: TargetUserSchema,
   target_group: Type.Object({ group_id: IdSchema }),
 });
 
@@ -25,7 +26,7 @@ export const membershipsRoutes: FastifyPluginAsyncTypebox<{
     { config: { permission: 'groups.modify' }, schema: schema('Add a user to a group') },
     async (request) => {
       await memberships.add({
-        userId: request.body.target_user.user_id,
+        user: request.body.target_user,
         groupId: request.body.target_group.group_id,
       });
       return {};
@@ -40,7 +41,7 @@ export const membershipsRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => {
       await memberships.remove({
-        userId: request.body.target_user.user_id,
+        user: request.body.target_user,
         groupId: request.body.target_group.group_id,
       });
       return {};

@@ -1,45 +1,51 @@
-import { isUniqueViolation } from '@platform/errors';
 import { toUuid } from '@platform/schemas';
-import type { Db } from '../db';
+import { isUniqueViolation } from '../db';
 import {
   GroupNotFoundError,
   SystemMembershipError,
   UserAlreadyInGroupError,
-  UserNotFoundError,
   UserNotInGroupError,
 } from '../errors';
-import { ALL_USERS_GROUP_ID } from './system-groups';
+import type { GroupsRepository } from './groups.repository';
+import { ALL_USERS_GROUP_ID } from '../domain/system-groups';
+import type { TargetUser } from '../users';
 
 export interface MembershipTarget {
-  userId: string;
+  user: TargetUser;
   groupId: string;
 }
 
-export function createMembershipsService({ db }: { db: Db }) {
-  async function requireBoth({ userId, groupId }: MembershipTarget) {
-    const [user, group] = await Promise.all([
-      db.user.findUnique({ where: { id: toUuid(userId) }, select: { id: true } }),
-      db.group.findUnique({ where: { id: toUuid(groupId) }, select: { id: true } }),
-    ]);
-    if (!user) throw new UserNotFoundError(`user_id ${userId}`);
+/** What memberships need of the users feature: its one resolver of `target_user`. */
+export interface MemberLookup {
+  find(target: TargetUser): Promise<{ id: string }>;
+}
+
+export function createMembershipsService({
+  groups,
+  users,
+}: {
+  groups: GroupsRepository;
+  users: MemberLookup;
+}) {
+  async function requireBoth({ user, groupId }: MembershipTarget) {
+    const [found, group] = await Promise.all([users.find(user), groups.find(toUuid(groupId))]);
     if (!group) throw new GroupNotFoundError(`group_id ${groupId}`);
-    return { userId: user.id, groupId: group.id };
+    return { userId: found.id, groupId: group.id };
   }
 
   return {
     /** The primary key decides races: of two concurrent adds, one wins and one gets 409. */
     async add(target: MembershipTarget): Promise<void> {
-      const ids = await requireBoth(target);
-      await db.userGroup.create({ data: ids }).catch((error: unknown) => {
+      const { userId, groupId } = await requireBoth(target);
+      await groups.addMember(userId, groupId).catch((error: unknown) => {
         throw isUniqueViolation(error) ? new UserAlreadyInGroupError() : error;
       });
     },
 
     async remove(target: MembershipTarget): Promise<void> {
-      const ids = await requireBoth(target);
-      if (ids.groupId === ALL_USERS_GROUP_ID) throw new SystemMembershipError();
-      const { count } = await db.userGroup.deleteMany({ where: ids });
-      if (count === 0) throw new UserNotInGroupError();
+      const { userId, groupId } = await requireBoth(target);
+      if (groupId === ALL_USERS_GROUP_ID) throw new SystemMembershipError();
+      if (!(await groups.removeMember(userId, groupId))) throw new UserNotInGroupError();
     },
   };
 }

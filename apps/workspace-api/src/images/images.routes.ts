@@ -7,10 +7,10 @@ import {
   ImageEnvelopeSchema,
   ImagesSchema,
   TargetImageBodySchema,
-  TargetUserBodySchema,
   UpdateImageBodySchema,
 } from './images.schemas';
 import type { ImagesService } from './images.service';
+import { TargetUserBodySchema } from '../users';
 
 const tags = ['workspaces'];
 const security = API_KEY_SECURITY;
@@ -80,7 +80,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService }> 
       },
     },
     async (request) => ({
-      images: (await images.allowedFor(request.body.target_user.user_id)).map(toImageResponse),
+      images: (await images.allowedFor(request.body.target_user)).map(toImageResponse),
     }),
   );
 
@@ -97,6 +97,6 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService }> 
       },
     },
     async (request) =>
-      images.checkAccess(request.body.target_user.user_id, request.body.target_image.image_id),
+      images.checkAccess(request.body.target_user, request.body.target_image.image_id),
   );
 };

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdSchema, TimestampSchema } from '@platform/schemas';
 import { CORES_MAX, CORES_MIN, MEMORY_MAX_BYTES, MEMORY_MIN_BYTES } from './image-limits';
+import { TargetUserSchema } from '../users';
 
 const OpenObject = Type.Object({}, { additionalProperties: true });
 
@@ -66,12 +67,8 @@ export const UpdateImageBodySchema = Type.Object({
 });
 export type UpdateImageInput = Static<typeof UpdateImageBodySchema>['target_image'];
 
-export const TargetUserBodySchema = Type.Object({
-  target_user: Type.Object({ user_id: IdSchema }),
-});
-
 export const CheckAccessBodySchema = Type.Object({
-  target_user: Type.Object({ user_id: IdSchema }),
+  target_user: TargetUserSchema,
   target_image: Type.Object({ image_id: IdSchema }),
 });
 

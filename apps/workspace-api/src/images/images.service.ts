@@ -1,11 +1,12 @@
 import { withFieldErrors } from '@platform/errors';
 import { toUuid, toWireId } from '@platform/schemas';
 import type { Db } from '../db';
-import { ImageNotFoundError, ProfilePathInvalidError, UserNotFoundError } from '../errors';
+import { ImageNotFoundError, ProfilePathInvalidError } from '../errors';
 import type { Image, Prisma } from '../generated/prisma/client';
 import { decideAccess } from './access';
 import type { UpdateImageInput } from './images.schemas';
 import { profilePathProblems } from './profile-path';
+import type { TargetUser } from '../users';
 
 const BY_NAME = [
   { friendlyName: 'asc' },
@@ -20,12 +21,13 @@ export interface AccessAnswer {
   groups: { group_id: string; name: string }[];
 }
 
-export function createImagesService({ db }: { db: Db }) {
-  async function requireUser(userId: string): Promise<string> {
-    const user = await db.user.findUnique({ where: { id: toUuid(userId) }, select: { id: true } });
-    if (!user) throw new UserNotFoundError(`user_id ${userId}`);
-    return user.id;
-  }
+/** What images need of the users feature: its one resolver of `target_user`. */
+export interface ImageUsers {
+  find(target: TargetUser): Promise<{ id: string }>;
+}
+
+export function createImagesService({ db, users }: { db: Db; users: ImageUsers }) {
+  const requireUser = async (target: TargetUser) => (await users.find(target)).id;
 
   return {
     list: (): Promise<Image[]> => db.image.findMany({ orderBy: BY_NAME }),
@@ -70,16 +72,16 @@ export function createImagesService({ db }: { db: Db }) {
     },
 
     /** Exactly the workspaces the user may use: enabled, and on the list of one of their groups. */
-    async allowedFor(userId: string): Promise<Image[]> {
-      const id = await requireUser(userId);
+    async allowedFor(target: TargetUser): Promise<Image[]> {
+      const id = await requireUser(target);
       return db.image.findMany({
         where: { enabled: true, groups: { some: { group: { users: { some: { userId: id } } } } } },
         orderBy: BY_NAME,
       });
     },
 
-    async checkAccess(userId: string, imageId: string): Promise<AccessAnswer> {
-      const id = await requireUser(userId);
+    async checkAccess(target: TargetUser, imageId: string): Promise<AccessAnswer> {
+      const id = await requireUser(target);
       const image = await db.image.findUnique({
         where: { id: toUuid(imageId) },
         select: {

@@ -3,6 +3,7 @@ import { createHarness, type Harness } from '../../test/harness';
 import { userInput } from '../../test/factories';
 import { createImage } from '../../test/image-factories';
 import { createSettingsService } from '../settings/settings.service';
+import { createSettingsRepository } from '../settings/settings.repository';
 import { ALL_USERS } from '../../test/group-factories';
 
 const UNKNOWN = '11111111111111111111111111111111';
@@ -216,7 +217,7 @@ describe('get_launch_plan', () => {
     const terminal = await install('kasmweb/terminal:1.16.0');
     await install('kasmweb/firefox:1.16.0');
     await h.call('delete_zone', { target_zone: { zone_id: zoneId } });
-    const settings = createSettingsService({ db: h.db, config: h.config });
+    const settings = createSettingsService({ settings: createSettingsRepository(h.data) });
     const result = await settings.apply(path.join(EXAMPLES, 'settings/settings.yaml'), {
       prune: false,
       dryRun: false,

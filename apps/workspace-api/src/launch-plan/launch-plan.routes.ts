@@ -22,10 +22,7 @@ export const launchPlanRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => ({
       launch_plan: toLaunchPlanResponse(
-        await launchPlans.plan(
-          request.body.target_user.user_id,
-          request.body.target_image.image_id,
-        ),
+        await launchPlans.plan(request.body.target_user, request.body.target_image.image_id),
       ),
     }),
   );

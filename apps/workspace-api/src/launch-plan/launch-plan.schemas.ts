@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdSchema } from '@platform/schemas';
+import { TargetUserSchema } from '../users';
 
 const ResourcesSchema = Type.Object({
   cores: Type.Number(),
@@ -7,7 +8,7 @@ const ResourcesSchema = Type.Object({
 });
 
 export const LaunchPlanBodySchema = Type.Object({
-  target_user: Type.Object({ user_id: IdSchema }),
+  target_user: TargetUserSchema,
   target_image: Type.Object({ image_id: IdSchema }),
 });
 

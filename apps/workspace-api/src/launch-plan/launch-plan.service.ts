@@ -11,6 +11,7 @@ import {
 } from '../errors';
 import { resolveLaunchPlan, type LaunchPlan, type PlanAgent } from './launch-plan';
 import { loadPlanInputs } from './launch-plan.repository';
+import type { TargetUser } from '../users';
 
 export interface PlanOptions {
   /** The agents a session may go to; every agent when omitted (get_launch_plan). */
@@ -21,7 +22,20 @@ export interface PlanOptions {
 }
 
 /** Loads what a launch plan depends on and resolves it with the pure resolveLaunchPlan. */
-export function createLaunchPlanService({ db, urlScheme }: { db: Db; urlScheme: string }) {
+/** What launch plans need of the users feature: its one resolver of `target_user`. */
+export interface PlanUsers {
+  idOf(target: TargetUser): Promise<string>;
+}
+
+export function createLaunchPlanService({
+  db,
+  users,
+  urlScheme,
+}: {
+  db: Db;
+  users: PlanUsers;
+  urlScheme: string;
+}) {
   async function planIn(
     client: DbClient,
     userId: string,
@@ -62,7 +76,8 @@ export function createLaunchPlanService({ db, urlScheme }: { db: Db; urlScheme: 
   }
 
   return {
-    plan: (userId: string, imageId: string) => planIn(db, userId, imageId),
+    plan: async (target: TargetUser, imageId: string) =>
+      planIn(db, await users.idOf(target), imageId),
     /** The plan inside a caller's transaction, over the agents it has locked. */
     planIn,
   };

@@ -3,12 +3,11 @@ import { problemResponses } from '@platform/schemas';
 import { LoginFailedError, UserDisabledError, UserLockedError } from '../errors';
 import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
 import { LOGIN_THROTTLE } from '../plugins/auth-throttle';
-import { toUserResponse } from '../users/user-response';
-import { TargetUserBodySchema } from '../users/users.schemas';
 import { AuthenticateBodySchema, LoginLinkSchema, LoginSchema } from './logins.schemas';
 import { loginLinkPath } from './login-link';
 import type { LoginsService } from './logins.service';
-import { normalizeUsername } from '../users/users.service';
+import { normalizeUsername } from '../domain/names';
+import { toUserResponse, TargetUserBodySchema } from '../users';
 
 const tags = ['logins'];
 const isRefusedLogin = (error: unknown) =>
@@ -56,7 +55,7 @@ export const loginsRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
       },
     },
     async (request) => {
-      await logins.logoutUser(request.body.target_user.user_id);
+      await logins.logoutUser(request.body.target_user);
       return {};
     },
   );
@@ -74,7 +73,7 @@ export const loginsRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
       },
     },
     async (request) => {
-      const token = await logins.createLink(request.body.target_user.user_id);
+      const token = await logins.createLink(request.body.target_user);
       // The address the caller reached us at (X-Forwarded-* when TRUST_PROXY allows them).
       return { url: `${request.protocol}://${request.host}${loginLinkPath(token)}` };
     },

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { UserSchema } from '../users/users.schemas';
+import { UserSchema } from '../users';
 
 export const AuthenticateBodySchema = Type.Object({
   username: Type.String({ minLength: 1, maxLength: 255 }),

@@ -1,3 +1,4 @@
+import { createApiKeysRepository } from '../api-keys/api-keys.repository';
 import { createApiKeysService } from '../api-keys/api-keys.service';
 import { createHarness, type Harness } from '../../test/harness';
 import { userInput } from '../../test/factories';
@@ -149,7 +150,7 @@ describe('API key operations', () => {
   });
 
   it('refuses an expiry already past in the service the CLI uses', async () => {
-    const apiKeys = createApiKeysService({ db: h.db });
+    const apiKeys = createApiKeysService({ keys: createApiKeysRepository(h.data) });
     await expect(
       apiKeys.issue({ name: 'cli', permissions: ['users.view'], expiresAt: new Date(0) }),
     ).rejects.toMatchObject({ code: 'API_KEY_EXPIRY_PAST', statusCode: 400 });

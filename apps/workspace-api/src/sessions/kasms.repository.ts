@@ -1,6 +1,6 @@
 import { AGENT_ENGINE_SELECT } from '../agents/agents.repository';
 import { Prisma } from '../generated/prisma/client';
-import { tableIn, type Db, type DbClient, type Tx } from '../db';
+import { qualified, runStatement, type Database, type DbClient, type Tx } from '../db';
 
 /** Statuses that hold a reservation on an agent and count toward the user's session limit. */
 export const LIVE_STATUSES = [
@@ -42,18 +42,26 @@ export type NewKasm = Pick<
 const live = { in: [...LIVE_STATUSES] };
 
 /** Every query of sessions and their proxy grants. */
-export function createKasmsRepository(db: Db, schema: string) {
+export function createKasmsRepository(database: Database) {
+  const { prisma: db, schema } = database;
+  const table = (name: string) => Prisma.raw(qualified(schema, name));
+  // get_user lists the user's live sessions; most users have none, which one prepared
+  // statement on the pool tells without Prisma's include (five queries when there are some).
+  const anyLive = {
+    name: 'kasms_any_live_of_user',
+    text: `SELECT 1 FROM ${qualified(schema, 'kasm')} WHERE user_id = $1::uuid AND status = ANY($2::text[]) LIMIT 1`,
+  };
   return {
     /** Serializes a user's launches, on every replica, until the transaction ends. */
     async lockUser(tx: Tx, userId: string): Promise<boolean> {
       const rows = await tx.$queryRaw<{ id: string }[]>`
-        SELECT id FROM ${tableIn(schema, 'user')} WHERE id = ${userId}::uuid FOR UPDATE`;
+        SELECT id FROM ${table('user')} WHERE id = ${userId}::uuid FOR UPDATE`;
       return rows.length > 0;
     },
 
     /** Serializes placement: every agent row, in one order so that lockers never deadlock. */
     async lockAgents(tx: Tx): Promise<void> {
-      await tx.$queryRaw`SELECT id FROM ${tableIn(schema, 'agent')} ORDER BY id FOR UPDATE`;
+      await tx.$queryRaw`SELECT id FROM ${table('agent')} ORDER BY id FOR UPDATE`;
     },
 
     /** The limit set by the user's highest-priority group that sets one, or null. */
@@ -89,12 +97,17 @@ export function createKasmsRepository(db: Db, schema: string) {
 
     find: (id: string) => db.kasm.findUnique({ where: { id }, include: WITH_OWNER }),
 
-    listLive: (userId?: string) =>
-      db.kasm.findMany({
+    async listLive(userId?: string): Promise<KasmRow[]> {
+      if (userId) {
+        const values = [userId, LIVE_STATUSES];
+        if ((await runStatement(database, { ...anyLive, values })).length === 0) return [];
+      }
+      return db.kasm.findMany({
         where: { status: live, ...(userId ? { userId } : {}) },
         include: WITH_OWNER,
         orderBy: { createdAt: 'asc' },
-      }),
+      });
+    },
 
     /**
      * Moves a session on only from the statuses given (and, with `owner`, only while that owner
@@ -125,7 +138,7 @@ export function createKasmsRepository(db: Db, schema: string) {
      * whose lease ran out (their process died). SKIP LOCKED lets replicas claim side by side.
      */
     async claimForCleanup(owner: string, until: Date, limit: number) {
-      const kasm = tableIn(schema, 'kasm');
+      const kasm = table('kasm');
       return db.$queryRaw<{ id: string; previous: KasmStatus }[]>`
         WITH due AS (
           SELECT id, status FROM ${kasm}

@@ -1,7 +1,6 @@
 import type { TargetType } from '../file-mappings/mapping-target';
 import { profilePathProblems } from '../images/profile-path';
-import { normalizeUsername } from '../users/users.service';
-import { normalizeHostname } from '../zones/zones.schemas';
+import { normalizeHostname, normalizeUsername } from '../domain/names';
 import { emptyDesired, type DesiredSettings, type DesiredTarget } from './desired';
 import { problemAt, type Location, type PathSegment, type SettingsProblem } from './problems';
 import {

@@ -12,6 +12,7 @@ import {
 import { runSettingsCommand, runSettingsSchemaCommand } from './settings.cli';
 import { settingsJsonSchemaText } from './settings-file.schemas';
 import { createSettingsService } from './settings.service';
+import { createSettingsRepository } from './settings.repository';
 
 let h: Harness;
 let files: SettingsDir;
@@ -40,7 +41,7 @@ async function run(args: string[], flags: { prune?: boolean; dryRun?: boolean } 
     out: (line = '') => out.push(...line.split('\n')),
     err: { write: (s: string) => (err += s) },
     cwd: files.dir,
-    settings: createSettingsService({ db: h.db, config: h.config }),
+    settings: createSettingsService({ settings: createSettingsRepository(h.data) }),
   };
   if (args[0] === 'schema') await runSettingsSchemaCommand(args[1], context);
   else await runSettingsCommand(args, { prune: false, dryRun: false, ...flags }, context);
@@ -86,7 +87,7 @@ describe('settings CLI', () => {
           out: () => undefined,
           err: { write: (s: string) => (err += s) },
           cwd: files.dir,
-          settings: createSettingsService({ db: h.db, config: h.config }),
+          settings: createSettingsService({ settings: createSettingsRepository(h.data) }),
         },
       ),
     ).rejects.toMatchObject({

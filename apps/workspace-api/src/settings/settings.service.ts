@@ -1,11 +1,9 @@
-import type { Config } from '../config';
-import type { Db } from '../db';
 import type { SettingsChange } from './changes';
 import { sortProblems, type SettingsProblem } from './problems';
 import { exportSettings } from './settings-export';
 import { loadSettingsFile } from './settings-load';
 import { planSettings } from './settings-plan';
-import { readCurrentSettings, writeChanges } from './settings-store';
+import type { SettingsRepository } from './settings.repository';
 
 export interface ApplyOptions {
   prune: boolean;
@@ -24,15 +22,7 @@ export type ApplyResult =
 // An apply of a large file with big scripts, possibly queued behind another apply's lock.
 const TRANSACTION = { maxWait: 10_000, timeout: 120_000 };
 
-export function createSettingsService({
-  db,
-  config,
-}: {
-  db: Db;
-  config: Pick<Config, 'DATABASE_SCHEMA'>;
-}) {
-  const lockKey = `workspace-api settings apply ${config.DATABASE_SCHEMA}`;
-
+export function createSettingsService({ settings }: { settings: SettingsRepository }) {
   return {
     /**
      * Reconciles the database to a settings file in one transaction. Applies are serialized by an
@@ -43,9 +33,9 @@ export function createSettingsService({
     async apply(filePath: string, options: ApplyOptions): Promise<ApplyResult> {
       const loaded = await loadSettingsFile(filePath);
       const usernames = loaded.desired.targets.filter((t) => t.type === 'user').map((t) => t.name);
-      return db.$transaction(async (tx): Promise<ApplyResult> => {
-        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${lockKey}))`;
-        const current = await readCurrentSettings(tx, usernames);
+      return settings.transaction(async (tx): Promise<ApplyResult> => {
+        await settings.lockApplies(tx);
+        const current = await settings.readCurrent(tx, usernames);
         const plan = planSettings(loaded.desired, current, { prune: options.prune });
         const problems = sortProblems([...loaded.problems, ...plan.problems]);
         if (problems.length > 0) return { status: 'invalid', problems, changes: [], written: 0 };
@@ -53,7 +43,7 @@ export function createSettingsService({
           return { status: 'unchanged', problems: [], changes: [], written: 0 };
         if (options.dryRun)
           return { status: 'dry_run', problems: [], changes: plan.changes, written: 0 };
-        await writeChanges(tx, plan.changes, current);
+        await settings.writeChanges(tx, plan.changes, current);
         return {
           status: 'applied',
           problems: [],
@@ -65,7 +55,7 @@ export function createSettingsService({
 
     /** The stored settings as a file; read in one snapshot so that it is consistent. */
     async export(): Promise<string> {
-      const current = await db.$transaction((tx) => readCurrentSettings(tx, []), {
+      const current = await settings.transaction((tx) => settings.readCurrent(tx, []), {
         isolationLevel: 'RepeatableRead',
       });
       return exportSettings(current);

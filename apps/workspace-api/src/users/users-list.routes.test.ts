@@ -22,11 +22,22 @@ afterAll(() => h.close());
 const usernames = (body: { users: { username: string }[] }) => body.users.map((u) => u.username);
 
 describe('get_users', () => {
-  it('lists every user with defaults page 0 and page_size 100, oldest first', async () => {
+  it('lists every user without paging fields, oldest first', async () => {
     const res = await h.call('get_users');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ total: 5, page: 0, page_size: 100, next_cursor: null });
+    expect(res.json()).toMatchObject({ total: 5, page: 0, page_size: 5, next_cursor: null });
     expect(usernames(res.json())).toEqual(['user-0', 'user-1', 'user-2', 'user-3', 'user-4']);
+  });
+
+  it('pages with the defaults page 0 and page_size 100 once one paging field is given', async () => {
+    for (const paging of [{ page: 0 }, { page_size: 100 }]) {
+      const res = await h.call('get_users', paging);
+      expect(res.json()).toMatchObject({ total: 5, page: 0, page_size: 100, next_cursor: null });
+      expect(usernames(res.json())).toHaveLength(5);
+    }
+    const next = await h.call('get_users', { page_size: 2 });
+    expect(next.json()).toMatchObject({ total: 5, page: 0, page_size: 2 });
+    expect(next.json().next_cursor).toEqual(expect.any(String));
   });
 
   it('pages with page and page_size', async () => {

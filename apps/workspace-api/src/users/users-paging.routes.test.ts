@@ -1,9 +1,7 @@
 import { Client } from 'pg';
 import { createHarness, type Harness } from '../../test/harness';
 import { userInput } from '../../test/factories';
-import { listUsersSql } from './users-query';
-import { GetUsersBodySchema, type GetUsersBody } from './users.schemas';
-import { Value } from '@sinclair/typebox/value';
+import { listUsersStatement, pageQuery, type UsersPageQuery } from './users-list.sql';
 
 // Nine users; organizations and last names repeat, so that sorts have ties that id must break.
 const ORGS = ['acme', 'globex', 'acme', 'initech', 'globex', 'acme', 'umbrella', 'acme', 'globex'];
@@ -87,15 +85,12 @@ describe('get_users paging', () => {
 
 describe('get_users query plans', () => {
   // With so few rows the planner would rather scan; disabling that shows which index serves the query.
-  async function executedNodes(body: Partial<GetUsersBody>): Promise<string> {
+  async function executedNodes(body: Partial<UsersPageQuery>): Promise<string> {
     const client = new Client({ connectionString: h.config.DATABASE_URL });
     await client.connect();
     try {
       await client.query('SET enable_seqscan = off');
-      const sql = listUsersSql(
-        'workspace',
-        Value.Default(GetUsersBodySchema, body) as GetUsersBody,
-      );
+      const sql = listUsersStatement('workspace', pageQuery(body));
       const { rows } = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql.text}`, sql.values);
       const nodes: string[] = [];
       const walk = (plan: Record<string, unknown>) => {

@@ -1,93 +1,140 @@
-import { tableIn, type Db } from '../db';
-import { Prisma } from '../generated/prisma/client';
-import type { UserView } from './user-response';
+import { qualified, runStatement, type Database, type Statement, type Tx } from '../db';
+import { ALL_USERS_GROUP_ID } from '../domain/system-groups';
+import type { UserRow } from './user-row';
+import {
+  encodeCursor,
+  listUsersStatement,
+  usersBatchStatement,
+  type UsersPageQuery,
+  type UsersSelection,
+} from './users-list.sql';
+import {
+  failedLoginStatement,
+  findUserStatement,
+  signedInStatement,
+  updateUserStatement,
+  userColumns,
+  type UserChange,
+} from './users.sql';
 
-// The user reads and writes on the hot paths, each one statement (one round trip) in raw SQL:
-// Prisma's include costs three queries, and its update-with-include a four-statement
-// transaction (bench/README.md has the measurements). Columns are aliased to the model's field
-// names, and groups come as `[{group: {id, name}}]` as with USER_WITH_GROUPS: both are a UserView.
+export type { UserChange } from './users.sql';
+export type NewUser = Required<Omit<UserChange, 'passwordHash'>> & { passwordHash: string | null };
 
-export interface UserChange {
-  username?: string;
-  firstName?: string;
-  lastName?: string;
-  phone?: string;
-  organization?: string;
-  notes?: string;
-  locked?: boolean;
-  disabled?: boolean;
-  /** A new bcrypt hash: sets password_set_date, resets failed logins and ends every login session. */
-  passwordHash?: string;
+export interface UsersPage {
+  users: UserRow[];
+  total: number;
+  nextCursor: string | null;
 }
 
-/** A raw query's unique violation: Prisma reports it as P2010 with the driver's error kind, not P2002. */
-export function isRawUniqueViolation(error: unknown): boolean {
-  const e = error as {
-    code?: string;
-    meta?: { driverAdapterError?: { cause?: { kind?: string } } };
-  } | null;
-  return (
-    e?.code === 'P2010' && e.meta?.driverAdapterError?.cause?.kind === 'UniqueConstraintViolation'
-  );
+/** What a password sign-in checks; never leaves the users and logins services. */
+export interface UserCredentials {
+  id: string;
+  passwordHash: string | null;
+  locked: boolean;
+  disabled: boolean;
 }
 
-/** The UserView columns of `u`, and its groups in membership order. */
-export function userColumns(schema: string): Prisma.Sql {
-  return Prisma.sql`u.id, u.username, u.first_name AS "firstName", u.last_name AS "lastName", u.phone,
-    u.organization, u.notes, u.locked, u.disabled, u.realm, u.created_at AS "createdAt",
-    u.last_session AS "lastSession", u.password_set_date AS "passwordSetDate",
-    coalesce((SELECT json_agg(json_build_object('group', json_build_object('id', g.id, 'name', g.name)) ORDER BY ug.created_at)
-              FROM ${tableIn(schema, 'user_group')} ug JOIN ${tableIn(schema, 'group')} g ON g.id = ug.group_id
-              WHERE ug.user_id = u.id), '[]') AS groups`;
-}
+/**
+ * Every query of users and their memberships' user side. Hot statements run prepared on the
+ * pool (users.sql.ts); the rest through Prisma. A taken username fails with a unique violation
+ * (isUniqueViolation), whichever way it ran.
+ */
+export function createUsersRepository(database: Database) {
+  const { schema, prisma } = database;
+  const rows = (statement: Statement, tx?: Tx) => runStatement<UserRow>(database, statement, tx);
+  const one = async (statement: Statement, tx?: Tx) => (await rows(statement, tx))[0] ?? null;
 
-/** One user with its groups. */
-export function findUserSql(
-  schema: string,
-  where: { id: string } | { username: string },
-): Prisma.Sql {
-  const condition =
-    'id' in where
-      ? Prisma.sql`u.id = ${where.id}::uuid`
-      : Prisma.sql`u.username = ${where.username}`;
-  return Prisma.sql`SELECT ${userColumns(schema)} FROM ${tableIn(schema, 'user')} u WHERE ${condition}`;
-}
-
-/** Changes only the fields given and returns the user with its groups, in one statement. */
-export function updateUserSql(schema: string, id: string, change: UserChange): Prisma.Sql {
-  const hash = change.passwordHash ?? null;
-  return Prisma.sql`
-    WITH u AS (
-      UPDATE ${tableIn(schema, 'user')} SET
-        username = coalesce(${change.username ?? null}, username),
-        first_name = coalesce(${change.firstName ?? null}, first_name),
-        last_name = coalesce(${change.lastName ?? null}, last_name),
-        phone = coalesce(${change.phone ?? null}, phone),
-        organization = coalesce(${change.organization ?? null}, organization),
-        notes = coalesce(${change.notes ?? null}, notes),
-        locked = coalesce(${change.locked ?? null}::boolean, locked),
-        disabled = coalesce(${change.disabled ?? null}::boolean, disabled),
-        password_hash = coalesce(${hash}, password_hash),
-        password_set_date = CASE WHEN ${hash}::text IS NULL THEN password_set_date ELSE now() END,
-        failed_login_count = CASE WHEN ${hash}::text IS NOT NULL OR ${change.locked ?? null}::boolean = false
-                                  THEN 0 ELSE failed_login_count END,
-        updated_at = now()
-      WHERE id = ${id}::uuid
-      RETURNING *
-    ), ended AS (
-      DELETE FROM ${tableIn(schema, 'session')} WHERE user_id = ${id}::uuid AND ${hash}::text IS NOT NULL
-        AND EXISTS (SELECT 1 FROM u)
-    )
-    SELECT ${userColumns(schema)} FROM u`;
-}
-
-export function createUsersRepository(db: Db, schema: string) {
-  const one = async (sql: Prisma.Sql) => (await db.$queryRaw<UserView[]>(sql))[0] ?? null;
   return {
-    findById: (id: string) => one(findUserSql(schema, { id })),
-    findByUsername: (username: string) => one(findUserSql(schema, { username })),
-    /** Null when no user has the id. A taken username fails (see isRawUniqueViolation). */
-    update: (id: string, change: UserChange) => one(updateUserSql(schema, id, change)),
+    findById: (id: string, tx?: Tx) => one(findUserStatement(schema, { id }), tx),
+    findByUsername: (username: string) => one(findUserStatement(schema, { username })),
+
+    /** Null when no user has the id. */
+    update: (id: string, change: UserChange) => one(updateUserStatement(schema, id, change)),
+
+    /** New users join All Users in the same statement. */
+    async create(user: NewUser): Promise<UserRow> {
+      return database.transaction(async (tx) => {
+        const { id } = await tx.user.create({
+          data: {
+            ...user,
+            passwordSetDate: user.passwordHash ? new Date() : null,
+            groups: { create: { groupId: ALL_USERS_GROUP_ID } },
+          },
+          select: { id: true },
+        });
+        return (await one(findUserStatement(schema, { id }), tx)) as UserRow;
+      });
+    },
+
+    /** Memberships, login sessions and history go with the row (foreign keys cascade). */
+    async remove(id: string): Promise<boolean> {
+      return (await prisma.user.deleteMany({ where: { id } })).count > 0;
+    },
+
+    async page(query: UsersPageQuery): Promise<UsersPage> {
+      const found = await runStatement<UserRow & { total: number }>(
+        database,
+        listUsersStatement(schema, query),
+      );
+      const total = found[0]?.total ?? 0;
+      const users = found.filter((row) => row.id !== null);
+      const last = users.at(-1);
+      const full = last !== undefined && users.length === query.page_size;
+      return { users, total, nextCursor: full ? encodeCursor(query, last) : null };
+    },
+
+    /** Every user of a selection, `size` at a time, each batch one keyset range scan. */
+    async *batches(selection: UsersSelection, size: number): AsyncGenerator<UserRow[]> {
+      let cursor: string | null = null;
+      for (;;) {
+        const batch = await rows(usersBatchStatement(schema, selection, cursor, size));
+        if (batch.length > 0) yield batch;
+        if (batch.length < size) return;
+        cursor = encodeCursor(selection, batch[batch.length - 1]);
+      }
+    },
+
+    /** A group's members by username, one page, and how many it has. */
+    async inGroup(groupId: string, page: number, pageSize: number) {
+      const member = `FROM ${qualified(schema, 'user_group')} m WHERE m.group_id = $1::uuid`;
+      const [users, [{ total }]] = await Promise.all([
+        rows({
+          name: 'users_in_group',
+          text: `SELECT ${userColumns(schema)} FROM ${qualified(schema, 'user')} u
+                 WHERE u.id IN (SELECT m.user_id ${member})
+                 ORDER BY u.username OFFSET $2::int LIMIT $3::int`,
+          values: [groupId, page * pageSize, pageSize],
+        }),
+        runStatement<{ total: number }>(database, {
+          name: 'users_in_group_count',
+          text: `SELECT count(*)::int AS total ${member}`,
+          values: [groupId],
+        }),
+      ]);
+      return { users, total };
+    },
+
+    async credentialsOf(username: string): Promise<UserCredentials | null> {
+      return prisma.user.findUnique({
+        where: { username },
+        select: { id: true, passwordHash: true, locked: true, disabled: true },
+      });
+    },
+
+    async recordFailedLogin(id: string, lockAt: number): Promise<void> {
+      await runStatement(database, failedLoginStatement(schema, id, lockAt));
+    },
+
+    recordSignIn: (id: string, tx?: Tx) => one(signedInStatement(schema, id), tx),
+
+    /** The ids among `ids` that name a user. */
+    async existing(ids: string[]): Promise<Set<string>> {
+      const found = await prisma.user.findMany({
+        where: { id: { in: ids } },
+        select: { id: true },
+      });
+      return new Set(found.map((user) => user.id));
+    },
   };
 }
 export type UsersRepository = ReturnType<typeof createUsersRepository>;

@@ -2,16 +2,18 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
 import { toKasmResponse } from '../sessions/kasm-response';
 import type { SessionsService } from '../sessions/sessions.service';
-import { toUserResponse } from './user-response';
+import { everyUserJson } from './every-user';
+import { toUserResponse } from './user-row';
 import {
   CreateUserBodySchema,
   DeleteUserBodySchema,
-  GetUserBodySchema,
   GetUsersBodySchema,
+  TargetUserBodySchema,
   UpdateUserBodySchema,
   UserEnvelopeSchema,
   UserWithKasmsEnvelopeSchema,
   UsersPageSchema,
+  type UsersPage,
 } from './users.schemas';
 import type { UsersService } from './users.service';
 
@@ -45,12 +47,12 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
         tags,
         security,
         summary: 'Get one user by user_id or username',
-        body: GetUserBodySchema,
+        body: TargetUserBodySchema,
         response: { 200: UserWithKasmsEnvelopeSchema, ...errorResponses(404) },
       },
     },
     async (request) => {
-      const user = await users.findByIdOrUsername(request.body.target_user);
+      const user = await users.find(request.body.target_user);
       const kasms = await sessions.listLive(user.id);
       return { user: { ...toUserResponse(user), kasms: kasms.map(toKasmResponse) } };
     },
@@ -63,19 +65,25 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
       schema: {
         tags,
         security,
-        summary: 'List users: paged, filtered, sorted; keyset paging with cursor',
+        summary:
+          'List users, filtered and sorted: every one without paging fields, as Kasm does; else paged (page or keyset cursor)',
         body: GetUsersBodySchema,
         response: { 200: UsersPageSchema, ...errorResponses() },
       },
     },
-    async (request) => {
-      const page = await users.list(request.body);
+    async (request, reply) => {
+      const listing = await users.list(request.body);
+      if (!listing.paged) {
+        // The stream writes UsersPageSchema's JSON itself, batch by batch.
+        const body = (await everyUserJson(listing.batches)) as unknown as UsersPage;
+        return reply.type('application/json').send(body);
+      }
       return {
-        users: page.users.map(toUserResponse),
-        total: page.total,
-        page: request.body.page,
-        page_size: request.body.page_size,
-        next_cursor: page.nextCursor,
+        users: listing.result.users.map(toUserResponse),
+        total: listing.result.total,
+        page: listing.page,
+        page_size: listing.pageSize,
+        next_cursor: listing.result.nextCursor,
       };
     },
   );
@@ -108,7 +116,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      await users.remove(request.body.target_user.user_id, request.body.force ?? false);
+      await users.remove(request.body.target_user, request.body.force ?? false);
       return {};
     },
   );

@@ -59,26 +59,27 @@ export const CreateUserBodySchema = Type.Object({
 });
 export type CreateUserBody = Static<typeof CreateUserBodySchema>;
 
+/** How every operation names its user, as get_user does: by user_id, else by username. */
+export const TargetUserSchema = Type.Object(
+  { user_id: Type.Optional(IdSchema), username: Type.Optional(Username) },
+  { description: 'user_id or username' },
+);
+export type TargetUser = Static<typeof TargetUserSchema>;
+
+/** With user_id, a username is the new one; without, it names the user to change. */
 export const UpdateUserBodySchema = Type.Object({
-  target_user: Type.Object({ user_id: IdSchema, username: Type.Optional(Username), ...UserFields }),
+  target_user: Type.Object(
+    { user_id: Type.Optional(IdSchema), username: Type.Optional(Username), ...UserFields },
+    { description: 'user_id (then username renames) or username' },
+  ),
 });
 export type UpdateUserBody = Static<typeof UpdateUserBodySchema>;
 
-export const GetUserBodySchema = Type.Object({
-  target_user: Type.Object(
-    { user_id: Type.Optional(IdSchema), username: Type.Optional(Username) },
-    { description: 'user_id or username' },
-  ),
-});
-export type GetUserBody = Static<typeof GetUserBodySchema>;
-
-export const TargetUserBodySchema = Type.Object({
-  target_user: Type.Object({ user_id: IdSchema }),
-});
+export const TargetUserBodySchema = Type.Object({ target_user: TargetUserSchema });
 export type TargetUserBody = Static<typeof TargetUserBodySchema>;
 
 export const DeleteUserBodySchema = Type.Object({
-  target_user: Type.Object({ user_id: IdSchema }),
+  target_user: TargetUserSchema,
   force: Type.Optional(Type.Boolean({ default: false })),
 });
 export type DeleteUserBody = Static<typeof DeleteUserBodySchema>;
@@ -92,22 +93,34 @@ export const USER_SORT_FIELDS = [
   'last_name',
 ] as const;
 
+const UsersFilterSchema = Type.Object({
+  id: Type.Union(USER_FILTER_FIELDS.map((f) => Type.Literal(f))),
+  value: Type.Union([Type.String({ maxLength: 255 }), Type.Boolean()]),
+});
+export type UsersFilter = Static<typeof UsersFilterSchema>;
+export interface UsersOrder {
+  sort_by: (typeof USER_SORT_FIELDS)[number];
+  sort_direction: 'asc' | 'desc';
+}
+
+/** Without page, page_size and cursor, every user that matches, as Kasm answers. */
 export const GetUsersBodySchema = Type.Object({
   // page × page_size must stay a 32-bit row offset.
-  page: Type.Integer({
-    minimum: 0,
-    maximum: 1_000_000,
-    default: 0,
-    description: '0-based page number',
-  }),
-  page_size: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
-  filters: Type.Array(
-    Type.Object({
-      id: Type.Union(USER_FILTER_FIELDS.map((f) => Type.Literal(f))),
-      value: Type.Union([Type.String({ maxLength: 255 }), Type.Boolean()]),
+  page: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 1_000_000,
+      description: '0-based page number (0 when page_size or cursor is given)',
     }),
-    { default: [], maxItems: 10 },
   ),
+  page_size: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 1000,
+      description: '100 when page or cursor is given; without any of the three, every user',
+    }),
+  ),
+  filters: Type.Array(UsersFilterSchema, { default: [], maxItems: 10 }),
   sort_by: Type.Union(
     USER_SORT_FIELDS.map((f) => Type.Literal(f)),
     { default: 'created' },
@@ -126,6 +139,7 @@ export const UsersPageSchema = Type.Object({
   users: Type.Array(UserSchema),
   total: Type.Integer(),
   page: Type.Integer(),
-  page_size: Type.Integer(),
+  page_size: Type.Integer({ description: 'the number of users when every user was asked for' }),
   next_cursor: Type.Union([Type.String(), Type.Null()]),
 });
+export type UsersPage = Static<typeof UsersPageSchema>;

@@ -1,23 +1,26 @@
-import { isUniqueViolation, ValidationFailedError, withFieldErrors } from '@platform/errors';
-import { toUuid } from '@platform/schemas';
+import { ValidationFailedError, withFieldErrors } from '@platform/errors';
 import type { Config } from '../config';
-import type { Db } from '../db';
+import { isUniqueViolation } from '../db';
+import { normalizeUsername } from '../domain/names';
 import { UserHasSessionsError, UserNotFoundError, UsernameTakenError } from '../errors';
-import { ALL_USERS_GROUP_ID } from '../groups/system-groups';
-import type { Prisma } from '../generated/prisma/client';
 import { hashNewPassword } from './passwords';
-import { USER_WITH_GROUPS, type UserView, type UserWithGroups } from './user-response';
-import { listUsers } from './users-query';
-import { createUsersRepository, isRawUniqueViolation } from './users.repository';
-import type { CreateUserBody, GetUsersBody, UpdateUserBody } from './users.schemas';
+import { createTargetUserResolver } from './target-user';
+import { DEFAULT_PAGE_SIZE, pageQuery } from './users-list.sql';
+import type { UserRow } from './user-row';
+import type { UsersPage, UsersRepository } from './users.repository';
+import {
+  type CreateUserBody,
+  type GetUsersBody,
+  type TargetUser,
+  type UpdateUserBody,
+} from './users.schemas';
 
 type UserFields = Omit<CreateUserBody['target_user'], 'username'>;
 
-export function normalizeUsername(username: string): string {
-  return username.trim().toLowerCase();
-}
+/** get_users without paging fields streams every user, this many per query. */
+export const ALL_USERS_BATCH = 1000;
 
-function profileData(fields: UserFields) {
+function profile(fields: UserFields) {
   return {
     firstName: fields.first_name,
     lastName: fields.last_name,
@@ -26,7 +29,7 @@ function profileData(fields: UserFields) {
     notes: fields.notes,
     locked: fields.locked,
     disabled: fields.disabled,
-  } satisfies Prisma.UserUpdateInput;
+  };
 }
 
 function checkUsername(username: string): string {
@@ -45,94 +48,114 @@ export interface UserSessions {
   destroyAllOf(userId: string): Promise<void>;
 }
 
+export type UsersListing =
+  | { paged: true; page: number; pageSize: number; result: UsersPage }
+  | { paged: false; batches: AsyncGenerator<UserRow[]> };
+
 export function createUsersService({
-  db,
+  users,
   config,
   sessions,
 }: {
-  db: Db;
-  config: Config;
+  users: UsersRepository;
+  config: Pick<Config, 'BCRYPT_COST' | 'MAX_FAILED_LOGINS'>;
   sessions: UserSessions;
 }) {
   const rethrowTaken = (username: string) => (error: unknown) => {
-    throw isUniqueViolation(error) || isRawUniqueViolation(error)
-      ? new UsernameTakenError(username)
-      : error;
+    throw isUniqueViolation(error) ? new UsernameTakenError(username) : error;
   };
 
-  const rows = createUsersRepository(db, config.DATABASE_SCHEMA);
-
-  async function findById(userId: string): Promise<UserView> {
-    const user = await rows.findById(toUuid(userId));
-    if (!user) throw new UserNotFoundError(`user_id ${userId}`);
-    return user;
-  }
+  const { find, idOf } = createTargetUserResolver(users);
 
   return {
-    findById,
+    find,
+    idOf,
 
-    list: (query: GetUsersBody) => listUsers(db, config.DATABASE_SCHEMA, query),
+    /** A group's members by username (the groups feature checks the group). */
+    inGroup: (groupId: string, page: number, pageSize: number) =>
+      users.inGroup(groupId, page, pageSize),
 
-    async findByIdOrUsername(target: { user_id?: string; username?: string }): Promise<UserView> {
-      if (target.user_id) return findById(target.user_id);
-      if (target.username === undefined) {
-        throw withFieldErrors(new ValidationFailedError('The request is invalid'), [
-          { field: 'target_user', message: 'must have user_id or username' },
-        ]);
-      }
-      const username = normalizeUsername(target.username);
-      const user = await rows.findByUsername(username);
-      if (!user) throw new UserNotFoundError(`username ${username}`);
+    /** For password sign-ins only: the hash never leaves the users and logins services. */
+    credentialsOf: (username: string) => users.credentialsOf(normalizeUsername(username)),
+
+    /** The MAX_FAILED_LOGINS-th consecutive failure locks the account. */
+    recordFailedLogin: (userId: string) =>
+      users.recordFailedLogin(userId, config.MAX_FAILED_LOGINS),
+
+    /** A sign-in succeeded: failures forgotten, last_session now. */
+    async recordSignIn(userId: string): Promise<UserRow> {
+      const user = await users.recordSignIn(userId);
+      if (!user) throw new UserNotFoundError(`user_id ${userId}`);
       return user;
     },
 
-    /** New users join All Users in the same transaction. */
-    async create(input: CreateUserBody['target_user']): Promise<UserWithGroups> {
+    /**
+     * A page when any of page, page_size or cursor is given; otherwise every user that matches,
+     * read in keyset batches so that the whole list is never held at once.
+     */
+    async list(query: GetUsersBody): Promise<UsersListing> {
+      if (query.page === undefined && query.page_size === undefined && !query.cursor) {
+        return { paged: false, batches: users.batches(query, ALL_USERS_BATCH) };
+      }
+      const paging = pageQuery({
+        ...query,
+        page: query.page ?? 0,
+        page_size: query.page_size ?? DEFAULT_PAGE_SIZE,
+      });
+      const result = await users.page(paging);
+      return { paged: true, page: paging.page, pageSize: paging.page_size, result };
+    },
+
+    async create(input: CreateUserBody['target_user']): Promise<UserRow> {
       const username = checkUsername(input.username);
       const passwordHash =
         input.password === undefined
           ? null
           : await hashNewPassword(input.password, config.BCRYPT_COST);
-      return db.user
+      const fields = profile(input);
+      return users
         .create({
-          data: {
-            ...profileData(input),
-            username,
-            passwordHash,
-            passwordSetDate: passwordHash ? new Date() : null,
-            groups: { create: { groupId: ALL_USERS_GROUP_ID } },
-          },
-          include: USER_WITH_GROUPS,
+          username,
+          passwordHash,
+          firstName: fields.firstName ?? '',
+          lastName: fields.lastName ?? '',
+          phone: fields.phone ?? '',
+          organization: fields.organization ?? '',
+          notes: fields.notes ?? '',
+          locked: fields.locked ?? false,
+          disabled: fields.disabled ?? false,
         })
         .catch(rethrowTaken(username));
     },
 
-    /** Only the fields present change, in one statement. A new password also ends every login session. */
-    async update(input: UpdateUserBody['target_user']): Promise<UserView> {
-      const username = input.username === undefined ? undefined : checkUsername(input.username);
+    /**
+     * Only the fields present change, in one statement. By user_id a username renames; without
+     * one, the username names the user. A new password also ends every login session.
+     */
+    async update(input: UpdateUserBody['target_user']): Promise<UserRow> {
+      const byId = input.user_id !== undefined;
+      const id = await idOf(input);
+      const username =
+        byId && input.username !== undefined ? checkUsername(input.username) : undefined;
       const passwordHash =
         input.password === undefined
           ? undefined
           : await hashNewPassword(input.password, config.BCRYPT_COST);
-      const user = await rows
-        .update(toUuid(input.user_id), { ...profileData(input), username, passwordHash })
+      const user = await users
+        .update(id, { ...profile(input), username, passwordHash })
         .catch(rethrowTaken(username ?? ''));
-      if (!user) throw new UserNotFoundError(`user_id ${input.user_id}`);
+      if (!user) throw new UserNotFoundError(`user_id ${input.user_id ?? id}`);
       return user;
     },
 
     /** Refuses while the user has live sessions unless forced, which destroys them first. */
-    async remove(userId: string, force: boolean): Promise<void> {
-      const id = toUuid(userId);
-      const user = await db.user.findUnique({ where: { id }, select: { id: true } });
-      if (!user) throw new UserNotFoundError(`user_id ${userId}`);
-      if ((await sessions.countLive(userId)) > 0) {
+    async remove(target: TargetUser, force: boolean): Promise<void> {
+      const { id } = await find(target);
+      if ((await sessions.countLive(id)) > 0) {
         if (!force) throw new UserHasSessionsError();
-        await sessions.destroyAllOf(userId);
+        await sessions.destroyAllOf(id);
       }
-      // Memberships, login sessions and session history go with the row (foreign keys cascade).
-      const { count } = await db.user.deleteMany({ where: { id } });
-      if (count === 0) throw new UserNotFoundError(`user_id ${userId}`);
+      if (!(await users.remove(id))) throw new UserNotFoundError(`user_id ${id}`);
     },
   };
 }

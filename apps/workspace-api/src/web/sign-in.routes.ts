@@ -12,7 +12,7 @@ import { LOGIN_LINK_PREFIX } from '../logins/login-link';
 import { LOGIN_THROTTLE } from '../plugins/auth-throttle';
 import { linkPage, signInPage } from './pages';
 import { sendPage } from './web.plugin';
-import { normalizeUsername } from '../users/users.service';
+import { normalizeUsername } from '../domain/names';
 import {
   assertCsrf,
   cookieOptions,

@@ -65,7 +65,7 @@ export const workspacesRoutes: FastifyPluginAsyncTypebox<WebOptions> = async (
         return sendPage(reply, signInPage({ csrf: csrfTokenFor(formSecret(request, reply)) }));
       }
       const [allowed, lines] = await Promise.all([
-        images.allowedFor(user.userId),
+        images.allowedFor({ user_id: user.userId }),
         linesOf(user.userId),
       ]);
       const page = dashboardPage({

@@ -9,9 +9,6 @@ export const HostnameSchema = Type.String({
   description: 'a host name: letters, digits, dots and hyphens',
 });
 
-/** Host names compare case-insensitively; they are stored lower-cased. */
-export const normalizeHostname = (hostname: string) => hostname.toLowerCase();
-
 /** The rules of each zone setting, shared by the operations and the settings file. */
 export const ZoneFields = {
   name: Type.String({

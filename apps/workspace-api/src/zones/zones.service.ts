@@ -3,7 +3,8 @@ import { toUuid } from '@platform/schemas';
 import type { Db } from '../db';
 import { ZoneHasAgentsError, ZoneNameTakenError, ZoneNotFoundError } from '../errors';
 import type { Prisma } from '../generated/prisma/client';
-import { normalizeHostname, type CreateZoneInput, type UpdateZoneInput } from './zones.schemas';
+import { normalizeHostname } from '../domain/names';
+import { type CreateZoneInput, type UpdateZoneInput } from './zones.schemas';
 
 const WITH_COUNT = { _count: { select: { agents: true } } } satisfies Prisma.ZoneInclude;
 export type ZoneWithCount = Prisma.ZoneGetPayload<{ include: typeof WITH_COUNT }>;

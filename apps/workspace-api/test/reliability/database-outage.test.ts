@@ -10,8 +10,9 @@ import {
   type ControlledPostgres,
 } from '@platform/testing';
 import { buildApp } from '../../src/app';
+import { createApiKeysRepository } from '../../src/api-keys/api-keys.repository';
 import { createApiKeysService } from '../../src/api-keys/api-keys.service';
-import { createDb } from '../../src/db';
+import { openDatabase } from '../../src/db';
 import { MIGRATIONS_DIR } from '../../src/migrations';
 import { testConfig } from '../harness';
 
@@ -33,12 +34,14 @@ beforeAll(async () => {
     DATABASE_TIMEOUT_MS: String(TIMEOUT_MS),
     DATABASE_POOL_MAX: '4',
   });
-  const db = createDb(config);
-  const { apiKey, secret } = await createApiKeysService({ db }).issue({
+  const database = openDatabase(config);
+  const { apiKey, secret } = await createApiKeysService({
+    keys: createApiKeysRepository(database),
+  }).issue({
     name: 'outage',
     permissions: ['global_admin'],
   });
-  await db.$disconnect();
+  await database.close();
   credentials = { 'api-key': apiKey.key, 'api-key-secret': secret };
   app = await buildApp(config);
   baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });

@@ -3,6 +3,7 @@ import { toUuid } from '@platform/schemas';
 import { formatCounts } from '@platform/testing';
 import { buildApp } from '../../src/app';
 import { createSettingsService } from '../../src/settings/settings.service';
+import { createSettingsRepository } from '../../src/settings/settings.repository';
 import { userInput } from '../factories';
 import { createHarness, type Harness } from '../harness';
 import { createImage } from '../image-factories';
@@ -178,7 +179,7 @@ describe('races of settings apply', () => {
   });
 
   const applyAll = (paths: string[]) => {
-    const settings = createSettingsService({ db: h.db, config: h.config });
+    const settings = createSettingsService({ settings: createSettingsRepository(h.data) });
     return Promise.all(paths.map((p) => settings.apply(p, { prune: false, dryRun: false })));
   };
 
@@ -194,7 +195,7 @@ describe('races of settings apply', () => {
   it('ends with exactly one of two files applied concurrently, as if in some serial order', async () => {
     const a = await files.write('a.yaml', FULL_SETTINGS);
     const b = await files.write('b.yaml', FULL_SETTINGS.replace(/proxy_port: 0/, 'proxy_port: 80'));
-    const settings = createSettingsService({ db: h.db, config: h.config });
+    const settings = createSettingsService({ settings: createSettingsRepository(h.data) });
     // What each file alone leaves in the database, as the export sees it.
     await applyAll([a]);
     const onlyA = await settings.export();

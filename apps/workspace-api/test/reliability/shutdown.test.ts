@@ -1,7 +1,8 @@
 import { createTestDatabase, type TestDatabase } from '@platform/db/testing';
 import { buildService, runShutdownUnderLoad } from '@platform/testing';
+import { createApiKeysRepository } from '../../src/api-keys/api-keys.repository';
 import { createApiKeysService } from '../../src/api-keys/api-keys.service';
-import { createDb } from '../../src/db';
+import { openDatabase } from '../../src/db';
 import { MIGRATIONS_DIR } from '../../src/migrations';
 import { testConfig } from '../harness';
 
@@ -12,13 +13,15 @@ let credentials: { api_key: string; api_key_secret: string };
 beforeAll(async () => {
   buildService('workspace-api');
   database = await createTestDatabase({ schema: 'workspace', migrationsDir: MIGRATIONS_DIR });
-  const db = createDb(testConfig(database.url));
-  const { apiKey, secret } = await createApiKeysService({ db }).issue({
+  const data = openDatabase(testConfig(database.url));
+  const { apiKey, secret } = await createApiKeysService({
+    keys: createApiKeysRepository(data),
+  }).issue({
     name: 'shutdown',
     permissions: ['global_admin'],
   });
   credentials = { api_key: apiKey.key, api_key_secret: secret };
-  await db.$disconnect();
+  await data.close();
 }, 60_000);
 afterAll(() => database.drop());
 

@@ -61,7 +61,7 @@ describe('the root page', () => {
 
   it('marks the cookie Secure when the request came over TLS', async () => {
     await createUser({ username: 'tls' });
-    const tls = await createHarness({ TRUST_PROXY: 'true' }, { db: h.db });
+    const tls = await createHarness({ TRUST_PROXY: 'true' }, { database: h.data });
     try {
       const client = webClient({ ...h, inject: tls.inject } as Harness, {
         'x-forwarded-proto': 'https',

@@ -1,15 +1,30 @@
+import type { Database, TransactionOptions, Tx } from '../db';
 import { rowTarget, targetColumns } from '../file-mappings/mapping-target';
-import type { Prisma } from '../generated/prisma/client';
 import type { SettingsChange } from './changes';
 import type { CurrentSettings } from './current';
 
-type Tx = Prisma.TransactionClient;
+/**
+ * The settings' queries: one snapshot of what the settings file covers (zones, agents,
+ * workspaces, groups, users, file mappings) and the writes of a plan, each inside the apply's
+ * one transaction. Applies are serialized by a transaction-scoped advisory lock.
+ */
+export function createSettingsRepository(database: Database) {
+  const lockKey = `workspace-api settings apply ${database.schema}`;
+  return {
+    transaction: <T>(work: (tx: Tx) => Promise<T>, options?: TransactionOptions) =>
+      database.transaction(work, options),
+    /** Held until the transaction ends: the next apply waits for this one's commit. */
+    async lockApplies(tx: Tx): Promise<void> {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${lockKey}))`;
+    },
+    readCurrent: readCurrentSettings,
+    writeChanges,
+  };
+}
+export type SettingsRepository = ReturnType<typeof createSettingsRepository>;
 
 /** The settings as stored. Users only where needed: those named (by username) and those with mappings. */
-export async function readCurrentSettings(
-  tx: Tx,
-  usernames: readonly string[],
-): Promise<CurrentSettings> {
+async function readCurrentSettings(tx: Tx, usernames: readonly string[]): Promise<CurrentSettings> {
   const [zones, agents, images, groups, users, mappings] = await Promise.all([
     tx.zone.findMany({ orderBy: { name: 'asc' } }),
     tx.agent.findMany({ orderBy: { hostname: 'asc' } }),
@@ -41,7 +56,7 @@ export async function readCurrentSettings(
 }
 
 /** Performs a plan's changes in order. Zones come before the agents that name them, so their ids are known. */
-export async function writeChanges(
+async function writeChanges(
   tx: Tx,
   changes: readonly SettingsChange[],
   current: CurrentSettings,

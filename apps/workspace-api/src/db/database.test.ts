@@ -1,0 +1,76 @@
+import { createTestDatabase, type TestDatabase } from '@platform/db/testing';
+import { testConfig } from '../../test/harness';
+import { MIGRATIONS_DIR } from '../migrations';
+import { openDatabase, type Database } from './client';
+import { isUniqueViolation, toDatabaseError } from './database-errors';
+import { qualified, runStatement } from './statements';
+
+let testDatabase: TestDatabase;
+let database: Database;
+beforeAll(async () => {
+  testDatabase = await createTestDatabase({ schema: 'workspace', migrationsDir: MIGRATIONS_DIR });
+  database = openDatabase(testConfig(testDatabase.url));
+});
+afterAll(async () => {
+  await database.close();
+  await testDatabase.drop();
+});
+
+// The system group All Users exists from the first migration: inserting its name again collides.
+const duplicateGroup = () => ({
+  name: 'test_duplicate_group',
+  text: `INSERT INTO ${qualified('workspace', 'group')} (id, name, updated_at)
+         VALUES (gen_random_uuid(), 'All Users', now())`,
+  values: [],
+});
+const rejection = (work: Promise<unknown>) =>
+  work.then(
+    () => Promise.reject(new Error('the statement was expected to fail')),
+    (error: unknown) => error,
+  );
+
+describe('one unique-violation mapping for every path', () => {
+  it.each([
+    ['the Prisma model API', () => database.prisma.group.create({ data: { name: 'All Users' } })],
+    ['Prisma raw SQL', () => database.prisma.$executeRawUnsafe(duplicateGroup().text)],
+    ['a prepared statement on the pool', () => runStatement(database, duplicateGroup())],
+    [
+      'a statement inside a transaction',
+      () => database.transaction((tx) => runStatement(database, duplicateGroup(), tx)),
+    ],
+  ])('recognises a duplicate from %s', async (_path, write) => {
+    expect(isUniqueViolation(await rejection(write()))).toBe(true);
+  });
+
+  it('does not take other failures for duplicates', async () => {
+    const error = await rejection(runStatement(database, { text: 'SELECT 1/0', values: [] }));
+    expect(isUniqueViolation(error)).toBe(false);
+    expect(isUniqueViolation(new Error('x'))).toBe(false);
+  });
+});
+
+describe('the outage mapping', () => {
+  it('turns an unreachable database into 503 UNAVAILABLE and leaves other errors as they are', async () => {
+    const down = openDatabase(
+      testConfig('postgres://postgres@127.0.0.1:1/none', { DATABASE_TIMEOUT_MS: '2000' }),
+    );
+    try {
+      const error = await rejection(runStatement(down, { text: 'SELECT 1', values: [] }));
+      expect(error).toMatchObject({ code: 'UNAVAILABLE', statusCode: 503 });
+    } finally {
+      await down.close();
+    }
+    const other = new Error('something else');
+    expect(toDatabaseError(other)).toBe(other);
+  });
+
+  it('shares one pool between Prisma and prepared statements', async () => {
+    const [viaPool] = await runStatement<{ n: number }>(database, {
+      name: 'test_count_groups',
+      text: `SELECT count(*)::int AS n FROM ${qualified('workspace', 'group')}`,
+      values: [],
+    });
+    expect(viaPool.n).toBe(await database.prisma.group.count());
+    expect(database.pool.totalCount).toBeGreaterThan(0);
+  });
+});

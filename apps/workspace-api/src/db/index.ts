@@ -1,0 +1,10 @@
+export {
+  openDatabase,
+  type Database,
+  type Db,
+  type DbClient,
+  type TransactionOptions,
+  type Tx,
+} from './client';
+export { isUniqueViolation, toDatabaseError } from './database-errors';
+export { qualified, runStatement, type Statement } from './statements';

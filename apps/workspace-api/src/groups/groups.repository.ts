@@ -1,0 +1,64 @@
+import { qualified, runStatement, type Database, type Tx } from '../db';
+import type { Group } from '../generated/prisma/client';
+
+export type GroupRow = Group;
+
+export interface GroupFields {
+  name?: string;
+  description?: string;
+  priority?: number;
+  maxKasmsPerUser?: number | null;
+}
+
+/**
+ * Every query of groups and of memberships (user_group). Names are unique: a taken one fails
+ * with a unique violation (isUniqueViolation), as does adding a member twice.
+ */
+export function createGroupsRepository(database: Database) {
+  const { prisma, schema } = database;
+  return {
+    transaction: <T>(work: (tx: Tx) => Promise<T>) => database.transaction(work),
+
+    find: (id: string): Promise<GroupRow | null> => prisma.group.findUnique({ where: { id } }),
+
+    list: (): Promise<GroupRow[]> =>
+      prisma.group.findMany({ orderBy: [{ priority: 'asc' }, { name: 'asc' }] }),
+
+    create: (fields: GroupFields & { name: string }): Promise<GroupRow> =>
+      prisma.group.create({ data: fields }),
+
+    /**
+     * Locks the group's row until `tx` ends. New memberships and list entries need a key-share
+     * lock on it for their foreign key, so none can slip in between counting and deleting.
+     */
+    async lock(tx: Tx, id: string): Promise<{ isSystem: boolean; name: string } | null> {
+      const [row] = await runStatement<{ isSystem: boolean; name: string }>(
+        database,
+        {
+          text: `SELECT is_system AS "isSystem", name FROM ${qualified(schema, 'group')} WHERE id = $1::uuid FOR UPDATE`,
+          values: [id],
+        },
+        tx,
+      );
+      return row ?? null;
+    },
+
+    update: (tx: Tx, id: string, fields: GroupFields): Promise<GroupRow> =>
+      tx.group.update({ where: { id }, data: fields }),
+
+    remove: async (tx: Tx, id: string) => {
+      await tx.group.delete({ where: { id } });
+    },
+
+    countMembers: (id: string, tx: Tx) => tx.userGroup.count({ where: { groupId: id } }),
+
+    addMember: async (userId: string, groupId: string) => {
+      await prisma.userGroup.create({ data: { userId, groupId } });
+    },
+
+    /** False when the user was not a member. */
+    removeMember: async (userId: string, groupId: string) =>
+      (await prisma.userGroup.deleteMany({ where: { userId, groupId } })).count > 0,
+  };
+}
+export type GroupsRepository = ReturnType<typeof createGroupsRepository>;

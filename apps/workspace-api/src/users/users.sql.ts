@@ -1,0 +1,109 @@
+import { qualified, type Statement } from '../db';
+
+// The users repository's fixed statements. Each is one round trip, prepared by name on the pool:
+// Prisma's include costs three queries and its update-with-include a four-statement transaction
+// (bench/README.md has the measurements).
+
+/** A change to a user: only the fields given change. */
+export interface UserChange {
+  username?: string;
+  firstName?: string;
+  lastName?: string;
+  phone?: string;
+  organization?: string;
+  notes?: string;
+  locked?: boolean;
+  disabled?: boolean;
+  /** A new bcrypt hash: sets password_set_date, resets failed logins and ends every login session. */
+  passwordHash?: string;
+}
+
+/** The UserRow columns of `u`, its groups in membership order. */
+export function userColumns(schema: string): string {
+  return `u.id, u.username, u.first_name AS "firstName", u.last_name AS "lastName", u.phone,
+    u.organization, u.notes, u.locked, u.disabled, u.realm, u.created_at AS "createdAt",
+    u.last_session AS "lastSession", u.password_set_date AS "passwordSetDate",
+    coalesce((SELECT json_agg(json_build_object('id', g.id, 'name', g.name) ORDER BY ug.created_at)
+              FROM ${qualified(schema, 'user_group')} ug JOIN ${qualified(schema, 'group')} g ON g.id = ug.group_id
+              WHERE ug.user_id = u.id), '[]') AS groups`;
+}
+
+export function findUserStatement(
+  schema: string,
+  where: { id: string } | { username: string },
+): Statement {
+  const byId = 'id' in where;
+  return {
+    name: byId ? 'users_find_by_id' : 'users_find_by_username',
+    text: `SELECT ${userColumns(schema)} FROM ${qualified(schema, 'user')} u
+           WHERE ${byId ? 'u.id = $1::uuid' : 'u.username = $1'}`,
+    values: [byId ? where.id : where.username],
+  };
+}
+
+/** Changes only the fields given and answers the user with its groups, in one statement. */
+export function updateUserStatement(schema: string, id: string, change: UserChange): Statement {
+  return {
+    name: 'users_update',
+    text: `
+    WITH u AS (
+      UPDATE ${qualified(schema, 'user')} SET
+        username = coalesce($2::text, username),
+        first_name = coalesce($3::text, first_name),
+        last_name = coalesce($4::text, last_name),
+        phone = coalesce($5::text, phone),
+        organization = coalesce($6::text, organization),
+        notes = coalesce($7::text, notes),
+        locked = coalesce($8::boolean, locked),
+        disabled = coalesce($9::boolean, disabled),
+        password_hash = coalesce($10::text, password_hash),
+        password_set_date = CASE WHEN $10::text IS NULL THEN password_set_date ELSE now() END,
+        failed_login_count = CASE WHEN $10::text IS NOT NULL OR $8::boolean = false
+                                  THEN 0 ELSE failed_login_count END,
+        updated_at = now()
+      WHERE id = $1::uuid
+      RETURNING *
+    ), ended AS (
+      DELETE FROM ${qualified(schema, 'session')} WHERE user_id = $1::uuid AND $10::text IS NOT NULL
+        AND EXISTS (SELECT 1 FROM u)
+    )
+    SELECT ${userColumns(schema)} FROM u`,
+    values: [
+      id,
+      change.username ?? null,
+      change.firstName ?? null,
+      change.lastName ?? null,
+      change.phone ?? null,
+      change.organization ?? null,
+      change.notes ?? null,
+      change.locked ?? null,
+      change.disabled ?? null,
+      change.passwordHash ?? null,
+    ],
+  };
+}
+
+/** A sign-in's failure: the count goes up, and the account locks at `limit`. */
+export function failedLoginStatement(schema: string, id: string, limit: number): Statement {
+  return {
+    name: 'users_failed_login',
+    text: `UPDATE ${qualified(schema, 'user')}
+           SET failed_login_count = failed_login_count + 1,
+               locked = locked OR failed_login_count + 1 >= $2, updated_at = now()
+           WHERE id = $1::uuid`,
+    values: [id, limit],
+  };
+}
+
+/** A sign-in's success: failures forgotten, last_session set; answers the user. */
+export function signedInStatement(schema: string, id: string): Statement {
+  return {
+    name: 'users_signed_in',
+    text: `WITH u AS (
+             UPDATE ${qualified(schema, 'user')}
+             SET failed_login_count = 0, last_session = now(), updated_at = now()
+             WHERE id = $1::uuid RETURNING *)
+           SELECT ${userColumns(schema)} FROM u`,
+    values: [id],
+  };
+}
