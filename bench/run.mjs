@@ -236,7 +236,7 @@ async function main() {
           return `/events/range?start=${dayString(d)}&end=${dayString(d + 6)}`;
         },
       },
-      atLeast(0.6),
+      atLeast(0.85),
     );
     await compare(
       'date',
@@ -247,7 +247,7 @@ async function main() {
         makePath: () => `/api/calendar/events/${dayString(weekStart())}`,
       },
       { url: baseline.url, path: '/', makePath: () => `/events/${dayString(weekStart())}` },
-      atLeast(0.6),
+      atLeast(0.85),
     );
 
     await compare(
