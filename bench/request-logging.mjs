@@ -9,7 +9,7 @@ import path from 'node:path';
 import { bundle } from './lib/bundle.mjs';
 import { measure } from './lib/load.mjs';
 import { BENCH_DIR, RESULTS_DIR, ROOT } from './lib/paths.mjs';
-import { sleep } from './lib/processes.mjs';
+import { freePort, sleep } from './lib/processes.mjs';
 
 const VARIANTS = [
   'off',
@@ -49,8 +49,7 @@ async function start(lib, variant, port) {
 await bundle(path.join(ROOT, 'libs/http/src/index.ts'), 'http-lib');
 const lib = path.join(RESULTS_DIR, '.build', 'http-lib.cjs');
 const servers = {};
-let port = 3290;
-for (const variant of VARIANTS) servers[variant] = await start(lib, variant, port++);
+for (const variant of VARIANTS) servers[variant] = await start(lib, variant, await freePort());
 const rates = Object.fromEntries(VARIANTS.map((v) => [v, []]));
 const cpu = Object.fromEntries(VARIANTS.map((v) => [v, []]));
 const cpuSeconds = (pid) => {

@@ -9,7 +9,7 @@ import { measureExtraction } from './lib/extraction.mjs';
 import { CONNECTIONS, DURATION_S, ROUNDS, measure, measurePair } from './lib/load.mjs';
 import { weeklyMessage } from './lib/messages.mjs';
 import { APPS_ROOT, BENCH_DIR, ROOT, distOf } from './lib/paths.mjs';
-import { issueAdminKey, rssMiB, runCli, sleep, startServer } from './lib/processes.mjs';
+import { freePort, issueAdminKey, rssMiB, runCli, sleep, startServer } from './lib/processes.mjs';
 import { formatTable, writeResults } from './lib/report.mjs';
 import {
   CALENDAR_DAYS,
@@ -26,7 +26,6 @@ const { SERVICES, buildApps } = createRequire(import.meta.url)('../tools/service
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const USERS = Math.round(100_000 * SCALE);
 const EVENTS = Math.round(1_000_000 * SCALE);
-const PORTS = { workspace: 3201, calendar: 3202, baseline: 3299 };
 const LAST_PAGE = Math.ceil(USERS / 100) - 1;
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const wanted = (id) => !ONLY || ONLY.includes(id);
@@ -58,6 +57,11 @@ function row(scenario, measured, extra) {
 }
 
 async function main() {
+  const PORTS = {
+    workspace: await freePort(),
+    calendar: await freePort(),
+    baseline: await freePort(),
+  };
   const started = performance.now();
   const startedAt = new Date().toISOString();
   log(
