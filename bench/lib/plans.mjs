@@ -1,10 +1,16 @@
-// Checks that the hot paths' statements, as the services build them, use the indexes they need on
-// the seeded database: each is EXPLAINed as a custom plan (what the first executions get) and as
-// a generic one (what a prepared statement may settle on), and only nodes that ran count.
+// Checks the query plans of what the services really send: both services run behind a capturing
+// proxy (pg-capture.mjs), each hot request is sent once, and every statement it executed is
+// EXPLAINed with its own parameters as a custom plan (what the first executions get) and as a
+// generic one (what a prepared statement may settle on). Only nodes that ran count.
 import path from 'node:path';
 import pg from 'pg';
-import { bundle } from './bundle.mjs';
-import { BENCH_DIR } from './paths.mjs';
+import { NEVER, planRequests } from '../plans/requests.mjs';
+import { distOf } from './paths.mjs';
+import { startCapture } from './pg-capture.mjs';
+import { sleep, startServer } from './processes.mjs';
+
+const PLANNED = /^\s*(select|with|insert|update|delete)\b/i;
+const WRITES = /^\s*(insert|update|delete)\b|\b(update|insert into|delete from)\s+"?\w+"?\./i;
 
 function nodesOf(plan, analyzed, out = []) {
   if (!analyzed || plan['Actual Loops'] > 0) {
@@ -18,44 +24,110 @@ function nodesOf(plan, analyzed, out = []) {
   return out;
 }
 
-export async function checkPlans(url, sample) {
-  const { statements } = await bundle(path.join(BENCH_DIR, 'plans/statements.ts'), 'statements');
-  const client = new pg.Client({ connectionString: url });
+async function send(services, request, previous) {
+  const service = services[request.app];
+  const response = request.operation
+    ? await fetch(`${service.url}/api/public/${request.operation}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...service.credentials, ...request.body(previous) }),
+      })
+    : await fetch(`${service.url}${request.path}`);
+  const body = await response.json();
+  if (!response.ok) throw new Error(`${request.name}: ${response.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** Sends each request through the proxy and returns the statements each one executed. */
+async function capture({ url, env, credentials, ports }, requests) {
+  const proxy = await startCapture(url);
+  const proxied = { ...env, DATABASE_URL: proxy.url };
+  const started = [];
+  try {
+    for (const [app, port] of Object.entries(ports)) {
+      const server = await startServer({
+        name: `${app}-api-plans`,
+        script: path.join(distOf(`${app}-api`), 'server.js'),
+        env: proxied,
+        port,
+      });
+      started.push(server);
+    }
+    const [workspace, calendar] = started;
+    const services = { workspace: { url: workspace.url, credentials }, calendar };
+    // The API key is verified (and cached) once, and the workers' first rounds pass, before the
+    // statements that count; a worker's statement sent meanwhile is checked with the request's.
+    await sleep(1000);
+    await send(services, requests[0], null);
+    let previous = null;
+    const captured = [];
+    for (const request of requests) {
+      proxy.take();
+      previous = await send(services, request, previous);
+      captured.push({ request, statements: proxy.take().filter((s) => PLANNED.test(s.text)) });
+    }
+    return captured;
+  } finally {
+    await Promise.all(started.map((s) => s.stop()));
+    await proxy.close();
+  }
+}
+
+async function explain(client, statement, mode, n) {
+  const analyze = !WRITES.test(statement.text);
+  await client.query(`SET plan_cache_mode = ${mode}`);
+  const [
+    {
+      'QUERY PLAN': [top],
+    },
+  ] = (
+    await client.query({
+      name: `plan_${n}`,
+      text: `EXPLAIN (FORMAT JSON${analyze ? ', ANALYZE' : ''}) ${statement.text}`,
+      values: statement.values,
+    })
+  ).rows;
+  return { nodes: nodesOf(top.Plan, analyze), ms: top['Execution Time'] ?? null };
+}
+
+/**
+ * `options`: the bench database `url`, the services' `env`, workspace-api `credentials`, the
+ * `ports` to run the services on ({ workspace, calendar }) and the `sample` of planRequests.
+ */
+export async function checkPlans(options) {
+  const captured = await capture(options, planRequests(options.sample));
+  const client = new pg.Client({ connectionString: options.url });
   await client.connect();
   const problems = [];
   const plans = [];
+  let n = 0;
   try {
-    let n = 0;
-    for (const s of statements(sample)) {
+    // Writes are EXPLAINed without ANALYZE, inside a transaction rolled back at the end.
+    await client.query('BEGIN');
+    for (const { request, statements } of captured) {
+      if (statements.length === 0) problems.push(`${request.name}: no statement captured`);
       for (const mode of ['force_custom_plan', 'force_generic_plan']) {
-        await client.query(`SET plan_cache_mode = ${mode}`);
-        const explain = {
-          name: `plan_${n++}`,
-          text: `EXPLAIN (FORMAT JSON${s.analyze ? ', ANALYZE' : ''}) ${s.text}`,
-          values: s.values,
-        };
-        const [
-          {
-            'QUERY PLAN': [top],
-          },
-        ] = (await client.query(explain)).rows;
-        const nodes = nodesOf(top.Plan, s.analyze);
-        const missing = s.uses.filter(
+        const nodes = [];
+        for (const statement of statements) {
+          const plan = await explain(client, statement, mode, n++);
+          plans.push({ request: request.name, mode, text: statement.text, ...plan });
+          nodes.push(...plan.nodes);
+        }
+        const missing = request.uses.filter(
           // "Index Scan using x on t", or "Bitmap Index Scan using x" (the heap scan is its parent).
-          (index) =>
-            !nodes.some(
-              (node) => node.includes(` using ${index} `) || node.endsWith(` using ${index}`),
-            ),
+          (i) => !nodes.some((node) => node.includes(` using ${i} `) || node.endsWith(` using ${i}`)),
         );
-        const forbidden = nodes.filter((node) => s.never.includes(node));
-        plans.push({ statement: s.name, mode, nodes, ms: top['Execution Time'] ?? null });
+        const forbidden = nodes.filter((node) => NEVER.includes(node));
         if (missing.length > 0)
-          problems.push(`${s.name} (${mode}): does not use ${missing.join(', ')}`);
-        if (forbidden.length > 0) problems.push(`${s.name} (${mode}): ${forbidden.join(', ')}`);
+          problems.push(`${request.name} (${mode}): does not use ${missing.join(', ')}`);
+        if (forbidden.length > 0)
+          problems.push(`${request.name} (${mode}): ${forbidden.join(', ')}`);
       }
     }
   } finally {
+    await client.query('ROLLBACK').catch(() => {});
     await client.end();
   }
-  return { problems, plans, count: plans.length / 2 };
+  const statementCount = plans.length / 2;
+  return { problems, plans, count: captured.length, statementCount };
 }

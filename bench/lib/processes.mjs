@@ -2,10 +2,26 @@
 // and the baseline server. Server output goes straight to a log file, not through the bench.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { distOf, RESULTS_DIR } from './paths.mjs';
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A port free right now. Fixed ports let two benches on one machine measure each other's
+ * servers (the second server fails to listen, and its readiness check reaches the first).
+ */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 /** Runs `node apps/<app>/dist/cli.js …` and returns its output; throws when it fails. */
 export function runCli(app, args, env) {

@@ -3,9 +3,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { databasePlugin } from '@platform/db';
 import { problemDetailsPlugin } from '@platform/errors';
 import {
-  authThrottlePlugin,
-  createOutboundFetch,
-  createOutboundPolicy,
   docsPlugin,
   fastifyOptions,
   healthRoutes,
@@ -13,6 +10,8 @@ import {
   parseTrustProxy,
   validatorCompiler,
 } from '@platform/http';
+import { createOutboundFetch, createOutboundPolicy } from '@platform/outbound';
+import { authThrottlePlugin } from '@platform/rate-limit';
 import { slackEventsRoutes } from './chat/slack-events.routes';
 import { createSlackEventsService } from './chat/slack-events.service';
 import { createSlackInbox } from './chat/slack-inbox.worker';

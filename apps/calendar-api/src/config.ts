@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { createOutboundPolicy, parseIp, securityEnv, securityEnvProblems } from '@platform/http';
+import { securityEnv, securityEnvProblems } from '@platform/http';
+import { createOutboundPolicy, parseIp } from '@platform/outbound';
 import { ConfigError, parseEnv, serviceEnv } from '@platform/schemas';
 import { parseChannelPeriods } from './domain/channel-periods';
 import { parseWebhookTargets } from './domain/webhook-targets';

@@ -3,10 +3,9 @@ import { hostname } from 'node:os';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { databasePlugin } from '@platform/db';
-import { createOutboundFetch, createOutboundPolicy } from '@platform/http';
+import { createOutboundFetch, createOutboundPolicy } from '@platform/outbound';
 import { problemDetailsPlugin } from '@platform/errors';
 import {
-  authThrottlePlugin,
   docsPlugin,
   fastifyOptions,
   healthRoutes,
@@ -14,6 +13,7 @@ import {
   parseTrustProxy,
   validatorCompiler,
 } from '@platform/http';
+import { authThrottlePlugin } from '@platform/rate-limit';
 import { agentsRoutes } from './agents/agents.routes';
 import { createAgentsService } from './agents/agents.service';
 import { apiKeysRoutes } from './api-keys/api-keys.routes';

@@ -5,6 +5,7 @@ import addFormats from 'ajv-formats';
 import type { FastifyRequest, FastifySchema, FastifyServerOptions } from 'fastify';
 import type { FastifyRouteSchemaDef, FastifySchemaValidationError } from 'fastify/types/schema';
 import { sendProblem, toProblem } from '@platform/errors';
+import { asyncStdout, loggableUrl, REDACTED_PATHS, RequestLineController } from './request-log';
 import type { TrustProxy } from './trust-proxy';
 
 export interface HttpOptions {
@@ -82,38 +83,6 @@ export function validatorCompiler({ schema, httpPart }: FastifyRouteSchemaDef<Fa
   return check;
 }
 
-/**
- * Credentials never written to logs. Fastify's request serializer already leaves out headers
- * and bodies; these paths cover anything that logs them explicitly.
- */
-export const REDACTED_PATHS = [
-  'headers.authorization',
-  'headers.cookie',
-  'headers["api-key-secret"]',
-  'password',
-  'api_key_secret',
-  '*.password',
-  '*.api_key_secret',
-];
-
-/** Query parameters that carry credentials (a session's connect link, a feed token): never logged. */
-export const SECRET_QUERY_PARAMS = ['kasm_token', 'token', 'api_key_secret'];
-
-/** The request URL as logged: secret query parameters' values replaced. */
-export function loggableUrl(url: string): string {
-  const query = url.indexOf('?');
-  if (query < 0) return url;
-  const params = new URLSearchParams(url.slice(query + 1));
-  let hidden = false;
-  for (const name of SECRET_QUERY_PARAMS) {
-    if (params.has(name)) {
-      params.set(name, '[redacted]');
-      hidden = true;
-    }
-  }
-  return hidden ? `${url.slice(0, query)}?${params.toString()}` : url;
-}
-
 const CLIENT_ERRORS: Record<string, { status: number; code: string; message: string }> = {
   ERR_HTTP_REQUEST_TIMEOUT: {
     status: 408,
@@ -166,8 +135,9 @@ export function fastifyOptions(options: HttpOptions): FastifyServerOptions {
           remotePort: req.socket?.remotePort,
         }),
       },
-      ...(options.logStream ? { stream: options.logStream } : {}),
+      stream: options.logStream ?? asyncStdout(),
     },
+    logController: new RequestLineController(),
     bodyLimit: options.bodyLimitBytes,
     requestTimeout: 30_000,
     // problemDetailsPlugin answers requests that arrive while closing, as problem+json.

@@ -91,6 +91,45 @@ describe('fastifyOptions and validatorCompiler', () => {
     expect(logs).not.toMatch(/s3cr3t|hush|pw-123456|k-secret/);
   });
 
+  it('logs one line per request at info: id, method, route, status and time', async () => {
+    let logs = '';
+    const stream = new PassThrough();
+    stream.on('data', (c: Buffer) => (logs += c.toString()));
+    const app = await buildTestApp(() => Promise.resolve(), stream);
+    await app.inject({ method: 'POST', url: '/echo?n=1', payload: { flag: true } });
+    await app.inject({ method: 'GET', url: '/nowhere?token=hidden-token&x=1' });
+    const lines = logs
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({
+      reqId: expect.any(String),
+      method: 'POST',
+      route: '/echo',
+      status: 200,
+      ms: expect.any(Number),
+      msg: 'request',
+    });
+    expect(lines[0]).not.toHaveProperty('req');
+    expect(lines[1]).toMatchObject({ route: '/nowhere?token=%5Bredacted%5D&x=1', status: 404 });
+    expect(logs).not.toContain('hidden-token');
+  });
+
+  it('logs arrivals too at debug', async () => {
+    let logs = '';
+    const stream = new PassThrough();
+    stream.on('data', (c: Buffer) => (logs += c.toString()));
+    const app = Fastify(
+      fastifyOptions({ logLevel: 'debug', bodyLimitBytes: 1024, logStream: stream }),
+    );
+    app.get('/hello', async () => 'hi');
+    await app.inject({ url: '/hello?kasm_token=t0k3n' });
+    expect(logs).toContain('incoming request');
+    expect(logs).toContain('kasm_token=%5Bredacted%5D');
+    expect(logs).not.toContain('t0k3n');
+  });
+
   it('serves the generated OpenAPI document', async () => {
     const app = await buildTestApp(() => Promise.resolve());
     const spec = (await app.inject({ url: '/docs/json' })).json();

@@ -1,5 +1,5 @@
 import { Type, type Static, type TObject } from '@sinclair/typebox';
-import { parseAllowlist } from './outbound/outbound-policy';
+import { parseAllowlist } from '@platform/outbound';
 import { parseTrustProxy } from './trust-proxy';
 
 /** The configuration keys both services share for abuse protection and outbound requests. */

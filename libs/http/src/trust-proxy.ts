@@ -1,4 +1,4 @@
-import { parseCidr } from './outbound/ip-address';
+import { parseCidr } from '@platform/outbound';
 
 export type TrustProxy = boolean | string[];
 

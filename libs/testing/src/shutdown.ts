@@ -68,7 +68,8 @@ const outcome = (answer: Answer) => ('status' in answer ? answer.status : answer
  * Prints what happened so the figures can be quoted.
  */
 export async function runShutdownUnderLoad(scenario: ShutdownScenario): Promise<ShutdownReport> {
-  const server = await startBuiltServer(scenario.service, scenario.env);
+  // Arrivals are logged at debug (the info line is written when a request completes).
+  const server = await startBuiltServer(scenario.service, { LOG_LEVEL: 'debug', ...scenario.env });
   const lock = new Client({ connectionString: scenario.databaseUrl });
   const keepAlive = new http.Agent({ keepAlive: true, maxSockets: scenario.inFlight });
   try {

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { readTextPrefix, type OutboundFetch } from '@platform/http';
+import { readTextPrefix, type OutboundFetch } from '@platform/outbound';
 import type { Config } from '../config';
 import type { Database } from '../db';
 import { createWorkerLoop } from '../workers/worker-loop';

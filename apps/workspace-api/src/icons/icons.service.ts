@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import type { OutboundFetch } from '@platform/http';
+import type { OutboundFetch } from '@platform/outbound';
 import { toUuid } from '@platform/schemas';
 import { iconSource, iconType } from './icon-source';
 import type { IconsRepository } from './icons.repository';

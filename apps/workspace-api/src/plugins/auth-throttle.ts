@@ -1,4 +1,4 @@
-import type { AuthThrottleOptions } from '@platform/http';
+import type { AuthThrottleOptions } from '@platform/rate-limit';
 import type { Config } from '../config';
 
 /** Throttle rule names: wrong API credentials, and failed user logins. */

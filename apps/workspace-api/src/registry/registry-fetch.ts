@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { OutboundFetch } from '@platform/http';
+import type { OutboundFetch } from '@platform/outbound';
 import { RegistryTimeoutError, RegistryTooLargeError, RegistryUnreachableError } from '../errors';
 import { fileUrl, type RegistrySource } from './registry-source';
 

@@ -1,5 +1,5 @@
 import { isUniqueViolation } from '@platform/errors';
-import { createOutboundFetch, createOutboundPolicy } from '@platform/http';
+import { createOutboundFetch, createOutboundPolicy } from '@platform/outbound';
 import { toUuid } from '@platform/schemas';
 import type { Config } from '../config';
 import type { Db } from '../db';

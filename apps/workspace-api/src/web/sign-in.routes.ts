@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { TooManyRequestsError } from '@platform/http';
+import { TooManyRequestsError } from '@platform/rate-limit';
 import {
   LoginFailedError,
   LoginLinkInvalidError,

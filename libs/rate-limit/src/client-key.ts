@@ -1,4 +1,4 @@
-import { embeddedIpv4, formatIp, parseIp } from '../outbound/ip-address';
+import { embeddedIpv4, formatIp, parseIp } from '@platform/outbound';
 
 /**
  * Whom a request is counted against: its IPv4 address, or the /64 network of an IPv6 address

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { problemDetailsPlugin } from '@platform/errors';
-import { fastifyOptions } from '../fastify-options';
+import { fastifyOptions } from '@platform/http';
+import { redisReachable } from '@platform/testing';
 import { authThrottlePlugin } from './auth-throttle.plugin';
 import { clientKey } from './client-key';
 import { createFailureThrottle, type FailureThrottle, type ThrottleRule } from './failure-throttle';
@@ -17,17 +17,6 @@ const rule = (limit: number, windowSeconds = 60): ThrottleRule => ({
   windowSeconds,
   what: 'failed logins',
 });
-
-function redisReachable(): Promise<boolean> {
-  const { hostname, port } = new URL(REDIS_URL);
-  return new Promise((resolve) => {
-    const socket = net.connect(Number(port || 6379), hostname);
-    socket.setTimeout(500, () => socket.destroy());
-    socket.once('connect', () => socket.end(() => resolve(true)));
-    socket.once('error', () => resolve(false));
-    socket.once('close', () => resolve(false));
-  });
-}
 
 describe('clientKey', () => {
   it.each([
@@ -210,7 +199,7 @@ describe('concurrent failures (in memory)', () => {
 describe('with Redis', () => {
   let available = false;
   beforeAll(async () => {
-    available = await redisReachable();
+    available = await redisReachable(REDIS_URL);
     if (!available) process.stdout.write(`Redis tests skipped: nothing answers at ${REDIS_URL}\n`);
   });
   const prefix = () => `test-${randomBytes(6).toString('hex')}:`;

@@ -1,0 +1,5 @@
+export { authThrottlePlugin } from './auth-throttle.plugin';
+export type { AuthThrottleOptions, RequestThrottle } from './auth-throttle.plugin';
+export { TooManyRequestsError } from './failure-throttle';
+export type { ThrottleRule } from './failure-throttle';
+export { clientKey } from './client-key';
