@@ -115,7 +115,8 @@ export async function checkPlans(options) {
         }
         const missing = request.uses.filter(
           // "Index Scan using x on t", or "Bitmap Index Scan using x" (the heap scan is its parent).
-          (i) => !nodes.some((node) => node.includes(` using ${i} `) || node.endsWith(` using ${i}`)),
+          (i) =>
+            !nodes.some((node) => node.includes(` using ${i} `) || node.endsWith(` using ${i}`)),
         );
         const forbidden = nodes.filter((node) => NEVER.includes(node));
         if (missing.length > 0)
