@@ -44,7 +44,9 @@ describe('the cluster rules the manifests are held to', () => {
   });
 
   it('selects pods by every label of a non-empty selector', () => {
-    expect(rules.selects({ app: 'api', tier: 'web' }, { app: 'api', tier: 'web', x: 'y' })).toBe(true);
+    expect(rules.selects({ app: 'api', tier: 'web' }, { app: 'api', tier: 'web', x: 'y' })).toBe(
+      true,
+    );
     expect(rules.selects({ app: 'api', tier: 'web' }, { app: 'api' })).toBe(false);
     expect(rules.selects({}, { app: 'api' })).toBe(false);
   });
