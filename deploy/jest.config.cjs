@@ -1,1 +1,5 @@
-module.exports = { ...require('../jest.preset.cjs') };
+// The image tests run under their own target (jest.images.config.cjs): they need an engine.
+module.exports = {
+  ...require('../jest.preset.cjs'),
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/images/'],
+};

@@ -1,0 +1,35 @@
+import { ROOT, SERVICES, type Service } from '../../support/repo';
+import { docker } from './docker';
+
+/** The tag the image tests build and the Compose stack runs (its IMAGE_TAG). */
+export const IMAGE_TAG = 'deploy-test';
+
+export const imageOf = (service: Service) => `workspace-platform/${service.name}:${IMAGE_TAG}`;
+
+/** The base images the Dockerfiles start from. */
+export const BASE_IMAGES = ['node:20-bookworm-slim'] as const;
+/** The images the Compose file runs as they are. */
+export const COMPOSE_IMAGES = ['postgres:15'] as const;
+
+/**
+ * `docker build` of each service's own Dockerfile, unchanged, from the repository root. Host
+ * network: the private engine's bridge has no NAT, and npm install must reach the registry.
+ */
+export async function buildServiceImages(log: (line: string) => void): Promise<void> {
+  for (const service of SERVICES) {
+    const started = Date.now();
+    await docker(
+      [
+        'build',
+        '--network=host',
+        '-f',
+        `apps/${service.name}/Dockerfile`,
+        '-t',
+        imageOf(service),
+        '.',
+      ],
+      { cwd: ROOT, timeoutMs: 15 * 60_000 },
+    );
+    log(`built ${imageOf(service)} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  }
+}
