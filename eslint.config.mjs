@@ -19,6 +19,7 @@ export default [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:deploy', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'type:tools', onlyDependOnLibsWithTags: ['type:lib'] },
           ],
         },
       ],

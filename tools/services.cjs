@@ -5,8 +5,8 @@ const { spawnSync } = require('node:child_process');
 const ROOT = path.join(__dirname, '..');
 
 const SERVICES = [
-  { name: 'workspace-api', port: 3001 },
-  { name: 'calendar-api', port: 3002 },
+  { name: 'workspace-api', port: 3001, portVar: 'WORKSPACE_API_PORT' },
+  { name: 'calendar-api', port: 3002, portVar: 'CALENDAR_API_PORT' },
 ].map((s) => ({ ...s, dist: path.join(ROOT, 'apps', s.name, 'dist') }));
 
 const NX_ENV = { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
@@ -19,6 +19,16 @@ const LOCAL_DEFAULTS = {
   LOCAL_AGENT: 'on',
   SESSION_URL_SCHEME: 'http',
 };
+
+/**
+ * The environment a service's server or CLI runs with under `npm start` and `npm run <service>`:
+ * the local defaults, the caller's environment, the database, and the port from
+ * WORKSPACE_API_PORT / CALENDAR_API_PORT, so that what the CLI prints matches where it listens.
+ */
+function serviceEnv(service, databaseUrl, env = process.env) {
+  const port = env[service.portVar] || String(service.port);
+  return { ...LOCAL_DEFAULTS, ...env, DATABASE_URL: databaseUrl, PORT: port };
+}
 
 /** Builds the given apps through Nx (cached: a second run takes well under a second). */
 function buildApps(names) {
@@ -41,4 +51,4 @@ function buildApps(names) {
   }
 }
 
-module.exports = { ROOT, SERVICES, NX_ENV, LOCAL_DEFAULTS, buildApps };
+module.exports = { ROOT, SERVICES, NX_ENV, buildApps, serviceEnv };

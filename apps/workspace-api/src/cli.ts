@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { toUuid } from '@platform/schemas';
+import { publicBaseUrl, toUuid } from '@platform/schemas';
 import { createApiKeyFence } from './api-keys/api-key-fence';
 import { createApiKeysService, type IssuedApiKey } from './api-keys/api-keys.service';
 import { PERMISSIONS, type Permission } from './api-keys/permissions';
@@ -32,7 +32,7 @@ Permissions: ${PERMISSIONS.join(', ')}`;
 
 const print = (line = '') => process.stdout.write(`${line}\n`);
 
-function printIssued({ apiKey, secret }: IssuedApiKey, port: number) {
+function printIssued({ apiKey, secret }: IssuedApiKey, baseUrl: string) {
   print(`API key "${apiKey.name}" issued. The secret is shown only now; store it safely.`);
   print(`  api_key:        ${apiKey.key}`);
   print(`  api_key_secret: ${secret}`);
@@ -41,7 +41,7 @@ function printIssued({ apiKey, secret }: IssuedApiKey, port: number) {
   );
   print();
   print('Try it:');
-  print(`  curl -s -X POST http://localhost:${port}/api/public/get_users \\`);
+  print(`  curl -s -X POST ${baseUrl}/api/public/get_users \\`);
   print(`    -H 'content-type: application/json' \\`);
   print(`    -d '{"api_key": "${apiKey.key}", "api_key_secret": "${secret}"}'`);
 }
@@ -112,7 +112,7 @@ async function main(argv: string[]) {
     const apiKeys = createApiKeysService({ db, fence });
     if (command === 'setup') {
       const issued = await apiKeys.issueFirstAdminKey();
-      if (issued) printIssued(issued, config.PORT);
+      if (issued) printIssued(issued, publicBaseUrl(config));
       if (config.LOCAL_AGENT === 'on') await setUpLocalAgent(db, config);
     } else if (command === 'api-key create') {
       if (!values.name) throw new Error('Give the key a --name');
@@ -127,7 +127,7 @@ async function main(argv: string[]) {
           readOnly: values['read-only'],
           expiresAt,
         }),
-        config.PORT,
+        publicBaseUrl(config),
       );
     } else if (command === 'api-key list') {
       for (const key of await apiKeys.list()) {
