@@ -4,8 +4,7 @@ import semver from 'semver';
 import { ROOT } from './support/repo';
 
 type LockEntry = { version?: string; engines?: { node?: string } | string[] };
-const readJson = <T>(file: string) =>
-  JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as T;
+const readJson = <T>(file: string) => JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as T;
 const declared = readJson<{ engines: { node: string } }>('package.json').engines.node;
 const lock = readJson<{ packages: Record<string, LockEntry> }>('package-lock.json');
 
