@@ -15,6 +15,7 @@ const boundaries = (testOnly) => ({
     { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib', ...testOnly] },
     { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:lib', 'type:testing'] },
     { sourceTag: 'type:deploy', onlyDependOnLibsWithTags: ['type:lib', ...testOnly] },
+    { sourceTag: 'type:tools', onlyDependOnLibsWithTags: ['type:lib', ...testOnly] },
   ],
 });
 

@@ -1,8 +1,6 @@
-// Shared Jest preset: SWC for speed (type checking is the `typecheck` target's job). Two
-// dependencies ship ESM only, which Node 20.19 requires natively but Jest cannot: cookie@2
-// (light-my-request, behind app.inject()) and content-disposition@3 (@fastify/static, behind
-// the docs UI). They are transformed to CommonJS, and so is @fastify/cookie, which loads cookie@2
-// with a dynamic import() that Jest's CommonJS runtime refuses.
+// Shared Jest preset: SWC for speed (type checking is the `typecheck` target's job). Nothing under
+// node_modules is transformed: the dependencies are pinned to CommonJS versions that run on Node 20
+// (tools/test/node-engines.test.ts keeps it so).
 const path = require('node:path');
 
 module.exports = {
@@ -10,12 +8,7 @@ module.exports = {
   testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }],
-    'node_modules/(cookie|content-disposition|@fastify/cookie)/.+\\.js$': [
-      '@swc/jest',
-      { module: { type: 'commonjs' } },
-    ],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(cookie|content-disposition|@fastify/cookie)/)'],
   globalSetup: path.join(__dirname, 'tools/jest/global-setup.cjs'),
   globalTeardown: path.join(__dirname, 'tools/jest/global-teardown.cjs'),
   reporters: ['default', path.join(__dirname, 'tools/jest/summary-reporter.cjs')],

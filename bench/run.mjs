@@ -22,6 +22,7 @@ import {
 } from './lib/seed.mjs';
 import { checkPlans } from './lib/plans.mjs';
 import { measureNpmStart } from './lib/startup.mjs';
+import { measureCli } from './lib/cli.mjs';
 
 const { SERVICES, buildApps } = createRequire(import.meta.url)('../tools/services.cjs');
 
@@ -370,6 +371,25 @@ async function main() {
           pass: ratio <= 2 && hashes.failed === 0,
         }),
       );
+    }
+
+    if (wanted('cli')) {
+      log('Measuring CLI commands');
+      const cli = measureCli(env);
+      const base = `node -e 0 ${cli.node.toFixed(2)} s, pg query ${cli.pg.toFixed(2)} s`;
+      rows.push(
+        row('baseline: node -e 0 / one pg query', null, { result: base, target: '—', pass: null }),
+      );
+      for (const { title, seconds } of cli.commands) {
+        rows.push(
+          row(title, null, {
+            value: seconds,
+            result: `${seconds.toFixed(2)} s (×${(seconds / cli.pg).toFixed(1)} pg query)`,
+            target: '≤ 1.5 s',
+            pass: seconds <= 1.5,
+          }),
+        );
+      }
     }
   } finally {
     await Promise.all(servers.map((s) => s.stop()));

@@ -4,7 +4,7 @@
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 const { startLocalPostgres } = require('./local-postgres.cjs');
-const { LOCAL_DEFAULTS, SERVICES, buildApps } = require('./services.cjs');
+const { SERVICES, buildApps, serviceEnv } = require('./services.cjs');
 
 async function main() {
   const [name, ...args] = process.argv.slice(2);
@@ -13,11 +13,7 @@ async function main() {
   buildApps([name]);
   const local = process.env.DATABASE_URL ? null : await startLocalPostgres('dev');
   try {
-    const env = {
-      ...LOCAL_DEFAULTS,
-      ...process.env,
-      DATABASE_URL: process.env.DATABASE_URL ?? local.url,
-    };
+    const env = serviceEnv(service, process.env.DATABASE_URL ?? local.url);
     const result = spawnSync(process.execPath, [path.join(service.dist, 'cli.js'), ...args], {
       stdio: 'inherit',
       env,

@@ -5,9 +5,8 @@
 const { spawn, spawnSync } = require('node:child_process');
 const path = require('node:path');
 const { startLocalPostgres } = require('./local-postgres.cjs');
-const { LOCAL_DEFAULTS, SERVICES, buildApps } = require('./services.cjs');
+const { SERVICES, buildApps, serviceEnv } = require('./services.cjs');
 
-const PORT_VARS = { 'workspace-api': 'WORKSPACE_API_PORT', 'calendar-api': 'CALENDAR_API_PORT' };
 const children = [];
 
 function prefixed(name, stream, out) {
@@ -55,8 +54,7 @@ async function main() {
   process.on('SIGTERM', () => stop(0));
 
   for (const service of SERVICES) {
-    const port = process.env[PORT_VARS[service.name]] ?? String(service.port);
-    const env = { ...LOCAL_DEFAULTS, ...process.env, DATABASE_URL: databaseUrl, PORT: port };
+    const env = serviceEnv(service, databaseUrl);
     const setup = spawnSync(process.execPath, [path.join(service.dist, 'cli.js'), 'setup'], {
       env,
       encoding: 'utf8',
@@ -71,7 +69,7 @@ async function main() {
     prefixed(service.name, child.stderr, process.stderr);
     child.on('exit', (code) => !stopping && stop(code ?? 1));
     children.push(child);
-    service.listenPort = port;
+    service.listenPort = env.PORT;
   }
   await Promise.all(SERVICES.map((s, i) => waitReady(s.listenPort, children[i])));
   const seconds = ((Date.now() - started) / 1000).toFixed(1);

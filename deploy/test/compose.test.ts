@@ -152,6 +152,9 @@ describe('docker-compose.yml', () => {
     expect(postgres.CALENDAR_DB_PASSWORD).toBe('c-secret');
     expect(password('calendar-api')).toBe('c-secret');
     expect(custom.services['workspace-api'].ports).toEqual(['127.0.0.1:8001:3001']);
+    // What `cli.js setup` prints in its example must be the published port.
+    expect(custom.services['workspace-api'].environment?.PUBLIC_URL).toBe('http://localhost:8001');
+    expect(custom.services['calendar-api'].environment?.PUBLIC_URL).toBe('http://localhost:3002');
     expect(custom.services['calendar-api-migrate'].image).toBe(
       'workspace-platform/calendar-api:1.2.3',
     );

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { publicBaseUrl } from '@platform/schemas';
 import { loadConfig } from './config';
 import { openDatabase } from './db';
 import { migrateDatabase } from './migrations';
@@ -14,12 +15,12 @@ const USAGE = `Usage: npm run calendar -- <command>
 
 const print = (line = '') => process.stdout.write(`${line}\n`);
 
-function printIssued({ apiToken, token }: IssuedToken, port: number) {
+function printIssued({ apiToken, token }: IssuedToken, baseUrl: string) {
   print(`Token ${apiToken.id} "${apiToken.name}" issued. It is shown only now; store it safely.`);
   print(`  ${token}`);
   print();
   print('Try it:');
-  print(`  curl -s -X POST http://localhost:${port}/api/calendar/add_event \\`);
+  print(`  curl -s -X POST ${baseUrl}/api/calendar/add_event \\`);
   print(`    -H 'authorization: Bearer ${token}' -H 'content-type: application/json' \\`);
   print(`    -d '{"date": "2025-03-03", "title": "Unit 5 intro"}'`);
 }
@@ -28,12 +29,12 @@ async function runTokenCommand(
   tokens: TokensService,
   positionals: string[],
   name: string | undefined,
-  port: number,
+  baseUrl: string,
 ) {
   const [, action, target] = positionals;
   if (action === 'create') {
     if (!name?.trim()) throw new Error('Give the token a --name');
-    printIssued(await tokens.create(name.trim()), port);
+    printIssued(await tokens.create(name.trim()), baseUrl);
   } else if (action === 'list') {
     for (const t of await tokens.list()) {
       print(
@@ -72,9 +73,9 @@ async function main(argv: string[]) {
     const tokens = createTokensService({ db });
     if (command === 'setup') {
       const issued = await tokens.createFirst();
-      if (issued) printIssued(issued, config.PORT);
+      if (issued) printIssued(issued, publicBaseUrl(config));
     } else {
-      await runTokenCommand(tokens, positionals, values.name, config.PORT);
+      await runTokenCommand(tokens, positionals, values.name, publicBaseUrl(config));
     }
   } finally {
     await db.close();

@@ -32,6 +32,12 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 export function serviceEnv(defaults: { port: number; schema: string }) {
   return {
     PORT: Type.Integer({ minimum: 0, maximum: 65535, default: defaults.port }),
+    PUBLIC_URL: Type.String({
+      pattern: '^(https?://[^\\s/?#]+(/[^\\s?#]*)?)?$',
+      default: '',
+      description:
+        "Where clients reach the service (http(s)://host[:port][/path]), as the CLI's examples print it; empty: http://localhost:<PORT>",
+    }),
     LOG_LEVEL: Type.Union(
       LOG_LEVELS.map((l) => Type.Literal(l)),
       { default: 'info' },
@@ -42,4 +48,12 @@ export function serviceEnv(defaults: { port: number; schema: string }) {
     DATABASE_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 5000 }),
     BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1_048_576 }),
   };
+}
+
+/**
+ * The service's address as its users reach it, for the examples the CLIs print: PUBLIC_URL when
+ * set (a published port or a proxy in front), else the port it listens on, on this machine.
+ */
+export function publicBaseUrl(config: { PORT: number; PUBLIC_URL: string }): string {
+  return config.PUBLIC_URL.replace(/\/+$/, '') || `http://localhost:${config.PORT}`;
 }

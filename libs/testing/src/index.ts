@@ -33,3 +33,10 @@ export type { TestDockerOptions } from './docker-engine';
 export { BAD_TEXTS, badTextCases, badTextFailures } from './bad-text';
 export type { BadTextCase } from './bad-text';
 export { JARGON, jargonMessages, wrongValue } from './validation-words';
+export {
+  brokenMarkdownLinks,
+  headingAnchors,
+  markdownLinks,
+  referenceProblem,
+} from './doc-references';
+export type { DocLink } from './doc-references';

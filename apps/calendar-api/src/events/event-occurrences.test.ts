@@ -12,6 +12,7 @@ const row = (id: number, date: string, rrule: string | null = null, exdates: str
     sourceChannel: null,
     sourceMessageId: null,
     fromChat: false,
+    sequence: 0,
     rrule,
     exdates,
     createdAt: '2025-03-01T10:00:00.000Z',

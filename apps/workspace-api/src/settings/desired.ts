@@ -55,6 +55,8 @@ export interface DesiredSettings {
   /** Every zone name in the file, also of zones with problems: agents naming those get no second problem. */
   zoneNames: string[];
   agents: DesiredAgent[];
+  /** The zone of every agent in the file, also of agents with problems: each is checked. */
+  zoneReferences: { name: string; at: Location }[];
   workspaces: DesiredWorkspace[];
   /** Every workspace, group and user the file names, with or without mappings. */
   targets: DesiredTarget[];
@@ -65,6 +67,7 @@ export const emptyDesired = (): DesiredSettings => ({
   zones: [],
   zoneNames: [],
   agents: [],
+  zoneReferences: [],
   workspaces: [],
   targets: [],
   mappings: [],

@@ -1,5 +1,6 @@
 import { Document } from 'yaml';
 import type { CurrentSettings } from './current';
+import { SETTINGS_DOCS } from './settings-file.schemas';
 
 type Mapping = CurrentSettings['mappings'][number];
 
@@ -77,7 +78,7 @@ export function exportSettings(current: CurrentSettings): string {
   const doc = new Document(settings);
   doc.commentBefore =
     ' workspace-api administrator settings, written by `settings export`.\n' +
-    ' Apply with `settings apply <file>`; see docs/readme-settings.md for the format.';
+    ` Apply with \`settings apply <file>\`; the format is in the repository's ${SETTINGS_DOCS}.`;
   // lineWidth 0: never fold long lines; literal blocks keep scripts readable and exact.
   return doc.toString({ lineWidth: 0, blockQuote: 'literal' });
 }

@@ -4,6 +4,9 @@ import { FileMappingFields } from '../file-mappings/file-mappings.schemas';
 import { ProfilePathSchema } from '../images/images.schemas';
 import { ZONE_DEFAULTS, ZoneFields } from '../zones/zones.schemas';
 
+/** Where the settings file is documented: a path from the repository's root and its section. */
+export const SETTINGS_DOCS = 'README.md#the-settings-file';
+
 // The field rules are the operations' own; only defaults and descriptions are added here.
 const withDefault = <T extends TSchema>(schema: T, value: unknown) =>
   Type.Optional({ ...schema, default: value });
@@ -105,8 +108,7 @@ export const SettingsFileSchema = Type.Object(
   {
     ...Strict,
     title: 'workspace-api administrator settings',
-    description:
-      'Applied with `settings apply <file>` after every deployment; see docs/readme-settings.md',
+    description: `Applied with \`settings apply <file>\` after every deployment; see the repository's ${SETTINGS_DOCS}`,
   },
 );
 export type SettingsFile = Static<typeof SettingsFileSchema>;

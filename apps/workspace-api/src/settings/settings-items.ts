@@ -21,20 +21,50 @@ export function validItems<T>(
   schema: TSchema,
   ignore?: string,
 ): { item: T; path: PathSegment[] }[] {
+  return listedItems<T>(list, path, schema, ignore).flatMap(({ valid, path: at }) =>
+    valid ? [{ item: valid, path: at }] : [],
+  );
+}
+
+/** An item of a list as written, and the same item typed when it matches its schema. */
+export interface ListedItem<T> {
+  raw: Record<string, unknown>;
+  valid: T | null;
+  path: PathSegment[];
+}
+
+/**
+ * Every item of a list, valid or not: an item that breaks its schema still has a name that must
+ * be unique and references (a zone, a workspace) to check, so that one pass finds every problem.
+ */
+export function listedItems<T>(
+  list: unknown,
+  path: PathSegment[],
+  schema: TSchema,
+  ignore?: string,
+): ListedItem<T>[] {
   if (!Array.isArray(list)) return [];
   const checked = (item: unknown) =>
     ignore && item && typeof item === 'object'
       ? Object.fromEntries(Object.entries(item).filter(([key]) => key !== ignore))
       : item;
-  return list.flatMap((item, index) =>
-    Value.Check(schema, checked(item)) ? [{ item: item as T, path: [...path, index] }] : [],
-  );
+  return list.map((item: unknown, index) => ({
+    raw: item !== null && typeof item === 'object' ? (item as Record<string, unknown>) : {},
+    valid: Value.Check(schema, checked(item)) ? (item as T) : null,
+    path: [...path, index],
+  }));
 }
 export const section = <T>(value: Record<string, unknown>, name: string, schema: TSchema) =>
-  validItems<T>(value[name], [name], schema);
+  listedItems<T>(value[name], [name], schema);
 /** An owner of file mappings counts as valid whatever its mappings are: they are checked one by one. */
 export const owners = <T>(value: Record<string, unknown>, name: string, schema: TObject) =>
-  validItems<T>(value[name], [name], Type.Omit(schema, ['file_mappings']), 'file_mappings');
+  listedItems<T>(value[name], [name], Type.Omit(schema, ['file_mappings']), 'file_mappings');
+
+/** A name as written, trimmed; undefined when it is not text or blank (the schema check says so). */
+export function textField(raw: Record<string, unknown>, key: string): string | undefined {
+  const value = raw[key];
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
 
 /** One file mapping of the file, its content read inline or from its content_file. */
 export function normalizeMapping(

@@ -7,6 +7,7 @@ import {
   normalizeMapping,
   owners,
   section,
+  textField,
   validItems,
   type ContentFiles,
   type Locate,
@@ -45,21 +46,18 @@ export function normalizeSettings(
     return !first;
   };
 
-  const zoneItems = Array.isArray(value.zones) ? (value.zones as unknown[]) : [];
-  desired.zoneNames = zoneItems.flatMap((z) => {
-    const name = (z as { name?: unknown } | null)?.name;
-    return typeof name === 'string' ? [name.trim()] : [];
-  });
   type Zone = { name: string; proxy_hostname: string; proxy_path?: string; proxy_port?: number };
-  for (const { item, path } of section<Zone>(value, 'zones', ZoneSettingSchema)) {
-    const name = item.name.trim();
+  for (const { raw, valid, path } of section<Zone>(value, 'zones', ZoneSettingSchema)) {
+    const name = textField(raw, 'name');
+    if (name === undefined) continue;
+    desired.zoneNames.push(name);
     const at = locate([...path, 'name']);
-    if (!unique(`zone ${name}`, at, `zone "${name}"`)) continue;
+    if (!unique(`zone ${name}`, at, `zone "${name}"`) || !valid) continue;
     const proxy = {
-      proxyHostname: normalizeHostname(item.proxy_hostname),
-      proxyPath: item.proxy_path ?? '/',
+      proxyHostname: normalizeHostname(valid.proxy_hostname),
+      proxyPath: valid.proxy_path ?? '/',
     };
-    desired.zones.push({ name, ...proxy, proxyPort: item.proxy_port ?? 443, at });
+    desired.zones.push({ name, ...proxy, proxyPort: valid.proxy_port ?? 443, at });
   }
 
   type Agent = {
@@ -74,28 +72,33 @@ export function normalizeSettings(
     cores_override?: number;
     memory_override?: number;
   };
-  for (const { item, path } of section<Agent>(value, 'agents', AgentSettingSchema)) {
-    const hostname = normalizeHostname(item.hostname);
+  for (const { raw, valid, path } of section<Agent>(value, 'agents', AgentSettingSchema)) {
+    const zone = textField(raw, 'zone');
+    const zoneAt = locate([...path, 'zone']);
+    if (zone !== undefined) desired.zoneReferences.push({ name: zone, at: zoneAt });
+    const written = textField(raw, 'hostname');
+    const hostname = written === undefined ? undefined : normalizeHostname(written);
     const at = locate([...path, 'hostname']);
-    if (!unique(`agent ${hostname}`, at, `agent "${hostname}"`)) continue;
-    if (!item.docker_url && (item.cores === undefined || item.memory === undefined)) {
+    if (hostname === undefined || !unique(`agent ${hostname}`, at, `agent "${hostname}"`)) continue;
+    if (!valid) continue;
+    if (!valid.docker_url && (valid.cores === undefined || valid.memory === undefined)) {
       problems.push(problemAt(at, 'needs cores and memory, or a docker_url to detect them from'));
       continue;
     }
     desired.agents.push({
       hostname,
-      zone: item.zone.trim(),
-      dockerUrl: item.docker_url ?? '',
-      tlsCaPath: item.tls_ca_path ?? '',
-      tlsCertPath: item.tls_cert_path ?? '',
-      tlsKeyPath: item.tls_key_path ?? '',
+      zone: valid.zone.trim(),
+      dockerUrl: valid.docker_url ?? '',
+      tlsCaPath: valid.tls_ca_path ?? '',
+      tlsCertPath: valid.tls_cert_path ?? '',
+      tlsKeyPath: valid.tls_key_path ?? '',
       // An engine agent's resources are detected: the file's, if any, are not applied.
-      cores: item.docker_url ? undefined : item.cores,
-      memory: item.docker_url ? undefined : item.memory,
-      coresOverride: item.cores_override ?? 0,
-      memoryOverride: item.memory_override ?? 0,
+      cores: valid.docker_url ? undefined : valid.cores,
+      memory: valid.docker_url ? undefined : valid.memory,
+      coresOverride: valid.cores_override ?? 0,
+      memoryOverride: valid.memory_override ?? 0,
       at,
-      zoneAt: locate([...path, 'zone']),
+      zoneAt,
     });
   }
 
@@ -117,41 +120,47 @@ export function normalizeSettings(
         desired.mappings.push(mapping);
     }
   };
-  const addTarget = (
-    type: TargetType,
-    name: string,
-    path: PathSegment[],
-    key: string,
-    mappings?: unknown,
-  ) => {
+  /** A workspace, group or user the file names, valid or not: its name is checked against the database. */
+  const addTarget = (type: TargetType, name: string, path: PathSegment[], key: string) => {
     const target = { type, name, at: locate([...path, key]) };
     if (!unique(`${type} ${name}`, target.at, `${type === 'image' ? 'workspace' : type} "${name}"`))
-      return false;
+      return null;
     desired.targets.push(target);
-    addMappings(target, mappings, path);
-    return true;
+    return target;
   };
 
   type Workspace = { name: string; persistent_profile_path?: string; file_mappings?: unknown };
-  for (const { item, path } of owners<Workspace>(value, 'workspaces', WorkspaceSettingSchema)) {
-    const name = item.name.trim();
-    const profilePath = item.persistent_profile_path;
+  for (const { raw, valid, path } of owners<Workspace>(
+    value,
+    'workspaces',
+    WorkspaceSettingSchema,
+  )) {
+    const name = textField(raw, 'name');
+    const target = name === undefined ? null : addTarget('image', name, path, 'name');
+    if (target) addMappings(target, raw.file_mappings, path);
+    if (!valid) continue;
+    const profilePath = valid.persistent_profile_path;
     const pathAt = locate([...path, 'persistent_profile_path']);
     if (profilePath !== undefined)
       problems.push(...profilePathProblems(profilePath).map((m) => problemAt(pathAt, m)));
-    if (addTarget('image', name, path, 'name', item.file_mappings))
+    if (target)
       desired.workspaces.push({
-        name,
+        name: target.name,
         persistentProfilePath: profilePath,
-        at: locate([...path, 'name']),
+        at: target.at,
       });
   }
-  type Named = { name: string; file_mappings?: unknown };
-  for (const { item, path } of owners<Named>(value, 'groups', GroupSettingSchema))
-    addTarget('group', item.name.trim(), path, 'name', item.file_mappings);
-  type User = { username: string; file_mappings?: unknown };
-  for (const { item, path } of owners<User>(value, 'users', UserSettingSchema))
-    addTarget('user', normalizeUsername(item.username), path, 'username', item.file_mappings);
+  for (const { raw, path } of owners(value, 'groups', GroupSettingSchema)) {
+    const name = textField(raw, 'name');
+    const target = name === undefined ? null : addTarget('group', name, path, 'name');
+    if (target) addMappings(target, raw.file_mappings, path);
+  }
+  for (const { raw, path } of owners(value, 'users', UserSettingSchema)) {
+    const name = textField(raw, 'username');
+    const target =
+      name === undefined ? null : addTarget('user', normalizeUsername(name), path, 'username');
+    if (target) addMappings(target, raw.file_mappings, path);
+  }
 
   return { desired, problems };
 }

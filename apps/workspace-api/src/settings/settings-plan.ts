@@ -8,9 +8,9 @@ import {
 } from './changes';
 import type { CurrentSettings } from './current';
 import type { DesiredSettings } from './desired';
-import { problemAt, type SettingsProblem } from './problems';
+import type { SettingsProblem } from './problems';
 import { planDeletes } from './settings-prune';
-import { namedKey, resolveTargets, targetKey } from './settings-references';
+import { namedKey, resolveTargets, targetKey, zoneProblems } from './settings-references';
 
 export interface SettingsPlan {
   /** In write order: deletes (mappings, agents, zones), then zones, agents, workspaces, mappings. */
@@ -38,24 +38,9 @@ function planZones(desired: DesiredSettings, current: CurrentSettings): Settings
   );
 }
 
-/** An agent's zone is one the file names or, when nothing is pruned, one the database has. */
-function planAgents(
-  desired: DesiredSettings,
-  current: CurrentSettings,
-  { prune }: Options,
-  problems: SettingsProblem[],
-) {
-  const inFile = new Set(desired.zoneNames);
+function planAgents(desired: DesiredSettings, current: CurrentSettings) {
   const zoneName = new Map(current.zones.map((z) => [z.id, z.name]));
-  return desired.agents.flatMap(({ zoneAt, at: _at, ...values }): SettingsChange[] => {
-    const inDatabase = current.zones.some((z) => z.name === values.zone);
-    if (!inFile.has(values.zone) && (prune || !inDatabase)) {
-      const why = inDatabase
-        ? 'is not in this file, and --prune removes it'
-        : 'is neither in this file nor in the database';
-      problems.push(problemAt(zoneAt, `zone "${values.zone}" ${why}`));
-      return [];
-    }
+  return desired.agents.flatMap(({ zoneAt: _zoneAt, at: _at, ...values }): SettingsChange[] => {
     const row = current.agents.find((a) => a.hostname === values.hostname);
     if (!row)
       return [
@@ -135,9 +120,10 @@ export function planSettings(
   options: Options,
 ): SettingsPlan {
   const { resolved, problems } = resolveTargets(desired.targets, current);
+  problems.push(...zoneProblems(desired, current, options));
   const upserts = [
     planZones(desired, current),
-    planAgents(desired, current, options, problems),
+    planAgents(desired, current),
     planWorkspaces(desired, current, resolved, options),
     planMappings(desired, current, resolved),
   ].flatMap((list) => list.sort(byKey));

@@ -1,7 +1,7 @@
 import { TARGET_NOUNS } from '../file-mappings/mapping-target';
 import type { TargetRef } from './changes';
 import type { CurrentSettings } from './current';
-import type { DesiredTarget } from './desired';
+import type { DesiredSettings, DesiredTarget } from './desired';
 import { problemAt, type SettingsProblem } from './problems';
 
 export const targetKey = (t: { type: string; id: string }) => `${t.type}:${t.id}`;
@@ -45,4 +45,24 @@ export function targetNames(current: CurrentSettings): Map<string, string> {
     ...current.groups.map((g) => [targetKey({ type: 'group', id: g.id }), g.name] as const),
     ...current.users.map((u) => [targetKey({ type: 'user', id: u.id }), u.username] as const),
   ]);
+}
+
+/**
+ * An agent's zone is one the file names or, when nothing is pruned, one the database has. Every
+ * agent's zone is checked, also of agents with other problems.
+ */
+export function zoneProblems(
+  desired: DesiredSettings,
+  current: CurrentSettings,
+  { prune }: { prune: boolean },
+): SettingsProblem[] {
+  const inFile = new Set(desired.zoneNames);
+  return desired.zoneReferences.flatMap(({ name, at }) => {
+    const inDatabase = current.zones.some((z) => z.name === name);
+    if (inFile.has(name) || (!prune && inDatabase)) return [];
+    const why = inDatabase
+      ? 'is not in this file, and --prune removes it'
+      : 'is neither in this file nor in the database';
+    return [problemAt(at, `zone "${name}" ${why}`)];
+  });
 }

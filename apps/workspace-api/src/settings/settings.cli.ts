@@ -5,13 +5,7 @@ import { formatProblem } from './problems';
 import { settingsJsonSchemaText } from './settings-file.schemas';
 import { countChanges, formatChange } from './settings-format';
 import type { SettingsService } from './settings.service';
-
-export const SETTINGS_USAGE = `  settings apply <file> [--prune] [--dry-run]
-                                   reconcile the database to a settings file, in one transaction
-                                   (--prune: also remove what the file does not name;
-                                    --dry-run: print the changes, write nothing)
-  settings export [file]           the current settings as a file apply accepts (stdout without file)
-  settings schema [file]           the settings file's JSON Schema (stdout without file)`;
+import { SETTINGS_USAGE } from './settings-usage';
 
 export interface SettingsCliContext {
   out: (line?: string) => void;
