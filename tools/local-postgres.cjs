@@ -59,7 +59,7 @@ async function startLocalPostgres(kind) {
     if (theirs !== null && realpath(theirs) === realpath(dir)) return { url, stop: async () => {} };
     const variable = kind === 'test' ? 'LOCAL_PG_TEST_PORT' : 'LOCAL_PG_PORT';
     throw new Error(
-      `Port ${port} is taken by ${theirs ? `another PostgreSQL (data folder ${theirs})` : 'something that is not this checkout\'s PostgreSQL'}, ` +
+      `Port ${port} is taken by ${theirs ? `another PostgreSQL (data folder ${theirs})` : "something that is not this checkout's PostgreSQL"}, ` +
         `not the embedded one of this checkout (${dir}). Stop it, or set ${variable} to a free port.`,
     );
   }
