@@ -1,6 +1,5 @@
-import { PrismaPg } from '@prisma/adapter-pg';
-import { Pool } from 'pg';
-import { poolConfig, statementNames } from '@platform/db';
+import type { Pool } from 'pg';
+import { openServicePool } from '@platform/db';
 import type { Config } from '../config';
 import { Prisma, PrismaClient } from '../generated/prisma/client';
 
@@ -29,19 +28,11 @@ export interface TransactionOptions {
 }
 
 export function openDatabase(config: Config): Database {
-  const pool = new Pool(
-    poolConfig({
-      connectionString: config.DATABASE_URL,
-      maxConnections: config.DATABASE_POOL_MAX,
-      timeoutMs: config.DATABASE_TIMEOUT_MS,
-    }),
-  );
-  // An idle connection that dies (the server restarted) must not crash the process; the pool
-  // replaces it, and the next query reports the outage if there is one.
-  pool.on('error', () => undefined);
-  const adapter = new PrismaPg(pool, {
+  const { pool, adapter } = openServicePool({
+    connectionString: config.DATABASE_URL,
+    maxConnections: config.DATABASE_POOL_MAX,
+    timeoutMs: config.DATABASE_TIMEOUT_MS,
     schema: config.DATABASE_SCHEMA,
-    statementNameGenerator: statementNames(),
   });
   // 'minimal': no stack trace captured on every query to point error messages at the caller.
   const prisma = new PrismaClient({ adapter, errorFormat: 'minimal' });
