@@ -1,6 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { createFailureThrottle, type ThrottleRule } from './failure-throttle';
+import {
+  createFailureThrottle,
+  TooManyRequestsError,
+  type Reservation,
+  type ThrottleRule,
+} from './failure-throttle';
 import { createMemoryStore } from './memory-store';
 import { createRedisStore } from './redis-store';
 import type { RateLimitStore } from './store';
@@ -54,17 +59,58 @@ export const authThrottlePlugin = fp(
       log: app.log.child({ component: 'auth-throttle' }),
     });
 
+    // Each attempt reserves a possible failure before it runs, so a client with many requests in
+    // flight at once can find its pair's count full of attempts that are about to succeed. A
+    // refused attempt waits for this process's attempts of the same pair to settle and asks
+    // again: successes give their reservations back, failures keep theirs, so a client with
+    // valid credentials gets through however concurrent, and one past its failures is refused.
+    const inFlight = new Map<string, Set<Promise<unknown>>>();
+
+    async function reserve(pair: string, scope: string, request: FastifyRequest, identity: string) {
+      for (;;) {
+        try {
+          return await throttle.reserve(scope, request.ip, identity);
+        } catch (error) {
+          const pending = inFlight.get(pair);
+          if (!(error instanceof TooManyRequestsError) || !pending) throw error;
+          await Promise.allSettled([...pending]);
+        }
+      }
+    }
+
+    /** Runs `attempt`; its reservation is kept or given back before the promise settles. */
+    async function settle<T>(
+      attempt: () => Promise<T>,
+      reservation: Reservation,
+      isFailure: (error: unknown) => boolean,
+    ): Promise<T> {
+      let result: T;
+      try {
+        result = await attempt();
+      } catch (error) {
+        if (!isFailure(error)) await reservation.release();
+        throw error;
+      }
+      await reservation.release();
+      return result;
+    }
+
     const requestThrottle: RequestThrottle = {
       async guard(scope, request, identity, attempt, isFailure) {
-        const reservation = await throttle.reserve(scope, request.ip, identity);
-        const result = await attempt().catch(async (error: unknown) => {
-          if (!isFailure(error)) await reservation.release();
-          throw error;
-        });
-        await reservation.release();
-        return result;
+        const pair = `${scope}\0${request.ip}\0${identity}`;
+        const reservation = await reserve(pair, scope, request, identity);
+        const running = settle(attempt, reservation, isFailure);
+        const pending = inFlight.get(pair) ?? new Set<Promise<unknown>>();
+        inFlight.set(pair, pending.add(running));
+        const done = () => {
+          pending.delete(running);
+          if (pending.size === 0) inFlight.delete(pair);
+        };
+        running.then(done, done);
+        return running;
       },
     };
+
     app.decorate('authThrottle', requestThrottle);
 
     app.addHook('onReady', async () => {

@@ -194,6 +194,20 @@ describe('concurrent failures (in memory)', () => {
   it('lets at most `limit` of 200 concurrent wrong passwords be checked', async () => {
     await expectOnlyLimitChecked('', 'x:');
   });
+
+  it('lets every one of many concurrent right passwords in, however far past `limit`', async () => {
+    const app = await loginApp({ redisUrl: '', keyPrefix: 'x:', limit: 3 });
+    try {
+      const responses = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          app.inject({ method: 'POST', url: '/login', payload: { password: 'right' } }),
+        ),
+      );
+      expect(responses.map((r) => r.statusCode)).toEqual(Array(50).fill(200));
+    } finally {
+      await app.close();
+    }
+  });
 });
 
 describe('with Redis', () => {
