@@ -122,7 +122,7 @@ export async function buildApp(
     },
   });
   await app.register(databasePlugin, {
-    ping: () => db.pool.query('SELECT 1'),
+    ping: () => db.ping(),
     close: () => db.close(),
   });
   await app.register(workersPlugin, {

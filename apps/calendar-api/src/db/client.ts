@@ -1,6 +1,4 @@
-import type { Pool } from 'pg';
-import { openServicePool } from '@platform/db';
-import type { Config } from '../config';
+import { openServiceDatabase, type DatabaseEnv, type ServiceDatabase } from '@platform/db';
 import { Prisma, PrismaClient } from '../generated/prisma/client';
 
 /** The client inside `prisma.$transaction(async (tx) => …)`, handed to repositories. */
@@ -10,14 +8,9 @@ export type Tx = Prisma.TransactionClient;
  * The service's one way to Postgres: one `pg` pool, with Prisma running on it. Repositories use
  * Prisma for ordinary work and the same pool for their hot statements, prepared by name.
  */
-export interface Database {
-  prisma: PrismaClient;
-  pool: Pool;
-  /** DATABASE_SCHEMA, which Prisma applies to its own queries but not to SQL of ours. */
-  schema: string;
+export interface Database extends ServiceDatabase<PrismaClient> {
   /** One transaction: every statement of `work` through its `tx`, committed together or not at all. */
   transaction<T>(work: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T>;
-  close(): Promise<void>;
 }
 
 export interface TransactionOptions {
@@ -27,23 +20,14 @@ export interface TransactionOptions {
   timeout?: number;
 }
 
-export function openDatabase(config: Config): Database {
-  const { pool, adapter } = openServicePool({
-    connectionString: config.DATABASE_URL,
-    maxConnections: config.DATABASE_POOL_MAX,
-    timeoutMs: config.DATABASE_TIMEOUT_MS,
-    schema: config.DATABASE_SCHEMA,
-  });
+export function openDatabase(config: DatabaseEnv): Database {
   // 'minimal': no stack trace captured on every query to point error messages at the caller.
-  const prisma = new PrismaClient({ adapter, errorFormat: 'minimal' });
+  const database = openServiceDatabase(
+    config,
+    (adapter) => new PrismaClient({ adapter, errorFormat: 'minimal' }),
+  );
   return {
-    prisma,
-    pool,
-    schema: config.DATABASE_SCHEMA,
-    transaction: (work, options) => prisma.$transaction(work, options),
-    async close() {
-      await prisma.$disconnect();
-      if (!pool.ended) await pool.end();
-    },
+    ...database,
+    transaction: (work, options) => database.prisma.$transaction(work, options),
   };
 }
