@@ -5,5 +5,3 @@ export { databasePlugin } from './database.plugin';
 export type { DatabasePluginOptions } from './database.plugin';
 export { openServiceDatabase } from './service-database';
 export type { DatabaseEnv, ServiceDatabase } from './service-database';
-export { statementNames } from './statement-names';
-export type { PoolSettings } from './pool-config';
