@@ -9,7 +9,7 @@ import { distOf } from './paths.mjs';
 import { startCapture } from './pg-capture.mjs';
 import { sleep, startServer } from './processes.mjs';
 
-const PLANNED = /^\s*(select|with|insert|update|delete)\b/i;
+const PLANNED = /^[\s(]*(select|with|insert|update|delete)\b/i;
 const WRITES = /^\s*(insert|update|delete)\b|\b(update|insert into|delete from)\s+"?\w+"?\./i;
 
 function nodesOf(plan, analyzed, out = []) {

@@ -1,18 +1,10 @@
 import { AGENT_ENGINE_SELECT } from '../agents/agents.repository';
 import { Prisma } from '../generated/prisma/client';
-import { qualified, runStatement, type Database, type DbClient, type Tx } from '../db';
+import { qualified, type Database, type DbClient, type Tx } from '../db';
+import { LIVE_STATUSES, type KasmStatus } from '../domain/session-statuses';
 
-/** Statuses that hold a reservation on an agent and count toward the user's session limit. */
-export const LIVE_STATUSES = [
-  'requested',
-  'provisioning',
-  'starting',
-  'running',
-  'stopping',
-] as const;
 /** Statuses in which some process is working on the session under a lease. */
-export const PASSING_STATUSES = ['requested', 'provisioning', 'starting', 'stopping'] as const;
-export type KasmStatus = (typeof LIVE_STATUSES)[number] | 'stopped' | 'error';
+const PASSING_STATUSES = ['requested', 'provisioning', 'starting', 'stopping'] as const;
 
 const WITH_OWNER = {
   user: { select: { username: true } },
@@ -45,12 +37,6 @@ const live = { in: [...LIVE_STATUSES] };
 export function createKasmsRepository(database: Database) {
   const { prisma: db, schema } = database;
   const table = (name: string) => Prisma.raw(qualified(schema, name));
-  // get_user lists the user's live sessions; most users have none, which one prepared
-  // statement on the pool tells without Prisma's include (five queries when there are some).
-  const anyLive = {
-    name: 'kasms_any_live_of_user',
-    text: `SELECT 1 FROM ${qualified(schema, 'kasm')} WHERE user_id = $1::uuid AND status = ANY($2::text[]) LIMIT 1`,
-  };
   return {
     /** Serializes a user's launches, on every replica, until the transaction ends. */
     async lockUser(tx: Tx, userId: string): Promise<boolean> {
@@ -97,11 +83,7 @@ export function createKasmsRepository(database: Database) {
 
     find: (id: string) => db.kasm.findUnique({ where: { id }, include: WITH_OWNER }),
 
-    async listLive(userId?: string): Promise<KasmRow[]> {
-      if (userId) {
-        const values = [userId, LIVE_STATUSES];
-        if ((await runStatement(database, { ...anyLive, values })).length === 0) return [];
-      }
+    listLive(userId?: string): Promise<KasmRow[]> {
       return db.kasm.findMany({
         where: { status: live, ...(userId ? { userId } : {}) },
         include: WITH_OWNER,

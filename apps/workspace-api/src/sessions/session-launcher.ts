@@ -4,7 +4,8 @@ import { sessionHost, type Engines } from '../engines/engines';
 import type { LaunchPlan } from '../launch-plan/launch-plan';
 import { launchSteps } from './container-plan';
 import { waitUntilServing } from './session-ready';
-import type { KasmRow, KasmsRepository, KasmStatus } from './kasms.repository';
+import type { KasmStatus } from '../domain/session-statuses';
+import type { KasmRow, KasmsRepository } from './kasms.repository';
 
 export interface LauncherOptions {
   kasms: KasmsRepository;

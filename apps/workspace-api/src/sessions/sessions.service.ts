@@ -18,7 +18,7 @@ import {
 import type { LaunchPlan } from '../launch-plan/launch-plan';
 import type { LaunchPlanService } from '../launch-plan/launch-plan.service';
 import type { KasmRow, KasmsRepository } from './kasms.repository';
-import { LIVE_STATUSES } from './kasms.repository';
+import { LIVE_STATUSES } from '../domain/session-statuses';
 import type { SessionLauncher } from './session-launcher';
 import type { ExecCommandBody, RequestKasmBody } from './sessions.schemas';
 

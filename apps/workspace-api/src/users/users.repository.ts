@@ -1,6 +1,6 @@
 import { qualified, runStatement, type Database, type Statement, type Tx } from '../db';
 import { ALL_USERS_GROUP_ID } from '../domain/system-groups';
-import type { UserRow } from './user-row';
+import type { FoundUser, UserRow } from './user-row';
 import {
   encodeCursor,
   listUsersStatement,
@@ -43,10 +43,12 @@ export function createUsersRepository(database: Database) {
   const { schema, prisma } = database;
   const rows = (statement: Statement, tx?: Tx) => runStatement<UserRow>(database, statement, tx);
   const one = async (statement: Statement, tx?: Tx) => (await rows(statement, tx))[0] ?? null;
+  const found = async (statement: Statement, tx?: Tx) =>
+    (await runStatement<FoundUser>(database, statement, tx))[0] ?? null;
 
   return {
-    findById: (id: string, tx?: Tx) => one(findUserStatement(schema, { id }), tx),
-    findByUsername: (username: string) => one(findUserStatement(schema, { username })),
+    findById: (id: string, tx?: Tx) => found(findUserStatement(schema, { id }), tx),
+    findByUsername: (username: string) => found(findUserStatement(schema, { username })),
 
     /** Null when no user has the id. */
     update: (id: string, change: UserChange) => one(updateUserStatement(schema, id, change)),

@@ -53,7 +53,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => {
       const user = await users.find(request.body.target_user);
-      const kasms = await sessions.listLive(user.id);
+      const kasms = user.hasLiveSessions ? await sessions.listLive(user.id) : [];
       return { user: { ...toUserResponse(user), kasms: kasms.map(toKasmResponse) } };
     },
   );

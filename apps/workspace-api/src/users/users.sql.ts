@@ -1,4 +1,5 @@
 import { qualified, type Statement } from '../db';
+import { LIVE_STATUSES } from '../domain/session-statuses';
 
 // The users repository's fixed statements. Each is one round trip, prepared by name on the pool:
 // Prisma's include costs three queries and its update-with-include a four-statement transaction
@@ -28,6 +29,10 @@ export function userColumns(schema: string): string {
               WHERE ug.user_id = u.id), '[]') AS groups`;
 }
 
+/**
+ * A user by id or username, and whether any of their sessions is live: get_user lists those, and
+ * most users have none, so the answer comes in the same round trip (an index-only probe).
+ */
 export function findUserStatement(
   schema: string,
   where: { id: string } | { username: string },
@@ -35,9 +40,12 @@ export function findUserStatement(
   const byId = 'id' in where;
   return {
     name: byId ? 'users_find_by_id' : 'users_find_by_username',
-    text: `SELECT ${userColumns(schema)} FROM ${qualified(schema, 'user')} u
+    text: `SELECT ${userColumns(schema)},
+             EXISTS (SELECT 1 FROM ${qualified(schema, 'kasm')} k
+                     WHERE k.user_id = u.id AND k.status = ANY($2::text[])) AS "hasLiveSessions"
+           FROM ${qualified(schema, 'user')} u
            WHERE ${byId ? 'u.id = $1::uuid' : 'u.username = $1'}`,
-    values: [byId ? where.id : where.username],
+    values: [byId ? where.id : where.username, LIVE_STATUSES],
   };
 }
 
