@@ -171,19 +171,21 @@ async function main() {
 
     const operation = (name, body) => ({
       url: workspace.url,
+      pid: workspace.pid,
       method: 'POST',
       path: `/api/public/${name}`,
       body: () => ({ ...credentials, ...body() }),
     });
     const baselineCall = (name, body) => ({
       url: baseline.url,
+      pid: baseline.pid,
       method: 'POST',
       path: `/${name}`,
       body,
     });
     let counter = 0;
 
-    const hello = await measure({ url: baseline.url, path: '/hello' });
+    const hello = await measure({ url: baseline.url, pid: baseline.pid, path: '/hello' });
     rows.push(
       row('baseline: Fastify, no database', hello, { result: '—', target: '—', pass: null }),
     );
@@ -243,6 +245,7 @@ async function main() {
       'GET /events/range, one week',
       {
         url: calendar.url,
+        pid: calendar.pid,
         path: '/',
         makePath: () => {
           const d = weekStart();
@@ -251,6 +254,7 @@ async function main() {
       },
       {
         url: baseline.url,
+        pid: baseline.pid,
         path: '/',
         makePath: () => {
           const d = weekStart();
@@ -271,8 +275,8 @@ async function main() {
       await compare(
         'recurring',
         `GET /events/range, one week with ${SERIES} weekly series vs without`,
-        { url: calendar.url, path: '/', makePath: () => rangeOf(heavyWeek()) },
-        { url: calendar.url, path: '/', makePath: () => rangeOf(plainWeek()) },
+        { url: calendar.url, pid: calendar.pid, path: '/', makePath: () => rangeOf(heavyWeek()) },
+        { url: calendar.url, pid: calendar.pid, path: '/', makePath: () => rangeOf(plainWeek()) },
         atLeast(0.7),
       );
     }
@@ -281,10 +285,16 @@ async function main() {
       'GET /events/{date}',
       {
         url: calendar.url,
+        pid: calendar.pid,
         path: '/',
         makePath: () => `/api/calendar/events/${dayString(weekStart())}`,
       },
-      { url: baseline.url, path: '/', makePath: () => `/events/${dayString(weekStart())}` },
+      {
+        url: baseline.url,
+        pid: baseline.pid,
+        path: '/',
+        makePath: () => `/events/${dayString(weekStart())}`,
+      },
       atLeast(0.85),
     );
 
@@ -313,6 +323,7 @@ async function main() {
       log('Measuring POST /add');
       const add = await measure({
         url: calendar.url,
+        pid: calendar.pid,
         method: 'POST',
         path: '/api/calendar/add',
         headers: { authorization: `Bearer ${token}` },

@@ -2,6 +2,7 @@
 // milliseconds, too coarse for sub-millisecond routes, so every response time is recorded here
 // and the percentiles are computed from the raw values.
 import autocannon from 'autocannon';
+import { cpuSeconds } from './processes.mjs';
 
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 // A smaller data size (BENCH_SCALE < 1) is a quick check: shorter measurements too.
@@ -50,10 +51,12 @@ export async function measure(
 
   const times = [];
   const statusCodes = {};
+  const cpuBefore = target.pid ? cpuSeconds(target.pid) : null;
   const result = await run({ ...base, duration }, (_client, statusCode, _bytes, responseTime) => {
     statusCodes[statusCode] = (statusCodes[statusCode] ?? 0) + 1;
     times.push(responseTime);
   });
+  const cpu = cpuBefore === null ? null : cpuSeconds(target.pid) - cpuBefore;
   const sorted = Float64Array.from(times).sort();
   const ok = Object.entries(statusCodes)
     .filter(([code]) => code.startsWith('2'))
@@ -65,6 +68,7 @@ export async function measure(
       seconds: result.duration || duration,
       statusCodes,
       errors: result.errors + result.timeouts,
+      cpu,
     },
   ]);
 }
@@ -79,7 +83,13 @@ function summarize(runs) {
       statusCodes[code] = (statusCodes[code] ?? 0) + n;
   const ok = runs.reduce((sum, r) => sum + r.ok, 0);
   const errors = runs.reduce((sum, r) => sum + r.errors, 0);
+  const cpu = runs.every((r) => r.cpu !== null && r.cpu !== undefined)
+    ? runs.reduce((sum, r) => sum + r.cpu, 0)
+    : null;
   return {
+    // The server process's own CPU time (all its threads) per answered request, in µs: far
+    // steadier than the rate on a shared machine.
+    cpuUs: cpu === null || ok === 0 ? null : (cpu / ok) * 1e6,
     rps: rates[Math.floor(rates.length / 2)],
     p50: percentile(times, 50),
     p99: percentile(times, 99),

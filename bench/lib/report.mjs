@@ -16,6 +16,8 @@ const COLUMNS = [
   ['base req/s', (r) => num(r.baseline?.rps)],
   ['base p50', (r) => ms(r.baseline?.p50)],
   ['base p99', (r) => ms(r.baseline?.p99)],
+  ['cpu µs', (r) => num(r.cpuUs)],
+  ['base cpu µs', (r) => num(r.baseline?.cpuUs)],
   ['result', (r) => r.result],
   ['target', (r) => r.target],
   ['pass', (r) => (r.pass === null ? '—' : r.pass ? 'PASS' : 'FAIL')],

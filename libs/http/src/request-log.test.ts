@@ -1,0 +1,58 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { openSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { bufferedDestination } from './request-log';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'request-log-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+/** Reads `file` until `done` holds for its text, for at most `limitMs`. */
+async function readUntil(file: string, done: (text: string) => boolean, limitMs = 30_000) {
+  const end = Date.now() + limitMs;
+  for (;;) {
+    const text = await readFile(file, 'utf8');
+    if (done(text) || Date.now() > end) return text;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('bufferedDestination', () => {
+  it('holds a short line in memory, then writes it within the flush interval', async () => {
+    const file = path.join(dir, 'quiet.log');
+    const destination = bufferedDestination(openSync(file, 'w'));
+    pino(destination).info('only line');
+    // Buffered: nothing is written at the moment of logging.
+    expect(await readFile(file, 'utf8')).toBe('');
+    const text = await readUntil(file, (t) => t.includes('only line'));
+    expect(text).toContain('"msg":"only line"');
+    destination.end();
+  });
+
+  it('writes as soon as 4 KiB are buffered, every line whole and in order', async () => {
+    const file = path.join(dir, 'busy.log');
+    const destination = bufferedDestination(openSync(file, 'w'));
+    const log = pino(destination);
+    for (let n = 0; n < 100; n++) log.info({ n }, 'line');
+    const text = await readUntil(file, (t) => t.split('\n').length > 100);
+    const numbers = text
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { n: number }).n);
+    expect(numbers).toEqual([...Array(100).keys()]);
+    destination.end();
+  });
+
+  it('writes what is buffered when flushed synchronously, as pino does at exit', async () => {
+    const file = path.join(dir, 'exit.log');
+    const destination = bufferedDestination(openSync(file, 'w'));
+    pino(destination).info('last words');
+    destination.flushSync();
+    expect(await readFile(file, 'utf8')).toContain('"msg":"last words"');
+    destination.end();
+  });
+});
