@@ -29,14 +29,17 @@ export interface EventRow {
 
 /**
  * The columns of an EventRow, from `calendar_event` or anything with its columns under `alias`.
- * Times come as Postgres prints a UTC timestamp. `single` is for rows without the recurrence
- * columns (the ingest_chat_message function's: chat messages never make recurring events).
+ * Times come as Postgres prints a UTC timestamp. `single` is for rows known not to recur (the
+ * single half of a listing, the ingest_chat_message function's rows): their recurrence columns
+ * are NULL without being read.
  */
 export function eventColumns(alias: string, single = false): string {
   const a = alias;
+  // A single event's exceptions come as NULL, not '{}': parsing an empty array on every row of a
+  // week's listing cost more than the rest of the row.
   const recurrence = single
-    ? `NULL::text AS rrule, '{}'::text[] AS exdates`
-    : `${a}.rrule, coalesce(${a}.exdates, '{}')::text[] AS exdates`;
+    ? `NULL::text AS rrule, NULL::text[] AS exdates`
+    : `${a}.rrule, ${a}.exdates::text[] AS exdates`;
   return `${recurrence}, ${a}.id, ${a}.date::text AS date, ${a}.title, ${a}.description, ${a}.type, ${a}.period,
     ${a}.source_channel AS "sourceChannel", ${a}.source_message_id AS "sourceMessageId",
     ${a}.chat_message_id IS NOT NULL AS "fromChat", ${a}.sequence,
@@ -52,10 +55,13 @@ export function isoFromUtcText(text: string): string {
   return `${text.slice(0, 10)}T${text.slice(11, 19)}.${fraction}Z`;
 }
 
+const NO_EXDATES: string[] = Object.freeze([]) as unknown as string[];
+
 /** A row of `eventColumns` made an EventRow, in place (a week's listing has ~2 000 of them). */
 export function eventRowFromSql(row: EventRow): EventRow {
   row.createdAt = isoFromUtcText(row.createdAt);
   row.updatedAt = isoFromUtcText(row.updatedAt);
+  row.exdates ??= NO_EXDATES;
   return row;
 }
 

@@ -66,7 +66,7 @@ export function selectEventsStatement(schema: string, filter: EventFilter): Stat
   }
   const table = qualified(schema, 'calendar_event');
   // Ordered by the table's columns, not the text ones of the same names: the index then does it.
-  let first = `SELECT ${eventColumns('e')} FROM ${table} e
+  let first = `SELECT ${eventColumns('e', true)} FROM ${table} e
     WHERE ${singles.join(' AND ')} ORDER BY e.date, e.id`;
   if (filter.limit !== undefined) {
     first += ` LIMIT $${values.push(filter.limit)}::integer`;
