@@ -9,13 +9,14 @@ import path from 'node:path';
 import { bundle } from './lib/bundle.mjs';
 import { measure } from './lib/load.mjs';
 import { BENCH_DIR, RESULTS_DIR, ROOT } from './lib/paths.mjs';
-import { freePort, sleep } from './lib/processes.mjs';
+import { cpuSeconds, freePort, sleep } from './lib/processes.mjs';
 
 const VARIANTS = [
   'off',
   'fastify-sync',
   'fastify-async',
   'one-line-sync',
+  'one-line-async-unbuffered',
   'one-line-async',
   'one-line-async-no-child',
 ];
@@ -52,10 +53,6 @@ const servers = {};
 for (const variant of VARIANTS) servers[variant] = await start(lib, variant, await freePort());
 const rates = Object.fromEntries(VARIANTS.map((v) => [v, []]));
 const cpu = Object.fromEntries(VARIANTS.map((v) => [v, []]));
-const cpuSeconds = (pid) => {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-};
 try {
   for (let round = 0; round < ROUNDS; round++) {
     for (const variant of VARIANTS) {

@@ -214,7 +214,7 @@ async function main() {
       'get_user by id',
       operation('get_user', () => ({ target_user: { user_id: pick(userIds) } })),
       baselineCall('get_user', () => ({ user_id: pick(userIds) })),
-      atLeast(0.6),
+      atLeast(0.75),
     );
 
     if (wanted('get_users')) {
@@ -314,8 +314,8 @@ async function main() {
         last_name: `Last ${counter}`,
       })),
       (s, b, ratio) => ({
-        target: 'ratio ≥ 0.6, p99 ≤ 2× base',
-        pass: ratio >= 0.6 && s.p99 <= 2 * b.p99,
+        target: 'ratio ≥ 0.75, p99 ≤ 1.5× base',
+        pass: ratio >= 0.75 && s.p99 <= 1.5 * b.p99,
       }),
     );
 

@@ -215,8 +215,9 @@ export async function buildApp(
   await app.register(
     async (api) => {
       // Kasm clients may POST without a body when credentials travel in headers.
-      api.addHook('preValidation', async (request) => {
+      api.addHook('preValidation', (request, _reply, done) => {
         request.body ??= {};
+        done();
       });
       await api.register(authPlugin, { apiKeys });
       await api.register(usersRoutes, { users, sessions });

@@ -46,11 +46,13 @@ export const problemDetailsPlugin = fp(
     app.addHook('preClose', async () => {
       closing = true;
     });
-    app.addHook('onRequest', async () => {
-      if (closing) throw new UnavailableError();
+    // Callback hooks: they run on every request, and an async one costs a promise each time.
+    app.addHook('onRequest', (_request, _reply, done) => {
+      done(closing ? new UnavailableError() : undefined);
     });
-    app.addHook('onSend', async (_request, reply) => {
+    app.addHook('onSend', (_request, reply, payload, done) => {
       if (closing) reply.header('connection', 'close');
+      done(null, payload);
     });
 
     app.setErrorHandler((error: FastifyError, request, reply) =>

@@ -10,6 +10,11 @@ function headerProblems(request: FastifyRequest): FieldProblem[] {
   return [...badTextFields(request.headers, 'headers'), ...(basic ? [basic] : [])];
 }
 
+const refusal = (problems: FieldProblem[]) =>
+  problems.length === 0
+    ? undefined
+    : withFieldErrors(new ValidationFailedError('The request holds invalid text'), problems);
+
 /**
  * Refuses bad text (see `isBadText`) in every part of every request before any hook reads it:
  * headers (Basic credentials decoded), path parameters and query string as the request arrives,
@@ -21,25 +26,18 @@ export const inputGuardPlugin = fp(
   async (app: FastifyInstance) => {
     // Operations read JSON only: a text/plain body is refused with 415, not validated as a string.
     app.removeContentTypeParser('text/plain');
-    app.addHook('onRequest', async (request) => {
-      const problems = [
-        ...headerProblems(request),
-        ...badTextFields(request.params, 'params'),
-        ...badTextFields(request.query, 'query'),
-      ];
-      if (problems.length > 0)
-        throw withFieldErrors(
-          new ValidationFailedError('The request holds invalid text'),
-          problems,
-        );
+    // Callback hooks: they run on every request, and an async one costs a promise each time.
+    app.addHook('onRequest', (request, _reply, done) => {
+      done(
+        refusal([
+          ...headerProblems(request),
+          ...badTextFields(request.params, 'params'),
+          ...badTextFields(request.query, 'query'),
+        ]),
+      );
     });
-    app.addHook('preValidation', async (request) => {
-      const problems = badTextFields(request.body, '');
-      if (problems.length > 0)
-        throw withFieldErrors(
-          new ValidationFailedError('The request holds invalid text'),
-          problems,
-        );
+    app.addHook('preValidation', (request, _reply, done) => {
+      done(refusal(badTextFields(request.body, '')));
     });
   },
   { name: 'input-guard' },

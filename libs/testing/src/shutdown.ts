@@ -76,7 +76,16 @@ export async function runShutdownUnderLoad(scenario: ShutdownScenario): Promise<
     await lock.connect();
     await lock.query('BEGIN');
     await lock.query(`LOCK TABLE ${scenario.table} IN EXCLUSIVE MODE`);
-    const requests = () => server.output().split('incoming request').length;
+    // The writes' arrivals, counted in the log (buffered: a line may come up to a second late,
+    // so earlier lines, such as the readiness checks', are told apart by their URL).
+    const { path: writePath } = scenario.write('');
+    const requests = () =>
+      server
+        .output()
+        .split('\n')
+        .filter(
+          (line) => line.includes('incoming request') && line.includes(`"url":"${writePath}"`),
+        ).length;
     const before = requests();
     const send = (name: string, agent: http.Agent | false) => {
       const { path, body } = scenario.write(name);
