@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { createError, withRetryAfter } from '@platform/errors';
 import { clientKey } from './client-key';
+import { memo } from './memo';
 import type { RateLimitStore, WindowCount } from './store';
 
 export const TooManyRequestsError = createError('TOO_MANY_REQUESTS', '%s', 429);
@@ -42,6 +43,8 @@ const NO_RESERVATION: Reservation = { release: async () => undefined };
 /** Identities are client-chosen and may be secret (a bearer token): keys hold only their hash. */
 const identityKey = (identity: string) =>
   createHash('sha256').update(identity).digest('hex').slice(0, 24);
+/** Parsing the address was a quarter of the throttle's cost on every authenticated request. */
+const addressKey = memo(clientKey);
 
 /**
  * Throttles failures (wrong secrets, wrong passwords), not requests: a client may try again and
@@ -86,9 +89,8 @@ export function createFailureThrottle({
       const rule = active(scope);
       if (!rule) return NO_RESERVATION;
       const windowMs = rule.windowSeconds * 1000;
-      const addressKey = `${scope}:${clientKey(address)}`;
-      const pairKey = `${addressKey}:${identityKey(identity)}`;
-      const keys = [pairKey, addressKey];
+      const byAddress = `${scope}:${addressKey(address)}`;
+      const keys = [`${byAddress}:${identityKey(identity)}`, byAddress];
       // Incrementing first is what makes it atomic: each attempt learns its own place in line.
       const [pair, all] = await Promise.all(
         keys.map((key) => withStore((s) => s.increment(key, windowMs))),
