@@ -25,7 +25,9 @@ import type { Config } from './config';
 import { openDatabase, type Database } from './db';
 import { fileMappingsRoutes } from './file-mappings/file-mappings.routes';
 import { FILE_MAPPING_BODY_LIMIT_BYTES } from './file-mappings/file-mappings.schemas';
+import { createFileMappingsRepository } from './file-mappings/file-mappings.repository';
 import { createFileMappingsService } from './file-mappings/file-mappings.service';
+import { mappingTargets } from './file-mappings/mapping-targets';
 import { groupImagesRoutes } from './groups/group-images.routes';
 import { createGroupImagesService } from './groups/group-images.service';
 import { createGroupsRepository } from './groups/groups.repository';
@@ -34,6 +36,7 @@ import { createGroupsService } from './groups/groups.service';
 import { membershipsRoutes } from './groups/memberships.routes';
 import { createMembershipsService } from './groups/memberships.service';
 import { imagesRoutes } from './images/images.routes';
+import { createImagesRepository } from './images/images.repository';
 import { createImagesService } from './images/images.service';
 import { profilePathRoutes } from './images/profile-path.routes';
 import { launchPlanRoutes } from './launch-plan/launch-plan.routes';
@@ -52,6 +55,7 @@ import { authPlugin } from './plugins/auth.plugin';
 import { authThrottleOptions } from './plugins/auth-throttle';
 import { platformSeries } from './registry/compatibility';
 import { createRegistryWorkspacesService } from './registry/registry-workspaces.service';
+import { createRegistryRepository } from './registry/registry.repository';
 import { registryRoutes } from './registry/registry.routes';
 import { createRegistryService } from './registry/registry.service';
 import { loginsRoutes } from './logins/logins.routes';
@@ -68,6 +72,7 @@ import { createTargetUserResolver } from './users/target-user';
 import { createUsersRepository } from './users/users.repository';
 import { createUsersService } from './users/users.service';
 import { zonesRoutes } from './zones/zones.routes';
+import { createZonesRepository } from './zones/zones.repository';
 import { createZonesService } from './zones/zones.service';
 
 export interface AppOverrides {
@@ -102,41 +107,62 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
 
   const database = overrides.database ?? openDatabase(config);
-  // The Prisma client for the features whose queries have not moved into a repository yet.
-  const db = database.prisma;
   const groupsRepository = createGroupsRepository(database);
   const usersRepository = createUsersRepository(database);
+  const imagesRepository = createImagesRepository(database);
+  const zonesRepository = createZonesRepository(database);
+  const agentsRepository = createAgentsRepository(database);
+  const fileMappingsRepository = createFileMappingsRepository(database);
+  const registryRepository = createRegistryRepository(database);
   const targetUsers = createTargetUserResolver(usersRepository);
   const apiKeys = createApiKeysService({
     keys: createApiKeysRepository(database),
     ...serverKeyCaching(app, config, database, overrides.apiKeyCache),
   });
-  const groupImages = createGroupImagesService({ db });
-  const images = createImagesService({ db, users: targetUsers });
-  const registries = createRegistryService({ db, config });
+  const groupImages = createGroupImagesService({
+    groups: groupsRepository,
+    images: imagesRepository,
+  });
+  const images = createImagesService({ images: imagesRepository, users: targetUsers });
+  const registries = createRegistryService({ registries: registryRepository, config });
   const registryWorkspaces = createRegistryWorkspacesService({
-    db,
+    registries: registryRepository,
+    images: imagesRepository,
     series: platformSeries(config.PLATFORM_VERSION),
   });
-  const zones = createZonesService({ db });
-  const fileMappings = createFileMappingsService({ db });
+  const zones = createZonesService({ zones: zonesRepository });
+  const fileMappings = createFileMappingsService({
+    mappings: fileMappingsRepository,
+    targets: mappingTargets({
+      images: imagesRepository,
+      groups: groupsRepository,
+      users: usersRepository,
+    }),
+  });
   const launchPlans = createLaunchPlanService({
-    db,
+    sources: {
+      users: usersRepository,
+      groups: groupsRepository,
+      images: imagesRepository,
+      zones: zonesRepository,
+      fileMappings: fileMappingsRepository,
+    },
+    agents: agentsRepository,
     users: targetUsers,
     urlScheme: config.SESSION_URL_SCHEME,
   });
   const sessionParts = {
     kasms: createKasmsRepository(database),
-    agents: createAgentsRepository(db, config.DATABASE_SCHEMA),
+    agents: agentsRepository,
     engines: overrides.engines ?? createEngines(),
     owner: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`.slice(-64),
     leaseMs: config.SESSION_LEASE_SECONDS * 1000,
     log: app.log,
   };
   const agents = createAgentsService({
-    db,
+    agents: agentsRepository,
     engines: sessionParts.engines,
-    reservations: () => sessionParts.kasms.reservations(db),
+    reservations: () => sessionParts.kasms.reservations(),
   });
   const launcher = createSessionLauncher({
     ...sessionParts,
@@ -149,8 +175,9 @@ export async function buildApp(
   });
   const sessions = createSessionsService({
     ...sessionParts,
-    db,
     config,
+    lockUser: (tx, userId) => usersRepository.lockForLaunch(tx, userId),
+    sessionLimit: (tx, userId) => groupsRepository.sessionLimit(tx, userId),
     launchPlans,
     launcher,
     defaultImageOf: attributes.defaultImageOf,
@@ -168,7 +195,7 @@ export async function buildApp(
   const memberships = createMembershipsService({ groups: groupsRepository, users });
   const groups = createGroupsService({ groups: groupsRepository, members: users.inGroup });
   const icons = createIconsService({
-    icons: createIconsRepository(db),
+    icons: createIconsRepository(database),
     // Icons come from registries: the same outbound policy as the registries themselves.
     fetch: createOutboundFetch({
       policy: createOutboundPolicy({
