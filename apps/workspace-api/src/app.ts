@@ -25,23 +25,19 @@ import type { Config } from './config';
 import { openDatabase, type Database } from './db';
 import { fileMappingsRoutes } from './file-mappings/file-mappings.routes';
 import { FILE_MAPPING_BODY_LIMIT_BYTES } from './file-mappings/file-mappings.schemas';
-import { createFileMappingsRepository } from './file-mappings/file-mappings.repository';
 import { createFileMappingsService } from './file-mappings/file-mappings.service';
 import { mappingTargets } from './file-mappings/mapping-targets';
 import { groupImagesRoutes } from './groups/group-images.routes';
 import { createGroupImagesService } from './groups/group-images.service';
-import { createGroupsRepository } from './groups/groups.repository';
 import { groupsRoutes } from './groups/groups.routes';
 import { createGroupsService } from './groups/groups.service';
 import { membershipsRoutes } from './groups/memberships.routes';
 import { createMembershipsService } from './groups/memberships.service';
 import { imagesRoutes } from './images/images.routes';
-import { createImagesRepository } from './images/images.repository';
 import { createImagesService } from './images/images.service';
 import { profilePathRoutes } from './images/profile-path.routes';
 import { launchPlanRoutes } from './launch-plan/launch-plan.routes';
 import { createLaunchPlanService } from './launch-plan/launch-plan.service';
-import { createAgentsRepository } from './agents/agents.repository';
 import { createEngines, type Engines } from './engines/engines';
 import { createKasmsRepository } from './sessions/kasms.repository';
 import { createSessionAccess } from './sessions/session-access';
@@ -54,8 +50,8 @@ import { OPERATIONS_PREFIX, SECURITY_SCHEMES } from './operations';
 import { authPlugin } from './plugins/auth.plugin';
 import { authThrottleOptions } from './plugins/auth-throttle';
 import { platformSeries } from './registry/compatibility';
+import { createRepositories } from './repositories';
 import { createRegistryWorkspacesService } from './registry/registry-workspaces.service';
-import { createRegistryRepository } from './registry/registry.repository';
 import { registryRoutes } from './registry/registry.routes';
 import { createRegistryService } from './registry/registry.service';
 import { loginsRoutes } from './logins/logins.routes';
@@ -69,10 +65,8 @@ import { createIconsRepository } from './icons/icons.repository';
 import { createIconsService } from './icons/icons.service';
 import { webPlugin } from './web/web.plugin';
 import { createTargetUserResolver } from './users/target-user';
-import { createUsersRepository } from './users/users.repository';
 import { createUsersService } from './users/users.service';
 import { zonesRoutes } from './zones/zones.routes';
-import { createZonesRepository } from './zones/zones.repository';
 import { createZonesService } from './zones/zones.service';
 
 export interface AppOverrides {
@@ -107,60 +101,40 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
 
   const database = overrides.database ?? openDatabase(config);
-  const groupsRepository = createGroupsRepository(database);
-  const usersRepository = createUsersRepository(database);
-  const imagesRepository = createImagesRepository(database);
-  const zonesRepository = createZonesRepository(database);
-  const agentsRepository = createAgentsRepository(database);
-  const fileMappingsRepository = createFileMappingsRepository(database);
-  const registryRepository = createRegistryRepository(database);
-  const targetUsers = createTargetUserResolver(usersRepository);
+  const data = createRepositories(database);
+  const targetUsers = createTargetUserResolver(data.users);
   const apiKeys = createApiKeysService({
     keys: createApiKeysRepository(database),
     ...serverKeyCaching(app, config, database, overrides.apiKeyCache),
   });
-  const groupImages = createGroupImagesService({
-    groups: groupsRepository,
-    images: imagesRepository,
-  });
-  const images = createImagesService({ images: imagesRepository, users: targetUsers });
-  const registries = createRegistryService({ registries: registryRepository, config });
+  const groupImages = createGroupImagesService(data);
+  const images = createImagesService({ images: data.images, users: targetUsers });
+  const registries = createRegistryService({ registries: data.registries, config });
   const registryWorkspaces = createRegistryWorkspacesService({
-    registries: registryRepository,
-    images: imagesRepository,
+    ...data,
     series: platformSeries(config.PLATFORM_VERSION),
   });
-  const zones = createZonesService({ zones: zonesRepository });
+  const zones = createZonesService(data);
   const fileMappings = createFileMappingsService({
-    mappings: fileMappingsRepository,
-    targets: mappingTargets({
-      images: imagesRepository,
-      groups: groupsRepository,
-      users: usersRepository,
-    }),
+    mappings: data.fileMappings,
+    targets: mappingTargets(data),
   });
   const launchPlans = createLaunchPlanService({
-    sources: {
-      users: usersRepository,
-      groups: groupsRepository,
-      images: imagesRepository,
-      zones: zonesRepository,
-      fileMappings: fileMappingsRepository,
-    },
-    agents: agentsRepository,
+    sources: data,
+    agents: data.agents,
     users: targetUsers,
     urlScheme: config.SESSION_URL_SCHEME,
   });
   const sessionParts = {
     kasms: createKasmsRepository(database),
-    agents: agentsRepository,
+    agents: data.agents,
     engines: overrides.engines ?? createEngines(),
     owner: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`.slice(-64),
     leaseMs: config.SESSION_LEASE_SECONDS * 1000,
     log: app.log,
   };
   const agents = createAgentsService({
-    agents: agentsRepository,
+    agents: data.agents,
     engines: sessionParts.engines,
     reservations: () => sessionParts.kasms.reservations(),
   });
@@ -176,14 +150,14 @@ export async function buildApp(
   const sessions = createSessionsService({
     ...sessionParts,
     config,
-    lockUser: (tx, userId) => usersRepository.lockForLaunch(tx, userId),
-    sessionLimit: (tx, userId) => groupsRepository.sessionLimit(tx, userId),
+    lockUser: (tx, userId) => data.users.lockForLaunch(tx, userId),
+    sessionLimit: (tx, userId) => data.groups.sessionLimit(tx, userId),
     launchPlans,
     launcher,
     defaultImageOf: attributes.defaultImageOf,
   });
   const users = createUsersService({
-    users: usersRepository,
+    users: data.users,
     config,
     sessions,
   });
@@ -192,8 +166,8 @@ export async function buildApp(
     users,
     config,
   });
-  const memberships = createMembershipsService({ groups: groupsRepository, users });
-  const groups = createGroupsService({ groups: groupsRepository, members: users.inGroup });
+  const memberships = createMembershipsService({ groups: data.groups, users });
+  const groups = createGroupsService({ groups: data.groups, members: users.inGroup });
   const icons = createIconsService({
     icons: createIconsRepository(database),
     // Icons come from registries: the same outbound policy as the registries themselves.

@@ -1,11 +1,6 @@
-import { createAgentsRepository } from '../agents/agents.repository';
 import type { Database, TransactionOptions, Tx } from '../db';
-import { createFileMappingsRepository } from '../file-mappings/file-mappings.repository';
 import { rowTarget } from '../file-mappings/mapping-target';
-import { createGroupsRepository } from '../groups/groups.repository';
-import { createImagesRepository } from '../images/images.repository';
-import { createUsersRepository } from '../users/users.repository';
-import { createZonesRepository } from '../zones/zones.repository';
+import { createRepositories } from '../repositories';
 import type { SettingsChange } from './changes';
 import type { CurrentSettings } from './current';
 
@@ -25,12 +20,14 @@ function present<T>(row: T | null | false, change: SettingsChange): T {
  */
 export function createSettingsRepository(database: Database) {
   const lockKey = `workspace-api settings apply ${database.schema}`;
-  const zones = createZonesRepository(database);
-  const agents = createAgentsRepository(database);
-  const images = createImagesRepository(database);
-  const groups = createGroupsRepository(database);
-  const users = createUsersRepository(database);
-  const mappings = createFileMappingsRepository(database);
+  const {
+    zones,
+    agents,
+    images,
+    groups,
+    users,
+    fileMappings: mappings,
+  } = createRepositories(database);
 
   /** The settings as stored. Users only where needed: those named (by username) and those with mappings. */
   async function readCurrent(tx: Tx, usernames: readonly string[]): Promise<CurrentSettings> {
