@@ -1,16 +1,19 @@
 import { createTestDatabase, type TestDatabase } from '@platform/db/testing';
 import { testConfig } from '../../test/harness';
-import { MIGRATIONS_DIR } from '../migrations';
-import { openDatabase, type Database } from './client';
 import { ALL_USERS_GROUP_ID } from '../domain/system-groups';
+import { MIGRATIONS_DIR } from '../migrations';
+// The data layer's public face, as repositories import it.
 import {
   isForeignKeyViolation,
   isRecordNotFound,
   isUniqueViolation,
+  openDatabase,
   orNullWhenMissing,
+  qualified,
+  runStatement,
   toDatabaseError,
-} from './database-errors';
-import { qualified, runStatement } from './statements';
+  type Database,
+} from '.';
 
 let testDatabase: TestDatabase;
 let database: Database;
