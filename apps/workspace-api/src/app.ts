@@ -26,9 +26,9 @@ import { openDatabase, type Database } from './db';
 import { fileMappingsRoutes } from './file-mappings/file-mappings.routes';
 import { FILE_MAPPING_BODY_LIMIT_BYTES } from './file-mappings/file-mappings.schemas';
 import { createFileMappingsService } from './file-mappings/file-mappings.service';
+import { mappingTargets } from './file-mappings/mapping-targets';
 import { groupImagesRoutes } from './groups/group-images.routes';
 import { createGroupImagesService } from './groups/group-images.service';
-import { createGroupsRepository } from './groups/groups.repository';
 import { groupsRoutes } from './groups/groups.routes';
 import { createGroupsService } from './groups/groups.service';
 import { membershipsRoutes } from './groups/memberships.routes';
@@ -38,7 +38,6 @@ import { createImagesService } from './images/images.service';
 import { profilePathRoutes } from './images/profile-path.routes';
 import { launchPlanRoutes } from './launch-plan/launch-plan.routes';
 import { createLaunchPlanService } from './launch-plan/launch-plan.service';
-import { createAgentsRepository } from './agents/agents.repository';
 import { createEngines, type Engines } from './engines/engines';
 import { createKasmsRepository } from './sessions/kasms.repository';
 import { createSessionAccess } from './sessions/session-access';
@@ -51,6 +50,7 @@ import { OPERATIONS_PREFIX, SECURITY_SCHEMES } from './operations';
 import { authPlugin } from './plugins/auth.plugin';
 import { authThrottleOptions } from './plugins/auth-throttle';
 import { platformSeries } from './registry/compatibility';
+import { createRepositories } from './repositories';
 import { createRegistryWorkspacesService } from './registry/registry-workspaces.service';
 import { registryRoutes } from './registry/registry.routes';
 import { createRegistryService } from './registry/registry.service';
@@ -65,7 +65,6 @@ import { createIconsRepository } from './icons/icons.repository';
 import { createIconsService } from './icons/icons.service';
 import { webPlugin } from './web/web.plugin';
 import { createTargetUserResolver } from './users/target-user';
-import { createUsersRepository } from './users/users.repository';
 import { createUsersService } from './users/users.service';
 import { zonesRoutes } from './zones/zones.routes';
 import { createZonesService } from './zones/zones.service';
@@ -102,41 +101,42 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
 
   const database = overrides.database ?? openDatabase(config);
-  // The Prisma client for the features whose queries have not moved into a repository yet.
-  const db = database.prisma;
-  const groupsRepository = createGroupsRepository(database);
-  const usersRepository = createUsersRepository(database);
-  const targetUsers = createTargetUserResolver(usersRepository);
+  const data = createRepositories(database);
+  const targetUsers = createTargetUserResolver(data.users);
   const apiKeys = createApiKeysService({
     keys: createApiKeysRepository(database),
     ...serverKeyCaching(app, config, database, overrides.apiKeyCache),
   });
-  const groupImages = createGroupImagesService({ db });
-  const images = createImagesService({ db, users: targetUsers });
-  const registries = createRegistryService({ db, config });
+  const groupImages = createGroupImagesService(data);
+  const images = createImagesService({ images: data.images, users: targetUsers });
+  const registries = createRegistryService({ registries: data.registries, config });
   const registryWorkspaces = createRegistryWorkspacesService({
-    db,
+    ...data,
     series: platformSeries(config.PLATFORM_VERSION),
   });
-  const zones = createZonesService({ db });
-  const fileMappings = createFileMappingsService({ db });
+  const zones = createZonesService(data);
+  const fileMappings = createFileMappingsService({
+    mappings: data.fileMappings,
+    targets: mappingTargets(data),
+  });
   const launchPlans = createLaunchPlanService({
-    db,
+    sources: data,
+    agents: data.agents,
     users: targetUsers,
     urlScheme: config.SESSION_URL_SCHEME,
   });
   const sessionParts = {
     kasms: createKasmsRepository(database),
-    agents: createAgentsRepository(db, config.DATABASE_SCHEMA),
+    agents: data.agents,
     engines: overrides.engines ?? createEngines(),
     owner: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`.slice(-64),
     leaseMs: config.SESSION_LEASE_SECONDS * 1000,
     log: app.log,
   };
   const agents = createAgentsService({
-    db,
+    agents: data.agents,
     engines: sessionParts.engines,
-    reservations: () => sessionParts.kasms.reservations(db),
+    reservations: () => sessionParts.kasms.reservations(),
   });
   const launcher = createSessionLauncher({
     ...sessionParts,
@@ -149,14 +149,15 @@ export async function buildApp(
   });
   const sessions = createSessionsService({
     ...sessionParts,
-    db,
     config,
+    lockUser: (tx, userId) => data.users.lockForLaunch(tx, userId),
+    sessionLimit: (tx, userId) => data.groups.sessionLimit(tx, userId),
     launchPlans,
     launcher,
     defaultImageOf: attributes.defaultImageOf,
   });
   const users = createUsersService({
-    users: usersRepository,
+    users: data.users,
     config,
     sessions,
   });
@@ -165,10 +166,10 @@ export async function buildApp(
     users,
     config,
   });
-  const memberships = createMembershipsService({ groups: groupsRepository, users });
-  const groups = createGroupsService({ groups: groupsRepository, members: users.inGroup });
+  const memberships = createMembershipsService({ groups: data.groups, users });
+  const groups = createGroupsService({ groups: data.groups, members: users.inGroup });
   const icons = createIconsService({
-    icons: createIconsRepository(db),
+    icons: createIconsRepository(database),
     // Icons come from registries: the same outbound policy as the registries themselves.
     fetch: createOutboundFetch({
       policy: createOutboundPolicy({

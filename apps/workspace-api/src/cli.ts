@@ -5,7 +5,7 @@ import { createApiKeysRepository } from './api-keys/api-keys.repository';
 import { createApiKeysService, type IssuedApiKey } from './api-keys/api-keys.service';
 import { PERMISSIONS, type Permission } from './api-keys/permissions';
 import { loadConfig, type Config } from './config';
-import { openDatabase, type Db } from './db';
+import { openDatabase, type Database } from './db';
 import { migrateDatabase } from './migrations';
 import { REGISTRY_USAGE } from './registry/registry-usage';
 import { SETTINGS_USAGE } from './settings/settings-usage';
@@ -41,23 +41,15 @@ function printIssued({ apiKey, secret }: IssuedApiKey, baseUrl: string) {
   print(`    -d '{"api_key": "${apiKey.key}", "api_key_secret": "${secret}"}'`);
 }
 
-async function setUpLocalAgent(db: Db, config: Config) {
-  const [
-    { createEngines },
-    { registerLocalAgent },
-    { createAgentsService },
-    { createZonesService },
-  ] = await Promise.all([
+async function setUpLocalAgent(database: Database, config: Config) {
+  const [{ createEngines }, { registerLocalAgent, localAgentServices }] = await Promise.all([
     import('./engines/engines'),
     import('./agents/local-agent'),
-    import('./agents/agents.service'),
-    import('./zones/zones.service'),
   ]);
   const engines = createEngines();
   const result = await registerLocalAgent({
     engines,
-    zones: createZonesService({ db }),
-    agents: createAgentsService({ db, engines, reservations: async () => new Map() }),
+    ...localAgentServices(database, engines),
     dockerHost: config.DOCKER_HOST,
     port: config.PORT,
   });
@@ -110,7 +102,6 @@ async function main(argv: string[]) {
     print(applied.length ? `Applied ${applied.join(', ')}` : 'Database is up to date');
   }
   const database = openDatabase(config);
-  const db = database.prisma;
   try {
     // A revocation returns once every running server's key cache has dropped the key.
     const fence = createApiKeyFence({
@@ -123,7 +114,7 @@ async function main(argv: string[]) {
     if (command === 'setup') {
       const issued = await apiKeys.issueFirstAdminKey();
       if (issued) printIssued(issued, publicBaseUrl(config));
-      if (config.LOCAL_AGENT === 'on') await setUpLocalAgent(db, config);
+      if (config.LOCAL_AGENT === 'on') await setUpLocalAgent(database, config);
     } else if (command === 'api-key create') {
       if (!values.name) throw new Error('Give the key a --name');
       const expiresAt = values.expires ? new Date(values.expires) : null;
@@ -155,7 +146,7 @@ async function main(argv: string[]) {
       await runRegistryCommand(
         positionals.slice(1),
         { force: values.force, all: values.all },
-        { ...io, db, config },
+        { ...io, database, config },
       );
     } else if (positionals[0] === 'settings') {
       const [{ runSettingsCommand }, { createSettingsService }, { createSettingsRepository }] =

@@ -1,11 +1,11 @@
 import { toTimestamp, toWireId } from '@platform/schemas';
-import type { Agent } from '../generated/prisma/client';
+import type { AgentRow } from './agents.repository';
 import type { AgentResponse } from './agents.schemas';
 import type { AgentWithZone } from './agents.service';
 import { agentCapacity, agentFree, type AgentResources } from './capacity';
 
 /** The row with its bigint byte counts as numbers (any real memory size is far below 2^53). */
-export function agentResources(agent: Agent): AgentResources {
+export function agentResources(agent: AgentRow): AgentResources {
   return {
     hostname: agent.hostname,
     cores: agent.cores,

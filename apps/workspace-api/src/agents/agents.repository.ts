@@ -1,5 +1,8 @@
-import { qualified, type Db, type Tx } from '../db';
-import { Prisma } from '../generated/prisma/client';
+import { orNullWhenMissing, qualified, type Database, type Tx } from '../db';
+import { Prisma, type Agent } from '../generated/prisma/client';
+
+/** An agent with its zone's name: the one shape every agent query returns. */
+export type AgentRow = Agent & { zone: { name: string } };
 
 /** An agent's name and engine address: what reaching its engine needs. */
 export const AGENT_ENGINE_SELECT = {
@@ -11,20 +14,87 @@ export const AGENT_ENGINE_SELECT = {
   tlsKeyPath: true,
 } as const;
 
-/** The agent queries of sessions: placement, heartbeats and the engines to reconcile. */
-export function createAgentsRepository(db: Db, schema: string) {
-  const table = (name: string) => Prisma.raw(qualified(schema, name));
+/** The columns a create or an update sets; memory in bytes. Absent ones are left alone. */
+export interface AgentFields {
+  hostname?: string;
+  zoneId?: string;
+  dockerUrl?: string;
+  tlsCaPath?: string;
+  tlsCertPath?: string;
+  tlsKeyPath?: string;
+  status?: string;
+  statusReason?: string;
+  heartbeatAt?: Date;
+  cores?: number;
+  memory?: number;
+  coresOverride?: number;
+  memoryOverride?: number;
+  allocatedCores?: number;
+  allocatedMemory?: number;
+}
+export type NewAgent = AgentFields & {
+  hostname: string;
+  zoneId: string;
+  cores: number;
+  memory: number;
+};
+
+const WITH_ZONE = { zone: { select: { name: true } } } as const;
+const BY_HOSTNAME = { hostname: 'asc' } as const;
+const bytes = (value: number | undefined) => (value === undefined ? undefined : BigInt(value));
+const columns = (fields: AgentFields) => ({
+  ...fields,
+  memory: bytes(fields.memory),
+  memoryOverride: bytes(fields.memoryOverride),
+  allocatedMemory: bytes(fields.allocatedMemory),
+});
+
+/**
+ * Every query of agents: the settings' and the API's reads and writes, sessions' placement,
+ * heartbeats and the engines to reconcile. A taken hostname fails with a unique violation, a
+ * zone that does not exist with a foreign-key violation (db/database-errors.ts).
+ */
+export function createAgentsRepository(database: Database) {
+  const { prisma, schema } = database;
+  const agent = Prisma.raw(qualified(schema, 'agent'));
   return {
-    /** Every agent with its zone id and status, inside the placing transaction. */
-    forPlacement: (tx: Tx) => tx.agent.findMany({ orderBy: { hostname: 'asc' } }),
+    /** Every agent by hostname (inside `tx` when given). */
+    list: (tx?: Tx): Promise<AgentRow[]> =>
+      (tx ?? prisma).agent.findMany({ include: WITH_ZONE, orderBy: BY_HOSTNAME }),
+
+    create: (fields: NewAgent, tx?: Tx): Promise<AgentRow> =>
+      (tx ?? prisma).agent.create({
+        data: {
+          ...columns(fields),
+          hostname: fields.hostname,
+          zoneId: fields.zoneId,
+          cores: fields.cores,
+          memory: BigInt(fields.memory),
+        },
+        include: WITH_ZONE,
+      }),
+
+    /** Null when no agent has the id. */
+    update: (id: string, fields: AgentFields, tx?: Tx): Promise<AgentRow | null> =>
+      orNullWhenMissing(
+        (tx ?? prisma).agent.update({ where: { id }, data: columns(fields), include: WITH_ZONE }),
+      ),
+
+    /** False when no agent has the id. */
+    remove: async (id: string, tx?: Tx): Promise<boolean> =>
+      (await (tx ?? prisma).agent.deleteMany({ where: { id } })).count > 0,
+
+    /** Serializes placement: every agent row, in one order so that lockers never deadlock. */
+    async lockAll(tx: Tx): Promise<void> {
+      await tx.$queryRaw`SELECT id FROM ${agent} ORDER BY id FOR UPDATE`;
+    },
 
     /**
      * Claims the engine agents whose last heartbeat is older than `intervalMs`, stamping them so
      * that another replica's round skips them: each agent is checked once per interval overall.
      */
     async claimHeartbeats(intervalMs: number) {
-      const agent = table('agent');
-      const ids = await db.$queryRaw<{ id: string }[]>`
+      const ids = await prisma.$queryRaw<{ id: string }[]>`
         UPDATE ${agent} SET heartbeat_at = now()
         WHERE id IN (
           SELECT id FROM ${agent}
@@ -32,14 +102,14 @@ export function createAgentsRepository(db: Db, schema: string) {
             AND (heartbeat_at IS NULL OR heartbeat_at < now() - make_interval(secs => ${intervalMs / 1000}))
           FOR UPDATE SKIP LOCKED)
         RETURNING id`;
-      return db.agent.findMany({
+      return prisma.agent.findMany({
         where: { id: { in: ids.map((r) => r.id) } },
         select: AGENT_ENGINE_SELECT,
       });
     },
 
     recordOnline: (id: string, detected: { cores: number; memory: number }) =>
-      db.agent.updateMany({
+      prisma.agent.updateMany({
         where: { id },
         data: {
           status: 'online',
@@ -50,13 +120,13 @@ export function createAgentsRepository(db: Db, schema: string) {
       }),
 
     recordOffline: (id: string, reason: string) =>
-      db.agent.updateMany({
+      prisma.agent.updateMany({
         where: { id },
         data: { status: 'offline', statusReason: reason.slice(0, 2000) },
       }),
 
     onlineEngines: () =>
-      db.agent.findMany({
+      prisma.agent.findMany({
         where: { status: 'online', dockerUrl: { not: '' } },
         select: AGENT_ENGINE_SELECT,
       }),

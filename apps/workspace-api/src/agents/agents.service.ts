@@ -1,6 +1,6 @@
-import { isUniqueViolation, ValidationFailedError, withFieldErrors } from '@platform/errors';
+import { ValidationFailedError, withFieldErrors } from '@platform/errors';
 import { toUuid } from '@platform/schemas';
-import type { Db } from '../db';
+import { isForeignKeyViolation, isUniqueViolation } from '../db';
 import type { Engines } from '../engines/engines';
 import {
   AgentHasSessionsError,
@@ -8,34 +8,27 @@ import {
   AgentNotFoundError,
   ZoneNotFoundError,
 } from '../errors';
-import type { Prisma } from '../generated/prisma/client';
 import { normalizeHostname } from '../domain/names';
 import type { CreateAgentInput, UpdateAgentInput } from './agents.schemas';
+import type { AgentFields, AgentRow, AgentsRepository } from './agents.repository';
 
-const WITH_ZONE = { zone: { select: { name: true } } } satisfies Prisma.AgentInclude;
-type AgentRow = Prisma.AgentGetPayload<{ include: typeof WITH_ZONE }>;
 /** An agent with what its live sessions reserve. */
 export type AgentWithZone = AgentRow & { reserved: { cores: number; memory: number } };
 
-const prismaCode = (error: unknown) => (error as { code?: string } | null)?.code;
-const bytes = (value: number | undefined) => (value === undefined ? undefined : BigInt(value));
-
 export interface AgentsDeps {
-  db: Db;
+  agents: AgentsRepository;
   engines: Engines;
   /** What live sessions reserve, by agent id (the sessions feature's public face). */
   reservations: () => Promise<Map<string, { cores: number; memory: number }>>;
 }
 
-export function createAgentsService({ db, engines, reservations }: AgentsDeps) {
+export function createAgentsService({ agents, engines, reservations }: AgentsDeps) {
   /** Uniqueness and the zone's existence are the database's to decide (a unique index, a foreign key). */
-  const rethrow =
-    (input: { agent_id?: string; hostname?: string; zone_id?: string }) => (error: unknown) => {
-      if (isUniqueViolation(error)) throw new AgentHostnameTakenError(input.hostname ?? '');
-      if (prismaCode(error) === 'P2003') throw new ZoneNotFoundError(`zone_id ${input.zone_id}`);
-      if (prismaCode(error) === 'P2025') throw new AgentNotFoundError(`agent_id ${input.agent_id}`);
-      throw error;
-    };
+  const rethrow = (input: { hostname?: string; zone_id?: string }) => (error: unknown) => {
+    if (isUniqueViolation(error)) throw new AgentHostnameTakenError(input.hostname ?? '');
+    if (isForeignKeyViolation(error)) throw new ZoneNotFoundError(`zone_id ${input.zone_id}`);
+    throw error;
+  };
 
   async function withReservations(rows: AgentRow[]): Promise<AgentWithZone[]> {
     const reserved = await reservations();
@@ -52,7 +45,7 @@ export function createAgentsService({ db, engines, reservations }: AgentsDeps) {
     tls_ca_path?: string;
     tls_cert_path?: string;
     tls_key_path?: string;
-  }) {
+  }): Promise<AgentFields> {
     if (!input.docker_url) return {};
     const address = {
       dockerUrl: input.docker_url,
@@ -66,7 +59,7 @@ export function createAgentsService({ db, engines, reservations }: AgentsDeps) {
         status: 'online',
         statusReason: '',
         cores: info.cores,
-        memory: BigInt(info.memory),
+        memory: info.memory,
         heartbeatAt: new Date(),
       };
     } catch (error) {
@@ -83,10 +76,7 @@ export function createAgentsService({ db, engines, reservations }: AgentsDeps) {
   });
 
   return {
-    list: async (): Promise<AgentWithZone[]> =>
-      withReservations(
-        await db.agent.findMany({ include: WITH_ZONE, orderBy: { hostname: 'asc' } }),
-      ),
+    list: async (): Promise<AgentWithZone[]> => withReservations(await agents.list()),
 
     async create(input: CreateAgentInput): Promise<AgentWithZone> {
       if (!input.docker_url && (input.cores === undefined || input.memory === undefined)) {
@@ -98,47 +88,44 @@ export function createAgentsService({ db, engines, reservations }: AgentsDeps) {
         ]);
       }
       const detected = await probe(input);
-      const data: Prisma.AgentUncheckedCreateInput = {
+      const fields = {
         hostname: normalizeHostname(input.hostname),
         zoneId: toUuid(input.zone_id),
         ...engineFields(input),
         cores: input.cores ?? 0,
-        memory: BigInt(input.memory ?? 0),
+        memory: input.memory ?? 0,
         ...detected,
         coresOverride: input.cores_override,
-        memoryOverride: bytes(input.memory_override),
+        memoryOverride: input.memory_override,
       };
-      return one(await db.agent.create({ data, include: WITH_ZONE }).catch(rethrow(input)));
+      return one(await agents.create(fields).catch(rethrow(input)));
     },
 
     /** Only the fields present change; a new engine address is checked at once. */
     async update(input: UpdateAgentInput): Promise<AgentWithZone> {
-      const data: Prisma.AgentUncheckedUpdateInput = {
+      const fields: AgentFields = {
         hostname: input.hostname && normalizeHostname(input.hostname),
         zoneId: input.zone_id && toUuid(input.zone_id),
         ...engineFields(input),
         cores: input.cores,
-        memory: bytes(input.memory),
+        memory: input.memory,
         ...(input.docker_url !== undefined ? await probe(input) : {}),
         coresOverride: input.cores_override,
-        memoryOverride: bytes(input.memory_override),
+        memoryOverride: input.memory_override,
         allocatedCores: input.allocated_cores,
-        allocatedMemory: bytes(input.allocated_memory),
+        allocatedMemory: input.allocated_memory,
       };
-      if (input.docker_url === '') Object.assign(data, { status: 'unknown', statusReason: '' });
-      return one(
-        await db.agent
-          .update({ where: { id: toUuid(input.agent_id) }, data, include: WITH_ZONE })
-          .catch(rethrow(input)),
-      );
+      if (input.docker_url === '') Object.assign(fields, { status: 'unknown', statusReason: '' });
+      const row = await agents.update(toUuid(input.agent_id), fields).catch(rethrow(input));
+      if (!row) throw new AgentNotFoundError(`agent_id ${input.agent_id}`);
+      return one(row);
     },
 
     /** Refused while sessions run on it: their containers would be lost track of. */
     async remove(agentId: string): Promise<void> {
       const id = toUuid(agentId);
       if ((await reservations()).has(id)) throw new AgentHasSessionsError();
-      const { count } = await db.agent.deleteMany({ where: { id } });
-      if (count === 0) throw new AgentNotFoundError(`agent_id ${agentId}`);
+      if (!(await agents.remove(id))) throw new AgentNotFoundError(`agent_id ${agentId}`);
     },
   };
 }

@@ -1,7 +1,10 @@
 import { toWireId } from '@platform/schemas';
+import type { Database } from '../db';
 import type { Engines } from '../engines/engines';
-import type { ZonesService } from '../zones/zones.service';
-import type { AgentsService } from './agents.service';
+import { createZonesRepository } from '../zones/zones.repository';
+import { createZonesService, type ZonesService } from '../zones/zones.service';
+import { createAgentsRepository } from './agents.repository';
+import { createAgentsService, type AgentsService } from './agents.service';
 
 export const LOCAL_AGENT = 'local';
 const DEFAULT_SOCKET = 'unix:///var/run/docker.sock';
@@ -9,6 +12,18 @@ const DEFAULT_SOCKET = 'unix:///var/run/docker.sock';
 /** The engine a local start would use: DOCKER_HOST when it names a socket or TCP address, else the default socket. */
 export function localEngineUrl(dockerHost: string | undefined): string {
   return dockerHost && /^(unix|tcp):\/\//.test(dockerHost) ? dockerHost : DEFAULT_SOCKET;
+}
+
+/** The zones and agents services as setup uses them, with no server running: no sessions reserve anything. */
+export function localAgentServices(database: Database, engines: Engines) {
+  return {
+    zones: createZonesService({ zones: createZonesRepository(database) }),
+    agents: createAgentsService({
+      agents: createAgentsRepository(database),
+      engines,
+      reservations: async () => new Map(),
+    }),
+  };
 }
 
 export type LocalAgentResult =

@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import type { Database, Tx } from '../db';
 import { cacheChannels, HEARTBEAT_MS } from './api-key-cache';
+import { createApiKeysRepository } from './api-keys.repository';
 
 /** For errors that need no handling here: a connection being closed anyway. */
 const ignore = () => undefined;
@@ -19,11 +20,6 @@ export interface ApiKeyFence {
   change<T>(change: (tx: Tx) => Promise<T>): Promise<T>;
 }
 
-interface Mark {
-  txid: string;
-  listeners: number[];
-}
-
 /**
  * Makes a change to API keys hold on every replica by the time it returns. The change's
  * transaction also notes which caches are listening (their backend pids); after the commit the
@@ -34,6 +30,7 @@ interface Mark {
 export function createApiKeyFence(options: ApiKeyFenceOptions): ApiKeyFence {
   const channels = cacheChannels(options.schema);
   const timeoutMs = options.timeoutMs ?? 3 * HEARTBEAT_MS;
+  const keys = createApiKeysRepository(options.database);
 
   return {
     async change(change) {
@@ -52,11 +49,7 @@ export function createApiKeyFence(options: ApiKeyFenceOptions): ApiKeyFence {
       try {
         await client.query(`LISTEN "${channels.ack}"`);
         const { result, mark } = await options.database.transaction(async (tx) => {
-          const [mark] = await tx.$queryRaw<Mark[]>`
-            SELECT pg_current_xact_id()::text AS txid,
-                   coalesce(array_agg(pid), '{}') AS listeners
-            FROM pg_stat_activity
-            WHERE application_name = ${channels.applicationName} AND datname = current_database()`;
+          const mark = await keys.listenersOf(tx, channels.applicationName);
           return { result: await change(tx), mark };
         });
         const pending = () => mark.listeners.filter((pid) => !acked.get(mark.txid)?.has(pid));

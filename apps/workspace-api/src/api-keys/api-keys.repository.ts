@@ -7,6 +7,11 @@ export type NewApiKeyRow = Pick<
   'name' | 'key' | 'secretHash' | 'permissions' | 'readOnly' | 'expiresAt'
 >;
 
+export interface CacheListeners {
+  txid: string;
+  listeners: number[];
+}
+
 /**
  * Every query of API keys. The lookup of every authenticated request (when the key cache does
  * not hold the key) runs prepared on the pool; the rest through Prisma.
@@ -34,6 +39,19 @@ export function createApiKeysRepository(database: Database) {
 
     revoke: (id: string, tx?: Tx) =>
       (tx ?? prisma).apiKey.update({ where: { id }, data: { revokedAt: new Date() } }),
+
+    /**
+     * The transaction's id and the backends whose API key caches listen (by their
+     * application_name): the revocation fence waits until each has acknowledged the transaction.
+     */
+    async listenersOf(tx: Tx, applicationName: string): Promise<CacheListeners> {
+      const [mark] = await tx.$queryRaw<CacheListeners[]>`
+        SELECT pg_current_xact_id()::text AS txid,
+               coalesce(array_agg(pid), '{}') AS listeners
+        FROM pg_stat_activity
+        WHERE application_name = ${applicationName} AND datname = current_database()`;
+      return mark;
+    },
 
     /**
      * Runs `work` only while no key exists, in a transaction. Its advisory lock makes it safe

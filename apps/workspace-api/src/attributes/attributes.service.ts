@@ -1,4 +1,5 @@
 import { toUuid, toWireId } from '@platform/schemas';
+import { isForeignKeyViolation } from '../db';
 import { ImageNotFoundError } from '../errors';
 import type { UserAttributes } from '../generated/prisma/client';
 import type { AttributesRepository } from './attributes.repository';
@@ -71,7 +72,7 @@ export function createAttributesService({
       };
       // The image's existence is the foreign key's to decide; the user was just checked.
       const row = await rows.upsert(id, data).catch((error: unknown) => {
-        if ((error as { code?: string }).code === 'P2003') {
+        if (isForeignKeyViolation(error)) {
           throw new ImageNotFoundError(`image_id ${input.default_image}`);
         }
         throw error;

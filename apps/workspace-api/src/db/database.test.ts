@@ -1,9 +1,19 @@
 import { createTestDatabase, type TestDatabase } from '@platform/db/testing';
 import { testConfig } from '../../test/harness';
+import { ALL_USERS_GROUP_ID } from '../domain/system-groups';
 import { MIGRATIONS_DIR } from '../migrations';
-import { openDatabase, type Database } from './client';
-import { isUniqueViolation, toDatabaseError } from './database-errors';
-import { qualified, runStatement } from './statements';
+// The data layer's public face, as repositories import it.
+import {
+  isForeignKeyViolation,
+  isRecordNotFound,
+  isUniqueViolation,
+  openDatabase,
+  orNullWhenMissing,
+  qualified,
+  runStatement,
+  toDatabaseError,
+  type Database,
+} from '.';
 
 let testDatabase: TestDatabase;
 let database: Database;
@@ -46,6 +56,58 @@ describe('one unique-violation mapping for every path', () => {
     const error = await rejection(runStatement(database, { text: 'SELECT 1/0', values: [] }));
     expect(isUniqueViolation(error)).toBe(false);
     expect(isUniqueViolation(new Error('x'))).toBe(false);
+  });
+});
+
+// A membership of a user that does not exist: the foreign key to user refuses it.
+const strayMember = () => ({
+  text: `INSERT INTO ${qualified('workspace', 'user_group')} (user_id, group_id)
+         VALUES (gen_random_uuid(), $1::uuid)`,
+  values: [ALL_USERS_GROUP_ID],
+});
+const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
+
+describe('one foreign-key-violation mapping for every path', () => {
+  it.each([
+    [
+      'the Prisma model API',
+      () =>
+        database.prisma.userGroup.create({
+          data: { userId: NO_SUCH_ID, groupId: ALL_USERS_GROUP_ID },
+        }),
+    ],
+    ['a prepared statement on the pool', () => runStatement(database, strayMember())],
+    [
+      'a statement inside a transaction',
+      () => database.transaction((tx) => runStatement(database, strayMember(), tx)),
+    ],
+  ])('recognises a missing referenced row from %s', async (_path, write) => {
+    const error = await rejection(write());
+    expect(isForeignKeyViolation(error)).toBe(true);
+    expect(isUniqueViolation(error)).toBe(false);
+  });
+
+  it('does not take a duplicate for a foreign-key violation', async () => {
+    expect(isForeignKeyViolation(await rejection(runStatement(database, duplicateGroup())))).toBe(
+      false,
+    );
+  });
+});
+
+describe('the not-found mapping', () => {
+  it('turns an update of a missing row into null and lets other failures through', async () => {
+    const missing = database.prisma.group.update({
+      where: { id: NO_SUCH_ID },
+      data: { description: 'x' },
+    });
+    expect(isRecordNotFound(await rejection(missing))).toBe(true);
+    await expect(
+      orNullWhenMissing(
+        database.prisma.group.update({ where: { id: NO_SUCH_ID }, data: { description: 'x' } }),
+      ),
+    ).resolves.toBeNull();
+    const duplicate = database.prisma.group.create({ data: { name: 'All Users' } });
+    expect(isUniqueViolation(await rejection(orNullWhenMissing(duplicate)))).toBe(true);
   });
 });
 

@@ -6,5 +6,11 @@ export {
   type TransactionOptions,
   type Tx,
 } from './client';
-export { isUniqueViolation, toDatabaseError } from './database-errors';
+export {
+  isForeignKeyViolation,
+  isRecordNotFound,
+  isUniqueViolation,
+  orNullWhenMissing,
+  toDatabaseError,
+} from './database-errors';
 export { qualified, runStatement, type Statement } from './statements';

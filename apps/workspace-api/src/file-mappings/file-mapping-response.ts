@@ -1,11 +1,11 @@
 import { toTimestamp, toWireId } from '@platform/schemas';
-import type { FileMapping } from '../generated/prisma/client';
+import type { FileMappingRow } from './file-mappings.repository';
 import type { FileMappingResponse } from './file-mappings.schemas';
 import { contentBytes } from './mapping-target';
 
 const wireOrNull = (id: string | null) => (id ? toWireId(id) : null);
 
-export function toFileMappingResponse(mapping: FileMapping): FileMappingResponse {
+export function toFileMappingResponse(mapping: FileMappingRow): FileMappingResponse {
   return {
     file_mapping_id: toWireId(mapping.id),
     image_id: wireOrNull(mapping.imageId),

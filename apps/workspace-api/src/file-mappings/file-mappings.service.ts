@@ -1,6 +1,6 @@
 import { ValidationFailedError, withFieldErrors, type FieldProblem } from '@platform/errors';
 import { toUuid } from '@platform/schemas';
-import type { Db } from '../db';
+import { isForeignKeyViolation, isUniqueViolation } from '../db';
 import {
   FileMappingDestinationTakenError,
   FileMappingNotFoundError,
@@ -8,7 +8,7 @@ import {
   ImageNotFoundError,
   UserNotFoundError,
 } from '../errors';
-import type { FileMapping, Prisma } from '../generated/prisma/client';
+import type { FileMappingRow, FileMappingsRepository } from './file-mappings.repository';
 import type {
   CreateFileMappingInput,
   TargetIds,
@@ -19,12 +19,15 @@ import {
   pickTarget,
   rowTarget,
   TARGET_NOUNS,
-  targetColumns,
   type MappingTarget,
 } from './mapping-target';
 
 const NOT_FOUND = { image: ImageNotFoundError, group: GroupNotFoundError, user: UserNotFoundError };
-const prismaCode = (error: unknown) => (error as { code?: string } | null)?.code;
+
+/** Whether a workspace, group or user exists: asked of their own repositories. */
+export interface MappingTargets {
+  exists(target: MappingTarget): Promise<boolean>;
+}
 
 function invalid(problems: FieldProblem[]): never {
   throw withFieldErrors(new ValidationFailedError('The request is invalid'), problems);
@@ -43,74 +46,68 @@ function requireTarget(ids: TargetIds, required: boolean): MappingTarget | null 
   return target && { type: target.type, id: toUuid(target.id) };
 }
 
-export function createFileMappingsService({ db }: { db: Db }) {
+export function createFileMappingsService({
+  mappings,
+  targets,
+}: {
+  mappings: FileMappingsRepository;
+  targets: MappingTargets;
+}) {
   const notFound = (target: MappingTarget) =>
     new NOT_FOUND[target.type](`${target.type}_id ${target.id.replace(/-/g, '')}`);
   const taken = (target: MappingTarget, destination: string) =>
     new FileMappingDestinationTakenError(TARGET_NOUNS[target.type], destination);
 
-  async function requireExists(target: MappingTarget) {
-    const where = { where: { id: target.id }, select: { id: true } };
-    const found =
-      target.type === 'image'
-        ? await db.image.findUnique(where)
-        : target.type === 'group'
-          ? await db.group.findUnique(where)
-          : await db.user.findUnique(where);
-    if (!found) throw notFound(target);
-  }
-
   return {
     /** Every mapping, or those of one workspace, group or user (404 when it does not exist). */
-    async list(ids: TargetIds = {}): Promise<FileMapping[]> {
+    async list(ids: TargetIds = {}): Promise<FileMappingRow[]> {
       const target = requireTarget(ids, false);
-      if (target) await requireExists(target);
-      const where: Prisma.FileMappingWhereInput = target ? targetColumns(target) : {};
-      return db.fileMapping.findMany({ where, orderBy: [{ destination: 'asc' }, { id: 'asc' }] });
+      if (target && !(await targets.exists(target))) throw notFound(target);
+      return mappings.list(target);
     },
 
     /** The target's existence and the (target, destination) uniqueness are decided by the database. */
-    async create(input: CreateFileMappingInput): Promise<FileMapping> {
+    async create(input: CreateFileMappingInput): Promise<FileMappingRow> {
       const target = requireTarget(input, true);
       checkContent(input.content);
-      const data = {
-        ...targetColumns(target),
+      const fields = {
         name: input.name.trim(),
         description: input.description,
         destination: input.destination,
         executable: input.executable,
         content: input.content,
       };
-      return db.fileMapping.create({ data }).catch((error: unknown) => {
-        if (prismaCode(error) === 'P2002') throw taken(target, input.destination);
-        if (prismaCode(error) === 'P2003') throw notFound(target);
+      return mappings.create(target, fields).catch((error: unknown) => {
+        if (isUniqueViolation(error)) throw taken(target, input.destination);
+        if (isForeignKeyViolation(error)) throw notFound(target);
         throw error;
       });
     },
 
     /** Only the fields present change; the target stays. */
-    async update(input: UpdateFileMappingInput): Promise<FileMapping> {
+    async update(input: UpdateFileMappingInput): Promise<FileMappingRow> {
       checkContent(input.content);
       const id = toUuid(input.file_mapping_id);
-      const data = {
+      const fields = {
         name: input.name?.trim(),
         description: input.description,
         destination: input.destination,
         executable: input.executable,
         content: input.content,
       };
-      return db.fileMapping.update({ where: { id }, data }).catch(async (error: unknown) => {
-        if (prismaCode(error) === 'P2025')
-          throw new FileMappingNotFoundError(`file_mapping_id ${input.file_mapping_id}`);
-        const row =
-          prismaCode(error) === 'P2002' ? await db.fileMapping.findUnique({ where: { id } }) : null;
-        throw row ? taken(rowTarget(row), input.destination ?? row.destination) : error;
+      const row = await mappings.update(id, fields).catch(async (error: unknown) => {
+        const existing = isUniqueViolation(error) ? await mappings.find(id) : null;
+        throw existing
+          ? taken(rowTarget(existing), input.destination ?? existing.destination)
+          : error;
       });
+      if (!row) throw new FileMappingNotFoundError(`file_mapping_id ${input.file_mapping_id}`);
+      return row;
     },
 
     async remove(fileMappingId: string): Promise<void> {
-      const { count } = await db.fileMapping.deleteMany({ where: { id: toUuid(fileMappingId) } });
-      if (count === 0) throw new FileMappingNotFoundError(`file_mapping_id ${fileMappingId}`);
+      if (!(await mappings.remove(toUuid(fileMappingId))))
+        throw new FileMappingNotFoundError(`file_mapping_id ${fileMappingId}`);
     },
   };
 }

@@ -15,6 +15,17 @@ export interface MappingTarget {
   id: string;
 }
 
+/** A stored mapping with its target: what a launch merges and what the settings file compares. */
+export interface TargetedMapping {
+  id: string;
+  target: MappingTarget;
+  name: string;
+  description: string;
+  destination: string;
+  executable: boolean;
+  content: string;
+}
+
 /** The one target named by image_id, group_id or user_id; `required` false allows none. */
 export function pickTarget(ids: TargetIds, required: boolean): MappingTarget | null | FieldProblem {
   const given = TARGET_TYPES.filter((type) => ids[`${type}_id`] !== undefined);

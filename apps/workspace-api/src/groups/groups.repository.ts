@@ -11,8 +11,9 @@ export interface GroupFields {
 }
 
 /**
- * Every query of groups and of memberships (user_group). Names are unique: a taken one fails
- * with a unique violation (isUniqueViolation), as does adding a member twice.
+ * Every query of groups, of memberships (user_group) and of Allowed Workspaces (group_image).
+ * Names are unique: a taken one fails with a unique violation (isUniqueViolation), as does adding
+ * a member or a workspace twice.
  */
 export function createGroupsRepository(database: Database) {
   const { prisma, schema } = database;
@@ -23,6 +24,9 @@ export function createGroupsRepository(database: Database) {
 
     list: (): Promise<GroupRow[]> =>
       prisma.group.findMany({ orderBy: [{ priority: 'asc' }, { name: 'asc' }] }),
+
+    /** Every group by name, inside `tx` (the settings apply). */
+    listByName: (tx: Tx): Promise<GroupRow[]> => tx.group.findMany({ orderBy: { name: 'asc' } }),
 
     create: (fields: GroupFields & { name: string }): Promise<GroupRow> =>
       prisma.group.create({ data: fields }),
@@ -59,6 +63,45 @@ export function createGroupsRepository(database: Database) {
     /** False when the user was not a member. */
     removeMember: async (userId: string, groupId: string) =>
       (await prisma.userGroup.deleteMany({ where: { userId, groupId } })).count > 0,
+
+    /** The user's groups, each with whether its Allowed Workspaces hold `imageId`. */
+    async ofUser(userId: string, imageId: string, tx?: Tx) {
+      const rows = await (tx ?? prisma).userGroup.findMany({
+        where: { userId },
+        select: {
+          group: {
+            select: {
+              id: true,
+              name: true,
+              priority: true,
+              images: { where: { imageId }, select: { imageId: true } },
+            },
+          },
+        },
+      });
+      return rows.map(({ group: { images, ...group } }) => ({
+        ...group,
+        imageIds: images.map((i) => i.imageId),
+      }));
+    },
+
+    /** The limit set by the user's highest-priority group that sets one, or null. */
+    async sessionLimit(tx: Tx, userId: string): Promise<number | null> {
+      const row = await tx.userGroup.findFirst({
+        where: { userId, group: { maxKasmsPerUser: { not: null } } },
+        orderBy: [{ group: { priority: 'asc' } }, { group: { name: 'asc' } }],
+        select: { group: { select: { maxKasmsPerUser: true } } },
+      });
+      return row?.group.maxKasmsPerUser ?? null;
+    },
+
+    addImage: async (groupId: string, imageId: string) => {
+      await prisma.groupImage.create({ data: { groupId, imageId } });
+    },
+
+    /** False when the workspace was not on the list. */
+    removeImage: async (groupId: string, imageId: string) =>
+      (await prisma.groupImage.deleteMany({ where: { groupId, imageId } })).count > 0,
   };
 }
 export type GroupsRepository = ReturnType<typeof createGroupsRepository>;

@@ -1,7 +1,7 @@
-import type { Db } from '../db';
+import type { Database } from '../db';
 
 /** Every query of workspace icons. */
-export function createIconsRepository(db: Db) {
+export function createIconsRepository({ prisma: db }: Database) {
   return {
     /** The stored icon of an installed workspace, when one was fetched. */
     find: (imageId: string) =>

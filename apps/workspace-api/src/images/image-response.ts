@@ -1,5 +1,5 @@
 import { toTimestamp, toWireId } from '@platform/schemas';
-import type { Image } from '../generated/prisma/client';
+import type { ImageRow } from './images.repository';
 import type { ImageResponse } from './images.schemas';
 
 const asObject = (value: unknown) =>
@@ -7,7 +7,7 @@ const asObject = (value: unknown) =>
     ? (value as Record<string, unknown>)
     : {};
 
-export function toImageResponse(image: Image): ImageResponse {
+export function toImageResponse(image: ImageRow): ImageResponse {
   return {
     image_id: toWireId(image.id),
     name: image.name,

@@ -1,19 +1,11 @@
 import { withFieldErrors } from '@platform/errors';
 import { toUuid, toWireId } from '@platform/schemas';
-import type { Db } from '../db';
 import { ImageNotFoundError, ProfilePathInvalidError } from '../errors';
-import type { Image, Prisma } from '../generated/prisma/client';
 import { decideAccess } from './access';
+import type { ImageRow, ImagesRepository } from './images.repository';
 import type { UpdateImageInput } from './images.schemas';
 import { profilePathProblems } from './profile-path';
 import type { TargetUser } from '../users';
-
-const BY_NAME = [
-  { friendlyName: 'asc' },
-  { id: 'asc' },
-] satisfies Prisma.ImageOrderByWithRelationInput[];
-
-const isRecordNotFound = (error: unknown) => (error as { code?: string } | null)?.code === 'P2025';
 
 export interface AccessAnswer {
   allowed: boolean;
@@ -26,20 +18,26 @@ export interface ImageUsers {
   find(target: TargetUser): Promise<{ id: string }>;
 }
 
-export function createImagesService({ db, users }: { db: Db; users: ImageUsers }) {
+export function createImagesService({
+  images,
+  users,
+}: {
+  images: ImagesRepository;
+  users: ImageUsers;
+}) {
   const requireUser = async (target: TargetUser) => (await users.find(target)).id;
 
   return {
-    list: (): Promise<Image[]> => db.image.findMany({ orderBy: BY_NAME }),
+    list: (): Promise<ImageRow[]> => images.list(),
 
-    async find(imageId: string): Promise<Image> {
-      const image = await db.image.findUnique({ where: { id: toUuid(imageId) } });
+    async find(imageId: string): Promise<ImageRow> {
+      const image = await images.find(toUuid(imageId));
       if (!image) throw new ImageNotFoundError(`image_id ${imageId}`);
       return image;
     },
 
     /** Only the fields present change. */
-    async update(input: UpdateImageInput): Promise<Image> {
+    async update(input: UpdateImageInput): Promise<ImageRow> {
       const path = input.persistent_profile_path;
       const problems = path === undefined ? [] : profilePathProblems(path);
       if (problems.length > 0) {
@@ -48,57 +46,36 @@ export function createImagesService({ db, users }: { db: Db; users: ImageUsers }
           problems.map((message) => ({ field: 'target_image.persistent_profile_path', message })),
         );
       }
-      const friendlyName = input.friendly_name?.trim();
-      const data: Prisma.ImageUpdateInput = {
+      const image = await images.update(toUuid(input.image_id), {
         enabled: input.enabled,
-        friendlyName,
+        friendlyName: input.friendly_name?.trim(),
         cores: input.cores,
-        memory: input.memory === undefined ? undefined : BigInt(input.memory),
+        memory: input.memory,
         persistentProfilePath: path,
-      };
-      return db.image
-        .update({ where: { id: toUuid(input.image_id) }, data })
-        .catch((error: unknown) => {
-          throw isRecordNotFound(error)
-            ? new ImageNotFoundError(`image_id ${input.image_id}`)
-            : error;
-        });
+      });
+      if (!image) throw new ImageNotFoundError(`image_id ${input.image_id}`);
+      return image;
     },
 
     /** Group lists lose it through the foreign key's cascade. */
     async remove(imageId: string): Promise<void> {
-      const { count } = await db.image.deleteMany({ where: { id: toUuid(imageId) } });
-      if (count === 0) throw new ImageNotFoundError(`image_id ${imageId}`);
+      if (!(await images.remove(toUuid(imageId))))
+        throw new ImageNotFoundError(`image_id ${imageId}`);
     },
 
     /** Exactly the workspaces the user may use: enabled, and on the list of one of their groups. */
-    async allowedFor(target: TargetUser): Promise<Image[]> {
-      const id = await requireUser(target);
-      return db.image.findMany({
-        where: { enabled: true, groups: { some: { group: { users: { some: { userId: id } } } } } },
-        orderBy: BY_NAME,
-      });
+    async allowedFor(target: TargetUser): Promise<ImageRow[]> {
+      return images.allowedFor(await requireUser(target));
     },
 
     async checkAccess(target: TargetUser, imageId: string): Promise<AccessAnswer> {
       const id = await requireUser(target);
-      const image = await db.image.findUnique({
-        where: { id: toUuid(imageId) },
-        select: {
-          enabled: true,
-          groups: {
-            where: { group: { users: { some: { userId: id } } } },
-            select: { group: { select: { id: true, name: true } } },
-            orderBy: [{ group: { priority: 'asc' } }, { group: { name: 'asc' } }],
-          },
-        },
-      });
+      const image = await images.accessOf(toUuid(imageId), id);
       if (!image) throw new ImageNotFoundError(`image_id ${imageId}`);
-      const groups = image.groups.map(({ group }) => group);
-      const decision = decideAccess({ enabled: image.enabled, grantingGroups: groups });
+      const decision = decideAccess({ enabled: image.enabled, grantingGroups: image.groups });
       return {
         ...decision,
-        groups: groups.map((g) => ({ group_id: toWireId(g.id), name: g.name })),
+        groups: image.groups.map((g) => ({ group_id: toWireId(g.id), name: g.name })),
       };
     },
   };

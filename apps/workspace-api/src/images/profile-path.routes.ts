@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { IdSchema, toWireId } from '@platform/schemas';
-import type { Image } from '../generated/prisma/client';
+import type { ImageRow } from './images.repository';
 import { API_KEY_SECURITY, errorResponses } from '../operations';
 import { ProfilePathSchema, TargetImageBodySchema } from './images.schemas';
 import type { ImagesService } from './images.service';
@@ -17,7 +17,7 @@ const SetProfilePathBodySchema = Type.Object({
   target_image: Type.Object({ image_id: IdSchema, persistent_profile_path: ProfilePathSchema }),
 });
 
-const toProfilePath = (image: Image) => ({
+const toProfilePath = (image: ImageRow) => ({
   image_id: toWireId(image.id),
   name: image.name,
   persistent_profile_path: image.persistentProfilePath,

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { withFieldErrors } from '@platform/errors';
 import { toWireId } from '@platform/schemas';
 import { agentResources } from '../agents/agent-response';
-import type { Db, DbClient } from '../db';
+import type { AgentsRepository } from '../agents/agents.repository';
+import type { Tx } from '../db';
 import {
   ImageNotFoundError,
   NoAgentAvailableError,
@@ -10,7 +11,7 @@ import {
   WorkspaceNotAllowedError,
 } from '../errors';
 import { resolveLaunchPlan, type LaunchPlan, type PlanAgent } from './launch-plan';
-import { loadPlanInputs } from './launch-plan.repository';
+import { loadPlanInputs, type PlanSources } from './plan-inputs';
 import type { TargetUser } from '../users';
 
 export interface PlanOptions {
@@ -28,28 +29,30 @@ export interface PlanUsers {
 }
 
 export function createLaunchPlanService({
-  db,
+  sources,
+  agents: agentRows,
   users,
   urlScheme,
 }: {
-  db: Db;
+  sources: PlanSources;
+  agents: Pick<AgentsRepository, 'list'>;
   users: PlanUsers;
   urlScheme: string;
 }) {
   async function planIn(
-    client: DbClient,
+    tx: Tx | undefined,
     userId: string,
     imageId: string,
     options: PlanOptions = {},
   ): Promise<LaunchPlan> {
-    const inputs = await loadPlanInputs(client, userId, imageId);
+    const inputs = await loadPlanInputs(sources, userId, imageId, tx);
     if ('missing' in inputs) {
       if (inputs.missing === 'user') throw new UserNotFoundError(`user_id ${userId}`);
       throw new ImageNotFoundError(`image_id ${imageId}`);
     }
     const agents =
       options.agents ??
-      (await client.agent.findMany()).map((a) => ({
+      (await agentRows.list(tx)).map((a) => ({
         ...agentResources(a),
         id: a.id,
         zoneId: a.zoneId,
@@ -77,7 +80,7 @@ export function createLaunchPlanService({
 
   return {
     plan: async (target: TargetUser, imageId: string) =>
-      planIn(db, await users.idOf(target), imageId),
+      planIn(undefined, await users.idOf(target), imageId),
     /** The plan inside a caller's transaction, over the agents it has locked. */
     planIn,
   };

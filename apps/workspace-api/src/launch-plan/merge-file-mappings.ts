@@ -1,14 +1,6 @@
-import type { MappingTarget, TargetType } from '../file-mappings/mapping-target';
+import type { TargetedMapping, TargetType } from '../file-mappings/mapping-target';
 
-export interface PlanMapping {
-  id: string;
-  target: MappingTarget;
-  name: string;
-  description: string;
-  destination: string;
-  executable: boolean;
-  content: string;
-}
+export type PlanMapping = TargetedMapping;
 
 export interface MappingSource {
   type: TargetType;

@@ -1,12 +1,5 @@
-import type { Prisma } from '../generated/prisma/client';
-import {
-  BYTES_PER_MB,
-  CORES_MAX,
-  CORES_MIN,
-  MEMORY_MAX_MB,
-  MEMORY_MIN_MB,
-  SIZE_MAX_MB,
-} from '../images/image-limits';
+import * as limits from '../images/image-limits';
+import type { ImageFields } from '../images/images.repository';
 import { installRow } from './compatibility';
 import type { WorkspaceEntry } from './registry-list';
 
@@ -23,6 +16,7 @@ const outside = (value: number | null | undefined, min: number, max: number) =>
  */
 export function entryResourceProblems(entry: WorkspaceEntry, series: string): string[] {
   const problems: string[] = [];
+  const { CORES_MIN, CORES_MAX, MEMORY_MIN_MB, MEMORY_MAX_MB, SIZE_MAX_MB } = limits;
   if (outside(entry.cores, CORES_MIN, CORES_MAX))
     problems.push(`cores must be between ${CORES_MIN} and ${CORES_MAX}`);
   if (outside(entry.memory, MEMORY_MIN_MB, MEMORY_MAX_MB))
@@ -39,7 +33,7 @@ export function entryResourceProblems(entry: WorkspaceEntry, series: string): st
 export function imageFromEntry(
   entry: WorkspaceEntry,
   { registryId, series }: { registryId: string; series: string },
-): Omit<Prisma.ImageUncheckedCreateInput, 'settingsName'> {
+): ImageFields {
   const row = installRow(entry.compatibility, series);
   const size = row?.uncompressed_size_mb;
   return {
@@ -48,14 +42,14 @@ export function imageFromEntry(
     description: entry.description,
     imageSrc: entry.image_src,
     dockerRegistry: entry.docker_registry,
-    runConfig: entry.run_config as Prisma.InputJsonObject,
-    execConfig: entry.exec_config as Prisma.InputJsonObject,
-    volumeMappings: (entry.volume_mappings ?? {}) as Prisma.InputJsonObject,
+    runConfig: entry.run_config,
+    execConfig: entry.exec_config,
+    volumeMappings: entry.volume_mappings ?? {},
     architecture: entry.architecture,
     categories: entry.categories,
     uncompressedSizeMb: size === null || size === undefined ? null : Math.round(size),
     cores: entry.cores ?? DEFAULT_CORES,
-    memory: BigInt(Math.round((entry.memory ?? DEFAULT_MEMORY_MB) * BYTES_PER_MB)),
+    memory: BigInt(Math.round((entry.memory ?? DEFAULT_MEMORY_MB) * limits.BYTES_PER_MB)),
     gpuCount: entry.gpu_count ?? 0,
     cpuAllocationMethod: entry.cpu_allocation_method ?? 'Inherit',
     notes: entry.notes ?? '',

@@ -1,10 +1,10 @@
 import { toTimestamp, toWireId } from '@platform/schemas';
-import type { Registry } from '../generated/prisma/client';
 import { installRow, isCompatible } from './compatibility';
 import type { InvalidEntry, WorkspaceEntry } from './registry-list';
+import type { RegistryRow } from './registry.repository';
 import type { RegistryResponse, RegistryWorkspaceResponse } from './registry.schemas';
 
-export type RegistryWithCount = Registry & { _count: { entries: number } };
+export type RegistryWithCount = RegistryRow;
 
 export function toRegistryResponse(registry: RegistryWithCount): RegistryResponse {
   return {

@@ -1,6 +1,5 @@
-import { isUniqueViolation } from '@platform/errors';
 import { toUuid } from '@platform/schemas';
-import type { Db } from '../db';
+import { isUniqueViolation } from '../db';
 import {
   ImageAlreadyInstalledError,
   RegistryNotFoundError,
@@ -8,25 +7,32 @@ import {
   RegistryWorkspaceNotFoundError,
   WorkspaceIncompatibleError,
 } from '../errors';
-import type { Image } from '../generated/prisma/client';
+import type { ImageRow, ImagesRepository } from '../images/images.repository';
 import { isCompatible } from './compatibility';
 import { firstFreeSettingsName } from '../images/settings-name';
 import { entryResourceProblems, imageFromEntry } from './image-from-entry';
 import type { WorkspaceEntry } from './registry-list';
 import { toRegistryWorkspaceResponse } from './registry-response';
+import type { RegistryRepository } from './registry.repository';
 import type { RegistryWorkspaceResponse } from './registry.schemas';
 
 const versionsOf = (entry: WorkspaceEntry) => entry.compatibility.map((row) => row.version);
 
 /** Browsing a registry's workspaces and installing one; `series` is this platform's, e.g. `1.16.x`. */
-export function createRegistryWorkspacesService({ db, series }: { db: Db; series: string }) {
+export function createRegistryWorkspacesService({
+  registries,
+  images,
+  series,
+}: {
+  registries: RegistryRepository;
+  images: ImagesRepository;
+  series: string;
+}) {
   async function requireRegistry(registryId: string): Promise<string> {
-    const registry = await db.registry.findUnique({
-      where: { id: toUuid(registryId) },
-      select: { id: true },
-    });
-    if (!registry) throw new RegistryNotFoundError(`registry_id ${registryId}`);
-    return registry.id;
+    const id = toUuid(registryId);
+    if (!(await registries.exists(id)))
+      throw new RegistryNotFoundError(`registry_id ${registryId}`);
+    return id;
   }
 
   return {
@@ -38,16 +44,11 @@ export function createRegistryWorkspacesService({ db, series }: { db: Db; series
     ): Promise<{ workspaces: RegistryWorkspaceResponse[]; hiddenIncompatible: number }> {
       const id = await requireRegistry(registryId);
       const [rows, installed] = await Promise.all([
-        db.registryEntry.findMany({ where: { registryId: id }, orderBy: { name: 'asc' } }),
-        db.image.findMany({ where: { registryId: id }, select: { registryEntryName: true } }),
+        registries.entries(id),
+        images.installedFrom(id),
       ]);
-      const installedNames = new Set(installed.map((image) => image.registryEntryName));
       const all = rows.map((row) =>
-        toRegistryWorkspaceResponse(
-          row.data as unknown as WorkspaceEntry,
-          series,
-          installedNames.has(row.name),
-        ),
+        toRegistryWorkspaceResponse(row.entry, series, installed.has(row.name)),
       );
       const workspaces = showIncompatible ? all : all.filter((w) => w.compatible);
       return { workspaces, hiddenIncompatible: all.length - workspaces.length };
@@ -62,13 +63,11 @@ export function createRegistryWorkspacesService({ db, series }: { db: Db; series
       registryId: string;
       name: string;
       force: boolean;
-    }): Promise<Image> {
+    }): Promise<ImageRow> {
       const id = await requireRegistry(registryId);
-      const row = await db.registryEntry.findUnique({
-        where: { registryId_name: { registryId: id, name } },
-      });
+      const row = await registries.entry(id, name);
       if (!row) throw new RegistryWorkspaceNotFoundError(name);
-      const entry = row.data as unknown as WorkspaceEntry;
+      const { entry } = row;
       if (!force && !isCompatible(versionsOf(entry), series))
         throw new WorkspaceIncompatibleError(name, series);
       const problems = entryResourceProblems(entry, series);
@@ -77,22 +76,13 @@ export function createRegistryWorkspacesService({ db, series }: { db: Db; series
       // The settings name is picked from those taken; a concurrent install taking the same one
       // makes the unique index refuse it, and the next attempt picks again.
       for (let attempt = 1; ; attempt += 1) {
-        const taken = await db.image.findMany({
-          where: { settingsName: { startsWith: data.name } },
-          select: { settingsName: true },
-        });
-        const settingsName = firstFreeSettingsName(
-          data.name,
-          new Set(taken.map((image) => image.settingsName)),
-        );
+        const taken = await images.settingsNamesFrom(data.name);
+        const settingsName = firstFreeSettingsName(data.name, taken);
         try {
-          return await db.image.create({ data: { ...data, settingsName } });
+          return await images.create({ ...data, settingsName });
         } catch (error) {
           if (!isUniqueViolation(error)) throw error;
-          const installed = await db.image.findUnique({
-            where: { registryId_registryEntryName: { registryId: id, registryEntryName: name } },
-            select: { id: true },
-          });
+          const installed = (await images.installedFrom(id)).has(name);
           if (installed || attempt >= 5) throw new ImageAlreadyInstalledError(name);
         }
       }

@@ -27,7 +27,7 @@ async function run(args: string[], flags: { force?: boolean; all?: boolean } = {
   const out: string[] = [];
   let err = '';
   const context = {
-    db: h.db,
+    database: h.data,
     config: h.config,
     out: (line = '') => out.push(line),
     err: { write: (s: string) => (err += s) },

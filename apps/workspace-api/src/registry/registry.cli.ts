@@ -1,17 +1,19 @@
 import path from 'node:path';
 import { toWireId } from '@platform/schemas';
 import type { Config } from '../config';
-import type { Db } from '../db';
+import type { Database } from '../db';
+import { createImagesRepository } from '../images/images.repository';
 import { platformSeries } from './compatibility';
 import { progressPrinter } from './progress';
 import type { RegistryWithCount } from './registry-response';
 import { parseRegistrySource } from './registry-source';
 import { createRegistryWorkspacesService } from './registry-workspaces.service';
+import { createRegistryRepository } from './registry.repository';
 import { createRegistryService } from './registry.service';
 import { REGISTRY_USAGE } from './registry-usage';
 
 export interface RegistryCliContext {
-  db: Db;
+  database: Database;
   config: Config;
   out: (line?: string) => void;
   err: { write: (s: string) => unknown; isTTY?: boolean };
@@ -26,10 +28,12 @@ export async function runRegistryCommand(
   flags: { force: boolean; all: boolean },
   ctx: RegistryCliContext,
 ) {
-  const { db, config, out } = ctx;
-  const registries = createRegistryService({ db, config });
+  const { database, config, out } = ctx;
+  const stored = createRegistryRepository(database);
+  const registries = createRegistryService({ registries: stored, config });
   const workspaces = createRegistryWorkspacesService({
-    db,
+    registries: stored,
+    images: createImagesRepository(database),
     series: platformSeries(config.PLATFORM_VERSION),
   });
   const onProgress = progressPrinter(ctx.err);

@@ -1,19 +1,17 @@
-import { isUniqueViolation } from '@platform/errors';
 import { createOutboundFetch, createOutboundPolicy } from '@platform/outbound';
 import { toUuid } from '@platform/schemas';
 import type { Config } from '../config';
-import type { Db } from '../db';
+import { isUniqueViolation } from '../db';
 import {
   RegistryAlreadyAddedError,
   RegistryNotFoundError,
   RegistryUrlInvalidError,
 } from '../errors';
-import type { Prisma } from '../generated/prisma/client';
-import { diffEntries, type EntryDiff } from './registry-diff';
+import type { EntryDiff } from './registry-diff';
 import type { FetchProgress } from './registry-fetch';
-import type { WorkspaceEntry } from './registry-list';
 import { loadRegistry, type LoadedRegistry } from './registry-load';
 import type { RegistryWithCount } from './registry-response';
+import type { RegistryRepository } from './registry.repository';
 import { parseRegistrySource, type RegistrySource } from './registry-source';
 
 export type RegistryConfig = Pick<
@@ -28,11 +26,6 @@ export type RegistryConfig = Pick<
 >;
 export type ProgressListener = (progress: FetchProgress) => void;
 
-const WITH_COUNT = { _count: { select: { entries: true } } } satisfies Prisma.RegistryInclude;
-
-const asJson = (value: unknown) => value as Prisma.InputJsonValue;
-const entryRow = (entry: WorkspaceEntry) => ({ name: entry.name, data: asJson(entry) });
-
 function registryFields(loaded: LoadedRegistry) {
   return {
     name: loaded.meta.name,
@@ -41,12 +34,18 @@ function registryFields(loaded: LoadedRegistry) {
     listUrl: loaded.meta.list_url,
     contactUrl: loaded.meta.contact_url,
     schemaVersion: loaded.schemaVersion,
-    invalidEntries: asJson(loaded.invalid),
+    invalidEntries: loaded.invalid,
     fetchedAt: new Date(),
   };
 }
 
-export function createRegistryService({ db, config }: { db: Db; config: RegistryConfig }) {
+export function createRegistryService({
+  registries,
+  config,
+}: {
+  registries: RegistryRepository;
+  config: RegistryConfig;
+}) {
   // add_registry makes the service fetch a URL a client chose: only public addresses by default.
   const fetch = createOutboundFetch({
     policy: createOutboundPolicy({
@@ -69,10 +68,7 @@ export function createRegistryService({ db, config }: { db: Db; config: Registry
   }
 
   async function find(registryId: string): Promise<RegistryWithCount> {
-    const registry = await db.registry.findUnique({
-      where: { id: toUuid(registryId) },
-      include: WITH_COUNT,
-    });
+    const registry = await registries.find(toUuid(registryId));
     if (!registry) throw new RegistryNotFoundError(`registry_id ${registryId}`);
     return registry;
   }
@@ -80,26 +76,18 @@ export function createRegistryService({ db, config }: { db: Db; config: Registry
   return {
     find,
 
-    list: (): Promise<RegistryWithCount[]> =>
-      db.registry.findMany({ orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], include: WITH_COUNT }),
+    list: (): Promise<RegistryWithCount[]> => registries.list(),
 
     /** Fetches, validates and stores a registry; its valid entries load even when others are broken. */
     async add(url: string, onProgress?: ProgressListener): Promise<RegistryWithCount> {
       const source = sourceOf(url);
       // Saves a fetch in the common case; the unique index still decides races.
-      if (await db.registry.findUnique({ where: { url: source.url }, select: { id: true } })) {
+      if (await registries.hasUrl(source.url)) {
         throw new RegistryAlreadyAddedError(source.url);
       }
       const loaded = await loadRegistry(source, fetchOptions(onProgress));
-      return db.registry
-        .create({
-          data: {
-            url: source.url,
-            ...registryFields(loaded),
-            entries: { createMany: { data: loaded.entries.map(entryRow) } },
-          },
-          include: WITH_COUNT,
-        })
+      return registries
+        .create(source.url, registryFields(loaded), loaded.entries)
         .catch((error: unknown) => {
           throw isUniqueViolation(error) ? new RegistryAlreadyAddedError(source.url) : error;
         });
@@ -112,44 +100,13 @@ export function createRegistryService({ db, config }: { db: Db; config: Registry
     ): Promise<EntryDiff & { registry: RegistryWithCount }> {
       const { id, url } = await find(registryId);
       const loaded = await loadRegistry(sourceOf(url), fetchOptions(onProgress));
-      return db.$transaction(
-        async (tx) => {
-          const before = await tx.registryEntry.findMany({
-            where: { registryId: id },
-            select: { name: true, data: true },
-          });
-          const diff = diffEntries(before, loaded.entries);
-          const byName = new Map(loaded.entries.map((entry) => [entry.name, entry]));
-          await tx.registryEntry.deleteMany({
-            where: { registryId: id, name: { in: diff.removed } },
-          });
-          const added = diff.added.map((name) => ({
-            registryId: id,
-            ...entryRow(byName.get(name) as WorkspaceEntry),
-          }));
-          await tx.registryEntry.createMany({ data: added });
-          for (const name of diff.changed) {
-            await tx.registryEntry.update({
-              where: { registryId_name: { registryId: id, name } },
-              data: { data: asJson(byName.get(name)) },
-            });
-          }
-          const registry = await tx.registry.update({
-            where: { id },
-            data: registryFields(loaded),
-            include: WITH_COUNT,
-          });
-          return { registry, ...diff };
-        },
-        // Large registries change hundreds of rows; Prisma's 5 s default is too tight for that.
-        { timeout: 30_000 },
-      );
+      return registries.refresh(id, registryFields(loaded), loaded.entries);
     },
 
     /** Its entries go with it; workspaces installed from it stay, with their origin cleared. */
     async remove(registryId: string): Promise<void> {
-      const { count } = await db.registry.deleteMany({ where: { id: toUuid(registryId) } });
-      if (count === 0) throw new RegistryNotFoundError(`registry_id ${registryId}`);
+      if (!(await registries.remove(toUuid(registryId))))
+        throw new RegistryNotFoundError(`registry_id ${registryId}`);
     },
   };
 }

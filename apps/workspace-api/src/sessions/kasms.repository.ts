@@ -1,6 +1,6 @@
 import { AGENT_ENGINE_SELECT } from '../agents/agents.repository';
 import { Prisma } from '../generated/prisma/client';
-import { qualified, type Database, type DbClient, type Tx } from '../db';
+import { qualified, type Database, type TransactionOptions, type Tx } from '../db';
 import { LIVE_STATUSES, type KasmStatus } from '../domain/session-statuses';
 
 /** Statuses in which some process is working on the session under a lease. */
@@ -38,34 +38,15 @@ export function createKasmsRepository(database: Database) {
   const { prisma: db, schema } = database;
   const table = (name: string) => Prisma.raw(qualified(schema, name));
   return {
-    /** Serializes a user's launches, on every replica, until the transaction ends. */
-    async lockUser(tx: Tx, userId: string): Promise<boolean> {
-      const rows = await tx.$queryRaw<{ id: string }[]>`
-        SELECT id FROM ${table('user')} WHERE id = ${userId}::uuid FOR UPDATE`;
-      return rows.length > 0;
-    },
+    transaction: <T>(work: (tx: Tx) => Promise<T>, options?: TransactionOptions) =>
+      database.transaction(work, options),
 
-    /** Serializes placement: every agent row, in one order so that lockers never deadlock. */
-    async lockAgents(tx: Tx): Promise<void> {
-      await tx.$queryRaw`SELECT id FROM ${table('agent')} ORDER BY id FOR UPDATE`;
-    },
-
-    /** The limit set by the user's highest-priority group that sets one, or null. */
-    async sessionLimit(client: DbClient, userId: string): Promise<number | null> {
-      const row = await client.userGroup.findFirst({
-        where: { userId, group: { maxKasmsPerUser: { not: null } } },
-        orderBy: [{ group: { priority: 'asc' } }, { group: { name: 'asc' } }],
-        select: { group: { select: { maxKasmsPerUser: true } } },
-      });
-      return row?.group.maxKasmsPerUser ?? null;
-    },
-
-    countLive: (client: DbClient, userId: string) =>
-      client.kasm.count({ where: { userId, status: live } }),
+    countLive: (userId: string, tx?: Tx) =>
+      (tx ?? db).kasm.count({ where: { userId, status: live } }),
 
     /** What live sessions reserve on each agent. */
-    async reservations(client: DbClient): Promise<Map<string, { cores: number; memory: number }>> {
-      const sums = await client.kasm.groupBy({
+    async reservations(tx?: Tx): Promise<Map<string, { cores: number; memory: number }>> {
+      const sums = await (tx ?? db).kasm.groupBy({
         by: ['agentId'],
         where: { status: live },
         _sum: { cores: true, memory: true },

@@ -5,7 +5,7 @@ import { toUuid, toWireId } from '@platform/schemas';
 import { agentResources } from '../agents/agent-response';
 import type { AgentsRepository } from '../agents/agents.repository';
 import type { Config } from '../config';
-import type { Db } from '../db';
+import type { Tx } from '../db';
 import { EngineError } from '../engines/engine';
 import type { Engines } from '../engines/engines';
 import {
@@ -26,7 +26,6 @@ import type { ExecCommandBody, RequestKasmBody } from './sessions.schemas';
 export const DEFAULT_SESSION_LIMIT = 2;
 
 export interface SessionsDeps {
-  db: Db;
   config: Config;
   kasms: KasmsRepository;
   agents: AgentsRepository;
@@ -34,6 +33,10 @@ export interface SessionsDeps {
   engines: Engines;
   launcher: SessionLauncher;
   owner: string;
+  /** Locks the user's row for a launch until `tx` ends; false when no user has the id (users). */
+  lockUser: (tx: Tx, userId: string) => Promise<boolean>;
+  /** The limit set by the user's groups, or null when none sets one (groups). */
+  sessionLimit: (tx: Tx, userId: string) => Promise<number | null>;
   /** The user's default workspace (their attributes), for a request that names none. */
   defaultImageOf: (userId: string) => Promise<string | null>;
 }
@@ -42,7 +45,7 @@ const withToken = (url: string, token: string) => `${url}?kasm_token=${encodeURI
 const isLive = (status: string) => (LIVE_STATUSES as readonly string[]).includes(status);
 
 export function createSessionsService(deps: SessionsDeps) {
-  const { db, config, kasms, agents, launchPlans, engines, launcher, owner } = deps;
+  const { config, kasms, agents, launchPlans, engines, launcher, owner } = deps;
   const leaseMs = config.SESSION_LEASE_SECONDS * 1000;
 
   async function load(kasmId: string, userId?: string): Promise<KasmRow> {
@@ -61,22 +64,19 @@ export function createSessionsService(deps: SessionsDeps) {
     const userId = toUuid(input.user_id);
     const id = randomUUID();
     const now = Date.now();
-    return db.$transaction(
+    return kasms.transaction(
       async (tx) => {
-        if (!(await kasms.lockUser(tx, userId)))
+        if (!(await deps.lockUser(tx, userId)))
           throw new UserNotFoundError(`user_id ${input.user_id}`);
-        const limit = (await kasms.sessionLimit(tx, userId)) ?? DEFAULT_SESSION_LIMIT;
-        const live = await kasms.countLive(tx, userId);
+        const limit = (await deps.sessionLimit(tx, userId)) ?? DEFAULT_SESSION_LIMIT;
+        const live = await kasms.countLive(userId, tx);
         if (live >= limit) {
           throw new SessionLimitReachedError(
             `The user has ${live} live sessions and may hold ${limit}; destroy one first`,
           );
         }
-        await kasms.lockAgents(tx);
-        const [rows, reserved] = await Promise.all([
-          agents.forPlacement(tx),
-          kasms.reservations(tx),
-        ]);
+        await agents.lockAll(tx);
+        const [rows, reserved] = await Promise.all([agents.list(tx), kasms.reservations(tx)]);
         const zoneId = input.zone_id && toUuid(input.zone_id);
         const refusals: { hostname: string; reason: string }[] = [];
         const usable = rows.filter((agent) => {
@@ -235,7 +235,7 @@ export function createSessionsService(deps: SessionsDeps) {
       await destroyRow(await load(kasmId, userId));
     },
 
-    countLive: (userId: string) => kasms.countLive(db, toUuid(userId)),
+    countLive: (userId: string) => kasms.countLive(toUuid(userId)),
 
     /** Destroys every live session of the user (delete_user with force). */
     async destroyAllOf(userId: string): Promise<void> {

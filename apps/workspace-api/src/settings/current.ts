@@ -1,4 +1,4 @@
-import type { MappingTarget } from '../file-mappings/mapping-target';
+import type { TargetedMapping } from '../file-mappings/mapping-target';
 
 /** The database's side of the comparison, read inside the apply's transaction. Memory in bytes. */
 export interface CurrentSettings {
@@ -27,13 +27,5 @@ export interface CurrentSettings {
   groups: { id: string; name: string }[];
   /** The users the file names and the users that have file mappings; not every user. */
   users: { id: string; username: string }[];
-  mappings: {
-    id: string;
-    target: MappingTarget;
-    name: string;
-    description: string;
-    destination: string;
-    executable: boolean;
-    content: string;
-  }[];
+  mappings: TargetedMapping[];
 }

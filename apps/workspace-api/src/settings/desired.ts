@@ -1,27 +1,13 @@
 import type { TargetType } from '../file-mappings/mapping-target';
+import type { AgentValues, ZoneValues } from './changes';
 import type { Location } from './problems';
 
 /** The settings file as the planner reads it: normalized, defaults filled, each item with its place in the file. */
-export interface DesiredZone {
-  name: string;
-  proxyHostname: string;
-  proxyPath: string;
-  proxyPort: number;
+export interface DesiredZone extends ZoneValues {
   at: Location;
 }
 
-export interface DesiredAgent {
-  hostname: string;
-  zone: string;
-  dockerUrl: string;
-  tlsCaPath: string;
-  tlsCertPath: string;
-  tlsKeyPath: string;
-  /** Absent: an engine agent detects them. */
-  cores?: number;
-  memory?: number;
-  coresOverride: number;
-  memoryOverride: number;
+export interface DesiredAgent extends AgentValues {
   at: Location;
   zoneAt: Location;
 }

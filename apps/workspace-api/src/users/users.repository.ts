@@ -129,6 +129,30 @@ export function createUsersRepository(database: Database) {
 
     recordSignIn: (id: string, tx?: Tx) => one(signedInStatement(schema, id), tx),
 
+    /**
+     * Locks the user's row until `tx` ends, which serializes the user's session launches on
+     * every replica. False when no user has the id.
+     */
+    async lockForLaunch(tx: Tx, id: string): Promise<boolean> {
+      const found = await runStatement(
+        database,
+        {
+          text: `SELECT id FROM ${qualified(schema, 'user')} WHERE id = $1::uuid FOR UPDATE`,
+          values: [id],
+        },
+        tx,
+      );
+      return found.length > 0;
+    },
+
+    /** The users named and those with file mappings, by username (the settings file's users). */
+    namedOrMapped: (usernames: readonly string[], tx: Tx) =>
+      tx.user.findMany({
+        where: { OR: [{ username: { in: [...usernames] } }, { fileMappings: { some: {} } }] },
+        select: { id: true, username: true },
+        orderBy: { username: 'asc' },
+      }),
+
     /** The ids among `ids` that name a user. */
     async existing(ids: string[]): Promise<Set<string>> {
       const found = await prisma.user.findMany({

@@ -1,8 +1,8 @@
 import { toTimestamp, toWireId } from '@platform/schemas';
 import type { ZoneResponse } from './zones.schemas';
-import type { ZoneWithCount } from './zones.service';
+import type { ZoneRow } from './zones.repository';
 
-export function toZoneResponse(zone: ZoneWithCount): ZoneResponse {
+export function toZoneResponse(zone: ZoneRow): ZoneResponse {
   return {
     zone_id: toWireId(zone.id),
     name: zone.name,

@@ -1,60 +1,49 @@
-import { isUniqueViolation } from '@platform/errors';
 import { toUuid } from '@platform/schemas';
-import type { Db } from '../db';
+import { isForeignKeyViolation, isUniqueViolation } from '../db';
 import { ZoneHasAgentsError, ZoneNameTakenError, ZoneNotFoundError } from '../errors';
-import type { Prisma } from '../generated/prisma/client';
 import { normalizeHostname } from '../domain/names';
 import { type CreateZoneInput, type UpdateZoneInput } from './zones.schemas';
+import type { ZoneRow, ZonesRepository } from './zones.repository';
 
-const WITH_COUNT = { _count: { select: { agents: true } } } satisfies Prisma.ZoneInclude;
-export type ZoneWithCount = Prisma.ZoneGetPayload<{ include: typeof WITH_COUNT }>;
-
-const prismaCode = (error: unknown) => (error as { code?: string } | null)?.code;
-
-export function createZonesService({ db }: { db: Db }) {
-  const rethrow = (zoneId: string | null, name: string | undefined) => (error: unknown) => {
-    if (isUniqueViolation(error)) throw new ZoneNameTakenError(name ?? '');
-    if (zoneId && prismaCode(error) === 'P2025') throw new ZoneNotFoundError(`zone_id ${zoneId}`);
-    throw error;
+export function createZonesService({ zones }: { zones: ZonesRepository }) {
+  const rethrow = (name: string | undefined) => (error: unknown) => {
+    throw isUniqueViolation(error) ? new ZoneNameTakenError(name ?? '') : error;
   };
 
   return {
-    list: (): Promise<ZoneWithCount[]> =>
-      db.zone.findMany({ include: WITH_COUNT, orderBy: { name: 'asc' } }),
+    list: (): Promise<ZoneRow[]> => zones.list(),
 
-    create(input: CreateZoneInput): Promise<ZoneWithCount> {
+    create(input: CreateZoneInput): Promise<ZoneRow> {
       const name = input.name.trim();
-      const data = {
+      const fields = {
         name,
         proxyHostname: normalizeHostname(input.proxy_hostname),
         proxyPath: input.proxy_path,
         proxyPort: input.proxy_port,
       };
-      return db.zone.create({ data, include: WITH_COUNT }).catch(rethrow(null, name));
+      return zones.create(fields).catch(rethrow(name));
     },
 
     /** Only the fields present change. */
-    update(input: UpdateZoneInput): Promise<ZoneWithCount> {
+    async update(input: UpdateZoneInput): Promise<ZoneRow> {
       const name = input.name?.trim();
-      const data = {
+      const fields = {
         name,
         proxyHostname: input.proxy_hostname && normalizeHostname(input.proxy_hostname),
         proxyPath: input.proxy_path,
         proxyPort: input.proxy_port,
       };
-      return db.zone
-        .update({ where: { id: toUuid(input.zone_id) }, data, include: WITH_COUNT })
-        .catch(rethrow(input.zone_id, name));
+      const row = await zones.update(toUuid(input.zone_id), fields).catch(rethrow(name));
+      if (!row) throw new ZoneNotFoundError(`zone_id ${input.zone_id}`);
+      return row;
     },
 
     /** The agents' foreign key refuses the delete while the zone has any, also against a concurrent create. */
     async remove(zoneId: string): Promise<void> {
-      const { count } = await db.zone
-        .deleteMany({ where: { id: toUuid(zoneId) } })
-        .catch((error: unknown) => {
-          throw prismaCode(error) === 'P2003' ? new ZoneHasAgentsError() : error;
-        });
-      if (count === 0) throw new ZoneNotFoundError(`zone_id ${zoneId}`);
+      const removed = await zones.remove(toUuid(zoneId)).catch((error: unknown) => {
+        throw isForeignKeyViolation(error) ? new ZoneHasAgentsError() : error;
+      });
+      if (!removed) throw new ZoneNotFoundError(`zone_id ${zoneId}`);
     },
   };
 }

@@ -1,8 +1,10 @@
 import { testDockerHost } from '@platform/testing';
-import { createAgentsService } from '../../src/agents/agents.service';
-import { localEngineUrl, registerLocalAgent } from '../../src/agents/local-agent';
+import {
+  localAgentServices,
+  localEngineUrl,
+  registerLocalAgent,
+} from '../../src/agents/local-agent';
 import { createEngines } from '../../src/engines/engines';
-import { createZonesService } from '../../src/zones/zones.service';
 import { createHarness, type Harness } from '../harness';
 
 let h: Harness;
@@ -15,8 +17,7 @@ const register = (dockerHost: string | undefined) => {
   const engines = createEngines();
   return registerLocalAgent({
     engines,
-    zones: createZonesService({ db: h.db }),
-    agents: createAgentsService({ db: h.db, engines, reservations: async () => new Map() }),
+    ...localAgentServices(h.data, engines),
     dockerHost,
     port: 3001,
   });

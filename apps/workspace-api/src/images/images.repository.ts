@@ -1,0 +1,132 @@
+import { orNullWhenMissing, type Database, type Tx } from '../db';
+import type { Image, Prisma } from '../generated/prisma/client';
+
+export type ImageRow = Image;
+
+/** An installed workspace's columns as a registry entry gives them (registry/image-from-entry.ts). */
+export interface ImageFields {
+  name: string;
+  friendlyName: string;
+  description: string;
+  imageSrc: string;
+  dockerRegistry: string;
+  runConfig: object;
+  execConfig: object;
+  volumeMappings: object;
+  architecture: string[];
+  categories: string[];
+  uncompressedSizeMb: number | null;
+  cores: number;
+  /** Bytes. */
+  memory: bigint;
+  gpuCount: number;
+  cpuAllocationMethod: string;
+  notes: string;
+  registryId: string | null;
+  registryEntryName: string | null;
+}
+
+/** What update_image and the settings file change; absent fields are left alone. */
+export interface ImageChange {
+  enabled?: boolean;
+  friendlyName?: string;
+  cores?: number;
+  memory?: number;
+  persistentProfilePath?: string;
+}
+
+const BY_NAME = [
+  { friendlyName: 'asc' },
+  { id: 'asc' },
+] satisfies Prisma.ImageOrderByWithRelationInput[];
+const json = (value: object) => value as Prisma.InputJsonObject;
+const ofUser = (userId: string) => ({ group: { users: { some: { userId } } } });
+
+/**
+ * Every query of installed workspaces (images), also those that ask which of them a group's
+ * Allowed Workspaces or a user's groups hold. Settings names are unique: a taken one fails with
+ * a unique violation (isUniqueViolation).
+ */
+export function createImagesRepository({ prisma }: Database) {
+  return {
+    list: (tx?: Tx): Promise<ImageRow[]> => (tx ?? prisma).image.findMany({ orderBy: BY_NAME }),
+
+    /** Every workspace by settings name, the name the settings file knows it by. */
+    listBySettingsName: (tx: Tx): Promise<ImageRow[]> =>
+      tx.image.findMany({ orderBy: { settingsName: 'asc' } }),
+
+    find: (id: string, tx?: Tx): Promise<ImageRow | null> =>
+      (tx ?? prisma).image.findUnique({ where: { id } }),
+
+    exists: async (id: string): Promise<boolean> =>
+      (await prisma.image.findUnique({ where: { id }, select: { id: true } })) !== null,
+
+    /** Null when no workspace has the id. */
+    update: (id: string, change: ImageChange, tx?: Tx): Promise<ImageRow | null> => {
+      const memory = change.memory === undefined ? undefined : BigInt(change.memory);
+      return orNullWhenMissing(
+        (tx ?? prisma).image.update({ where: { id }, data: { ...change, memory } }),
+      );
+    },
+
+    /** False when no workspace has the id. Group lists lose it through the foreign key's cascade. */
+    remove: async (id: string): Promise<boolean> =>
+      (await prisma.image.deleteMany({ where: { id } })).count > 0,
+
+    /** The enabled workspaces on the list of one of the user's groups. */
+    allowedFor: (userId: string): Promise<ImageRow[]> =>
+      prisma.image.findMany({
+        where: { enabled: true, groups: { some: ofUser(userId) } },
+        orderBy: BY_NAME,
+      }),
+
+    /** Whether the workspace is enabled, and which of the user's groups list it, by priority. */
+    async accessOf(id: string, userId: string) {
+      const image = await prisma.image.findUnique({
+        where: { id },
+        select: {
+          enabled: true,
+          groups: {
+            where: ofUser(userId),
+            select: { group: { select: { id: true, name: true } } },
+            orderBy: [{ group: { priority: 'asc' } }, { group: { name: 'asc' } }],
+          },
+        },
+      });
+      return image && { enabled: image.enabled, groups: image.groups.map(({ group }) => group) };
+    },
+
+    /** The workspaces on a group's Allowed Workspaces. */
+    inGroup: (groupId: string): Promise<ImageRow[]> =>
+      prisma.image.findMany({ where: { groups: { some: { groupId } } }, orderBy: BY_NAME }),
+
+    /** The settings names taken that start with `prefix`. */
+    async settingsNamesFrom(prefix: string): Promise<Set<string>> {
+      const taken = await prisma.image.findMany({
+        where: { settingsName: { startsWith: prefix } },
+        select: { settingsName: true },
+      });
+      return new Set(taken.map((image) => image.settingsName));
+    },
+
+    create: (fields: ImageFields & { settingsName: string }): Promise<ImageRow> =>
+      prisma.image.create({
+        data: {
+          ...fields,
+          runConfig: json(fields.runConfig),
+          execConfig: json(fields.execConfig),
+          volumeMappings: json(fields.volumeMappings),
+        },
+      }),
+
+    /** The names of the registry's entries installed as workspaces. */
+    async installedFrom(registryId: string): Promise<Set<string | null>> {
+      const installed = await prisma.image.findMany({
+        where: { registryId },
+        select: { registryEntryName: true },
+      });
+      return new Set(installed.map((image) => image.registryEntryName));
+    },
+  };
+}
+export type ImagesRepository = ReturnType<typeof createImagesRepository>;

@@ -1,0 +1,47 @@
+import { toUuid } from '@platform/schemas';
+import type { Tx } from '../db';
+import type { FileMappingsRepository } from '../file-mappings/file-mappings.repository';
+import { rowTarget } from '../file-mappings/mapping-target';
+import type { GroupsRepository } from '../groups/groups.repository';
+import type { ImagesRepository } from '../images/images.repository';
+import type { ZonesRepository } from '../zones/zones.repository';
+import type { LaunchPlanInput } from './launch-plan';
+
+export type PlanInputs = Omit<LaunchPlanInput, 'agents' | 'sessionId' | 'urlScheme'>;
+
+/** The repositories a plan reads from, each the owner of its table. */
+export interface PlanSources {
+  users: { findById(id: string, tx?: Tx): Promise<{ id: string; username: string } | null> };
+  groups: Pick<GroupsRepository, 'ofUser'>;
+  images: Pick<ImagesRepository, 'find'>;
+  zones: Pick<ZonesRepository, 'list'>;
+  fileMappings: Pick<FileMappingsRepository, 'forLaunch'>;
+}
+
+/** What a plan depends on besides agents (inside `tx` when given), or which id matches nothing. */
+export async function loadPlanInputs(
+  sources: PlanSources,
+  userId: string,
+  imageId: string,
+  tx?: Tx,
+): Promise<PlanInputs | { missing: 'user' | 'image' }> {
+  const [user, groups, image, zones] = await Promise.all([
+    sources.users.findById(toUuid(userId), tx),
+    sources.groups.ofUser(toUuid(userId), toUuid(imageId), tx),
+    sources.images.find(toUuid(imageId), tx),
+    sources.zones.list(tx),
+  ]);
+  if (!user) return { missing: 'user' };
+  if (!image) return { missing: 'image' };
+  const mappings = await sources.fileMappings.forLaunch(
+    { imageId: image.id, userId: user.id, groupIds: groups.map((g) => g.id) },
+    tx,
+  );
+  return {
+    user: { id: user.id, username: user.username },
+    groups,
+    image: { ...image, memory: Number(image.memory) },
+    zones,
+    mappings: mappings.map((m) => ({ ...m, target: rowTarget(m) })),
+  };
+}

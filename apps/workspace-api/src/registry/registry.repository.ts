@@ -1,0 +1,130 @@
+import type { Database } from '../db';
+import type { Prisma, Registry } from '../generated/prisma/client';
+import { diffEntries, type EntryDiff } from './registry-diff';
+import type { WorkspaceEntry } from './registry-list';
+
+/** A registry with how many entries it holds: the one shape every registry query returns. */
+export type RegistryRow = Registry & { _count: { entries: number } };
+
+/** What a fetch of the registry's list sets. */
+export interface RegistryFields {
+  name: string;
+  description: string;
+  icon: string;
+  listUrl: string;
+  contactUrl: string;
+  schemaVersion: string;
+  invalidEntries: unknown;
+  fetchedAt: Date;
+}
+
+/** A stored entry: the workspace as the registry lists it, under its name. */
+export interface EntryRow {
+  name: string;
+  entry: WorkspaceEntry;
+}
+
+const WITH_COUNT = { _count: { select: { entries: true } } } as const;
+const json = (value: unknown) => value as Prisma.InputJsonValue;
+const entryRow = (entry: WorkspaceEntry) => ({ name: entry.name, data: json(entry) });
+const columns = (fields: RegistryFields) => ({
+  ...fields,
+  invalidEntries: json(fields.invalidEntries),
+});
+const asEntry = (row: { name: string; data: unknown }): EntryRow => ({
+  name: row.name,
+  entry: row.data as WorkspaceEntry,
+});
+
+/**
+ * Every query of registries and their stored entries. URLs are unique: adding one twice fails
+ * with a unique violation (isUniqueViolation).
+ */
+export function createRegistryRepository(database: Database) {
+  const { prisma } = database;
+  return {
+    find: (id: string): Promise<RegistryRow | null> =>
+      prisma.registry.findUnique({ where: { id }, include: WITH_COUNT }),
+
+    exists: async (id: string): Promise<boolean> =>
+      (await prisma.registry.findUnique({ where: { id }, select: { id: true } })) !== null,
+
+    hasUrl: async (url: string): Promise<boolean> =>
+      (await prisma.registry.findUnique({ where: { url }, select: { id: true } })) !== null,
+
+    list: (): Promise<RegistryRow[]> =>
+      prisma.registry.findMany({
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        include: WITH_COUNT,
+      }),
+
+    create: (
+      url: string,
+      fields: RegistryFields,
+      entries: WorkspaceEntry[],
+    ): Promise<RegistryRow> =>
+      prisma.registry.create({
+        data: { url, ...columns(fields), entries: { createMany: { data: entries.map(entryRow) } } },
+        include: WITH_COUNT,
+      }),
+
+    /** Replaces the stored entries with `entries` in one transaction, and says what changed. */
+    refresh: (
+      id: string,
+      fields: RegistryFields,
+      entries: WorkspaceEntry[],
+    ): Promise<EntryDiff & { registry: RegistryRow }> =>
+      database.transaction(
+        async (tx) => {
+          const before = await tx.registryEntry.findMany({
+            where: { registryId: id },
+            select: { name: true, data: true },
+          });
+          const diff = diffEntries(before, entries);
+          const byName = new Map(entries.map((entry) => [entry.name, entry]));
+          await tx.registryEntry.deleteMany({
+            where: { registryId: id, name: { in: diff.removed } },
+          });
+          const added = diff.added.map((name) => ({
+            registryId: id,
+            ...entryRow(byName.get(name) as WorkspaceEntry),
+          }));
+          await tx.registryEntry.createMany({ data: added });
+          for (const name of diff.changed) {
+            await tx.registryEntry.update({
+              where: { registryId_name: { registryId: id, name } },
+              data: { data: json(byName.get(name)) },
+            });
+          }
+          const registry = await tx.registry.update({
+            where: { id },
+            data: columns(fields),
+            include: WITH_COUNT,
+          });
+          return { registry, ...diff };
+        },
+        // Large registries change hundreds of rows; Prisma's 5 s default is too tight for that.
+        { timeout: 30_000 },
+      ),
+
+    /** False when no registry has the id. Its entries go with it (the foreign key cascades). */
+    remove: async (id: string): Promise<boolean> =>
+      (await prisma.registry.deleteMany({ where: { id } })).count > 0,
+
+    async entries(registryId: string): Promise<EntryRow[]> {
+      const rows = await prisma.registryEntry.findMany({
+        where: { registryId },
+        orderBy: { name: 'asc' },
+      });
+      return rows.map(asEntry);
+    },
+
+    async entry(registryId: string, name: string): Promise<EntryRow | null> {
+      const row = await prisma.registryEntry.findUnique({
+        where: { registryId_name: { registryId, name } },
+      });
+      return row && asEntry(row);
+    },
+  };
+}
+export type RegistryRepository = ReturnType<typeof createRegistryRepository>;
