@@ -13,6 +13,12 @@ export interface Credentials {
   api_key_secret: string;
 }
 
+/** Credentials as the api-key/api-key-secret headers, keeping a request's body its own. */
+export const keyHeaders = (credentials: Credentials) => ({
+  'api-key': credentials.api_key,
+  'api-key-secret': credentials.api_key_secret,
+});
+
 export interface Harness {
   app: FastifyInstance;
   config: Config;

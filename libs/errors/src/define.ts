@@ -23,8 +23,23 @@ export function withRetryAfter<E extends Error>(error: E, seconds: number): E {
   return Object.assign(error, { retryAfterSeconds: seconds });
 }
 
-/** True when the database refused a write because a unique constraint already holds the value. */
+const UNIQUE_VIOLATION = '23505';
+
+interface ReportedError {
+  name?: string;
+  code?: string;
+  meta?: { driverAdapterError?: { cause?: { kind?: string; originalCode?: string } } };
+}
+
+/**
+ * A unique constraint refused the write, however the statement ran: Prisma's model API (P2002),
+ * Prisma raw SQL (P2010 carrying the driver's report) or a statement on the pool (SQLSTATE 23505).
+ */
 export function isUniqueViolation(error: unknown): boolean {
-  const e = error as { name?: string; code?: string } | null;
-  return e?.name === 'PrismaClientKnownRequestError' && e.code === 'P2002';
+  const e = (error ?? {}) as ReportedError;
+  if (e.name === 'PrismaClientKnownRequestError' && e.code === 'P2002') return true;
+  const driver = e.meta?.driverAdapterError?.cause;
+  if (driver?.kind === 'UniqueConstraintViolation' || driver?.originalCode === UNIQUE_VIOLATION)
+    return true;
+  return e.code === UNIQUE_VIOLATION && e.name !== 'PrismaClientKnownRequestError';
 }
