@@ -99,3 +99,17 @@ export async function createHarness(
   };
   return harness;
 }
+
+/**
+ * A harness for the whole test file: created before the first test (then handed to `use`),
+ * reset before each, closed after the last.
+ */
+export function useHarness(use: (harness: Harness) => void, env: Record<string, string> = {}) {
+  let harness: Harness | undefined;
+  beforeAll(async () => {
+    harness = await createHarness(env);
+    use(harness);
+  });
+  afterAll(() => harness?.close());
+  beforeEach(() => harness?.reset());
+}

@@ -13,6 +13,7 @@ export {
 export type { FuzzCase, FuzzOptions, FuzzRequest, RouteReport } from './route-fuzz';
 export { itFuzzesEveryRoute } from './route-fuzz-suite';
 export type { FuzzHarness, FuzzSuite } from './route-fuzz-suite';
+export { problemFields } from './problem-fields';
 export { startControlledPostgres } from './controlled-postgres';
 export type { ControlledPostgres } from './controlled-postgres';
 export { buildService, freePort, REPO_ROOT, startBuiltServer } from './built-server';
