@@ -49,6 +49,11 @@ await build({
   plugins: [externalPackages],
 });
 
-// A web page's static files (src/web/assets) go beside the bundle, where its code looks for them.
+// A web page's static files (src/web/assets) go beside the bundle, where its code looks for them,
+// with the shared ones of @platform/http (base.css).
 const assets = path.join(root, 'src', 'web', 'assets');
-if (existsSync(assets)) cpSync(assets, path.join(root, 'dist', 'assets'), { recursive: true });
+if (existsSync(assets)) {
+  const shared = path.join(root, '..', '..', 'libs', 'http', 'src', 'assets');
+  cpSync(shared, path.join(root, 'dist', 'assets'), { recursive: true });
+  cpSync(assets, path.join(root, 'dist', 'assets'), { recursive: true });
+}

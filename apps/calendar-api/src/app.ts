@@ -1,15 +1,5 @@
-import Fastify, { type FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { databasePlugin } from '@platform/db';
-import { problemDetailsPlugin } from '@platform/errors';
-import {
-  docsPlugin,
-  fastifyOptions,
-  healthRoutes,
-  inputGuardPlugin,
-  parseTrustProxy,
-  validatorCompiler,
-} from '@platform/http';
+import type { FastifyInstance } from 'fastify';
+import { createServiceApp, serviceFoundation, type ServiceAppOverrides } from '@platform/http';
 import { createOutboundFetch, createOutboundPolicy } from '@platform/outbound';
 import { authThrottlePlugin } from '@platform/rate-limit';
 import { slackEventsRoutes } from './chat/slack-events.routes';
@@ -38,10 +28,8 @@ import { createTokensService } from './tokens/tokens.service';
 import { calendarPageRoutes } from './web/calendar-page.routes';
 import { workersPlugin, type Workers } from './workers/workers.plugin';
 
-export interface AppOverrides {
+export interface AppOverrides extends ServiceAppOverrides {
   db?: Database;
-  /** Where log lines go (tests capture them). */
-  logStream?: NodeJS.WritableStream;
   /** The clock behind "today" and "tomorrow" (tests fix it). */
   now?: () => Date;
 }
@@ -50,17 +38,10 @@ export async function buildApp(
   config: Config,
   overrides: AppOverrides = {},
 ): Promise<FastifyInstance> {
-  const app = Fastify({
-    ...fastifyOptions({
-      logLevel: config.LOG_LEVEL,
-      bodyLimitBytes: config.BODY_LIMIT_BYTES,
-      logStream: overrides.logStream,
-      trustProxy: parseTrustProxy(config.TRUST_PROXY),
-    }),
+  const app = createServiceApp(config, overrides, {
     // Titles (up to 200 characters) are path parameters; Fastify's default stops at 100.
     routerOptions: { maxParamLength: 1000 },
-  }).withTypeProvider<TypeBoxTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
+  });
 
   const db = overrides.db ?? openDatabase(config);
   const now = overrides.now ?? (() => new Date());
@@ -107,8 +88,16 @@ export async function buildApp(
   };
   const slack = createSlackEventsService({ db, onRecorded: () => workers.slackInbox.wake() });
 
-  await app.register(problemDetailsPlugin, { mapError: toDatabaseError });
-  await app.register(inputGuardPlugin);
+  await app.register(serviceFoundation, {
+    mapError: toDatabaseError,
+    database: { ping: () => db.ping(), close: () => db.close() },
+    docs: {
+      title: 'calendar-api',
+      description: 'Turns weekly-plan chat messages into calendar events and serves them.',
+      version: '0.1.0',
+      securitySchemes: SECURITY_SCHEMES,
+    },
+  });
   await app.register(authThrottlePlugin, {
     redisUrl: config.REDIS_URL,
     keyPrefix: config.RATE_LIMIT_KEY_PREFIX,
@@ -121,10 +110,6 @@ export async function buildApp(
       },
     },
   });
-  await app.register(databasePlugin, {
-    ping: () => db.ping(),
-    close: () => db.close(),
-  });
   await app.register(workersPlugin, {
     workers,
     enabled: [
@@ -133,13 +118,6 @@ export async function buildApp(
       ...(config.SCHEDULER_WORKER === 'on' ? (['scheduler'] as const) : []),
     ],
   });
-  await app.register(docsPlugin, {
-    title: 'calendar-api',
-    description: 'Turns weekly-plan chat messages into calendar events and serves them.',
-    version: '0.1.0',
-    securitySchemes: SECURITY_SCHEMES,
-  });
-  await app.register(healthRoutes, { checkDatabase: () => app.database.ping() });
   await app.register(calendarPageRoutes, { config });
 
   await app.register(

@@ -22,3 +22,14 @@ export async function addEvent(
 
 export const titles = (res: LightMyRequestResponse): string[] =>
   (res.json() as EventResponse[]).map((e) => `${e.date} ${e.title}`);
+
+/** The contract's worked example: a weekly plan whose events every layer must agree on. */
+export const WORKED_EXAMPLE = [
+  'Week of 3/3/2025',
+  '[Mon]: Unit 5 intro',
+  '• Read ch. 5',
+  '• Slides posted',
+  '[Tue - Thu]: * Lab 3 check-in',
+  '• Pair programming',
+  '[Fri]: ** Unit 5 quiz',
+].join('\n');

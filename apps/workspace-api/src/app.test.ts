@@ -78,26 +78,18 @@ describe('workspace-api app', () => {
     }
   });
 
-  it('answers malformed JSON with 400 INVALID_JSON', async () => {
+  it.each([
+    ['malformed JSON', 'application/json', '{"api_key": ', 400, 'INVALID_JSON'],
+    ['a non-JSON content type', 'application/xml', '<a/>', 415, 'UNSUPPORTED_MEDIA_TYPE'],
+  ])('answers %s with %i %s', async (_body, contentType, payload, status, code) => {
     const res = await h.inject({
       method: 'POST',
       url: '/api/public/get_users',
-      headers: { 'content-type': 'application/json' },
-      payload: '{"api_key": ',
+      headers: { 'content-type': contentType },
+      payload,
     });
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'INVALID_JSON', error_message: expect.any(String) });
-  });
-
-  it('answers a non-JSON content type with 415', async () => {
-    const res = await h.inject({
-      method: 'POST',
-      url: '/api/public/get_users',
-      headers: { 'content-type': 'application/xml' },
-      payload: '<a/>',
-    });
-    expect(res.statusCode).toBe(415);
-    expect(res.json().code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect(res.statusCode).toBe(status);
+    expect(res.json()).toMatchObject({ code, error_message: expect.any(String) });
   });
 
   it('answers a body over the limit with 413', async () => {

@@ -1,18 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import Fastify, { type FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { databasePlugin } from '@platform/db';
+import type { FastifyInstance } from 'fastify';
+import { createServiceApp, serviceFoundation, type ServiceAppOverrides } from '@platform/http';
 import { createOutboundFetch, createOutboundPolicy } from '@platform/outbound';
-import { problemDetailsPlugin } from '@platform/errors';
-import {
-  docsPlugin,
-  fastifyOptions,
-  healthRoutes,
-  inputGuardPlugin,
-  parseTrustProxy,
-  validatorCompiler,
-} from '@platform/http';
 import { authThrottlePlugin } from '@platform/rate-limit';
 import { agentsRoutes } from './agents/agents.routes';
 import { createAgentsService } from './agents/agents.service';
@@ -69,10 +59,8 @@ import { createUsersService } from './users/users.service';
 import { zonesRoutes } from './zones/zones.routes';
 import { createZonesService } from './zones/zones.service';
 
-export interface AppOverrides {
+export interface AppOverrides extends ServiceAppOverrides {
   database?: Database;
-  /** Where log lines go (tests capture them). */
-  logStream?: NodeJS.WritableStream;
   /** Replaces the API key cache that API_KEY_CACHE asks for; null for none. */
   apiKeyCache?: ApiKeyCache | null;
   /** The engine clients (tests share one across app instances). */
@@ -90,15 +78,7 @@ export async function buildApp(
   config: Config,
   overrides: AppOverrides = {},
 ): Promise<FastifyInstance> {
-  const app = Fastify(
-    fastifyOptions({
-      logLevel: config.LOG_LEVEL,
-      bodyLimitBytes: config.BODY_LIMIT_BYTES,
-      logStream: overrides.logStream,
-      trustProxy: parseTrustProxy(config.TRUST_PROXY),
-    }),
-  ).withTypeProvider<TypeBoxTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
+  const app = createServiceApp(config, overrides);
 
   const database = overrides.database ?? openDatabase(config);
   const data = createRepositories(database);
@@ -188,22 +168,21 @@ export async function buildApp(
     steps: [['icon fetch', () => icons.fillMissing()]],
   });
 
-  await app.register(problemDetailsPlugin);
-  await app.register(inputGuardPlugin);
+  await app.register(serviceFoundation, {
+    database: {
+      ping: () => database.ping(),
+      // A database handed in is its owner's to close.
+      close: () => (overrides.database ? Promise.resolve() : database.close()),
+    },
+    docs: {
+      title: 'workspace-api',
+      description:
+        'Control plane of the workspace platform; wire-compatible with the Kasm Workspaces developer API.',
+      version: '0.1.0',
+      securitySchemes: SECURITY_SCHEMES,
+    },
+  });
   await app.register(authThrottlePlugin, authThrottleOptions(config));
-  await app.register(databasePlugin, {
-    ping: () => database.ping(),
-    // A database handed in is its owner's to close.
-    close: () => (overrides.database ? Promise.resolve() : database.close()),
-  });
-  await app.register(docsPlugin, {
-    title: 'workspace-api',
-    description:
-      'Control plane of the workspace platform; wire-compatible with the Kasm Workspaces developer API.',
-    version: '0.1.0',
-    securitySchemes: SECURITY_SCHEMES,
-  });
-  await app.register(healthRoutes, { checkDatabase: () => app.database.ping() });
   await app.register(sessionProxy, { access: createSessionAccess(sessionParts.kasms) });
   await app.register(webPlugin, { logins, sessions, images, icons });
   app.decorate('sessionWorker', sessionWorker);

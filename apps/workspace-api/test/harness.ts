@@ -13,6 +13,12 @@ export interface Credentials {
   api_key_secret: string;
 }
 
+/** Credentials as the api-key/api-key-secret headers, keeping a request's body its own. */
+export const keyHeaders = (credentials: Credentials) => ({
+  'api-key': credentials.api_key,
+  'api-key-secret': credentials.api_key_secret,
+});
+
 export interface Harness {
   app: FastifyInstance;
   config: Config;
@@ -92,4 +98,18 @@ export async function createHarness(
     },
   };
   return harness;
+}
+
+/**
+ * A harness for the whole test file: created before the first test (then handed to `use`),
+ * reset before each, closed after the last.
+ */
+export function useHarness(use: (harness: Harness) => void, env: Record<string, string> = {}) {
+  let harness: Harness | undefined;
+  beforeAll(async () => {
+    harness = await createHarness(env);
+    use(harness);
+  });
+  afterAll(() => harness?.close());
+  beforeEach(() => harness?.reset());
 }

@@ -14,8 +14,11 @@ export interface RegistryFixture {
   workspacesOf: (registry_id: string, show_incompatible?: boolean) => Promise<any>;
 }
 
-/** Registers the hooks of a registry route test file; the returned object is filled by beforeAll. */
-export function useRegistryFixture(): RegistryFixture {
+/**
+ * Registers the hooks of a registry route test file; the returned object is filled by beforeAll,
+ * which then hands it to `use` (to set the file's `h` and `server`).
+ */
+export function useRegistryFixture(use: (fixture: RegistryFixture) => void): RegistryFixture {
   const fixture = {
     add: (registry_url: string) => fixture.h.call('add_registry', { registry_url }),
     addOk: async (registry_url: string) => {
@@ -28,6 +31,7 @@ export function useRegistryFixture(): RegistryFixture {
   } as RegistryFixture;
   beforeAll(async () => {
     [fixture.h, fixture.server] = await Promise.all([createHarness(), startRegistryServer()]);
+    use(fixture);
   });
   afterAll(async () => {
     await fixture.server.close();

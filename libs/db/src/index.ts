@@ -1,7 +1,7 @@
-export { migrate, MigrationError } from './migrate';
+export { migrate, migrateService, MigrationError } from './migrate';
 export type { MigrateOptions, MigrateResult } from './migrate';
 export { compileWasmCompactly } from './compact-wasm';
 export { databasePlugin } from './database.plugin';
 export type { DatabasePluginOptions } from './database.plugin';
 export { openServiceDatabase } from './service-database';
-export type { DatabaseEnv, ServiceDatabase } from './service-database';
+export type { ClientOptions, DatabaseEnv, ServiceDatabase } from './service-database';

@@ -137,3 +137,15 @@ async function applyOne(client: Client, migration: Migration): Promise<void> {
     throw new MigrationError(`Migration ${migration.name} failed: ${(error as Error).message}`);
   }
 }
+
+/** Applies a service's migrations to the database and schema its DATABASE_* variables name. */
+export function migrateService(
+  env: { DATABASE_URL: string; DATABASE_SCHEMA: string },
+  migrationsDir: string,
+): Promise<MigrateResult> {
+  return migrate({
+    connectionString: env.DATABASE_URL,
+    schema: env.DATABASE_SCHEMA,
+    migrationsDir,
+  });
+}

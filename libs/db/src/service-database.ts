@@ -23,14 +23,26 @@ export interface ServiceDatabase<Client> {
   close(): Promise<void>;
 }
 
+/** What a service's generated Prisma client is built from. */
+export interface ClientOptions {
+  adapter: PrismaPg;
+  errorFormat: 'minimal';
+}
+
+interface PrismaLike {
+  $disconnect(): Promise<void>;
+  $transaction: (...args: never[]) => Promise<unknown>;
+}
+
 /**
  * Opens a service's pool and builds its Prisma client (`createClient`, since each service has its
- * own generated client) on the driver adapter that shares the pool.
+ * own generated client) on the driver adapter that shares the pool. `transaction` is the client's
+ * `$transaction`: every statement of the work through its `tx`, committed together or not at all.
  */
-export function openServiceDatabase<Client extends { $disconnect(): Promise<void> }>(
+export function openServiceDatabase<Client extends PrismaLike>(
   env: DatabaseEnv,
-  createClient: (adapter: PrismaPg) => Client,
-): ServiceDatabase<Client> {
+  createClient: (options: ClientOptions) => Client,
+): ServiceDatabase<Client> & { transaction: Client['$transaction'] } {
   const pool = new Pool(
     poolConfig({
       connectionString: env.DATABASE_URL,
@@ -45,9 +57,11 @@ export function openServiceDatabase<Client extends { $disconnect(): Promise<void
     schema: env.DATABASE_SCHEMA,
     statementNameGenerator: statementNames(),
   });
-  const prisma = createClient(adapter);
+  // 'minimal': no stack trace captured on every query to point error messages at the caller.
+  const prisma = createClient({ adapter, errorFormat: 'minimal' });
   return {
     prisma,
+    transaction: prisma.$transaction.bind(prisma) as Client['$transaction'],
     pool,
     schema: env.DATABASE_SCHEMA,
     ping: async () => {

@@ -23,8 +23,42 @@ export function withRetryAfter<E extends Error>(error: E, seconds: number): E {
   return Object.assign(error, { retryAfterSeconds: seconds });
 }
 
-/** True when the database refused a write because a unique constraint already holds the value. */
+interface ReportedError {
+  name?: string;
+  code?: string;
+  meta?: { driverAdapterError?: { cause?: { kind?: string; originalCode?: string } } };
+}
+
+/** Which constraint refused a write: Prisma's code, the driver adapter's kind, the SQLSTATE. */
+interface Violation {
+  prisma: string;
+  kind: string;
+  sqlState: string;
+}
+
+/** However the statement ran: Prisma's model API, Prisma raw SQL (P2010 carrying the driver's
+ * report) or a statement on the pool. */
+function violates(error: unknown, violation: Violation): boolean {
+  const e = (error ?? {}) as ReportedError;
+  if (e.name === 'PrismaClientKnownRequestError' && e.code === violation.prisma) return true;
+  const driver = e.meta?.driverAdapterError?.cause;
+  if (driver?.kind === violation.kind || driver?.originalCode === violation.sqlState) return true;
+  return e.code === violation.sqlState && e.name !== 'PrismaClientKnownRequestError';
+}
+
+/** A unique constraint refused the write (P2002, SQLSTATE 23505). */
 export function isUniqueViolation(error: unknown): boolean {
-  const e = error as { name?: string; code?: string } | null;
-  return e?.name === 'PrismaClientKnownRequestError' && e.code === 'P2002';
+  return violates(error, { prisma: 'P2002', kind: 'UniqueConstraintViolation', sqlState: '23505' });
+}
+
+/**
+ * A foreign key refused the write (P2003, SQLSTATE 23503): the row referred to does not exist,
+ * or a row still refers to the one being deleted.
+ */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return violates(error, {
+    prisma: 'P2003',
+    kind: 'ForeignKeyConstraintViolation',
+    sqlState: '23503',
+  });
 }

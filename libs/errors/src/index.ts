@@ -1,7 +1,15 @@
-export { createError, isUniqueViolation, withFieldErrors, withRetryAfter } from './define';
+export {
+  createError,
+  isForeignKeyViolation,
+  isUniqueViolation,
+  withFieldErrors,
+  withRetryAfter,
+} from './define';
 export type { FieldProblem } from './define';
 export * from './common-errors';
 export { isDatabaseUnavailable, toProblem } from './to-problem';
+export { mapDatabaseError } from './database-errors';
+export type { DatabaseErrorMapping } from './database-errors';
 export type { ProblemBody } from './to-problem';
 export { problemDetailsPlugin, sendProblem } from './problem-details.plugin';
 export { describeIssue, describeIssues } from './validation-messages';

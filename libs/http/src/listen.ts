@@ -35,3 +35,24 @@ export async function listen(
   process.once('SIGINT', shutdown);
   await app.listen({ host: '0.0.0.0', port });
 }
+
+/**
+ * A service's main: loads its config, builds its app and listens; a failure to start is said in
+ * one line on stderr, with exit code 1.
+ */
+export function startService<Config extends { PORT: number }>(
+  name: string,
+  loadConfig: () => Config,
+  buildApp: (config: Config) => Promise<FastifyInstance>,
+): void {
+  const main = async () => {
+    const config = loadConfig();
+    await listen(await buildApp(config), config.PORT);
+  };
+  main().catch((error: unknown) => {
+    process.stderr.write(
+      `${name} failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    process.exit(1);
+  });
+}

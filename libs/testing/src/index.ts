@@ -11,14 +11,20 @@ export {
   unboundedRouteInputs,
 } from './route-fuzz';
 export type { FuzzCase, FuzzOptions, FuzzRequest, RouteReport } from './route-fuzz';
+export { itFuzzesEveryRoute } from './route-fuzz-suite';
+export type { FuzzHarness, FuzzSuite } from './route-fuzz-suite';
+export { problemFields } from './problem-fields';
 export { startControlledPostgres } from './controlled-postgres';
 export type { ControlledPostgres } from './controlled-postgres';
 export { buildService, freePort, REPO_ROOT, startBuiltServer } from './built-server';
 export type { BuiltServer } from './built-server';
 export { formatCounts, runLoad, waitFor } from './load';
 export type { LoadReport, Outcome } from './load';
-export { redisReachable } from './redis';
+export { redisReachable, statusesAcrossReplicas, TEST_REDIS_URL, TEST_THROTTLE } from './redis';
+export type { ReplicaScenario } from './redis';
 export { expectOutageSurvived, formatOutage, OUTAGE_PLAN, runOutage } from './outage';
+export { describeDatabaseOutage, OUTAGE_DATABASE_ENV } from './outage-scenario';
+export type { OutageScenario } from './outage-scenario';
 export { runShutdownUnderLoad } from './shutdown';
 export type { ShutdownReport, ShutdownScenario } from './shutdown';
 export type { OutageExpectations, OutageOptions, OutageReport, Write } from './outage';
@@ -32,7 +38,7 @@ export {
 export type { TestDockerOptions } from './docker-engine';
 export { BAD_TEXTS, badTextCases, badTextFailures } from './bad-text';
 export type { BadTextCase } from './bad-text';
-export { JARGON, jargonMessages, wrongValue } from './validation-words';
+export { itWordsValidationMessages, JARGON, jargonMessages, wrongValue } from './validation-words';
 export {
   brokenMarkdownLinks,
   headingAnchors,

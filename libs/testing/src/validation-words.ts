@@ -1,6 +1,7 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type { CatalogRoute } from '@platform/http';
 import { BODY_METHODS, type FuzzRequest } from './fuzz-cases';
+import { fuzzableRoutes } from './route-fuzz';
 import type { JsonSchema } from './json-schema';
 
 /** Two spaces: blank, not an id, not a date, not a URL, not any enum value. */
@@ -65,4 +66,24 @@ export async function jargonMessages(
     }
   }
   return { checked, jargon };
+}
+
+/**
+ * The test that every route's validation messages say what is expected in words; `headers`
+ * authenticate each request, and at least `atLeast` routes must have been checked.
+ */
+export function itWordsValidationMessages(
+  subject: () => { app: FastifyInstance; headers: Record<string, string> },
+  atLeast: number,
+): void {
+  it('say what is expected in words: no regex, no schema keyword, one line per expectation', async () => {
+    const { app, headers } = subject();
+    const prepare = (request: FuzzRequest): FuzzRequest => ({
+      ...request,
+      headers: { ...headers, ...request.headers },
+    });
+    const { checked, jargon } = await jargonMessages(app, fuzzableRoutes(app), prepare);
+    expect(jargon).toEqual([]);
+    expect(checked).toBeGreaterThan(atLeast);
+  }, 60_000);
 }

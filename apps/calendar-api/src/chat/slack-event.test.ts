@@ -1,25 +1,18 @@
-import {
-  appMessage,
-  botMessage,
-  messageChanged,
-  messageDeleted,
-  messagePosted,
-  urlVerification,
-} from '../../test/slack-payloads';
+import * as slack from '../../test/slack-payloads';
 import { interpretSlackPayload, slackTsToDate } from './slack-event';
 
 const TS = '1741000000.000100';
 
 describe('interpretSlackPayload', () => {
   it('answers the challenge of url_verification', () => {
-    expect(interpretSlackPayload(urlVerification('3eZbrw1aBm'))).toEqual({
+    expect(interpretSlackPayload(slack.urlVerification('3eZbrw1aBm'))).toEqual({
       kind: 'challenge',
       challenge: '3eZbrw1aBm',
     });
   });
 
   it('reads a posted message as its channel, ts and text', () => {
-    const payload = messagePosted('C123', TS, '[Mon]: Intro');
+    const payload = slack.messagePosted('C123', TS, '[Mon]: Intro');
     expect(interpretSlackPayload(payload)).toEqual({
       kind: 'upsert',
       eventId: payload.event_id,
@@ -31,28 +24,30 @@ describe('interpretSlackPayload', () => {
   });
 
   it("reads message_changed as the original ts with the message's new text", () => {
-    expect(interpretSlackPayload(messageChanged('C123', TS, 'new', 'old', 90))).toMatchObject({
-      kind: 'upsert',
-      channel: 'C123',
-      ts: TS,
-      text: 'new',
-      version: '1741000090.000200',
-    });
+    expect(interpretSlackPayload(slack.messageChanged('C123', TS, 'new', 'old', 90))).toMatchObject(
+      {
+        kind: 'upsert',
+        channel: 'C123',
+        ts: TS,
+        text: 'new',
+        version: '1741000090.000200',
+      },
+    );
   });
 
   it('takes the version of a change without edited.ts (a link unfurled) from the message ts', () => {
-    const payload = messageChanged('C123', TS, 'new', 'old');
+    const payload = slack.messageChanged('C123', TS, 'new', 'old');
     delete (payload.event.message as { edited?: unknown }).edited;
     expect(interpretSlackPayload(payload)).toMatchObject({ kind: 'upsert', version: TS });
   });
 
   it('has no version for a ts that is not a Slack timestamp', () => {
-    const payload = messagePosted('C123', '1e9', 'x');
+    const payload = slack.messagePosted('C123', '1e9', 'x');
     expect(interpretSlackPayload(payload)).toMatchObject({ kind: 'upsert', version: undefined });
   });
 
   it('reads message_deleted as the deleted ts', () => {
-    expect(interpretSlackPayload(messageDeleted('C123', TS, 'old'))).toMatchObject({
+    expect(interpretSlackPayload(slack.messageDeleted('C123', TS, 'old'))).toMatchObject({
       kind: 'delete',
       channel: 'C123',
       ts: TS,
@@ -60,29 +55,32 @@ describe('interpretSlackPayload', () => {
   });
 
   it.each([
-    ['a bot_message', botMessage('C123', TS, '[Mon]: Intro')],
-    ["another app's post", appMessage('C123', TS, '[Mon]: Intro')],
-    ["this service's own app posting", appMessage('C123', TS, '[Mon]: Intro', 'A0OWN')],
+    ['a bot_message', slack.botMessage('C123', TS, '[Mon]: Intro')],
+    ["another app's post", slack.appMessage('C123', TS, '[Mon]: Intro')],
+    ["this service's own app posting", slack.appMessage('C123', TS, '[Mon]: Intro', 'A0OWN')],
     [
       'an edit of a bot message',
       (() => {
-        const p = messageChanged('C123', TS, 'new', 'old');
+        const p = slack.messageChanged('C123', TS, 'new', 'old');
         return { ...p, event: { ...p.event, message: { ...p.event.message, bot_id: 'B1' } } };
       })(),
     ],
     [
       'a channel join',
       (() => {
-        const p = messagePosted('C123', TS, '<@U1> has joined the channel');
+        const p = slack.messagePosted('C123', TS, '<@U1> has joined the channel');
         return { ...p, event: { ...p.event, subtype: 'channel_join' } };
       })(),
     ],
-    ['another event type', { ...messagePosted('C1', TS, 'x'), event: { type: 'app_mention' } }],
-    ['an event without event_id', { ...messagePosted('C1', TS, 'x'), event_id: undefined }],
+    [
+      'another event type',
+      { ...slack.messagePosted('C1', TS, 'x'), event: { type: 'app_mention' } },
+    ],
+    ['an event without event_id', { ...slack.messagePosted('C1', TS, 'x'), event_id: undefined }],
     [
       'a message without a channel',
       (() => {
-        const p = messagePosted('C1', TS, 'x');
+        const p = slack.messagePosted('C1', TS, 'x');
         return { ...p, event: { ...p.event, channel: undefined } };
       })(),
     ],
@@ -94,7 +92,7 @@ describe('interpretSlackPayload', () => {
   });
 
   it('keeps a thread broadcast, which people post', () => {
-    const p = messagePosted('C123', TS, '[Fri]: Quiz');
+    const p = slack.messagePosted('C123', TS, '[Fri]: Quiz');
     expect(
       interpretSlackPayload({ ...p, event: { ...p.event, subtype: 'thread_broadcast' } }),
     ).toMatchObject({ kind: 'upsert' });

@@ -1,14 +1,19 @@
 import { etagOf, ifMatchAllows, toEventResponse } from './event-response';
 import type { EventRow } from './event-row';
 
+/** The fields a row and its response share, by the same names. */
+const SAME = {
+  id: 7,
+  date: '2025-03-03',
+  title: 'Unit 5 intro',
+  description: 'Read ch. 5',
+  type: 'general',
+  period: 'CSA',
+};
+
 function row(overrides: Partial<EventRow> = {}): EventRow {
   return {
-    id: 7,
-    date: '2025-03-03',
-    title: 'Unit 5 intro',
-    description: 'Read ch. 5',
-    type: 'general',
-    period: 'CSA',
+    ...SAME,
     sourceChannel: 'C123',
     sourceMessageId: '1740000000.000100',
     fromChat: true,
@@ -24,12 +29,7 @@ function row(overrides: Partial<EventRow> = {}): EventRow {
 describe('toEventResponse', () => {
   it('renders the contract shape with a calendar date and UTC timestamps', () => {
     expect(toEventResponse(row())).toEqual({
-      id: 7,
-      date: '2025-03-03',
-      title: 'Unit 5 intro',
-      description: 'Read ch. 5',
-      type: 'general',
-      period: 'CSA',
+      ...SAME,
       created_at: '2025-03-01T10:00:00.000Z',
       updated_at: '2025-03-02T10:00:00.000Z',
       source: { channel: 'C123', message_id: '1740000000.000100' },

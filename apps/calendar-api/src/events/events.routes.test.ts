@@ -1,3 +1,4 @@
+import { problemFields } from '@platform/testing';
 import { addEvent, eventInput } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 
@@ -57,12 +58,7 @@ describe('POST /add_event', () => {
   it('answers 400 when the date or title is missing', async () => {
     const res = await h.post('add_event', {});
     expect(res.statusCode).toBe(400);
-    expect(
-      res
-        .json()
-        .errors.map((e: { field: string }) => e.field)
-        .sort(),
-    ).toEqual(['date', 'title']);
+    expect(problemFields(res)).toEqual(['date', 'title']);
   });
 });
 

@@ -1,5 +1,7 @@
+import type { FastifyReply } from 'fastify';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { API_PREFIX, BEARER_SECURITY, errorResponses, writeErrorResponses } from '../routes';
+import type { EventRow } from './event-row';
 import { etagOf, toEventResponse } from './event-response';
 import {
   EventPatchBodySchema,
@@ -20,6 +22,12 @@ const ifMatchHeaders = Type.Object({
   ),
 });
 
+/** The event as answered, with its ETag for a later If-Match. */
+function withEtag(reply: FastifyReply, event: EventRow) {
+  reply.header('etag', etagOf(event));
+  return toEventResponse(event);
+}
+
 /** Single events: add one, and read, change or delete one by id. */
 export const eventsRoutes: FastifyPluginAsyncTypebox<{ events: EventsService }> = async (
   app,
@@ -38,11 +46,8 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ events: EventsService }> 
     },
     async (request, reply) => {
       const event = await events.create(request.body);
-      reply
-        .status(201)
-        .header('location', `${API_PREFIX}/event/${event.id}`)
-        .header('etag', etagOf(event));
-      return toEventResponse(event);
+      reply.status(201).header('location', `${API_PREFIX}/event/${event.id}`);
+      return withEtag(reply, event);
     },
   );
 
@@ -57,9 +62,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ events: EventsService }> 
       },
     },
     async (request, reply) => {
-      const event = await events.get(request.params.id);
-      reply.header('etag', etagOf(event));
-      return toEventResponse(event);
+      return withEtag(reply, await events.get(request.params.id));
     },
   );
 
@@ -82,8 +85,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ events: EventsService }> 
         request.body,
         request.headers['if-match'],
       );
-      reply.header('etag', etagOf(event));
-      return toEventResponse(event);
+      return withEtag(reply, event);
     },
   );
 

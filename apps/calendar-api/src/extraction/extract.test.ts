@@ -1,3 +1,4 @@
+import { WORKED_EXAMPLE } from '../../test/factories';
 import { type ExtractInput, type ExtractedEvent, extractEvents } from './extract';
 
 const REFERENCE = '2025-02-27';
@@ -19,15 +20,7 @@ const datesAndTitles = (text: string, overrides: Partial<ExtractInput> = {}) =>
 
 describe('extractEvents', () => {
   it('extracts the worked example of the spec exactly', () => {
-    const text = [
-      'Week of 3/3/2025',
-      '[Mon]: Unit 5 intro',
-      '• Read ch. 5',
-      '• Slides posted',
-      '[Tue - Thu]: * Lab 3 check-in',
-      '• Pair programming',
-      '[Fri]: ** Unit 5 quiz',
-    ].join('\n');
+    const text = WORKED_EXAMPLE;
     const lab = { description: 'Pair programming', type: 'check-in' } as const;
 
     expect(extract(text)).toEqual({

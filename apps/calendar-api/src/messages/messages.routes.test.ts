@@ -1,4 +1,4 @@
-import { titles } from '../../test/factories';
+import { titles, WORKED_EXAMPLE } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import type { EventResponse } from '../events/events.schemas';
 
@@ -9,26 +9,16 @@ beforeAll(async () => {
 afterAll(() => h.close());
 beforeEach(() => h.reset());
 
-const WORKED_EXAMPLE = [
-  'Week of 3/3/2025',
-  '[Mon]: Unit 5 intro',
-  '• Read ch. 5',
-  '• Slides posted',
-  '[Tue - Thu]: * Lab 3 check-in',
-  '• Pair programming',
-  '[Fri]: ** Unit 5 quiz',
-].join('\n');
+/** POST /add of a message from channel C123. */
+const addFromC123 = (text: string, messageId: string) =>
+  h.post('add', { text, channel: 'C123', message_id: messageId });
 
 const summary = (events: EventResponse[]) =>
   events.map((e) => `${e.date} ${e.title} ${e.type} ${e.period}`);
 
 describe('POST /add', () => {
   it('turns the worked example of the contract into its five events', async () => {
-    const res = await h.post('add', {
-      text: WORKED_EXAMPLE,
-      channel: 'C123',
-      message_id: '1741000000.000100',
-    });
+    const res = await addFromC123(WORKED_EXAMPLE, '1741000000.000100');
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(body.week_start).toBe('2025-03-03');
@@ -59,11 +49,7 @@ describe('POST /add', () => {
   });
 
   it('answers 400 naming the line when "Week of" names a date that does not exist, and stores nothing', async () => {
-    const res = await h.post('add', {
-      text: 'Week of 2/30/2025\n[Mon]: Unit 5 intro',
-      channel: 'C123',
-      message_id: '1741000000.000100',
-    });
+    const res = await addFromC123('Week of 2/30/2025\n[Mon]: Unit 5 intro', '1741000000.000100');
     expect(res.statusCode).toBe(400);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(res.json()).toMatchObject({
@@ -81,11 +67,7 @@ describe('POST /add', () => {
   });
 
   it('answers 200 with nothing created for a message that names no event', async () => {
-    const res = await h.post('add', {
-      text: 'Have a nice weekend!',
-      channel: 'C123',
-      message_id: '1',
-    });
+    const res = await addFromC123('Have a nice weekend!', '1');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       created: [],

@@ -1,7 +1,8 @@
 import { addEvent } from '../../test/factories';
 import { eventually } from '../../test/eventually';
-import { createHarness, type Harness } from '../../test/harness';
-import { createGate, startWebhookServer, type WebhookServer } from '../../test/webhook-server';
+import type { Harness } from '../../test/harness';
+import { useWebhookWorld, webhooksTo } from '../../test/webhook-world';
+import { createGate, type WebhookServer } from '../../test/webhook-server';
 
 let server: WebhookServer;
 let h: Harness;
@@ -11,21 +12,10 @@ const ENV = {
   NOTIFY_BACKOFF_BASE_MS: '40',
   NOTIFY_BACKOFF_MAX_MS: '80',
 };
-beforeAll(async () => {
-  server = await startWebhookServer();
-  h = await createHarness({
-    ...ENV,
-    NOTIFY_WEBHOOKS: `slack=${server.url('/slack')},discord=${server.url('/discord')}`,
-  });
-});
-afterAll(async () => {
-  await h.close();
-  await server.close();
-});
-beforeEach(async () => {
-  await h.reset();
-  server.reset();
-});
+useWebhookWorld(
+  (server) => ({ ...ENV, NOTIFY_WEBHOOKS: webhooksTo(server, 'slack', 'discord') }),
+  (world) => ({ server, h } = world),
+);
 
 const deleteEvents = async (titles: string[]) => {
   for (const title of titles) {

@@ -1,29 +1,22 @@
 import { addEvent } from '../../test/factories';
 import { eventually } from '../../test/eventually';
-import { createHarness, type Harness } from '../../test/harness';
-import { createGate, startWebhookServer, type WebhookServer } from '../../test/webhook-server';
+import type { Harness } from '../../test/harness';
+import { useWebhookWorld, webhooksTo } from '../../test/webhook-world';
+import { createGate, type WebhookServer } from '../../test/webhook-server';
 
 let server: WebhookServer;
 let h: Harness;
-beforeAll(async () => {
-  server = await startWebhookServer();
-  h = await createHarness({
-    NOTIFY_WEBHOOKS: `slack=${server.url('/slack')},discord=${server.url('/discord')}`,
+useWebhookWorld(
+  (server) => ({
+    NOTIFY_WEBHOOKS: webhooksTo(server, 'slack', 'discord'),
     NOTIFY_INTERVAL_MS: '20',
     NOTIFY_TIMEOUT_MS: '1000',
     NOTIFY_BACKOFF_BASE_MS: '40',
     NOTIFY_BACKOFF_MAX_MS: '80',
     NOTIFY_MAX_ATTEMPTS: '3',
-  });
-});
-afterAll(async () => {
-  await h.close();
-  await server.close();
-});
-beforeEach(async () => {
-  await h.reset();
-  server.reset();
-});
+  }),
+  (world) => ({ server, h } = world),
+);
 
 const dispatch = () => h.app.workers.dispatcher.runOnce();
 const rows = () => h.db.notification.findMany({ orderBy: { id: 'asc' } });

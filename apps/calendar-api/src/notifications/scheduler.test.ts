@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { addEvent } from '../../test/factories';
 import { eventually } from '../../test/eventually';
-import { createHarness, type Harness } from '../../test/harness';
-import { startWebhookServer, type WebhookServer } from '../../test/webhook-server';
+import type { Harness } from '../../test/harness';
+import { useWebhookWorld, webhooksTo } from '../../test/webhook-world';
+import type { WebhookServer } from '../../test/webhook-server';
 
 // The harness's clock stands at 2025-03-05T15:00Z (a Wednesday): the digest (09:00) is due for
 // Thursday the 6th, and reminders two days ahead cover the 6th and the 7th.
@@ -20,18 +21,10 @@ const RUNNING = {
 
 let server: WebhookServer;
 let h: Harness;
-beforeAll(async () => {
-  server = await startWebhookServer();
-  h = await createHarness({ NOTIFY_WEBHOOKS: `slack=${server.url('/slack')}`, ...SCHEDULE });
-});
-afterAll(async () => {
-  await h.close();
-  await server.close();
-});
-beforeEach(async () => {
-  await h.reset();
-  server.reset();
-});
+useWebhookWorld(
+  (server) => ({ NOTIFY_WEBHOOKS: webhooksTo(server, 'slack'), ...SCHEDULE }),
+  (world) => ({ server, h } = world),
+);
 
 const received = () => server.on('/slack').map((r) => JSON.parse(r.body).text as string);
 const claims = async () =>

@@ -23,22 +23,7 @@ const typesOf = (list: string) =>
       .filter(Boolean),
   );
 
-/**
- * Puts due digests (the next day's events, at DIGEST_TIME) and reminders (REMINDER_MINUTES_BEFORE
- * an event) in the outbox, for the dispatcher to deliver. Whether one is due comes from the clock;
- * whether it was sent, from its claim in the database: once per target and occurrence, whatever
- * the number of replicas and restarts. Events are read with the range read every reader uses.
- */
-export function createScheduler({
-  db,
-  config,
-  targets,
-  queries,
-  outbox,
-  now,
-  log,
-  onEnqueued,
-}: {
+export interface SchedulerDeps {
   db: Database;
   config: Config;
   targets: WebhookTarget[];
@@ -47,7 +32,16 @@ export function createScheduler({
   now: () => Date;
   log: FastifyBaseLogger;
   onEnqueued: () => void;
-}) {
+}
+
+/**
+ * Puts due digests (the next day's events, at DIGEST_TIME) and reminders (REMINDER_MINUTES_BEFORE
+ * an event) in the outbox, for the dispatcher to deliver. Whether one is due comes from the clock;
+ * whether it was sent, from its claim in the database: once per target and occurrence, whatever
+ * the number of replicas and restarts. Events are read with the range read every reader uses.
+ */
+export function createScheduler(deps: SchedulerDeps) {
+  const { db, config, targets, queries, outbox, now, log, onEnqueued } = deps;
   const notices = createScheduledNoticesRepository(db);
   const names = targets.map((target) => target.name);
   const reminderTypes = typesOf(config.REMINDER_TYPES);

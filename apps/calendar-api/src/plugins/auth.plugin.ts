@@ -36,9 +36,7 @@ function challenge(reply: FastifyReply, error?: string) {
 export const authPlugin = fp(
   async (app: FastifyInstance, { tokens, mode }: AuthOptions) => {
     if (mode === 'off') return;
-    app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-      if (request.routeOptions.config.auth === false) return;
-      if (mode === 'writes' && READ_METHODS.has(request.method)) return;
+    async function authenticate(request: FastifyRequest, reply: FastifyReply) {
       const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
       if (!token) {
         challenge(reply);
@@ -57,6 +55,12 @@ export const authPlugin = fp(
         if (error instanceof TokenInvalidError) challenge(reply, 'invalid_token');
         throw error;
       }
+    }
+    // A callback hook: the open reads (most requests) then cost no promise.
+    app.addHook('onRequest', (request, reply, done) => {
+      if (request.routeOptions.config.auth === false) return done();
+      if (mode === 'writes' && READ_METHODS.has(request.method)) return done();
+      authenticate(request, reply).then(() => done(), done);
     });
   },
   { name: 'auth', dependencies: ['auth-throttle'] },

@@ -28,6 +28,7 @@ export function calendarPage(config: Config, nonce: string): string {
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <meta name="csp-nonce" content="${nonce}" />
     <title>${name}</title>
+    <link rel="stylesheet" href="/assets/base.css" />
     <link rel="stylesheet" href="/assets/calendar.css" />
     <script src="/assets/fullcalendar.js" defer></script>
     <script src="/assets/calendar.js" defer></script>

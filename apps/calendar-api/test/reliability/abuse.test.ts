@@ -1,19 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { redisReachable } from '@platform/testing';
+import { statusesAcrossReplicas, TEST_REDIS_URL, TEST_THROTTLE } from '@platform/testing';
 import { loadConfig } from '../../src/config';
 import { eventInput } from '../factories';
 import { eventually } from '../eventually';
 import { createHarness, type Harness } from '../harness';
 import { startWebhookServer, type WebhookServer } from '../webhook-server';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const LIMIT = 5;
-const ADDRESS_LIMIT = 12;
-const THROTTLED = {
-  AUTH_FAILURE_LIMIT: String(LIMIT),
-  AUTH_FAILURE_ADDRESS_LIMIT: String(ADDRESS_LIMIT),
-  AUTH_FAILURE_WINDOW_SECONDS: '60',
-};
+const { LIMIT, ADDRESS_LIMIT } = TEST_THROTTLE;
+const THROTTLED = { ...TEST_THROTTLE.env, AUTH_FAILURE_WINDOW_SECONDS: '60' };
 
 const report = (line: string) => process.stdout.write(`calendar-api abuse: ${line}\n`);
 
@@ -125,37 +119,23 @@ describe('throttling wrong bearer tokens per (client address, token)', () => {
 });
 
 describe('throttling shared by two replicas through Redis', () => {
-  let available = false;
-  beforeAll(async () => {
-    available = await redisReachable(REDIS_URL);
-    if (!available) report(`Redis test skipped: nothing answers at ${REDIS_URL}`);
-  });
-
   it('counts the failures sent to either replica together', async () => {
-    if (!available) return;
-    const h = await createHarness({
-      ...THROTTLED,
-      REDIS_URL,
-      RATE_LIMIT_KEY_PREFIX: `test-${randomBytes(6).toString('hex')}:`,
+    const statuses = await statusesAcrossReplicas({
+      start: async (redisEnv) => {
+        const h = await createHarness({ ...THROTTLED, ...redisEnv });
+        return { replicas: [h.app, await h.otherApp()], close: () => h.close() };
+      },
+      request: {
+        method: 'POST',
+        url: '/api/calendar/add_event',
+        payload: eventInput(),
+        headers: { authorization: 'Bearer cal_wrong' },
+      },
+      attempts: LIMIT + 2,
     });
-    try {
-      const replicas = [h.app, await h.otherApp()];
-      await Promise.all(replicas.map((app) => app.ready()));
-      const statuses: number[] = [];
-      for (let i = 0; i < LIMIT + 2; i += 1) {
-        const res = await replicas[i % 2].inject({
-          method: 'POST',
-          url: '/api/calendar/add_event',
-          payload: eventInput(),
-          headers: { authorization: 'Bearer cal_wrong' },
-        });
-        statuses.push(res.statusCode);
-      }
-      expect(statuses).toEqual([...Array(LIMIT).fill(401), 429, 429]);
-      report(`two replicas sharing Redis, alternating: ${statuses.join(' ')}`);
-    } finally {
-      await h.close();
-    }
+    if (!statuses) return report(`Redis test skipped: nothing answers at ${TEST_REDIS_URL}`);
+    expect(statuses).toEqual([...Array(LIMIT).fill(401), 429, 429]);
+    report(`two replicas sharing Redis, alternating: ${statuses.join(' ')}`);
   });
 });
 

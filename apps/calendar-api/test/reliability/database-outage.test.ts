@@ -1,82 +1,16 @@
-import type { FastifyInstance } from 'fastify';
-import { Client } from 'pg';
-import { migrate } from '@platform/db';
-import {
-  expectOutageSurvived,
-  formatOutage,
-  OUTAGE_PLAN,
-  runOutage,
-  startControlledPostgres,
-  type ControlledPostgres,
-} from '@platform/testing';
+import { describeDatabaseOutage, OUTAGE_DATABASE_ENV } from '@platform/testing';
 import { buildApp } from '../../src/app';
-import { MIGRATIONS_DIR } from '../../src/migrations';
+import { migrateDatabase } from '../../src/migrations';
 import { testConfig } from '../harness';
 
-const TIMEOUT_MS = 1000;
-
-let pg: ControlledPostgres;
-let app: FastifyInstance;
-let baseUrl: string;
-const unhandled: unknown[] = [];
-const onUnhandled = (reason: unknown) => unhandled.push(reason);
-
-beforeAll(async () => {
-  process.on('unhandledRejection', onUnhandled);
-  pg = await startControlledPostgres();
-  const url = await pg.createDatabase('outage');
-  await migrate({ connectionString: url, schema: 'calendar', migrationsDir: MIGRATIONS_DIR });
-  app = await buildApp(
-    testConfig(url, {
-      CALENDAR_AUTH: 'off',
-      DATABASE_TIMEOUT_MS: String(TIMEOUT_MS),
-      DATABASE_POOL_MAX: '4',
-    }),
-  );
-  baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
-}, 60_000);
-
-afterAll(async () => {
-  process.off('unhandledRejection', onUnhandled);
-  await app?.close();
-  await pg?.close();
-});
-
-describe('PostgreSQL stopping under load and coming back', () => {
-  it('fails fast with 503, reports not ready, recovers by itself and keeps every acknowledged write', async () => {
-    const report = await runOutage({
-      pg,
-      baseUrl,
-      concurrency: 8,
-      ...OUTAGE_PLAN,
-      write: async (sequence) => {
-        const key = `ledger ${sequence}`;
-        const res = await fetch(`${baseUrl}/api/calendar/add_event`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ date: '2025-03-03', title: key }),
-        });
-        if (res.status >= 400) {
-          expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-        }
-        await res.arrayBuffer();
-        return { status: res.status, key };
-      },
-    });
-    process.stdout.write(`calendar-api ${formatOutage(report, OUTAGE_PLAN.phaseMs.outage)}\n`);
-
-    expect(unhandled).toEqual([]);
-    const client = new Client({ connectionString: pg.databaseUrl('outage') });
-    await client.connect();
-    const { rows } = await client.query<{ key: string }>(
-      'SELECT title AS key FROM calendar.calendar_event',
-    );
-    await client.end();
-    expectOutageSurvived(report, {
-      success: '201',
-      outages: OUTAGE_PLAN.outages,
-      timeoutMs: TIMEOUT_MS,
-      stored: new Set(rows.map((r) => r.key)),
-    });
-  }, 120_000);
+describeDatabaseOutage({
+  service: 'calendar-api',
+  start: async (url) => {
+    const config = testConfig(url, { CALENDAR_AUTH: 'off', ...OUTAGE_DATABASE_ENV });
+    await migrateDatabase(config);
+    return buildApp(config);
+  },
+  write: { path: '/api/calendar/add_event', body: (key) => ({ date: '2025-03-03', title: key }) },
+  success: '201',
+  storedKeys: 'SELECT title AS key FROM calendar.calendar_event',
 });

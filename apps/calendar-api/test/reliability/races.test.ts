@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { formatCounts } from '@platform/testing';
 import { addEvent } from '../factories';
-import { createHarness, type Harness } from '../harness';
+import type { Harness } from '../harness';
 import { messageChanged, messagePosted } from '../slack-payloads';
 import { sendToSlackRoute, SIGNING_SECRET } from '../slack-signing';
-import { startWebhookServer, type WebhookServer } from '../webhook-server';
+import type { WebhookServer } from '../webhook-server';
+import { useWebhookWorld, webhooksTo } from '../webhook-world';
 
 // RACE_CONCURRENCY and RACE_ROUNDS make the races wider and longer on purpose.
 const CONCURRENCY = Number(process.env.RACE_CONCURRENCY ?? 12);
@@ -15,21 +16,15 @@ const PLAN_EVENTS = 5;
 let server: WebhookServer;
 let h: Harness;
 let replicas: FastifyInstance[];
-beforeAll(async () => {
-  server = await startWebhookServer();
-  h = await createHarness({
+useWebhookWorld(
+  (server) => ({
     SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    NOTIFY_WEBHOOKS: `slack=${server.url('/slack')},discord=${server.url('/discord')}`,
-  });
+    NOTIFY_WEBHOOKS: webhooksTo(server, 'slack', 'discord'),
+  }),
+  (world) => ({ server, h } = world),
+);
+beforeAll(async () => {
   replicas = [h.app, await h.otherApp(), await h.otherApp()];
-});
-afterAll(async () => {
-  await h.close();
-  await server.close();
-});
-beforeEach(async () => {
-  await h.reset();
-  server.reset();
 });
 
 const report = (line: string) => process.stdout.write(`calendar-api races: ${line}\n`);

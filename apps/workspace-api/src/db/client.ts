@@ -24,13 +24,5 @@ export interface TransactionOptions {
 }
 
 export function openDatabase(config: DatabaseEnv): Database {
-  // 'minimal': no stack trace captured on every query to point error messages at the caller.
-  const database = openServiceDatabase(
-    config,
-    (adapter) => new PrismaClient({ adapter, errorFormat: 'minimal' }),
-  );
-  return {
-    ...database,
-    transaction: (work, options) => database.prisma.$transaction(work, options),
-  };
+  return openServiceDatabase(config, (options) => new PrismaClient(options));
 }

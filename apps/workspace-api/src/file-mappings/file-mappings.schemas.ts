@@ -50,15 +50,17 @@ const Targets = {
 };
 export type TargetIds = { image_id?: string; group_id?: string; user_id?: string };
 
+/** A mapping's own settings as a create states them; an update may state any of them. */
+const Settings = {
+  name: FileMappingFields.name,
+  description: Type.Optional(FileMappingFields.description),
+  destination: FileMappingFields.destination,
+  executable: Type.Optional(FileMappingFields.executable),
+  content: Type.Optional(FileMappingFields.content),
+};
+
 export const CreateFileMappingBodySchema = Type.Object({
-  target_file_mapping: Type.Object({
-    ...Targets,
-    name: FileMappingFields.name,
-    description: Type.Optional(FileMappingFields.description),
-    destination: FileMappingFields.destination,
-    executable: Type.Optional(FileMappingFields.executable),
-    content: Type.Optional(FileMappingFields.content),
-  }),
+  target_file_mapping: Type.Object({ ...Targets, ...Settings }),
 });
 export type CreateFileMappingInput = Static<
   typeof CreateFileMappingBodySchema
@@ -73,11 +75,7 @@ export const GetFileMappingsBodySchema = Type.Object({
 export const UpdateFileMappingBodySchema = Type.Object({
   target_file_mapping: Type.Object({
     file_mapping_id: IdSchema,
-    name: Type.Optional(FileMappingFields.name),
-    description: Type.Optional(FileMappingFields.description),
-    destination: Type.Optional(FileMappingFields.destination),
-    executable: Type.Optional(FileMappingFields.executable),
-    content: Type.Optional(FileMappingFields.content),
+    ...Type.Partial(Type.Object(Settings)).properties,
   }),
 });
 export type UpdateFileMappingInput = Static<

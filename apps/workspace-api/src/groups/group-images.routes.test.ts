@@ -1,18 +1,13 @@
-import { createHarness, type Harness } from '../../test/harness';
+import { UNKNOWN_ID } from '../../test/factories';
+import { useHarness, type Harness } from '../../test/harness';
 import { createImage } from '../../test/image-factories';
 import { ALL_USERS } from '../../test/group-factories';
-
-const UNKNOWN = '11111111111111111111111111111111';
 
 let h: Harness;
 let groupId: string;
 let imageId: string;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(() => h.close());
+useHarness((ready) => (h = ready));
 beforeEach(async () => {
-  await h.reset();
   groupId = (await h.call('create_group', { target_group: { name: 'Developers' } })).json().group
     .group_id;
   imageId = await createImage(h.db, { friendlyName: 'Terminal' });
@@ -70,11 +65,13 @@ describe('add_images_group / get_images_group / remove_images_group', () => {
 
   it('answers 404 for an unknown group or workspace on every operation', async () => {
     for (const operation of ['add_images_group', 'remove_images_group']) {
-      expect((await h.call(operation, pair(UNKNOWN))).json().code).toBe('GROUP_NOT_FOUND');
-      expect((await h.call(operation, pair(groupId, UNKNOWN))).json().code).toBe('IMAGE_NOT_FOUND');
+      expect((await h.call(operation, pair(UNKNOWN_ID))).json().code).toBe('GROUP_NOT_FOUND');
+      expect((await h.call(operation, pair(groupId, UNKNOWN_ID))).json().code).toBe(
+        'IMAGE_NOT_FOUND',
+      );
     }
     expect(
-      (await h.call('get_images_group', { target_group: { group_id: UNKNOWN } })).statusCode,
+      (await h.call('get_images_group', { target_group: { group_id: UNKNOWN_ID } })).statusCode,
     ).toBe(404);
   });
 

@@ -1,9 +1,7 @@
 import { toUuid } from '@platform/schemas';
 import { createHarness, type Harness } from '../../test/harness';
-import { userInput } from '../../test/factories';
+import { UNKNOWN_ID, userInput } from '../../test/factories';
 import { ADMINISTRATORS, ALL_USERS, createGroup, createMember } from '../../test/group-factories';
-
-const UNKNOWN = '11111111111111111111111111111111';
 
 let h: Harness;
 beforeAll(async () => {
@@ -66,7 +64,7 @@ describe('update_group', () => {
 
   it('answers 404 for an unknown group and 400 for a priority out of bounds', async () => {
     expect(
-      (await h.call('update_group', { target_group: { group_id: UNKNOWN, priority: 5 } })).json()
+      (await h.call('update_group', { target_group: { group_id: UNKNOWN_ID, priority: 5 } })).json()
         .code,
     ).toBe('GROUP_NOT_FOUND');
     expect(
@@ -137,7 +135,7 @@ describe('delete_group', () => {
 
   it('answers 404 for an unknown group and 400 for a force that is not a boolean', async () => {
     expect(
-      (await h.call('delete_group', { target_group: { group_id: UNKNOWN } })).json().code,
+      (await h.call('delete_group', { target_group: { group_id: UNKNOWN_ID } })).json().code,
     ).toBe('GROUP_NOT_FOUND');
     const group = await createGroup(h);
     expect(

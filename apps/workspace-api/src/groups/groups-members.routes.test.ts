@@ -1,8 +1,6 @@
 import { createHarness, type Harness } from '../../test/harness';
-import { userInput } from '../../test/factories';
+import { UNKNOWN_ID, userInput } from '../../test/factories';
 import { ALL_USERS, createGroup, createMember } from '../../test/group-factories';
-
-const UNKNOWN = '11111111111111111111111111111111';
 
 let h: Harness;
 beforeAll(async () => {
@@ -45,7 +43,7 @@ describe('get_users_group', () => {
 
   it('answers 404 for an unknown group and 400 for a page size over 1000', async () => {
     expect(
-      (await h.call('get_users_group', { target_group: { group_id: UNKNOWN } })).json().code,
+      (await h.call('get_users_group', { target_group: { group_id: UNKNOWN_ID } })).json().code,
     ).toBe('GROUP_NOT_FOUND');
     expect(
       (await h.call('get_users_group', { target_group: { group_id: ALL_USERS }, page_size: 1001 }))

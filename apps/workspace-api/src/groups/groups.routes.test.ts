@@ -1,7 +1,6 @@
+import { UNKNOWN_ID } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { ALL_USERS, createGroup } from '../../test/group-factories';
-
-const UNKNOWN = '11111111111111111111111111111111';
 
 let h: Harness;
 beforeAll(async () => {
@@ -127,7 +126,7 @@ describe('get_groups / get_group', () => {
   });
 
   it('answers 404 GROUP_NOT_FOUND for an unknown id and 400 for a malformed one', async () => {
-    const missing = await h.call('get_group', { target_group: { group_id: UNKNOWN } });
+    const missing = await h.call('get_group', { target_group: { group_id: UNKNOWN_ID } });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().code).toBe('GROUP_NOT_FOUND');
     expect((await h.call('get_group', { target_group: { group_id: 'nope' } })).statusCode).toBe(
@@ -143,7 +142,7 @@ describe('group permissions', () => {
     ['get_group', 'groups.view', { target_group: { group_id: ALL_USERS } }],
     ['get_users_group', 'groups.view', { target_group: { group_id: ALL_USERS } }],
     ['update_group', 'groups.modify', { target_group: { group_id: ALL_USERS, priority: 4095 } }],
-    ['delete_group', 'groups.delete', { target_group: { group_id: UNKNOWN } }],
+    ['delete_group', 'groups.delete', { target_group: { group_id: UNKNOWN_ID } }],
   ])('%s needs %s', async (operation, permission, body) => {
     const without = await h.issueKey(['users.view', 'images.modify']);
     expect((await h.call(operation, body, without)).statusCode).toBe(403);

@@ -1,15 +1,11 @@
-import { createHarness, type Harness } from '../../test/harness';
+import { useHarness, type Harness } from '../../test/harness';
 import { userInput } from '../../test/factories';
 import { ADMINISTRATORS, ALL_USERS } from '../../test/group-factories';
 
 let h: Harness;
 let userId: string;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(() => h.close());
+useHarness((ready) => (h = ready));
 beforeEach(async () => {
-  await h.reset();
   userId = (await h.call('create_user', { target_user: userInput() })).json().user.user_id;
 });
 

@@ -1,16 +1,11 @@
-import { createHarness, type Harness } from '../../test/harness';
+import { UNKNOWN_ID } from '../../test/factories';
+import { useHarness, type Harness } from '../../test/harness';
 import { createImage } from '../../test/image-factories';
-
-const UNKNOWN = '11111111111111111111111111111111';
 
 let h: Harness;
 let imageId: string;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(() => h.close());
+useHarness((ready) => (h = ready));
 beforeEach(async () => {
-  await h.reset();
   imageId = await createImage(h.db, {
     friendlyName: 'Terminal',
     memory: 2_768_000_000n,
@@ -110,7 +105,7 @@ describe('update_image', () => {
 
   it('answers 404 IMAGE_NOT_FOUND for an unknown workspace', async () => {
     const res = await h.call('update_image', {
-      target_image: { image_id: UNKNOWN, enabled: false },
+      target_image: { image_id: UNKNOWN_ID, enabled: false },
     });
     expect(res.statusCode).toBe(404);
     expect(res.json().code).toBe('IMAGE_NOT_FOUND');
@@ -140,7 +135,7 @@ describe('delete_image', () => {
 
   it('answers 404 for an unknown workspace', async () => {
     expect(
-      (await h.call('delete_image', { target_image: { image_id: UNKNOWN } })).json().code,
+      (await h.call('delete_image', { target_image: { image_id: UNKNOWN_ID } })).json().code,
     ).toBe('IMAGE_NOT_FOUND');
   });
 });

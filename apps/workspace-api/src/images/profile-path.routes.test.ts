@@ -1,16 +1,11 @@
-import { createHarness, type Harness } from '../../test/harness';
+import { UNKNOWN_ID } from '../../test/factories';
+import { useHarness, type Harness } from '../../test/harness';
 import { createImage } from '../../test/image-factories';
-
-const UNKNOWN = '11111111111111111111111111111111';
 
 let h: Harness;
 let imageId: string;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(() => h.close());
+useHarness((ready) => (h = ready));
 beforeEach(async () => {
-  await h.reset();
   imageId = await createImage(h.db, { name: 'kasmweb/terminal:1.16.0' });
 });
 
@@ -56,13 +51,14 @@ describe('persistent profile path operations', () => {
 
   it('answers 404 for an unknown workspace and 400 without a path', async () => {
     expect(
-      (await h.call('get_persistent_profile_path', { target_image: { image_id: UNKNOWN } })).json()
-        .code,
+      (
+        await h.call('get_persistent_profile_path', { target_image: { image_id: UNKNOWN_ID } })
+      ).json().code,
     ).toBe('IMAGE_NOT_FOUND');
     expect(
       (
         await h.call('set_persistent_profile_path', {
-          target_image: { image_id: UNKNOWN, persistent_profile_path: '' },
+          target_image: { image_id: UNKNOWN_ID, persistent_profile_path: '' },
         })
       ).json().code,
     ).toBe('IMAGE_NOT_FOUND');

@@ -1,5 +1,5 @@
 import { createHarness, type Harness } from '../../test/harness';
-import { userInput, VALID_PASSWORD } from '../../test/factories';
+import { userActions } from '../../test/factories';
 
 let h: Harness;
 beforeAll(async () => {
@@ -8,11 +8,7 @@ beforeAll(async () => {
 afterAll(() => h.close());
 beforeEach(() => h.reset());
 
-async function createUser(overrides = {}) {
-  return (await h.call('create_user', { target_user: userInput(overrides) })).json().user;
-}
-const login = (username: string, password = VALID_PASSWORD) =>
-  h.call('authenticate', { username, password }, null);
+const { createUser, login } = userActions(() => h);
 
 describe('authenticate', () => {
   it('logs a user in without an API key, returning a token and the user', async () => {

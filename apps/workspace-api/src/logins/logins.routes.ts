@@ -5,7 +5,7 @@ import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
 import { LOGIN_THROTTLE } from '../plugins/auth-throttle';
 import { AuthenticateBodySchema, LoginLinkSchema, LoginSchema } from './logins.schemas';
 import { loginLinkPath } from './login-link';
-import type { LoginsService } from './logins.service';
+import type { Login, LoginsService } from './logins.service';
 import { normalizeUsername } from '../domain/names';
 import { toUserResponse, TargetUserBodySchema } from '../users';
 
@@ -14,6 +14,12 @@ const isRefusedLogin = (error: unknown) =>
   error instanceof LoginFailedError ||
   error instanceof UserLockedError ||
   error instanceof UserDisabledError;
+
+/** A login as answered: the session token, shown this once, and its user. */
+const toLoginResponse = (login: Login) => ({
+  token: login.token,
+  user: toUserResponse(login.user),
+});
 
 export const loginsRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> = async (
   app,
@@ -38,7 +44,7 @@ export const loginsRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
         () => logins.authenticate(request.body.username, request.body.password),
         isRefusedLogin,
       );
-      return { token: login.token, user: toUserResponse(login.user) };
+      return toLoginResponse(login);
     },
   );
 

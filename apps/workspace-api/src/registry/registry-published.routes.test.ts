@@ -14,13 +14,9 @@ const publishedFiles = () => ({
   '1.1/list.json': publishedFile('1.1/list.json'),
 });
 
-const fixture = useRegistryFixture();
-const { addOk, workspacesOf } = fixture;
 let h: Harness;
 let server: RegistryServer;
-beforeAll(() => {
-  ({ h, server } = fixture);
-});
+const { addOk, workspacesOf } = useRegistryFixture((ready) => ({ h, server } = ready));
 
 describe('a registry published like the official template', () => {
   it('loads its 1.1 list, naming each entry by its friendly name and its image by platform version', async () => {

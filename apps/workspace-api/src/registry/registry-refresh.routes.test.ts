@@ -1,17 +1,12 @@
+import { UNKNOWN_ID } from '../../test/factories';
 import type { Harness } from '../../test/harness';
 import { useRegistryFixture } from '../../test/registry-routes-fixture';
 import { registryList, STANDARD_WORKSPACES, workspaceEntry } from '../../test/registry-fixtures';
 import { registryFiles, type RegistryServer } from '../../test/registry-server';
 
-const UNKNOWN = '11111111111111111111111111111111';
-
-const fixture = useRegistryFixture();
-const { addOk, workspacesOf } = fixture;
 let h: Harness;
 let server: RegistryServer;
-beforeAll(() => {
-  ({ h, server } = fixture);
-});
+const { addOk, workspacesOf } = useRegistryFixture((ready) => ({ h, server } = ready));
 
 describe('get_registry_workspaces', () => {
   it('hides incompatible workspaces unless asked, and says how many it hid', async () => {
@@ -68,7 +63,7 @@ describe('get_registry_workspaces', () => {
   });
 
   it('answers 404 REGISTRY_NOT_FOUND for an unknown registry', async () => {
-    const res = await h.call('get_registry_workspaces', { registry_id: UNKNOWN });
+    const res = await h.call('get_registry_workspaces', { registry_id: UNKNOWN_ID });
     expect(res.statusCode).toBe(404);
     expect(res.json().code).toBe('REGISTRY_NOT_FOUND');
   });
@@ -124,7 +119,7 @@ describe('refresh_registry', () => {
   });
 
   it('answers 404 for an unknown registry', async () => {
-    expect((await h.call('refresh_registry', { registry_id: UNKNOWN })).json().code).toBe(
+    expect((await h.call('refresh_registry', { registry_id: UNKNOWN_ID })).json().code).toBe(
       'REGISTRY_NOT_FOUND',
     );
   });

@@ -6,13 +6,9 @@ import { registryFiles, type RegistryServer } from '../../test/registry-server';
 
 const EXAMPLE_REGISTRY = path.resolve(__dirname, '../../../../examples/registry');
 
-const fixture = useRegistryFixture();
-const { add, addOk, workspacesOf } = fixture;
 let h: Harness;
 let server: RegistryServer;
-beforeAll(() => {
-  ({ h, server } = fixture);
-});
+const { add, addOk, workspacesOf } = useRegistryFixture((ready) => ({ h, server } = ready));
 
 describe('add_registry', () => {
   it('fetches, validates and stores a 1.0 registry served over HTTP', async () => {

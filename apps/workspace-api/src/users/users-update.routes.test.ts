@@ -1,6 +1,6 @@
 import bcrypt from 'bcrypt';
 import { createHarness, type Harness } from '../../test/harness';
-import { userInput, VALID_PASSWORD } from '../../test/factories';
+import { userActions } from '../../test/factories';
 
 let h: Harness;
 beforeAll(async () => {
@@ -9,12 +9,7 @@ beforeAll(async () => {
 afterAll(() => h.close());
 beforeEach(() => h.reset());
 
-async function createUser(overrides = {}) {
-  return (await h.call('create_user', { target_user: userInput(overrides) })).json().user;
-}
-
-const login = (username: string, password = VALID_PASSWORD) =>
-  h.call('authenticate', { username, password }, null);
+const { createUser, login } = userActions(() => h);
 
 describe('update_user', () => {
   it('changes only the field present and leaves the others untouched', async () => {

@@ -1,3 +1,4 @@
+import { problemFields } from '@platform/testing';
 import { createHarness, type Harness } from '../../test/harness';
 import { userInput } from '../../test/factories';
 
@@ -99,12 +100,7 @@ describe('create_user', () => {
   it('lists every schema problem, and a missing target_user', async () => {
     const res = await h.call('create_user', { target_user: { username: 5, locked: 'yes' } });
     expect(res.statusCode).toBe(400);
-    expect(
-      res
-        .json()
-        .errors.map((e: { field: string }) => e.field)
-        .sort(),
-    ).toEqual(['target_user.locked', 'target_user.username']);
+    expect(problemFields(res)).toEqual(['target_user.locked', 'target_user.username']);
     const missing = await h.call('create_user', {});
     expect(missing.json()).toMatchObject({
       code: 'VALIDATION_FAILED',

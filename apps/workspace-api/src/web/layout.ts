@@ -13,6 +13,7 @@ export function layout(title: string, body: Html, { head }: { head?: Html } = {}
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title} · Workspaces</title>
         <link rel="icon" href="/assets/workspace.svg" type="image/svg+xml" />
+        <link rel="stylesheet" href="/assets/base.css" />
         <link rel="stylesheet" href="/assets/page.css" />
         <script src="/assets/page.js" defer></script>
         ${head}

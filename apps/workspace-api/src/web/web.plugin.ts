@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { setPageHeaders } from '@platform/http';
+import { AssetParamsSchema, sendAsset, setPageHeaders } from '@platform/http';
 import { IdSchema } from '@platform/schemas';
 import { Type } from '@sinclair/typebox';
 import type { ImagesService } from '../images/images.service';
@@ -83,16 +83,12 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (parent, options)
 
   app.get(
     '/assets/:file',
-    { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 64 }) }) } },
+    { schema: { hide: true, params: AssetParamsSchema } },
     async (request, reply) => {
       const asset = assets.get(request.params.file);
       if (!asset)
         return sendPage(reply, messagePage({ title: 'Not found', message: 'No such file' }), 404);
-      return reply
-        .type(asset.type)
-        .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'public, max-age=300')
-        .send(asset.body);
+      return sendAsset(reply, asset);
     },
   );
 

@@ -1,18 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { redisReachable } from '@platform/testing';
+import { statusesAcrossReplicas, TEST_REDIS_URL, TEST_THROTTLE } from '@platform/testing';
+import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { userInput, VALID_PASSWORD } from '../factories';
 import { createHarness, type Harness } from '../harness';
 import { registryFiles, startRegistryServer, type RegistryServer } from '../registry-server';
 import { registryList, STANDARD_WORKSPACES } from '../registry-fixtures';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const LIMIT = 5;
-const ADDRESS_LIMIT = 12;
+const { LIMIT, ADDRESS_LIMIT } = TEST_THROTTLE;
 const THROTTLED = {
-  AUTH_FAILURE_LIMIT: String(LIMIT),
+  ...TEST_THROTTLE.env,
   LOGIN_FAILURE_LIMIT: String(LIMIT),
-  AUTH_FAILURE_ADDRESS_LIMIT: String(ADDRESS_LIMIT),
   TRUST_PROXY: '127.0.0.1',
 };
 
@@ -26,11 +24,11 @@ describe('throttling failed credentials per (client address, key or username)', 
   });
   afterAll(() => h.close());
 
-  const getUsers = (secret: string, address: string) =>
+  const getUsers = (secret: string, address: string, key = h.admin.api_key) =>
     h.inject({
       method: 'POST',
       url: '/api/public/get_users',
-      payload: { api_key: h.admin.api_key, api_key_secret: secret },
+      payload: { api_key: key, api_key_secret: secret },
       headers: from(address),
     });
   const login = (username: string, password: string, address: string) =>
@@ -61,12 +59,7 @@ describe('throttling failed credentials per (client address, key or username)', 
     const other = await h.issueKey(['users.view']);
     for (let i = 0; i < LIMIT + 2; i += 1) await getUsers(`wrong-${i}`, '203.0.113.5');
     expect((await getUsers(h.admin.api_key_secret, '203.0.113.5')).statusCode).toBe(429);
-    const res = await h.inject({
-      method: 'POST',
-      url: '/api/public/get_users',
-      payload: other,
-      headers: from('203.0.113.5'),
-    });
+    const res = await getUsers(other.api_key_secret, '203.0.113.5', other.api_key);
     expect(res.statusCode).toBe(200);
   });
 
@@ -176,35 +169,26 @@ describe('throttling failed credentials per (client address, key or username)', 
 
 describe('throttling shared by two replicas through Redis', () => {
   it('counts the failed logins sent to either replica together', async () => {
-    if (!(await redisReachable(REDIS_URL))) {
-      report(`Redis test skipped: nothing answers at ${REDIS_URL}`);
-      return;
-    }
-    const h = await createHarness({
-      LOGIN_FAILURE_LIMIT: String(LIMIT),
-      REDIS_URL,
-      RATE_LIMIT_KEY_PREFIX: `test-${randomBytes(6).toString('hex')}:`,
+    const statuses = await statusesAcrossReplicas({
+      start: async (redisEnv) => {
+        const h = await createHarness({ LOGIN_FAILURE_LIMIT: String(LIMIT), ...redisEnv });
+        const replica = await buildApp(h.config);
+        const close = async () => {
+          await replica.close();
+          await h.close();
+        };
+        return { replicas: [h.app, replica], close };
+      },
+      request: {
+        method: 'POST',
+        url: '/api/public/authenticate',
+        payload: { username: 'shared', password: 'Wr0ng-password!' },
+      },
+      attempts: LIMIT + 2,
     });
-    const { buildApp } = await import('../../src/app');
-    const replica = await buildApp(h.config);
-    try {
-      const replicas = [h.app, replica];
-      await Promise.all(replicas.map((app) => app.ready()));
-      const statuses: number[] = [];
-      for (let i = 0; i < LIMIT + 2; i += 1) {
-        const res = await replicas[i % 2].inject({
-          method: 'POST',
-          url: '/api/public/authenticate',
-          payload: { username: 'shared', password: 'Wr0ng-password!' },
-        });
-        statuses.push(res.statusCode);
-      }
-      expect(statuses).toEqual([...Array(LIMIT).fill(401), 429, 429]);
-      report(`two replicas sharing Redis, alternating failed logins: ${statuses.join(' ')}`);
-    } finally {
-      await replica.close();
-      await h.close();
-    }
+    if (!statuses) return report(`Redis test skipped: nothing answers at ${TEST_REDIS_URL}`);
+    expect(statuses).toEqual([...Array(LIMIT).fill(401), 429, 429]);
+    report(`two replicas sharing Redis, alternating failed logins: ${statuses.join(' ')}`);
   });
 });
 

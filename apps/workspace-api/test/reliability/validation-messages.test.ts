@@ -1,5 +1,5 @@
-import { fuzzableRoutes, jargonMessages, type FuzzRequest } from '@platform/testing';
-import { createHarness, type Harness } from '../harness';
+import { itWordsValidationMessages } from '@platform/testing';
+import { createHarness, keyHeaders, type Harness } from '../harness';
 
 let h: Harness;
 beforeAll(async () => {
@@ -8,19 +8,7 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 describe('validation messages of every route', () => {
-  it('say what is expected in words: no regex, no schema keyword, one line per expectation', async () => {
-    const prepare = (request: FuzzRequest): FuzzRequest => ({
-      ...request,
-      headers: {
-        'api-key': h.admin.api_key,
-        'api-key-secret': h.admin.api_key_secret,
-        ...request.headers,
-      },
-    });
-    const { checked, jargon } = await jargonMessages(h.app, fuzzableRoutes(h.app), prepare);
-    expect(jargon).toEqual([]);
-    expect(checked).toBeGreaterThan(50);
-  }, 60_000);
+  itWordsValidationMessages(() => ({ app: h.app, headers: keyHeaders(h.admin) }), 50);
 
   it('name the allowed values of an enum once, and ids, blanks and dates in words', async () => {
     const res = await h.call('get_users', { sort_by: 'age' });

@@ -1,4 +1,4 @@
-import { userInput, VALID_PASSWORD } from '../factories';
+import { VALID_PASSWORD, userActions } from '../factories';
 import { createHarness, type Harness } from '../harness';
 import { signIn, webClient } from './web-client';
 
@@ -9,9 +9,7 @@ beforeAll(async () => {
 afterAll(() => h.close());
 beforeEach(() => h.reset());
 
-async function createUser(overrides = {}) {
-  return (await h.call('create_user', { target_user: userInput(overrides) })).json().user;
-}
+const { createUser } = userActions(() => h);
 const linkPath = (url: string) => new URL(url).pathname;
 async function getLogin(userId: string) {
   const res = await h.call('get_login', { target_user: { user_id: userId } });

@@ -5,13 +5,15 @@
   const body = document.body;
   const api = body.dataset.api;
   const auth = body.dataset.auth;
-  const status = document.getElementById('status');
-  const typeFilter = document.getElementById('type-filter');
-  const periodFilter = document.getElementById('period-filter');
-  const legend = document.getElementById('legend');
-  const tokenForm = document.getElementById('token-form');
-  const tokenInput = document.getElementById('token');
-  const dialog = document.getElementById('details');
+  const [status, typeFilter, periodFilter, legend, tokenForm, tokenInput, dialog] = [
+    'status',
+    'type-filter',
+    'period-filter',
+    'legend',
+    'token-form',
+    'token',
+    'details',
+  ].map((id) => document.getElementById(id));
 
   const KNOWN_COLORS = { general: '#1f6fb2', 'check-in': '#1d7a46', grade: '#a3321b' };
   /** A type's colour: the known ones fixed, any other from a hash of its name (dark enough for white text). */
