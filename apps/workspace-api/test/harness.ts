@@ -19,6 +19,13 @@ export const keyHeaders = (credentials: Credentials) => ({
   'api-key-secret': credentials.api_key_secret,
 });
 
+/** The fields a 400's problem details name, sorted. */
+export const errorFields = (res: LightMyRequestResponse): string[] =>
+  res
+    .json()
+    .errors.map((e: { field: string }) => e.field)
+    .sort();
+
 export interface Harness {
   app: FastifyInstance;
   config: Config;

@@ -62,6 +62,17 @@ export async function settingsSnapshot(h: Harness): Promise<string[]> {
   return rows.map((r) => `${r.t} ${r.id} ${r.updated_at.toISOString()}`);
 }
 
+/** The workspaces, group and user that FULL_SETTINGS names, so that applying it finds them. */
+export async function seedSettingsTargets(h: Harness): Promise<void> {
+  await createImage(h.db, { name: 'kasmweb/terminal:1.16.0' });
+  await createImage(h.db, {
+    name: 'kasmweb/firefox:1.16.0',
+    persistentProfilePath: '/keep/{username}',
+  });
+  await h.call('create_group', { target_group: { name: 'Developers' } });
+  await h.call('create_user', { target_user: userInput({ username: 'ada' }) });
+}
+
 export const settingsCounts = async (h: Harness) => ({
   zones: await h.db.zone.count(),
   agents: await h.db.agent.count(),
@@ -102,15 +113,8 @@ export function useSettingsFixture(): SettingsFixture {
     await fixture.h.close();
   });
   beforeEach(async () => {
-    const { h } = fixture;
-    await h.reset();
-    await createImage(h.db, { name: 'kasmweb/terminal:1.16.0' });
-    await createImage(h.db, {
-      name: 'kasmweb/firefox:1.16.0',
-      persistentProfilePath: '/keep/{username}',
-    });
-    await h.call('create_group', { target_group: { name: 'Developers' } });
-    await h.call('create_user', { target_user: userInput({ username: 'ada' }) });
+    await fixture.h.reset();
+    await seedSettingsTargets(fixture.h);
   });
   return fixture;
 }

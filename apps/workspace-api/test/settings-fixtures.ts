@@ -1,3 +1,4 @@
+import type { TargetedMapping } from '../src/file-mappings/mapping-target';
 import type { CurrentSettings } from '../src/settings/current';
 import type { DesiredSettings } from '../src/settings/desired';
 import { parseSettingsText } from '../src/settings/settings-parse';
@@ -57,6 +58,20 @@ export function currentSettings(overrides: Partial<CurrentSettings> = {}): Curre
     ...overrides,
   };
 }
+
+/** A file mapping row of CurrentSettings: no description, not executable unless given. */
+export const currentMapping = (
+  mapping: Omit<TargetedMapping, 'description' | 'executable'> & Partial<TargetedMapping>,
+): TargetedMapping => ({ description: '', executable: false, ...mapping });
+
+/** The change that updates one field of one item, as a plan or an apply's result lists it. */
+export const fieldUpdate = (
+  entity: string,
+  item: { id: string } | { key: string },
+  field: string,
+  from: unknown,
+  to: unknown,
+) => expect.objectContaining({ entity, action: 'update', ...item, fields: [{ field, from, to }] });
 
 /** The same settings as currentSettings(), as a file. */
 export const MATCHING_FILE = `version: 1

@@ -1,16 +1,12 @@
-import { createHarness, type Harness } from '../../test/harness';
+import { errorFields, type Harness, useHarness } from '../../test/harness';
 
 const UNKNOWN = '11111111111111111111111111111111';
 const GB = 1_000_000_000;
 
 let h: Harness;
 let zoneId: string;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(() => h.close());
+useHarness((ready) => (h = ready));
 beforeEach(async () => {
-  await h.reset();
   zoneId = (
     await h.call('create_zone', {
       target_zone: { name: 'default', proxy_hostname: 'desk.example.com' },
@@ -82,12 +78,7 @@ describe('create_agent', () => {
       },
     });
     expect(res.statusCode).toBe(400);
-    expect(
-      res
-        .json()
-        .errors.map((e: { field: string }) => e.field)
-        .sort(),
-    ).toEqual([
+    expect(errorFields(res)).toEqual([
       'target_agent.cores',
       'target_agent.cores_override',
       'target_agent.memory',

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { createHarness, type Harness } from '../../test/harness';
+import { type Harness, useHarness } from '../../test/harness';
 import { userInput } from '../../test/factories';
 import { createImage } from '../../test/image-factories';
 import { createSettingsService } from '../settings/settings.service';
@@ -15,12 +15,8 @@ let userId: string;
 let imageId: string;
 let developers: string;
 let zoneId: string;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(() => h.close());
+useHarness((ready) => (h = ready));
 beforeEach(async () => {
-  await h.reset();
   userId = (await h.call('create_user', { target_user: userInput({ username: 'ada' }) })).json()
     .user.user_id;
   developers = (

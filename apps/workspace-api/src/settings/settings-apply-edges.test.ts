@@ -1,26 +1,18 @@
 import { symlink } from 'node:fs/promises';
 import path from 'node:path';
-import type { Harness } from '../../test/harness';
 import {
   FULL_SETTINGS,
   settingsCounts,
   settingsSnapshot,
   settingsDir,
-  type SettingsDir,
   useSettingsFixture,
   type SettingsFixture,
 } from '../../test/settings-files';
-import type { SettingsService } from './settings.service';
 
 const fixture = useSettingsFixture();
-let h: Harness;
-let files: SettingsDir;
-let settings: SettingsService;
-let full: string;
-let apply: SettingsFixture['apply'];
-beforeAll(() => {
-  ({ h, files, settings, full, apply } = fixture);
-});
+// Copied from the fixture once its beforeAll has filled it in.
+let { h, files, settings, full, apply } = {} as SettingsFixture;
+beforeAll(() => ({ h, files, settings, full, apply } = fixture));
 
 describe('settings apply: engine agents', () => {
   const ENGINE_FILE = `version: 1

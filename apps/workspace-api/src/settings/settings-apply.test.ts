@@ -1,23 +1,18 @@
 import path from 'node:path';
-import type { Harness } from '../../test/harness';
 import {
   FULL_SETTINGS,
   SETUP_SCRIPT,
   settingsCounts,
   settingsSnapshot,
-  type SettingsDir,
   useSettingsFixture,
   type SettingsFixture,
 } from '../../test/settings-files';
+import { fieldUpdate } from '../../test/settings-fixtures';
 
 const fixture = useSettingsFixture();
-let h: Harness;
-let files: SettingsDir;
-let full: string;
-let apply: SettingsFixture['apply'];
-beforeAll(() => {
-  ({ h, files, full, apply } = fixture);
-});
+// Copied from the fixture once its beforeAll has filled it in.
+let { h, files, full, apply } = {} as SettingsFixture;
+beforeAll(() => ({ h, files, full, apply } = fixture));
 
 describe('settings apply', () => {
   it('creates everything the file names on an empty database, in one go', async () => {
@@ -93,14 +88,7 @@ describe('settings apply', () => {
       FULL_SETTINGS.replace('proxy_port: 8443', 'proxy_port: 9443'),
     );
     const result = await apply(changed);
-    expect(result.changes).toEqual([
-      expect.objectContaining({
-        entity: 'zone',
-        action: 'update',
-        key: 'eu',
-        fields: [{ field: 'proxy_port', from: 8443, to: 9443 }],
-      }),
-    ]);
+    expect(result.changes).toEqual([fieldUpdate('zone', { key: 'eu' }, 'proxy_port', 8443, 9443)]);
     expect(
       (await h.db.agent.findUniqueOrThrow({ where: { hostname: 'agent-1' } })).updatedAt,
     ).toEqual(before.updatedAt);

@@ -1,4 +1,9 @@
-import { currentSettings, desiredFrom, NO_ENGINE } from '../../test/settings-fixtures';
+import {
+  currentMapping,
+  currentSettings,
+  desiredFrom,
+  NO_ENGINE,
+} from '../../test/settings-fixtures';
 import type { CurrentSettings } from './current';
 import { exportSettings } from './settings-export';
 import { parseSettingsText } from './settings-parse';
@@ -111,15 +116,14 @@ describe('exportSettings', () => {
   it('writes scripts as literal blocks that read like the script', () => {
     const current = currentSettings({
       mappings: [
-        {
+        currentMapping({
           id: 'm',
           target: { type: 'group', id: 'g-dev' },
           name: 's',
-          description: '',
           destination: '/s.sh',
           executable: true,
           content: '#!/bin/sh\necho "$HOME"\n',
-        },
+        }),
       ],
     });
     expect(exportSettings(current)).toContain(

@@ -1,4 +1,10 @@
-import { currentSettings, desiredFrom, MATCHING_FILE } from '../../test/settings-fixtures';
+import {
+  currentMapping,
+  currentSettings,
+  desiredFrom,
+  fieldUpdate,
+  MATCHING_FILE,
+} from '../../test/settings-fixtures';
 import type { SettingsChange } from './changes';
 import { emptyDesired } from './desired';
 import { formatChange } from './settings-format';
@@ -7,6 +13,24 @@ import { planSettings } from './settings-plan';
 const lines = (changes: SettingsChange[]) => changes.map(formatChange);
 const problemLines = (plan: ReturnType<typeof planSettings>) =>
   plan.problems.map((p) => `${p.line}:${p.column} ${p.path}: ${p.message}`);
+
+/** The current settings plus a zone "old" and a group mapping /x that a bare file does not name. */
+const withUnnamedZoneAndMapping = (content: string) =>
+  currentSettings({
+    zones: [
+      ...currentSettings().zones,
+      { id: 'z2', name: 'old', proxyHostname: 'old', proxyPath: '/', proxyPort: 1 },
+    ],
+    mappings: [
+      currentMapping({
+        id: 'm1',
+        target: { type: 'group', id: 'g-dev' },
+        name: 'x',
+        destination: '/x',
+        content,
+      }),
+    ],
+  });
 
 describe('planSettings', () => {
   it('creates everything a file names on an empty database, zones before the agents in them', () => {
@@ -42,18 +66,8 @@ describe('planSettings', () => {
     );
     const plan = planSettings(desiredFrom(file), currentSettings(), { prune: false });
     expect(plan.changes).toEqual([
-      expect.objectContaining({
-        entity: 'zone',
-        action: 'update',
-        id: 'z1',
-        fields: [{ field: 'proxy_port', from: 0, to: 8443 }],
-      }),
-      expect.objectContaining({
-        entity: 'agent',
-        action: 'update',
-        id: 'a1',
-        fields: [{ field: 'cores_override', from: 0, to: 12 }],
-      }),
+      fieldUpdate('zone', { id: 'z1' }, 'proxy_port', 0, 8443),
+      fieldUpdate('agent', { id: 'a1' }, 'cores_override', 0, 12),
     ]);
   });
 
@@ -80,46 +94,14 @@ describe('planSettings', () => {
   });
 
   it('without prune, removes nothing the file does not name', () => {
-    const current = currentSettings({
-      zones: [
-        ...currentSettings().zones,
-        { id: 'z2', name: 'old', proxyHostname: 'old', proxyPath: '/', proxyPort: 1 },
-      ],
-      mappings: [
-        {
-          id: 'm1',
-          target: { type: 'group', id: 'g-dev' },
-          name: 'x',
-          description: '',
-          destination: '/x',
-          executable: false,
-          content: '',
-        },
-      ],
-    });
+    const current = withUnnamedZoneAndMapping('');
     expect(planSettings(desiredFrom('version: 1\n'), current, { prune: false }).changes).toEqual(
       [],
     );
   });
 
   it('with prune, deletes mappings, agents and zones the file does not name (in that order) and clears unnamed profile paths', () => {
-    const current = currentSettings({
-      zones: [
-        ...currentSettings().zones,
-        { id: 'z2', name: 'old', proxyHostname: 'old', proxyPath: '/', proxyPort: 1 },
-      ],
-      mappings: [
-        {
-          id: 'm1',
-          target: { type: 'group', id: 'g-dev' },
-          name: 'x',
-          description: '',
-          destination: '/x',
-          executable: false,
-          content: 'abc',
-        },
-      ],
-    });
+    const current = withUnnamedZoneAndMapping('abc');
     const plan = planSettings(desiredFrom('version: 1\n'), current, { prune: true });
     expect(lines(plan.changes)).toEqual([
       '- file mapping /x of group "Developers" ("x", 3 bytes)',
@@ -152,24 +134,20 @@ describe('planSettings', () => {
   it('creates, updates and keeps file mappings by (target, destination)', () => {
     const current = currentSettings({
       mappings: [
-        {
+        currentMapping({
           id: 'm1',
           target: { type: 'user', id: 'u-ada' },
           name: 'same',
-          description: '',
           destination: '/same',
-          executable: false,
           content: 'x',
-        },
-        {
+        }),
+        currentMapping({
           id: 'm2',
           target: { type: 'user', id: 'u-ada' },
           name: 'old',
-          description: '',
           destination: '/changed',
-          executable: false,
           content: 'x',
-        },
+        }),
       ],
     });
     const file = `version: 1

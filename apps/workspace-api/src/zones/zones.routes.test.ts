@@ -1,13 +1,9 @@
-import { createHarness, type Harness } from '../../test/harness';
+import { errorFields, type Harness, useHarness } from '../../test/harness';
 
 const UNKNOWN = '11111111111111111111111111111111';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(() => h.close());
-beforeEach(() => h.reset());
+useHarness((ready) => (h = ready));
 
 const createZone = async (zone: Record<string, unknown> = {}) =>
   (
@@ -51,12 +47,7 @@ describe('create_zone', () => {
       },
     });
     expect(res.statusCode).toBe(400);
-    expect(
-      res
-        .json()
-        .errors.map((e: { field: string }) => e.field)
-        .sort(),
-    ).toEqual([
+    expect(errorFields(res)).toEqual([
       'target_zone.name',
       'target_zone.proxy_hostname',
       'target_zone.proxy_path',

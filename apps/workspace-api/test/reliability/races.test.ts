@@ -7,7 +7,13 @@ import { createSettingsRepository } from '../../src/settings/settings.repository
 import { userInput } from '../factories';
 import { createHarness, type Harness } from '../harness';
 import { createImage } from '../image-factories';
-import { FULL_SETTINGS, SETUP_SCRIPT, settingsDir, type SettingsDir } from '../settings-files';
+import {
+  FULL_SETTINGS,
+  SETUP_SCRIPT,
+  seedSettingsTargets,
+  settingsDir,
+  type SettingsDir,
+} from '../settings-files';
 
 // RACE_CONCURRENCY and RACE_ROUNDS make the races wider and longer on purpose.
 const CONCURRENCY = Number(process.env.RACE_CONCURRENCY ?? 12);
@@ -168,15 +174,7 @@ describe('races of settings apply', () => {
     await files.write('scripts/setup.sh', SETUP_SCRIPT);
   });
   afterAll(() => files.remove());
-  beforeEach(async () => {
-    await createImage(h.db, { name: 'kasmweb/terminal:1.16.0' });
-    await createImage(h.db, {
-      name: 'kasmweb/firefox:1.16.0',
-      persistentProfilePath: '/keep/{username}',
-    });
-    await h.call('create_group', { target_group: { name: 'Developers' } });
-    await h.call('create_user', { target_user: userInput({ username: 'ada' }) });
-  });
+  beforeEach(() => seedSettingsTargets(h));
 
   const applyAll = (paths: string[]) => {
     const settings = createSettingsService({ settings: createSettingsRepository(h.data) });
