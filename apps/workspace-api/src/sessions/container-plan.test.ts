@@ -1,3 +1,4 @@
+import { idlePlanAgent } from '../../test/launch-plan-fixtures';
 import type { LaunchPlan } from '../launch-plan/launch-plan';
 import { launchSteps, parseSize } from './container-plan';
 
@@ -16,13 +17,12 @@ function plan(overrides: Partial<LaunchPlan> = {}, runConfig: unknown = {}): Lau
     },
     resources: { cores: 1.5, memory: 2 * GB },
     allowedThrough: [],
-    agent: {
+    agent: idlePlanAgent({
       id: 'a1',
       hostname: 'agent-1',
       zone: { id: 'z1', name: 'default' },
       capacity: { cores: 8, memory: 16 * GB },
-      free: { cores: 8, memory: 16 * GB },
-    },
+    }),
     sessionId: 'f00d',
     sessionUrl: 'https://desk.example.com/kasm/f00d/',
     persistentProfilePath: '/profiles/ada',
