@@ -73,9 +73,9 @@ const LOG_FLUSH_MS = 1000;
 
 /**
  * An asynchronous, buffered log destination on `fd`: a line costs a buffer append; the buffer is
- * written (in the background) when it holds 4 KiB, and at least once a second. A write per line
- * cost some 100 µs of CPU per request (bench/README.md). pino flushes the buffer synchronously
- * when the process exits, which `listen`'s shutdown ends with.
+ * written (in the background) when it holds 4 KiB, and at least once a second: one write call
+ * per 25 lines or so instead of one per line (bench/README.md has what each costs). pino flushes
+ * the buffer synchronously when the process exits, which `listen`'s shutdown ends with.
  */
 export function bufferedDestination(fd: number) {
   const destination = pino.destination({ dest: fd, sync: false, minLength: LOG_BUFFER_BYTES });
