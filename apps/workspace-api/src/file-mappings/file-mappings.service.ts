@@ -62,8 +62,10 @@ export function createFileMappingsService({
     /** Every mapping, or those of one workspace, group or user (404 when it does not exist). */
     async list(ids: TargetIds = {}): Promise<FileMappingRow[]> {
       const target = requireTarget(ids, false);
-      if (target && !(await targets.exists(target))) throw notFound(target);
-      return mappings.list(target);
+      const rows = await mappings.list(target);
+      // Only an empty list can mean the target does not exist.
+      if (target && rows.length === 0 && !(await targets.exists(target))) throw notFound(target);
+      return rows;
     },
 
     /** The target's existence and the (target, destination) uniqueness are decided by the database. */

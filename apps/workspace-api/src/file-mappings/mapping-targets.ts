@@ -4,13 +4,13 @@ import type { MappingTargets } from './file-mappings.service';
 export function mappingTargets(owners: {
   images: { exists(id: string): Promise<boolean> };
   groups: { find(id: string): Promise<unknown> };
-  users: { findById(id: string): Promise<unknown> };
+  users: { exists(id: string): Promise<boolean> };
 }): MappingTargets {
   return {
     async exists({ type, id }) {
       if (type === 'image') return owners.images.exists(id);
       if (type === 'group') return (await owners.groups.find(id)) !== null;
-      return (await owners.users.findById(id)) !== null;
+      return owners.users.exists(id);
     },
   };
 }

@@ -153,14 +153,8 @@ export function createUsersRepository(database: Database) {
         orderBy: { username: 'asc' },
       }),
 
-    /** The ids among `ids` that name a user. */
-    async existing(ids: string[]): Promise<Set<string>> {
-      const found = await prisma.user.findMany({
-        where: { id: { in: ids } },
-        select: { id: true },
-      });
-      return new Set(found.map((user) => user.id));
-    },
+    exists: async (id: string): Promise<boolean> =>
+      (await prisma.user.findUnique({ where: { id }, select: { id: true } })) !== null,
   };
 }
 export type UsersRepository = ReturnType<typeof createUsersRepository>;
