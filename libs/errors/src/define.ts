@@ -62,3 +62,9 @@ export function isForeignKeyViolation(error: unknown): boolean {
     sqlState: '23503',
   });
 }
+
+/** An update or delete of one row by its key found no row (Prisma's P2025). */
+export function isRecordNotFound(error: unknown): boolean {
+  const e = (error ?? {}) as ReportedError;
+  return e.name === 'PrismaClientKnownRequestError' && e.code === 'P2025';
+}

@@ -1,6 +1,7 @@
 export {
   createError,
   isForeignKeyViolation,
+  isRecordNotFound,
   isUniqueViolation,
   withFieldErrors,
   withRetryAfter,

@@ -1,18 +1,7 @@
-import { mapDatabaseError } from '@platform/errors';
+import { isRecordNotFound, mapDatabaseError } from '@platform/errors';
 
 /** Callers map these to their resource's 409 or 404 (USERNAME_TAKEN, ZONE_NOT_FOUND, …). */
-export { isForeignKeyViolation, isUniqueViolation } from '@platform/errors';
-
-interface ReportedError {
-  name?: string;
-  code?: string;
-}
-
-/** An update or delete of one row by its key found no row (Prisma's P2025). */
-export function isRecordNotFound(error: unknown): boolean {
-  const e = (error ?? {}) as ReportedError;
-  return e.name === 'PrismaClientKnownRequestError' && e.code === 'P2025';
-}
+export { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from '@platform/errors';
 
 /** Runs a write of one row by its key; null when no row has the key. */
 export async function orNullWhenMissing<T>(write: Promise<T>): Promise<T | null> {
