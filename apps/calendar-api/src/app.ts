@@ -60,7 +60,7 @@ export async function buildApp(
   const queries = createEventQueriesService({ db, config, now });
   const messages = createMessagesService({ db, config, now, outbox });
   const notifications = createNotificationsService({ db });
-  const feed = createFeedService({ db, config });
+  const feed = createFeedService({ events: queries, config });
   const workers: Workers = {
     dispatcher: createDispatcher({
       db,

@@ -4,7 +4,7 @@ import { addDays, dateInZone, isTimeZone } from '../domain/calendar-days';
 import { invalidField } from '../errors';
 import type { ListQuery } from './event-queries.schemas';
 import { withOccurrences } from './event-occurrences';
-import type { EventRow } from './event-row';
+import { byDateThenId, type EventRow } from './event-row';
 import { createEventsRepository, type EventFilter } from './events.repository';
 
 export interface EventPage {
@@ -42,6 +42,11 @@ export function createEventQueriesService({
 
   return {
     onDate,
+
+    /** Every event of a type and/or period, a recurring one once with its rule (the feed's). */
+    async withRules(filter: Pick<EventFilter, 'type' | 'period'>): Promise<EventRow[]> {
+      return (await repository.select(filter)).sort(byDateThenId);
+    },
 
     byType: (type: string) => read({ type }),
 

@@ -1,7 +1,5 @@
 import type { Config } from '../config';
-import type { Database } from '../db';
-import { byDateThenId } from '../events/event-row';
-import { createEventsRepository } from '../events/events.repository';
+import type { EventQueriesService } from '../events/event-queries.service';
 import { buildCalendarFeed, feedEtag } from './calendar-feed';
 
 export interface FeedQuery {
@@ -10,14 +8,19 @@ export interface FeedQuery {
 }
 
 /** The iCalendar feed: every event, or those of one type and/or period. */
-export function createFeedService({ db, config }: { db: Database; config: Config }) {
-  const events = createEventsRepository(db);
+export function createFeedService({
+  events,
+  config,
+}: {
+  events: Pick<EventQueriesService, 'withRules'>;
+  config: Config;
+}) {
   const options = { name: config.CALENDAR_NAME, uidDomain: config.CALENDAR_UID_DOMAIN };
   return {
     async render(query: FeedQuery): Promise<{ body: string; etag: string }> {
       // Recurring events go in once each, with their rule: calendar apps expand it.
-      const rows = await events.select({ type: query.type, period: query.period });
-      const body = buildCalendarFeed(rows.sort(byDateThenId), options);
+      const rows = await events.withRules({ type: query.type, period: query.period });
+      const body = buildCalendarFeed(rows, options);
       return { body, etag: feedEtag(body) };
     },
   };
