@@ -3,7 +3,7 @@ import { testConfig } from '../../test/harness';
 import { MIGRATIONS_DIR } from '../migrations';
 import { openDatabase, type Database } from './client';
 import { isUniqueViolation, toDatabaseError } from './database-errors';
-import { runStatement } from './sql';
+import { runStatement } from './statements';
 
 let database: TestDatabase;
 let db: Database;
@@ -58,8 +58,8 @@ describe('the database errors', () => {
     for (const tx of [null, 'in a transaction'] as const) {
       const error = await failureOf(() =>
         tx === null
-          ? runStatement(db, null, insertToken('again'))
-          : db.transaction((t) => runStatement(db, t, insertToken('again'))),
+          ? runStatement(db, insertToken('again'))
+          : db.transaction((t) => runStatement(db, insertToken('again'), t)),
       );
       expect(error).toMatchObject({ code: 'CONFLICT', statusCode: 409 });
     }
@@ -83,8 +83,8 @@ describe('the pool shared with Prisma', () => {
       text: 'SELECT name FROM calendar.api_token ORDER BY id',
       values: [],
     };
-    const outside = await runStatement(db, null, statement);
-    const inside = await db.transaction((tx) => runStatement(db, tx, statement));
+    const outside = await runStatement(db, statement);
+    const inside = await db.transaction((tx) => runStatement(db, statement, tx));
     expect(outside).toEqual([{ name: 'first' }]);
     expect(inside).toEqual(outside);
   });

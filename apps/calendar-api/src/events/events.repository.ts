@@ -146,7 +146,7 @@ export function createEventsRepository(db: Database) {
      * master rows, `rrule` set) that can have occurrences it matches: see `withOccurrences`.
      */
     async select(filter: EventFilter): Promise<EventRow[]> {
-      const rows = await runStatement<EventRow>(db, null, selectEventsStatement(db.schema, filter));
+      const rows = await runStatement<EventRow>(db, selectEventsStatement(db.schema, filter));
       return rows.map(eventRowFromSql);
     },
 
@@ -188,7 +188,7 @@ export function createEventsRepository(db: Database) {
 
     /** The events as they are before an edit, locked (FOR UPDATE) so that none changes meanwhile. */
     async lockForEdit(tx: Tx, target: LockTarget): Promise<EventRow[]> {
-      const rows = await runStatement<EventRow>(db, tx, lockStatement(db.schema, target));
+      const rows = await runStatement<EventRow>(db, lockStatement(db.schema, target), tx);
       return rows.map(eventRowFromSql);
     },
 

@@ -77,7 +77,7 @@ export function createChatMessagesRepository(db: Database) {
     ): Promise<StoreResult> {
       const { weekStart, events, version } = message;
       const statement = ingestStatement(db.schema, identity, weekStart, events, version);
-      const rows = await runStatement<IngestRow>(db, tx, statement);
+      const rows = await runStatement<IngestRow>(db, statement, tx ?? undefined);
       if (rows.length === 0) return 'unchanged';
       if (rows[0].change === 'stale') return 'stale';
       const of = (change: IngestRow['change']) =>
