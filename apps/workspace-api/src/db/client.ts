@@ -3,10 +3,8 @@ import { Prisma, PrismaClient } from '../generated/prisma/client';
 
 /** The one transaction type: what `database.transaction(async (tx) => …)` hands its callback. */
 export type Tx = Prisma.TransactionClient;
-/** The Prisma client, for repositories that take it directly. */
+/** The Prisma client (tests seed through it). */
 export type Db = PrismaClient;
-/** Repositories take either, so that a service decides whether a query joins a transaction. */
-export type DbClient = Db | Tx;
 
 /**
  * workspace-api's one way to Postgres: one `pg` pool with Prisma running on it. Repositories use

@@ -2,7 +2,6 @@ export {
   openDatabase,
   type Database,
   type Db,
-  type DbClient,
   type TransactionOptions,
   type Tx,
 } from './client';
