@@ -1,4 +1,5 @@
 import type { PoolConfig } from 'pg';
+import { readTimeoutClient } from './read-timeout-client';
 
 export interface PoolSettings {
   connectionString: string;
@@ -14,7 +15,9 @@ export function poolConfig(settings: PoolSettings): PoolConfig {
     max: settings.maxConnections,
     connectionTimeoutMillis: settings.timeoutMs,
     statement_timeout: settings.timeoutMs,
-    query_timeout: settings.timeoutMs + 1_000,
+    // The server ends a statement after timeoutMs; the client stops waiting a second later, for a
+    // server or network that does not answer at all (pg's own query_timeout: see the client).
+    Client: readTimeoutClient(settings.timeoutMs + 1_000),
     idleTimeoutMillis: 30_000,
   };
 }

@@ -121,7 +121,7 @@ export function isDatabaseUnavailable(thrown: unknown): boolean {
   const error = (thrown ?? {}) as ThrownError;
   if (error.name === 'PrismaClientInitializationError') return true;
   // pg reports these without a code: no free connection in time, the server closed the socket
-  // (it stopped), or the statement outlived query_timeout.
+  // (it stopped), or the server did not answer within the pool's read timeout.
   if (
     error.message !== undefined &&
     PG_UNAVAILABLE_MESSAGES.some((m) => error.message?.includes(m))

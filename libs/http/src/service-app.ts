@@ -7,6 +7,7 @@ import { docsPlugin, type DocsOptions } from './docs.plugin';
 import { fastifyOptions, validatorCompiler } from './fastify-options';
 import { healthRoutes } from './health.routes';
 import { inputGuardPlugin } from './input-guard.plugin';
+import { serializerCompiler } from './response-serializer';
 import { parseTrustProxy } from './trust-proxy';
 
 /** The HTTP settings every service's config holds. */
@@ -23,8 +24,8 @@ export interface ServiceAppOverrides {
 }
 
 /**
- * A service's Fastify instance with the shared logging, limits, trust and TypeBox validation,
- * nothing registered yet and not listening.
+ * A service's Fastify instance with the shared logging, limits, trust, TypeBox validation and
+ * response serialization, nothing registered yet and not listening.
  */
 export function createServiceApp(
   config: ServiceHttpConfig,
@@ -41,6 +42,7 @@ export function createServiceApp(
     ...options,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   return app;
 }
 
