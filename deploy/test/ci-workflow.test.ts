@@ -36,9 +36,7 @@ describe('.github/workflows/ci.yml', () => {
     expect(images.needs).toBe('check');
     expect(images.strategy?.matrix.app).toBe('${{ fromJSON(needs.check.outputs.apps) }}');
     expect(runs(images)).toEqual([
-      expect.stringMatching(
-        /^docker build --file apps\/\$\{\{ matrix\.app \}\}\/Dockerfile .* \.$/,
-      ),
+      expect.stringMatching(/^docker build --build-arg APP=\$\{\{ matrix\.app \}\} .* \.$/),
     ]);
     expect(JSON.stringify(workflow)).not.toMatch(/docker push|push: true/);
   });

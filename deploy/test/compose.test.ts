@@ -93,9 +93,13 @@ describe('docker-compose.yml', () => {
     const service = compose.services[name];
     const migrate = compose.services[`${name}-migrate`];
 
-    it('builds one image from its Dockerfile for the job and the service', () => {
+    it('builds one image from the Dockerfile, with APP naming the service, for the job and the service', () => {
       expect(service.image).toBe(`workspace-platform/${name}:dev`);
-      expect(service.build).toEqual({ context: '.', dockerfile: `apps/${name}/Dockerfile` });
+      expect(service.build).toEqual({
+        context: '.',
+        dockerfile: 'Dockerfile',
+        args: { APP: name },
+      });
       expect(existsSync(path.join(ROOT, service.build?.dockerfile as string))).toBe(true);
       expect(migrate.image).toBe(service.image);
       expect(migrate.build).toEqual(service.build);

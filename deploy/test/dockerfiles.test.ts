@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { dockerignore } from './support/build-context';
@@ -22,8 +23,39 @@ const steps = (stages: Stage[], keyword: string) =>
   stages.flatMap((s) => s.steps).filter((s) => s.keyword === keyword);
 const last = (stages: Stage[], keyword: string): Step | undefined => steps(stages, keyword).at(-1);
 
-describe.each(SERVICES)('apps/$name/Dockerfile', ({ name, port }) => {
-  const stages = parseDockerfile(readFileSync(path.join(ROOT, `apps/${name}/Dockerfile`), 'utf8'));
+const DOCKERFILE = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+
+describe("Dockerfile's check of APP", () => {
+  // The steps of the first stage that read APP before anything is copied: they must stop the build.
+  const guards = (app: string | undefined) => {
+    const [first] = parseDockerfile(DOCKERFILE, app === undefined ? {} : { APP: app });
+    const copy = first.steps.findIndex((s) => s.keyword === 'COPY');
+    return first.steps
+      .slice(0, copy === -1 ? undefined : copy)
+      .filter((s) => s.keyword === 'RUN' && /\$\{?APP\b/.test(s.source));
+  };
+  const run = (step: Step) => spawnSync('sh', ['-c', step.text], { encoding: 'utf8', env: {} });
+
+  it.each([undefined, '', 'nope', 'apps'])(
+    'stops before copying anything with APP=%j, naming the argument',
+    (app) => {
+      const failed = guards(app)
+        .map(run)
+        .find((result) => result.status !== 0);
+      expect(failed?.stderr).toMatch(
+        /--build-arg APP=workspace-api\b.*--build-arg APP=calendar-api\b/,
+      );
+    },
+  );
+
+  it.each(SERVICES.map((s) => s.name))('goes on with APP=%s', (app) => {
+    expect(guards(app).length).toBeGreaterThan(0);
+    for (const step of guards(app)) expect(run(step).status).toBe(0);
+  });
+});
+
+describe.each(SERVICES)('Dockerfile with APP=$name', ({ name, port }) => {
+  const stages = parseDockerfile(DOCKERFILE, { APP: name });
   const final = stages.at(-1) as Stage;
   const runtime = lineage(stages, final.name);
   const build = lineage(stages, 'build');
@@ -81,17 +113,20 @@ describe.each(SERVICES)('apps/$name/Dockerfile', ({ name, port }) => {
     expect(user.split(':')[0]).not.toBe('0');
   });
 
-  it('checks /health/live with node, starts the server under tini', () => {
+  it('checks /health/live on the port it exposes, the one the service listens on', () => {
+    expect(final.env.PORT).toBe(String(port));
+    expect(last(runtime, 'EXPOSE')?.text).toBe(String(port));
     expect(last(runtime, 'HEALTHCHECK')?.text).toMatch(/^CMD \[/);
     const check = execForm((last(runtime, 'HEALTHCHECK')?.text as string).replace(/^CMD\s+/, ''));
     expect(check.slice(0, 2)).toEqual(['node', '-e']);
-    expect(check[2]).toContain(`(process.env.PORT || ${port}) + '/health/live'`);
+    expect(check[2]).toContain(`'http://127.0.0.1:' + process.env.PORT + '/health/live'`);
+  });
+
+  it('starts the server under tini, node in place of the shell so that it gets the signals', () => {
     expect(execForm(last(runtime, 'ENTRYPOINT')?.text as string)).toEqual(['/usr/bin/tini', '--']);
-    expect(execForm(last(runtime, 'CMD')?.text as string)).toEqual([
-      'node',
-      `apps/${name}/dist/server.js`,
-    ]);
-    expect(last(runtime, 'EXPOSE')?.text).toBe(String(port));
+    // Shell form, resolved with the image's ENV only: what the container's shell runs.
+    expect(final.env.APP).toBe(name);
+    expect(last(runtime, 'CMD')?.text).toBe(`exec node apps/${name}/dist/server.js`);
   });
 });
 

@@ -31,7 +31,7 @@ const RUNTIME_PACKAGES = ['fastify', 'pg', '@prisma/client', '@prisma/adapter-pg
 
 const MB = 1024 * 1024;
 
-describe.each(SERVICES)('$name image, built by a real engine from its Dockerfile', (service) => {
+describe.each(SERVICES)('$name image, built by a real engine from the Dockerfile', (service) => {
   const image = imageOf(service);
   const suffix = randomBytes(4).toString('hex');
   const network = `deploy-image-${suffix}`;

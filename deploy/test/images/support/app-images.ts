@@ -6,14 +6,14 @@ export const IMAGE_TAG = 'deploy-test';
 
 export const imageOf = (service: Service) => `workspace-platform/${service.name}:${IMAGE_TAG}`;
 
-/** The base images the Dockerfiles start from. */
+/** The base images the Dockerfile starts from. */
 export const BASE_IMAGES = ['node:20-bookworm-slim'] as const;
 /** The images the Compose file runs as they are. */
 export const COMPOSE_IMAGES = ['postgres:15'] as const;
 
 /**
- * `docker build` of each service's own Dockerfile, unchanged, from the repository root. Host
- * network: the private engine's bridge has no NAT, and npm install must reach the registry.
+ * `docker build` of the Dockerfile, unchanged, for each service (APP) from the repository root.
+ * Host network: the private engine's bridge has no NAT, and npm install must reach the registry.
  */
 export async function buildServiceImages(log: (line: string) => void): Promise<void> {
   for (const service of SERVICES) {
@@ -22,8 +22,8 @@ export async function buildServiceImages(log: (line: string) => void): Promise<v
       [
         'build',
         '--network=host',
-        '-f',
-        `apps/${service.name}/Dockerfile`,
+        '--build-arg',
+        `APP=${service.name}`,
         '-t',
         imageOf(service),
         '.',
