@@ -19,12 +19,12 @@ export const keyHeaders = (credentials: Credentials) => ({
   'api-key-secret': credentials.api_key_secret,
 });
 
-/** The fields a 400's problem details name, sorted. */
-export const errorFields = (res: LightMyRequestResponse): string[] =>
-  res
-    .json()
-    .errors.map((e: { field: string }) => e.field)
-    .sort();
+/** A 400 whose problem details name exactly `fields`, in any order. */
+export function expectFieldErrors(res: LightMyRequestResponse, fields: string[]): void {
+  expect(res.statusCode).toBe(400);
+  const named = res.json().errors.map((e: { field: string }) => e.field);
+  expect(named.sort()).toEqual([...fields].sort());
+}
 
 export interface Harness {
   app: FastifyInstance;

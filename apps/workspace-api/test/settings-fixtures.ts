@@ -59,6 +59,10 @@ export function currentSettings(overrides: Partial<CurrentSettings> = {}): Curre
   };
 }
 
+/** The targets of currentSettings()' user ada and group dev, for mappings. */
+export const ADA: TargetedMapping['target'] = { type: 'user', id: 'u-ada' };
+export const DEV: TargetedMapping['target'] = { type: 'group', id: 'g-dev' };
+
 /** A file mapping row of CurrentSettings: no description, not executable unless given. */
 export const currentMapping = (
   mapping: Omit<TargetedMapping, 'description' | 'executable'> & Partial<TargetedMapping>,

@@ -1,4 +1,4 @@
-import { errorFields, type Harness, useHarness } from '../../test/harness';
+import { expectFieldErrors, type Harness, useHarness } from '../../test/harness';
 
 const UNKNOWN = '11111111111111111111111111111111';
 const GB = 1_000_000_000;
@@ -67,23 +67,14 @@ describe('create_agent', () => {
   });
 
   it('answers 400 for negative or fractional overrides and out-of-range resources, every problem listed', async () => {
+    const broken = { cores: 0, memory: 0, cores_override: -1, memory_override: 1.5 };
     const res = await h.call('create_agent', {
-      target_agent: {
-        hostname: 'a',
-        zone_id: zoneId,
-        cores: 0,
-        memory: 0,
-        cores_override: -1,
-        memory_override: 1.5,
-      },
+      target_agent: { hostname: 'a', zone_id: zoneId, ...broken },
     });
-    expect(res.statusCode).toBe(400);
-    expect(errorFields(res)).toEqual([
-      'target_agent.cores',
-      'target_agent.cores_override',
-      'target_agent.memory',
-      'target_agent.memory_override',
-    ]);
+    expectFieldErrors(
+      res,
+      Object.keys(broken).map((field) => `target_agent.${field}`),
+    );
   });
 
   it('answers 404 ZONE_NOT_FOUND for an unknown zone and 409 AGENT_HOSTNAME_TAKEN, ignoring case', async () => {

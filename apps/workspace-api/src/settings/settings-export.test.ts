@@ -1,5 +1,6 @@
 import {
   currentMapping,
+  DEV,
   currentSettings,
   desiredFrom,
   NO_ENGINE,
@@ -118,7 +119,7 @@ describe('exportSettings', () => {
       mappings: [
         currentMapping({
           id: 'm',
-          target: { type: 'group', id: 'g-dev' },
+          target: DEV,
           name: 's',
           destination: '/s.sh',
           executable: true,

@@ -1,5 +1,7 @@
 import {
+  ADA,
   currentMapping,
+  DEV,
   currentSettings,
   desiredFrom,
   fieldUpdate,
@@ -21,15 +23,7 @@ const withUnnamedZoneAndMapping = (content: string) =>
       ...currentSettings().zones,
       { id: 'z2', name: 'old', proxyHostname: 'old', proxyPath: '/', proxyPort: 1 },
     ],
-    mappings: [
-      currentMapping({
-        id: 'm1',
-        target: { type: 'group', id: 'g-dev' },
-        name: 'x',
-        destination: '/x',
-        content,
-      }),
-    ],
+    mappings: [currentMapping({ id: 'm1', target: DEV, name: 'x', destination: '/x', content })],
   });
 
 describe('planSettings', () => {
@@ -134,16 +128,10 @@ describe('planSettings', () => {
   it('creates, updates and keeps file mappings by (target, destination)', () => {
     const current = currentSettings({
       mappings: [
-        currentMapping({
-          id: 'm1',
-          target: { type: 'user', id: 'u-ada' },
-          name: 'same',
-          destination: '/same',
-          content: 'x',
-        }),
+        currentMapping({ id: 'm1', target: ADA, name: 'same', destination: '/same', content: 'x' }),
         currentMapping({
           id: 'm2',
-          target: { type: 'user', id: 'u-ada' },
+          target: ADA,
           name: 'old',
           destination: '/changed',
           content: 'x',
