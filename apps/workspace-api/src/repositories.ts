@@ -22,4 +22,3 @@ export function createRepositories(database: Database) {
     registries: createRegistryRepository(database),
   };
 }
-export type Repositories = ReturnType<typeof createRepositories>;

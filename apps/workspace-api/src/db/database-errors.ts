@@ -1,7 +1,7 @@
 import { isRecordNotFound, mapDatabaseError } from '@platform/errors';
 
 /** Callers map these to their resource's 409 or 404 (USERNAME_TAKEN, ZONE_NOT_FOUND, …). */
-export { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from '@platform/errors';
+export { isForeignKeyViolation, isUniqueViolation } from '@platform/errors';
 
 /** Runs a write of one row by its key; null when no row has the key. */
 export async function orNullWhenMissing<T>(write: Promise<T>): Promise<T | null> {

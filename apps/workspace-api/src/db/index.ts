@@ -1,13 +1,6 @@
-export {
-  openDatabase,
-  type Database,
-  type Db,
-  type TransactionOptions,
-  type Tx,
-} from './client';
+export { openDatabase, type Database, type Db, type TransactionOptions, type Tx } from './client';
 export {
   isForeignKeyViolation,
-  isRecordNotFound,
   isUniqueViolation,
   orNullWhenMissing,
   toDatabaseError,

@@ -7,7 +7,8 @@ import {
 } from '../agents/capacity';
 import { decideAccess } from '../images/access';
 import { fillProfilePath } from '../images/profile-path';
-import { mergeFileMappings, type MergedMapping, type PlanMapping } from './merge-file-mappings';
+import type { TargetedMapping } from '../file-mappings/mapping-target';
+import { mergeFileMappings, type MergedMapping } from './merge-file-mappings';
 import { resolveKasmUrl, sessionUrl, type ZoneProxy } from './session-url';
 
 export interface PlanImage {
@@ -33,7 +34,7 @@ export interface LaunchPlanInput {
   image: PlanImage;
   agents: readonly PlanAgent[];
   zones: readonly PlanZone[];
-  mappings: readonly PlanMapping[];
+  mappings: readonly TargetedMapping[];
   /** Names the session in its URL; chosen by the caller so that this function stays pure. */
   sessionId: string;
   /** The scheme of session URLs (https unless the platform is served over plain HTTP). */

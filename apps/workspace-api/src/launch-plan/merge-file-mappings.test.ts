@@ -1,5 +1,6 @@
 import type { MappingTarget } from '../file-mappings/mapping-target';
-import { mergeFileMappings, type MergeInput, type PlanMapping } from './merge-file-mappings';
+import type { TargetedMapping } from '../file-mappings/mapping-target';
+import { mergeFileMappings, type MergeInput } from './merge-file-mappings';
 
 const image = { id: 'img', name: 'kasmweb/terminal:1.16.0' };
 const user = { id: 'usr', username: 'ada' };
@@ -13,7 +14,7 @@ function mapping(
   id: string,
   destination: string,
   name = `${type}:${destination}`,
-): PlanMapping {
+): TargetedMapping {
   counter += 1;
   return {
     id: `m${counter}`,
@@ -26,7 +27,7 @@ function mapping(
   };
 }
 
-const merge = (mappings: PlanMapping[], groups: MergeInput['groups'] = [devs, all]) =>
+const merge = (mappings: TargetedMapping[], groups: MergeInput['groups'] = [devs, all]) =>
   mergeFileMappings({ image, groups, user, mappings }).map((m) => [
     m.destination,
     m.name,

@@ -1,7 +1,5 @@
 import type { TargetedMapping, TargetType } from '../file-mappings/mapping-target';
 
-export type PlanMapping = TargetedMapping;
-
 export interface MappingSource {
   type: TargetType;
   id: string;
@@ -9,7 +7,7 @@ export interface MappingSource {
   name: string;
 }
 
-export type MergedMapping = PlanMapping & { source: MappingSource };
+export type MergedMapping = TargetedMapping & { source: MappingSource };
 
 export interface MergeInput {
   image: { id: string; name: string };
@@ -17,7 +15,7 @@ export interface MergeInput {
   groups: readonly { id: string; name: string; priority: number }[];
   user: { id: string; username: string };
   /** May hold mappings of other targets too; only the ones of this image, these groups and this user count. */
-  mappings: readonly PlanMapping[];
+  mappings: readonly TargetedMapping[];
 }
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -4,9 +4,7 @@ import type { InvalidEntry, WorkspaceEntry } from './registry-list';
 import type { RegistryRow } from './registry.repository';
 import type { RegistryResponse, RegistryWorkspaceResponse } from './registry.schemas';
 
-export type RegistryWithCount = RegistryRow;
-
-export function toRegistryResponse(registry: RegistryWithCount): RegistryResponse {
+export function toRegistryResponse(registry: RegistryRow): RegistryResponse {
   return {
     registry_id: toWireId(registry.id),
     registry_url: registry.url,

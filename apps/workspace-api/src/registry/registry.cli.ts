@@ -5,10 +5,9 @@ import type { Database } from '../db';
 import { createImagesRepository } from '../images/images.repository';
 import { platformSeries } from './compatibility';
 import { progressPrinter } from './progress';
-import type { RegistryWithCount } from './registry-response';
 import { parseRegistrySource } from './registry-source';
 import { createRegistryWorkspacesService } from './registry-workspaces.service';
-import { createRegistryRepository } from './registry.repository';
+import { createRegistryRepository, type RegistryRow } from './registry.repository';
 import { createRegistryService } from './registry.service';
 import { REGISTRY_USAGE } from './registry-usage';
 
@@ -39,9 +38,9 @@ export async function runRegistryCommand(
   const onProgress = progressPrinter(ctx.err);
   const location = (ref: string) =>
     /^[a-z][a-z0-9+.-]*:\/\//i.test(ref) ? ref : path.resolve(ctx.cwd, ref);
-  const describe = (r: RegistryWithCount) => `"${r.name}" (${toWireId(r.id)}, ${r.url})`;
+  const describe = (r: RegistryRow) => `"${r.name}" (${toWireId(r.id)}, ${r.url})`;
 
-  async function findRegistry(ref: string): Promise<RegistryWithCount | undefined> {
+  async function findRegistry(ref: string): Promise<RegistryRow | undefined> {
     if (UUID.test(ref)) return registries.find(ref);
     const all = await registries.list();
     const source = parseRegistrySource(location(ref), { allowLocal: true });
@@ -52,14 +51,14 @@ export async function runRegistryCommand(
     return byUrl ?? byName[0];
   }
 
-  async function requireRegistry(ref: string | undefined): Promise<RegistryWithCount> {
+  async function requireRegistry(ref: string | undefined): Promise<RegistryRow> {
     if (!ref) throw new Error('Name the registry: an id, URL, directory or name');
     const registry = await findRegistry(ref);
     if (!registry) throw new Error(`No registry matches "${ref}"`);
     return registry;
   }
 
-  async function add(ref: string): Promise<RegistryWithCount> {
+  async function add(ref: string): Promise<RegistryRow> {
     ctx.err.write(`Adding registry ${location(ref)}\n`);
     const registry = await registries.add(location(ref), onProgress);
     const invalid = registry.invalidEntries as {

@@ -10,8 +10,7 @@ import {
 import type { EntryDiff } from './registry-diff';
 import type { FetchProgress } from './registry-fetch';
 import { loadRegistry, type LoadedRegistry } from './registry-load';
-import type { RegistryWithCount } from './registry-response';
-import type { RegistryRepository } from './registry.repository';
+import type { RegistryRepository, RegistryRow } from './registry.repository';
 import { parseRegistrySource, type RegistrySource } from './registry-source';
 
 export type RegistryConfig = Pick<
@@ -67,7 +66,7 @@ export function createRegistryService({
     return source;
   }
 
-  async function find(registryId: string): Promise<RegistryWithCount> {
+  async function find(registryId: string): Promise<RegistryRow> {
     const registry = await registries.find(toUuid(registryId));
     if (!registry) throw new RegistryNotFoundError(`registry_id ${registryId}`);
     return registry;
@@ -76,10 +75,10 @@ export function createRegistryService({
   return {
     find,
 
-    list: (): Promise<RegistryWithCount[]> => registries.list(),
+    list: (): Promise<RegistryRow[]> => registries.list(),
 
     /** Fetches, validates and stores a registry; its valid entries load even when others are broken. */
-    async add(url: string, onProgress?: ProgressListener): Promise<RegistryWithCount> {
+    async add(url: string, onProgress?: ProgressListener): Promise<RegistryRow> {
       const source = sourceOf(url);
       // Saves a fetch in the common case; the unique index still decides races.
       if (await registries.hasUrl(source.url)) {
@@ -97,7 +96,7 @@ export function createRegistryService({
     async refresh(
       registryId: string,
       onProgress?: ProgressListener,
-    ): Promise<EntryDiff & { registry: RegistryWithCount }> {
+    ): Promise<EntryDiff & { registry: RegistryRow }> {
       const { id, url } = await find(registryId);
       const loaded = await loadRegistry(sourceOf(url), fetchOptions(onProgress));
       return registries.refresh(id, registryFields(loaded), loaded.entries);
