@@ -90,7 +90,7 @@ export async function buildApp(
 
   await app.register(serviceFoundation, {
     mapError: toDatabaseError,
-    database: { ping: () => db.ping(), close: () => db.close() },
+    database: db,
     docs: {
       title: 'calendar-api',
       description: 'Turns weekly-plan chat messages into calendar events and serves them.',

@@ -8,16 +8,9 @@ export interface DatabasePluginOptions {
   close: () => Promise<void>;
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    database: { ping: () => Promise<unknown> };
-  }
-}
-
 /** Owns the database client's lifecycle inside the app: readiness ping and pool shutdown. */
 export const databasePlugin = fp(
   async (app: FastifyInstance, options: DatabasePluginOptions) => {
-    app.decorate('database', { ping: options.ping });
     app.addHook('onClose', async () => {
       await options.close();
     });

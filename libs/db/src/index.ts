@@ -4,6 +4,6 @@ export { compileWasmCompactly } from './compact-wasm';
 export { databasePlugin } from './database.plugin';
 export type { DatabasePluginOptions } from './database.plugin';
 export { openServiceDatabase } from './service-database';
-export type { ClientOptions, DatabaseEnv, ServiceDatabase } from './service-database';
+export type { DatabaseEnv, ServiceDatabase } from './service-database';
 export { qualified, runStatement } from './statements';
-export type { RawSqlTransaction, Statement } from './statements';
+export type { Statement } from './statements';

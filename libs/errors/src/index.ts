@@ -8,7 +8,7 @@ export {
 } from './define';
 export type { FieldProblem } from './define';
 export * from './common-errors';
-export { isDatabaseUnavailable, toProblem } from './to-problem';
+export { toProblem } from './to-problem';
 export { mapDatabaseError } from './database-errors';
 export type { DatabaseErrorMapping } from './database-errors';
 export type { ProblemBody } from './to-problem';

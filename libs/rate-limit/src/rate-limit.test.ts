@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { problemDetailsPlugin } from '@platform/errors';
 import { fastifyOptions } from '@platform/http';
-import { redisReachable } from '@platform/testing';
+import { redisReachable, TEST_REDIS_URL } from '@platform/testing';
 import { authThrottlePlugin } from './auth-throttle.plugin';
 import { clientKey } from './client-key';
 import { createFailureThrottle, type FailureThrottle, type ThrottleRule } from './failure-throttle';
@@ -10,7 +10,6 @@ import { createMemoryStore } from './memory-store';
 import { createRedisStore } from './redis-store';
 import type { RateLimitStore } from './store';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const silent = Fastify({ logger: { level: 'silent' } }).log;
 const rule = (limit: number, windowSeconds = 60): ThrottleRule => ({
   limit,
@@ -213,14 +212,14 @@ describe('concurrent failures (in memory)', () => {
 describe('with Redis', () => {
   let available = false;
   beforeAll(async () => {
-    available = await redisReachable(REDIS_URL);
-    if (!available) process.stdout.write(`Redis tests skipped: nothing answers at ${REDIS_URL}\n`);
+    available = await redisReachable(TEST_REDIS_URL);
+    if (!available) process.stdout.write(`Redis tests skipped: nothing answers at ${TEST_REDIS_URL}\n`);
   });
   const prefix = () => `test-${randomBytes(6).toString('hex')}:`;
 
   it('counts atomically under concurrency, with one window per key', async () => {
     if (!available) return;
-    const store = createRedisStore({ url: REDIS_URL, keyPrefix: prefix() });
+    const store = createRedisStore({ url: TEST_REDIS_URL, keyPrefix: prefix() });
     try {
       expect(await store.connected(2000)).toBe(true);
       const counts = await Promise.all(
@@ -241,13 +240,13 @@ describe('with Redis', () => {
 
   it('lets at most `limit` of 200 concurrent wrong passwords be checked, counted in Redis', async () => {
     if (!available) return;
-    await expectOnlyLimitChecked(REDIS_URL, prefix());
+    await expectOnlyLimitChecked(TEST_REDIS_URL, prefix());
   });
 
   it('shares the counts of two app instances', async () => {
     if (!available) return;
     const keyPrefix = prefix();
-    const build = () => loginApp({ redisUrl: REDIS_URL, keyPrefix, limit: 4 });
+    const build = () => loginApp({ redisUrl: TEST_REDIS_URL, keyPrefix, limit: 4 });
     const apps: FastifyInstance[] = [await build(), await build()];
     try {
       const statuses: number[] = [];

@@ -52,8 +52,10 @@ export async function statusesAcrossReplicas(scenario: ReplicaScenario): Promise
 }
 
 /** A throttle tight enough to reach in a test: LIMIT failures per pair, ADDRESS_LIMIT per address. */
+const LIMIT = 5;
+const ADDRESS_LIMIT = 12;
 export const TEST_THROTTLE = {
-  LIMIT: 5,
-  ADDRESS_LIMIT: 12,
-  env: { AUTH_FAILURE_LIMIT: '5', AUTH_FAILURE_ADDRESS_LIMIT: '12' },
+  LIMIT,
+  ADDRESS_LIMIT,
+  env: { AUTH_FAILURE_LIMIT: String(LIMIT), AUTH_FAILURE_ADDRESS_LIMIT: String(ADDRESS_LIMIT) },
 };
