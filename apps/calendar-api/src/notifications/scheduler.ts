@@ -23,7 +23,7 @@ const typesOf = (list: string) =>
       .filter(Boolean),
   );
 
-export interface SchedulerDeps {
+interface SchedulerDeps {
   db: Database;
   config: Config;
   targets: WebhookTarget[];
