@@ -194,11 +194,6 @@ export async function buildApp(
 
   await app.register(
     async (api) => {
-      // Kasm clients may POST without a body when credentials travel in headers.
-      api.addHook('preValidation', (request, _reply, done) => {
-        request.body ??= {};
-        done();
-      });
       await api.register(authPlugin, { apiKeys });
       await api.register(usersRoutes, { users, sessions });
       await api.register(attributesRoutes, { attributes });

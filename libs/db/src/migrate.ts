@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -54,7 +54,7 @@ async function readMigrations(dir: string): Promise<Migration[]> {
   return Promise.all(
     names.map(async (name) => {
       const sql = await readFile(path.join(dir, name, 'migration.sql'), 'utf8');
-      return { name, sql, checksum: createHash('sha256').update(sql).digest('hex') };
+      return { name, sql, checksum: hash('sha256', sql, 'hex') };
     }),
   );
 }
@@ -63,7 +63,7 @@ function lockKey(schema: string): string {
   // pg_advisory_lock takes a bigint; derive a stable one per schema.
   return BigInt.asIntN(
     64,
-    BigInt(`0x${createHash('sha256').update(`migrate:${schema}`).digest('hex').slice(0, 16)}`),
+    BigInt(`0x${hash('sha256', `migrate:${schema}`, 'hex').slice(0, 16)}`),
   ).toString();
 }
 

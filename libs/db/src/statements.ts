@@ -37,11 +37,8 @@ export async function runStatement<R>(
 ): Promise<R[]> {
   try {
     if (tx) return await tx.$queryRawUnsafe<R[]>(statement.text, ...statement.values);
-    const result = await pool.query({
-      ...(statement.name ? { name: statement.name } : {}),
-      text: statement.text,
-      values: statement.values,
-    });
+    // pg copies the config it is given: the statement itself is one (an absent name: unnamed).
+    const result = await pool.query(statement);
     return result.rows as R[];
   } catch (error) {
     throw mapError(error);

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import Ajv, { type Options as AjvOptions } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyRequest, FastifySchema, FastifyServerOptions } from 'fastify';
-import type { FastifyRouteSchemaDef, FastifySchemaValidationError } from 'fastify/types/schema';
+import type { FastifyRouteSchemaDef } from 'fastify/types/schema';
 import { sendProblem, toProblem } from '@platform/errors';
 import { asyncStdout, loggableUrl, REDACTED_PATHS, RequestLineController } from './request-log';
 import type { TrustProxy } from './trust-proxy';
@@ -38,49 +38,11 @@ const bodyAjv = createAjv(false);
 const textAjv = createAjv('array');
 
 /**
- * Where the first string holding U+0000 is: PostgreSQL can store it in neither text nor jsonb.
- * Iterative, because a client decides how deep its JSON nests.
- */
-function nulCharacterPath(root: unknown): string | null {
-  const pending: [unknown, string][] = [[root, '']];
-  while (pending.length > 0) {
-    const [value, path] = pending.pop() as [unknown, string];
-    if (typeof value === 'string') {
-      if (value.includes('\u0000')) return path;
-    } else if (typeof value === 'object' && value !== null) {
-      for (const [key, sub] of Object.entries(value)) pending.push([sub, `${path}/${key}`]);
-    }
-  }
-  return null;
-}
-
-/**
- * Bodies compile without type coercion, every other part of the request with it. Beyond the
- * schema, no string may hold the NUL character: it would reach the database and fail there.
+ * Bodies compile without type coercion, every other part of the request with it. Text the
+ * database cannot store (NUL, lone surrogates) is the input guard's to refuse, before validation.
  */
 export function validatorCompiler({ schema, httpPart }: FastifyRouteSchemaDef<FastifySchema>) {
-  const validate = (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
-  const check = (data: unknown): boolean => {
-    check.errors = null;
-    if (!validate(data)) {
-      check.errors = validate.errors as FastifySchemaValidationError[];
-      return false;
-    }
-    const path = nulCharacterPath(data);
-    if (path === null) return true;
-    check.errors = [
-      {
-        instancePath: path,
-        schemaPath: '#',
-        keyword: 'nul',
-        params: {},
-        message: 'must not contain the NUL character',
-      },
-    ];
-    return false;
-  };
-  check.errors = null as FastifySchemaValidationError[] | null;
-  return check;
+  return (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
 }
 
 const CLIENT_ERRORS: Record<string, { status: number; code: string; message: string }> = {

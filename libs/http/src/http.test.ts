@@ -84,11 +84,16 @@ describe('fastifyOptions and validatorCompiler', () => {
       method: 'POST',
       url: '/echo?n=1',
       headers: { authorization: 'Bearer s3cr3t', 'api-key-secret': 'hush' },
-      payload: { flag: true, password: 'pw-123456', api_key_secret: 'k-secret' },
+      payload: {
+        flag: true,
+        password: 'pw-123456',
+        api_key_secret: 'k-secret',
+        target_user: { password: 'tu-secret' },
+      },
     });
     expect(logs).toContain('[redacted]');
     expect(logs).toContain('explicitly logged');
-    expect(logs).not.toMatch(/s3cr3t|hush|pw-123456|k-secret/);
+    expect(logs).not.toMatch(/s3cr3t|hush|pw-123456|k-secret|tu-secret/);
   });
 
   it('logs one line per request at info: id, method, route, status and time', async () => {

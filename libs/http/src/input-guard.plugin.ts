@@ -1,19 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ValidationFailedError, withFieldErrors, type FieldProblem } from '@platform/errors';
-import { badBasicCredentials, badTextFields } from './input-guard';
-
-function headerProblems(request: FastifyRequest): FieldProblem[] {
-  const basic = badBasicCredentials(
-    typeof request.headers.authorization === 'string' ? request.headers.authorization : undefined,
-  );
-  return [...badTextFields(request.headers, 'headers'), ...(basic ? [basic] : [])];
-}
+import { badBasicCredentials, badTextFields, holdsBadText } from './input-guard';
 
 const refusal = (problems: FieldProblem[]) =>
-  problems.length === 0
-    ? undefined
-    : withFieldErrors(new ValidationFailedError('The request holds invalid text'), problems);
+  withFieldErrors(new ValidationFailedError('The request holds invalid text'), problems);
+
+/** Where a request's headers (and their Basic credentials), path and query string hold bad text. */
+const arrivalProblems = (request: FastifyRequest, basic: FieldProblem | null): FieldProblem[] => [
+  ...badTextFields(request.headers, 'headers'),
+  ...(basic ? [basic] : []),
+  ...badTextFields(request.params, 'params'),
+  ...badTextFields(request.query, 'query'),
+];
 
 /**
  * Refuses bad text (see `isBadText`) in every part of every request before any hook reads it:
@@ -26,18 +25,19 @@ export const inputGuardPlugin = fp(
   async (app: FastifyInstance) => {
     // Operations read JSON only: a text/plain body is refused with 415, not validated as a string.
     app.removeContentTypeParser('text/plain');
-    // Callback hooks: they run on every request, and an async one costs a promise each time.
+    // Callback hooks that only look: they run on every request, and an async one costs a
+    // promise each time. Field names are worked out only for a request that is refused.
     app.addHook('onRequest', (request, _reply, done) => {
-      done(
-        refusal([
-          ...headerProblems(request),
-          ...badTextFields(request.params, 'params'),
-          ...badTextFields(request.query, 'query'),
-        ]),
-      );
+      const basic = badBasicCredentials(request.headers.authorization);
+      const clean =
+        !basic &&
+        !holdsBadText(request.headers) &&
+        !holdsBadText(request.params) &&
+        !holdsBadText(request.query);
+      done(clean ? undefined : refusal(arrivalProblems(request, basic)));
     });
     app.addHook('preValidation', (request, _reply, done) => {
-      done(refusal(badTextFields(request.body, '')));
+      done(holdsBadText(request.body) ? refusal(badTextFields(request.body, '')) : undefined);
     });
   },
   { name: 'input-guard' },

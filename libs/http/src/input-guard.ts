@@ -4,14 +4,33 @@ import type { FieldProblem } from '@platform/errors';
  * Text no part of a request may carry: U+0000 (PostgreSQL stores it in neither text nor jsonb)
  * and unpaired UTF-16 surrogates (no character at all; they would be stored as U+FFFD).
  */
-// Without the u flag the pattern sees UTF-16 code units, so it can find a surrogate left alone.
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
 export function isBadText(value: string): boolean {
-  return value.includes('\u0000') || LONE_SURROGATE.test(value);
+  return value.includes('\u0000') || !value.isWellFormed();
 }
 
 const BAD_TEXT_MESSAGE = 'must not contain the NUL character or an invalid Unicode code point';
+
+/**
+ * Whether any string or object key of a parsed value holds bad text: the check every request
+ * gets, without building field names (`badTextFields` says where, once something is found).
+ */
+export function holdsBadText(root: unknown): boolean {
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'string') {
+      if (isBadText(value)) return true;
+    } else if (Array.isArray(value)) {
+      for (const item of value) pending.push(item);
+    } else if (typeof value === 'object' && value !== null) {
+      for (const key of Object.keys(value)) {
+        if (isBadText(key)) return true;
+        pending.push((value as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return false;
+}
 
 /**
  * Where the strings (and object keys) of a parsed value hold bad text, as dotted fields under

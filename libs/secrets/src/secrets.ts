@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * SHA-256 of a high-entropy machine secret (API key secret, bearer token, session token).
@@ -6,12 +6,12 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
  * brute-force, and a slow hash would cost every request. User passwords use bcrypt instead.
  */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 /** Constant-time comparison of a presented secret with a stored hash. */
 export function secretMatches(secret: string, storedHash: string): boolean {
-  const presented = Buffer.from(hashSecret(secret), 'hex');
+  const presented = hash('sha256', secret, 'buffer');
   const stored = Buffer.from(storedHash, 'hex');
   return stored.length === presented.length && timingSafeEqual(presented, stored);
 }

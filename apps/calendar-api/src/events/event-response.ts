@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { EventRow } from './event-row';
 import type { EventResponse } from './events.schemas';
 
@@ -20,9 +20,7 @@ export function toEventResponse(row: EventRow): EventResponse {
 
 /** A strong ETag: a digest of the wire form, so it changes exactly when the representation does. */
 export function etagOf(event: EventRow): string {
-  const digest = createHash('sha256')
-    .update(JSON.stringify(toEventResponse(event)))
-    .digest('base64url');
+  const digest = hash('sha256', JSON.stringify(toEventResponse(event)), 'base64url');
   return `"${digest.slice(0, 27)}"`;
 }
 

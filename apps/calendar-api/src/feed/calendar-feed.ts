@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import ical, { ICalCalendarMethod } from 'ical-generator';
 import { addDays, toDbDate } from '../domain/calendar-days';
 import type { EventRow } from '../events/event-row';
@@ -59,7 +59,7 @@ export function buildCalendarFeed(events: EventRow[], options: FeedOptions): str
 
 /** A strong ETag of the feed's bytes, for conditional GETs by polling calendar apps. */
 export function feedEtag(body: string): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  return `"${hash('sha256', body, 'base64url').slice(0, 27)}"`;
 }
 
 /** RFC 9110 If-None-Match, compared weakly: `*` or any listed tag equal to ours, W/ or not. */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export interface MessageIdentity {
   /** "" for a message posted without a channel. */
@@ -20,9 +20,11 @@ export function messageIdentity(input: {
   weekStart: string;
   text: string;
 }): MessageIdentity {
-  const contentHash = createHash('sha256')
-    .update(JSON.stringify([input.channel, input.weekStart, input.text]))
-    .digest('hex');
+  const contentHash = hash(
+    'sha256',
+    JSON.stringify([input.channel, input.weekStart, input.text]),
+    'hex',
+  );
   return {
     channel: input.channel,
     messageId: input.messageId,

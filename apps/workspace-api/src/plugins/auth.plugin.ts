@@ -20,15 +20,18 @@ declare module 'fastify' {
 /**
  * Authenticates and authorizes every operation that declares a permission. Runs before body
  * validation, so that callers without valid credentials learn nothing about the schemas, and
- * strips credential fields from the body before anything else sees it.
+ * strips credential fields from the body before anything else sees it. A request without a
+ * body gets an empty one.
  */
 export const authPlugin = fp(
   async (app: FastifyInstance, { apiKeys }: { apiKeys: ApiKeysService }) => {
     app.decorateRequest('apiKey', null);
     app.addHook('preValidation', async (request: FastifyRequest, reply) => {
+      // Kasm clients may POST without a body when credentials travel in headers.
+      request.body ??= {};
       const permission = request.routeOptions.config.permission;
       if (!permission) return;
-      const credentials = takeCredentials(request.body, request.headers);
+      const credentials = takeCredentials(request);
       if (!credentials) {
         reply.header('www-authenticate', 'Basic realm="workspace-api"');
         throw new CredentialsMissingError();
