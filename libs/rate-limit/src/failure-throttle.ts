@@ -88,15 +88,12 @@ export function createFailureThrottle({
       const rule = active(scope);
       if (!rule) return NO_RESERVATION;
       const windowMs = rule.windowSeconds * 1000;
-      const byAddress = `${scope}:${addressKey(address)}`;
+      // The address in braces: a Redis Cluster keeps both keys of an attempt in one slot.
+      const byAddress = `${scope}:{${addressKey(address)}}`;
       const keys = [`${byAddress}:${identityKey(identity)}`, byAddress];
       // Incrementing first is what makes it atomic: each attempt learns its own place in line.
-      const [pair, all] = await Promise.all(
-        keys.map((key) => withStore((s) => s.increment(key, windowMs))),
-      );
-      const release = async () => {
-        await Promise.all(keys.map((key) => withStore((s) => s.decrement(key))));
-      };
+      const [pair, all] = await withStore((s) => s.increment(keys, windowMs));
+      const release = () => withStore((s) => s.decrement(keys));
       const over = (count: WindowCount, limit: number) => count.count > limit;
       const addressLimit = rule.addressLimit ?? rule.limit * 10;
       if (!over(pair, rule.limit) && !over(all, addressLimit)) return { release };

@@ -37,20 +37,26 @@ export function createMemoryStore({
   const countOf = (entry: Entry | undefined): WindowCount =>
     entry ? { count: entry.count, resetInMs: entry.resetAt - now() } : { count: 0, resetInMs: 0 };
 
+  function incrementOne(key: string, windowMs: number): WindowCount {
+    let entry = live(key);
+    if (!entry) {
+      makeRoom();
+      entry = { count: 0, resetAt: now() + windowMs };
+      entries.set(key, entry);
+    }
+    entry.count += 1;
+    return countOf(entry);
+  }
+
   return {
-    async increment(key, windowMs) {
-      let entry = live(key);
-      if (!entry) {
-        makeRoom();
-        entry = { count: 0, resetAt: now() + windowMs };
-        entries.set(key, entry);
-      }
-      entry.count += 1;
-      return countOf(entry);
+    async increment(keys, windowMs) {
+      return keys.map((key) => incrementOne(key, windowMs));
     },
-    async decrement(key) {
-      const entry = live(key);
-      if (entry && entry.count > 0) entry.count -= 1;
+    async decrement(keys) {
+      for (const key of keys) {
+        const entry = live(key);
+        if (entry && entry.count > 0) entry.count -= 1;
+      }
     },
     async get(key) {
       return countOf(live(key));

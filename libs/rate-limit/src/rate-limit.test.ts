@@ -33,19 +33,25 @@ describe('createMemoryStore', () => {
   it('counts within a window and starts again after it', async () => {
     let now = 1000;
     const store = createMemoryStore({ now: () => now });
-    expect(await store.increment('a', 100)).toEqual({ count: 1, resetInMs: 100 });
+    expect(await store.increment(['a'], 100)).toEqual([{ count: 1, resetInMs: 100 }]);
     now += 40;
-    expect(await store.increment('a', 100)).toEqual({ count: 2, resetInMs: 60 });
+    expect(await store.increment(['a', 'b'], 100)).toEqual([
+      { count: 2, resetInMs: 60 },
+      { count: 1, resetInMs: 100 },
+    ]);
+    await store.decrement(['b']);
+    await store.decrement(['b']);
+    expect(await store.get('b')).toEqual({ count: 0, resetInMs: 100 });
     expect(await store.get('a')).toEqual({ count: 2, resetInMs: 60 });
-    expect(await store.get('b')).toEqual({ count: 0, resetInMs: 0 });
+    expect(await store.get('c')).toEqual({ count: 0, resetInMs: 0 });
     now += 60;
     expect(await store.get('a')).toEqual({ count: 0, resetInMs: 0 });
-    expect(await store.increment('a', 100)).toEqual({ count: 1, resetInMs: 100 });
+    expect(await store.increment(['a'], 100)).toEqual([{ count: 1, resetInMs: 100 }]);
   });
 
   it('holds at most maxKeys keys, dropping the oldest', async () => {
     const store = createMemoryStore({ maxKeys: 3 });
-    for (const key of ['a', 'b', 'c', 'd']) await store.increment(key, 60_000);
+    for (const key of ['a', 'b', 'c', 'd']) await store.increment([key], 60_000);
     expect((await store.get('a')).count).toBe(0);
     expect((await store.get('d')).count).toBe(1);
   });
@@ -223,9 +229,12 @@ describe('with Redis', () => {
     try {
       expect(await store.connected(2000)).toBe(true);
       const counts = await Promise.all(
-        Array.from({ length: 100 }, () => store.increment('k', 5000)),
+        Array.from({ length: 100 }, () => store.increment(['k', 'all'], 5000)),
       );
-      expect(counts.map((c) => c.count).sort((a, b) => a - b)).toEqual(
+      expect(counts.map(([c]) => c.count).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 100 }, (_, i) => i + 1),
+      );
+      expect(counts.map(([, c]) => c.count).sort((a, b) => a - b)).toEqual(
         Array.from({ length: 100 }, (_, i) => i + 1),
       );
       const now = await store.get('k');
@@ -233,6 +242,9 @@ describe('with Redis', () => {
       expect(now.resetInMs).toBeGreaterThan(4000);
       expect(now.resetInMs).toBeLessThanOrEqual(5000);
       expect(await store.get('other')).toEqual({ count: 0, resetInMs: 0 });
+      await store.decrement(['k', 'all']);
+      expect((await store.get('k')).count).toBe(99);
+      expect((await store.get('all')).count).toBe(99);
     } finally {
       await store.close();
     }

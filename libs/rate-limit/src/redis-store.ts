@@ -1,20 +1,26 @@
 import Redis from 'ioredis';
 import type { RateLimitStore, WindowCount } from './store';
 
-// Atomic, so that replicas incrementing the same key at once never lose a count or a window.
+// Atomic, so that replicas incrementing the same keys at once never lose a count or a window.
 const INCREMENT = `
-local n = redis.call('INCR', KEYS[1])
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-  ttl = tonumber(ARGV[1])
+local counts = {}
+for i, key in ipairs(KEYS) do
+  local n = redis.call('INCR', key)
+  local ttl = redis.call('PTTL', key)
+  if ttl < 0 then
+    redis.call('PEXPIRE', key, ARGV[1])
+    ttl = tonumber(ARGV[1])
+  end
+  counts[i] = {n, ttl}
 end
-return {n, ttl}`;
+return counts`;
 
 // DECR keeps the key's expiry; never below zero, never creating a key that has expired.
 const DECREMENT = `
-local n = redis.call('GET', KEYS[1])
-if n and tonumber(n) > 0 then redis.call('DECR', KEYS[1]) end
+for _, key in ipairs(KEYS) do
+  local n = redis.call('GET', key)
+  if n and tonumber(n) > 0 then redis.call('DECR', key) end
+end
 return 0`;
 
 const READ = `
@@ -55,11 +61,15 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   redis.on('error', () => undefined);
 
   return {
-    async increment(key, windowMs) {
-      return toCount((await redis.eval(INCREMENT, 1, key, windowMs)) as [number, number]);
+    async increment(keys, windowMs) {
+      const counts = (await redis.eval(INCREMENT, keys.length, ...keys, windowMs)) as [
+        number,
+        number,
+      ][];
+      return counts.map(toCount);
     },
-    async decrement(key) {
-      await redis.eval(DECREMENT, 1, key);
+    async decrement(keys) {
+      await redis.eval(DECREMENT, keys.length, ...keys);
     },
     async get(key) {
       return toCount((await redis.eval(READ, 1, key)) as [number, number]);

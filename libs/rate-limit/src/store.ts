@@ -5,12 +5,16 @@ export interface WindowCount {
   resetInMs: number;
 }
 
-/** Where counts live: in the process, or in Redis so that every replica sees the same ones. */
+/**
+ * Where counts live: in the process, or in Redis so that every replica sees the same ones. An
+ * attempt counts against several keys (its address and identity, its address alone): each
+ * operation takes them all, one round trip to Redis.
+ */
 export interface RateLimitStore {
-  /** Adds one to the key's count; the first hit starts a window of `windowMs`. */
-  increment(key: string, windowMs: number): Promise<WindowCount>;
-  /** Takes one back (never below 0), keeping the window: a reservation that did not fail. */
-  decrement(key: string): Promise<void>;
+  /** Adds one to each key's count, atomically; a key's first hit starts its window of `windowMs`. */
+  increment(keys: readonly string[], windowMs: number): Promise<WindowCount[]>;
+  /** Takes one back from each key (never below 0), keeping its window: a reservation that did not fail. */
+  decrement(keys: readonly string[]): Promise<void>;
   /** The key's count, unchanged; 0 when it has none. */
   get(key: string): Promise<WindowCount>;
   close(): Promise<void>;
