@@ -1,4 +1,4 @@
-import { badBasicCredentials, badTextFields, isBadText } from './input-guard';
+import { badBasicCredentials, badTextFields, holdsBadText, isBadText } from './input-guard';
 
 describe('isBadText', () => {
   it.each([
@@ -24,6 +24,24 @@ describe('badTextFields', () => {
     );
     expect(badTextFields('\u0000', '')).toEqual([{ field: 'body', message: expect.any(String) }]);
     expect(badTextFields({ x: 'y' }, 'query')).toEqual([]);
+  });
+});
+
+describe('holdsBadText', () => {
+  it('finds what badTextFields names, and nothing else', () => {
+    const values: unknown[] = [
+      { a: { b: ['ok', 'x\u0000'] } },
+      { ['k\ud800']: 1 },
+      [[['\udc00']]],
+      '\u0000',
+      { fine: ['tabs\tand\nnew lines', 'zoë ☃', '\ud83d\ude80'], n: 1, t: true, z: null },
+      [],
+      undefined,
+    ];
+    for (const value of values) {
+      expect(holdsBadText(value)).toBe(badTextFields(value, '').length > 0);
+    }
+    expect(values.map(holdsBadText)).toEqual([true, true, true, true, false, false, false]);
   });
 });
 

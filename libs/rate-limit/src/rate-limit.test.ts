@@ -219,7 +219,8 @@ describe('with Redis', () => {
   let available = false;
   beforeAll(async () => {
     available = await redisReachable(TEST_REDIS_URL);
-    if (!available) process.stdout.write(`Redis tests skipped: nothing answers at ${TEST_REDIS_URL}\n`);
+    if (!available)
+      process.stdout.write(`Redis tests skipped: nothing answers at ${TEST_REDIS_URL}\n`);
   });
   const prefix = () => `test-${randomBytes(6).toString('hex')}:`;
 

@@ -30,14 +30,18 @@ describe('takeCredentials', () => {
   });
 
   it('reads Basic auth, keeping colons inside the secret', () => {
-    expect(takeCredentials({ body: undefined, headers: { authorization: basic('bk:b:s') } })).toEqual({
+    expect(
+      takeCredentials({ body: undefined, headers: { authorization: basic('bk:b:s') } }),
+    ).toEqual({
       key: 'bk',
       secret: 'b:s',
     });
   });
 
   it('treats a key without a secret as given, with an empty secret', () => {
-    expect(takeCredentials({ body: { api_key: 'k' }, headers: { 'api-key-secret': 'hs' } })).toEqual({
+    expect(
+      takeCredentials({ body: { api_key: 'k' }, headers: { 'api-key-secret': 'hs' } }),
+    ).toEqual({
       key: 'k',
       secret: '',
     });
