@@ -6,16 +6,17 @@ const SECRET_FIELDS = ['password', 'api_key_secret'];
 
 /**
  * Credentials never written to logs. Fastify's request serializer already leaves out headers
- * and bodies; these paths cover anything that logs them explicitly, as `headers` or `body`, or a
- * secret field on its own. Named paths only: a wildcard (`*.password`) would run every value of
- * every line, the request line included, through the redactor, about 10 µs a request
+ * and bodies; these paths cover anything that logs them explicitly, as `headers` or `body` (its
+ * fields and those one level in, such as `target_user.password`), or a secret field on its own.
+ * Every path starts with a name: a leading wildcard (`*.password`) would run every value of every
+ * line, the request line included, through the redactor, about 10 µs a request
  * (bench/README.md), while a line without these keys costs nothing.
  */
 export const REDACTED_PATHS = [
   'headers.authorization',
   'headers.cookie',
   'headers["api-key-secret"]',
-  ...SECRET_FIELDS.flatMap((field) => [field, `body.${field}`, `body.target_user.${field}`]),
+  ...SECRET_FIELDS.flatMap((field) => [field, `body.${field}`, `body.*.${field}`]),
 ];
 
 /** Query parameters that carry credentials (a session's connect link, a feed token): never logged. */

@@ -1,8 +1,8 @@
 import { createTestDatabase, type TestDatabase } from '@platform/db/testing';
+import { isUniqueViolation } from '@platform/errors';
 import { testConfig } from '../../test/harness';
 import { MIGRATIONS_DIR } from '../migrations';
 import { openDatabase, type Database } from './client';
-import { isUniqueViolation } from '@platform/errors';
 import { toDatabaseError } from './database-errors';
 import { runStatement } from './statements';
 
