@@ -33,17 +33,20 @@ describe('bufferedDestination', () => {
     destination.end();
   });
 
-  it('writes as soon as 4 KiB are buffered, every line whole and in order', async () => {
+  it('writes as soon as 8 KiB are buffered, every line whole and in order', async () => {
     const file = path.join(dir, 'busy.log');
     const destination = bufferedDestination(openSync(file, 'w'));
     const log = pino(destination);
-    for (let n = 0; n < 100; n++) log.info({ n }, 'line');
+    // Text beyond ASCII, so that a line's bytes and its characters differ in number.
+    for (let n = 0; n < 200; n++) log.info({ n, name: 'Zoë 🙂' }, 'line');
     const text = await readUntil(file, (t) => t.split('\n').length > 100);
-    const numbers = text
+    const lines = text
       .trim()
       .split('\n')
-      .map((line) => (JSON.parse(line) as { n: number }).n);
-    expect(numbers).toEqual([...Array(100).keys()]);
+      .map((line) => JSON.parse(line) as { n: number; name: string });
+    expect(lines.length).toBeGreaterThan(100);
+    expect(lines.map((line) => line.n)).toEqual([...Array(lines.length).keys()]);
+    expect(new Set(lines.map((line) => line.name))).toEqual(new Set(['Zoë 🙂']));
     destination.end();
   });
 

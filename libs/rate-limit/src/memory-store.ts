@@ -1,4 +1,4 @@
-import type { RateLimitStore, WindowCount } from './store';
+import type { MemoryStore, WindowCount } from './store';
 
 interface Entry {
   count: number;
@@ -12,7 +12,7 @@ interface Entry {
 export function createMemoryStore({
   maxKeys = 100_000,
   now = Date.now,
-}: { maxKeys?: number; now?: () => number } = {}): RateLimitStore {
+}: { maxKeys?: number; now?: () => number } = {}): MemoryStore {
   const entries = new Map<string, Entry>();
 
   function live(key: string): Entry | undefined {
@@ -49,19 +49,19 @@ export function createMemoryStore({
   }
 
   return {
-    async increment(keys, windowMs) {
+    increment(keys, windowMs) {
       return keys.map((key) => incrementOne(key, windowMs));
     },
-    async decrement(keys) {
+    decrement(keys) {
       for (const key of keys) {
         const entry = live(key);
         if (entry && entry.count > 0) entry.count -= 1;
       }
     },
-    async get(key) {
+    get(key) {
       return countOf(live(key));
     },
-    async close() {
+    clear() {
       entries.clear();
     },
   };

@@ -6,9 +6,8 @@ export interface WindowCount {
 }
 
 /**
- * Where counts live: in the process, or in Redis so that every replica sees the same ones. An
- * attempt counts against several keys (its address and identity, its address alone): each
- * operation takes them all, one round trip to Redis.
+ * Counts shared by every replica (Redis). An attempt counts against several keys (its address
+ * and identity, its address alone): each operation takes them all, one round trip.
  */
 export interface RateLimitStore {
   /** Adds one to each key's count, atomically; a key's first hit starts its window of `windowMs`. */
@@ -18,4 +17,15 @@ export interface RateLimitStore {
   /** The key's count, unchanged; 0 when it has none. */
   get(key: string): Promise<WindowCount>;
   close(): Promise<void>;
+}
+
+/**
+ * The same counts in this process: synchronous, so that counting costs an authenticated request
+ * no promise (bench/README.md).
+ */
+export interface MemoryStore {
+  increment(keys: readonly string[], windowMs: number): WindowCount[];
+  decrement(keys: readonly string[]): void;
+  get(key: string): WindowCount;
+  clear(): void;
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ApiKeysService } from '../api-keys/api-keys.service';
 import { takeCredentials } from '../api-keys/credentials';
@@ -26,11 +26,8 @@ declare module 'fastify' {
 export const authPlugin = fp(
   async (app: FastifyInstance, { apiKeys }: { apiKeys: ApiKeysService }) => {
     app.decorateRequest('apiKey', null);
-    app.addHook('preValidation', async (request: FastifyRequest, reply) => {
-      // Kasm clients may POST without a body when credentials travel in headers.
-      request.body ??= {};
-      const permission = request.routeOptions.config.permission;
-      if (!permission) return;
+
+    async function authorize(request: FastifyRequest, reply: FastifyReply, permission: Permission) {
       const credentials = takeCredentials(request);
       if (!credentials) {
         reply.header('www-authenticate', 'Basic realm="workspace-api"');
@@ -47,6 +44,19 @@ export const authPlugin = fp(
       const denied = denialReason(apiKey, permission);
       if (denied) throw new ForbiddenError(denied);
       request.apiKey = apiKey;
+    }
+
+    // Each operation gets its hook as it is registered, its permission known from then on: no
+    // request reads `request.routeOptions`, which builds a new object at every read. Route hooks
+    // run after the instance's, so the input guard has seen the body first.
+    app.addHook('onRoute', (route) => {
+      const permission = route.config?.permission;
+      const hook = async (request: FastifyRequest, reply: FastifyReply) => {
+        // Kasm clients may POST without a body when credentials travel in headers.
+        request.body ??= {};
+        if (permission) await authorize(request, reply, permission);
+      };
+      route.preValidation = [hook, ...[route.preValidation ?? []].flat()];
     });
   },
   { name: 'auth', dependencies: ['auth-throttle'] },
