@@ -1,4 +1,4 @@
-import { qualified, type Statement } from '../db';
+import { perSchema, qualified, type Statement } from '../db';
 import { LIVE_STATUSES } from '../domain/session-statuses';
 
 // The users repository's fixed statements. Each is one round trip, prepared by name on the pool:
@@ -29,31 +29,21 @@ export function userColumns(schema: string): string {
               WHERE ug.user_id = u.id), '[]') AS groups`;
 }
 
-/**
- * A user by id or username, and whether any of their sessions is live: get_user lists those, and
- * most users have none, so the answer comes in the same round trip (an index-only probe).
- */
-export function findUserStatement(
-  schema: string,
-  where: { id: string } | { username: string },
-): Statement {
-  const byId = 'id' in where;
-  return {
-    name: byId ? 'users_find_by_id' : 'users_find_by_username',
-    text: `SELECT ${userColumns(schema)},
-             EXISTS (SELECT 1 FROM ${qualified(schema, 'kasm')} k
-                     WHERE k.user_id = u.id AND k.status = ANY($2::text[])) AS "hasLiveSessions"
-           FROM ${qualified(schema, 'user')} u
-           WHERE ${byId ? 'u.id = $1::uuid' : 'u.username = $1'}`,
-    values: [byId ? where.id : where.username, LIVE_STATUSES],
-  };
-}
+/** The live statuses as SQL literals: constants of our own, never client input. */
+const LIVE = LIVE_STATUSES.map((status) => `'${status}'`).join(', ');
 
-/** Changes only the fields given and answers the user with its groups, in one statement. */
-export function updateUserStatement(schema: string, id: string, change: UserChange): Statement {
-  return {
-    name: 'users_update',
-    text: `
+// The fixed statements' texts, built once per schema (perSchema).
+const findTexts = perSchema((schema) => {
+  const text = (where: string) => `SELECT ${userColumns(schema)},
+      EXISTS (SELECT 1 FROM ${qualified(schema, 'kasm')} k
+              WHERE k.user_id = u.id AND k.status IN (${LIVE})) AS "hasLiveSessions"
+    FROM ${qualified(schema, 'user')} u
+    WHERE ${where}`;
+  return { byId: text('u.id = $1::uuid'), byUsername: text('u.username = $1') };
+});
+
+const updateText = perSchema(
+  (schema) => `
     WITH u AS (
       UPDATE ${qualified(schema, 'user')} SET
         username = coalesce($2::text, username),
@@ -76,6 +66,42 @@ export function updateUserStatement(schema: string, id: string, change: UserChan
         AND EXISTS (SELECT 1 FROM u)
     )
     SELECT ${userColumns(schema)} FROM u`,
+);
+
+const failedLoginText = perSchema(
+  (schema) => `UPDATE ${qualified(schema, 'user')}
+    SET failed_login_count = failed_login_count + 1,
+        locked = locked OR failed_login_count + 1 >= $2, updated_at = now()
+    WHERE id = $1::uuid`,
+);
+
+const signedInText = perSchema(
+  (schema) => `WITH u AS (
+      UPDATE ${qualified(schema, 'user')}
+      SET failed_login_count = 0, last_session = now(), updated_at = now()
+      WHERE id = $1::uuid RETURNING *)
+    SELECT ${userColumns(schema)} FROM u`,
+);
+
+/**
+ * A user by id or username, and whether any of their sessions is live: get_user lists those, and
+ * most users have none, so the answer comes in the same round trip (an index-only probe).
+ */
+export function findUserStatement(
+  schema: string,
+  where: { id: string } | { username: string },
+): Statement {
+  const texts = findTexts(schema);
+  return 'id' in where
+    ? { name: 'users_find_by_id', text: texts.byId, values: [where.id] }
+    : { name: 'users_find_by_username', text: texts.byUsername, values: [where.username] };
+}
+
+/** Changes only the fields given and answers the user with its groups, in one statement. */
+export function updateUserStatement(schema: string, id: string, change: UserChange): Statement {
+  return {
+    name: 'users_update',
+    text: updateText(schema),
     values: [
       id,
       change.username ?? null,
@@ -93,25 +119,10 @@ export function updateUserStatement(schema: string, id: string, change: UserChan
 
 /** A sign-in's failure: the count goes up, and the account locks at `limit`. */
 export function failedLoginStatement(schema: string, id: string, limit: number): Statement {
-  return {
-    name: 'users_failed_login',
-    text: `UPDATE ${qualified(schema, 'user')}
-           SET failed_login_count = failed_login_count + 1,
-               locked = locked OR failed_login_count + 1 >= $2, updated_at = now()
-           WHERE id = $1::uuid`,
-    values: [id, limit],
-  };
+  return { name: 'users_failed_login', text: failedLoginText(schema), values: [id, limit] };
 }
 
 /** A sign-in's success: failures forgotten, last_session set; answers the user. */
 export function signedInStatement(schema: string, id: string): Statement {
-  return {
-    name: 'users_signed_in',
-    text: `WITH u AS (
-             UPDATE ${qualified(schema, 'user')}
-             SET failed_login_count = 0, last_session = now(), updated_at = now()
-             WHERE id = $1::uuid RETURNING *)
-           SELECT ${userColumns(schema)} FROM u`,
-    values: [id],
-  };
+  return { name: 'users_signed_in', text: signedInText(schema), values: [id] };
 }
