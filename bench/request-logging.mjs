@@ -17,6 +17,7 @@ const VARIANTS = [
   'fastify-async',
   'one-line-sync',
   'one-line-async-unbuffered',
+  'one-line-async-text',
   'one-line-async',
   'one-line-async-no-child',
 ];

@@ -15,19 +15,21 @@ const options = fastifyOptions({
 const VARIANTS = {
   off: {},
   // Before: Fastify's own two lines per request, written synchronously.
-  'fastify-sync': { logController: new LogController(), sync: true },
-  'fastify-async': { logController: new LogController(), sync: false },
-  'one-line-sync': { sync: true },
-  // Asynchronous, but a write per line (before the 4 KiB buffer).
-  'one-line-async-unbuffered': { sync: false },
-  // What fastifyOptions does now: asynchronous, buffered up to 4 KiB or a second.
+  'fastify-sync': { logController: new LogController(), destination: { sync: true } },
+  'fastify-async': { logController: new LogController(), destination: { sync: false } },
+  'one-line-sync': { destination: { sync: true } },
+  // Asynchronous, but a write per line (before the buffer).
+  'one-line-async-unbuffered': { destination: { sync: false } },
+  // Buffered up to 4 KiB in sonic-boom's text mode (before the buffer mode).
+  'one-line-async-text': { destination: { sync: false, minLength: 4096 } },
+  // What fastifyOptions does now: asynchronous, lines kept as buffers up to 8 KiB or a second.
   'one-line-async': {},
   // For the figure only: no per-request child logger (request.log would lose the request id).
   'one-line-async-no-child': { childLoggerFactory: (logger) => logger },
 };
-const { sync, ...override } = VARIANTS[variant];
-if (sync !== undefined)
-  options.logger = { ...options.logger, stream: pino.destination({ dest: 1, sync }) };
+const { destination, ...override } = VARIANTS[variant];
+if (destination !== undefined)
+  options.logger = { ...options.logger, stream: pino.destination({ dest: 1, ...destination }) };
 const app = Fastify({ ...options, ...override });
 app.get('/hello', async () => ({ hello: 'world' }));
 await app.listen({ host: '127.0.0.1', port: Number(port) });
