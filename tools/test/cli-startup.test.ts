@@ -12,9 +12,10 @@ describe('the CLI launcher builds only what changed', () => {
   it('finds a built app current, and stale once its bundle is older than one of its sources', () => {
     buildApps(['calendar-api']);
     expect(staleApps(['calendar-api'])).toEqual([]);
-    // As if the sources had changed after the build: the bundle dates from an hour ago.
-    const hourAgo = new Date(Date.now() - 3_600_000);
-    utimesSync(path.join(ROOT, 'apps/calendar-api/dist/cli.js'), hourAgo, hourAgo);
+    // As if the sources had changed after the build: the bundle dates from before any source was
+    // written (an hour ago is not enough in a checkout whose sources are older than that).
+    const longAgo = new Date('2000-01-01T00:00:00Z');
+    utimesSync(path.join(ROOT, 'apps/calendar-api/dist/cli.js'), longAgo, longAgo);
     expect(staleApps(['calendar-api'])).toEqual(['calendar-api']);
     buildApps(['calendar-api']);
     expect(staleApps(['calendar-api'])).toEqual([]);
