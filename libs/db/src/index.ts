@@ -5,5 +5,5 @@ export { databasePlugin } from './database.plugin';
 export type { DatabasePluginOptions } from './database.plugin';
 export { openServiceDatabase } from './service-database';
 export type { DatabaseEnv, ServiceDatabase } from './service-database';
-export { perSchema, qualified, runStatement } from './statements';
+export { qualified, runStatement } from './statements';
 export type { Statement } from './statements';

@@ -19,20 +19,6 @@ export function qualified(schema: string, table: string): string {
   return `"${schema}"."${table}"`;
 }
 
-/**
- * `build`, run once per schema: a hot statement's text is then one and the same string at every
- * run. pg compares a named statement's text with the one it prepared each time it runs it, and a
- * text assembled anew is a new string to build, flatten and compare (bench/README.md).
- */
-export function perSchema<T>(build: (schema: string) => T): (schema: string) => T {
-  const built = new Map<string, T>();
-  return (schema) => {
-    let value = built.get(schema);
-    if (value === undefined) built.set(schema, (value = build(schema)));
-    return value;
-  };
-}
-
 /** A transaction that runs raw SQL: Prisma's interactive-transaction client. */
 export interface RawSqlTransaction {
   $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;

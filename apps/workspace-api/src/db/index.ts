@@ -5,4 +5,4 @@ export {
   orNullWhenMissing,
   toDatabaseError,
 } from './database-errors';
-export { perSchema, qualified, runStatement, type Statement } from './statements';
+export { qualified, runStatement, type Statement } from './statements';

@@ -8,14 +8,7 @@ import {
   type UsersPageQuery,
   type UsersSelection,
 } from './users-list.sql';
-import {
-  failedLoginStatement,
-  findUserStatement,
-  signedInStatement,
-  updateUserStatement,
-  userColumns,
-  type UserChange,
-} from './users.sql';
+import { userColumns, userStatements, type UserChange } from './users.sql';
 
 export type { UserChange } from './users.sql';
 export type NewUser = Required<Omit<UserChange, 'passwordHash'>> & { passwordHash: string | null };
@@ -41,17 +34,18 @@ export interface UserCredentials {
  */
 export function createUsersRepository(database: Database) {
   const { schema, prisma } = database;
+  const statements = userStatements(schema);
   const rows = (statement: Statement, tx?: Tx) => runStatement<UserRow>(database, statement, tx);
   const one = async (statement: Statement, tx?: Tx) => (await rows(statement, tx))[0] ?? null;
   const found = async (statement: Statement, tx?: Tx) =>
     (await runStatement<FoundUser>(database, statement, tx))[0] ?? null;
 
   return {
-    findById: (id: string, tx?: Tx) => found(findUserStatement(schema, { id }), tx),
-    findByUsername: (username: string) => found(findUserStatement(schema, { username })),
+    findById: (id: string, tx?: Tx) => found(statements.find({ id }), tx),
+    findByUsername: (username: string) => found(statements.find({ username })),
 
     /** Null when no user has the id. */
-    update: (id: string, change: UserChange) => one(updateUserStatement(schema, id, change)),
+    update: (id: string, change: UserChange) => one(statements.update(id, change)),
 
     /** New users join All Users in the same statement. */
     async create(user: NewUser): Promise<UserRow> {
@@ -64,7 +58,7 @@ export function createUsersRepository(database: Database) {
           },
           select: { id: true },
         });
-        return (await one(findUserStatement(schema, { id }), tx)) as UserRow;
+        return (await one(statements.find({ id }), tx)) as UserRow;
       });
     },
 
@@ -124,10 +118,10 @@ export function createUsersRepository(database: Database) {
     },
 
     async recordFailedLogin(id: string, lockAt: number): Promise<void> {
-      await runStatement(database, failedLoginStatement(schema, id, lockAt));
+      await runStatement(database, statements.failedLogin(id, lockAt));
     },
 
-    recordSignIn: (id: string, tx?: Tx) => one(signedInStatement(schema, id), tx),
+    recordSignIn: (id: string, tx?: Tx) => one(statements.signedIn(id), tx),
 
     /**
      * Locks the user's row until `tx` ends, which serializes the user's session launches on

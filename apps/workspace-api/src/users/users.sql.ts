@@ -1,4 +1,4 @@
-import { perSchema, qualified, type Statement } from '../db';
+import { qualified, type Statement } from '../db';
 import { LIVE_STATUSES } from '../domain/session-statuses';
 
 // The users repository's fixed statements. Each is one round trip, prepared by name on the pool:
@@ -32,20 +32,24 @@ export function userColumns(schema: string): string {
 /** The live statuses as SQL literals: constants of our own, never client input. */
 const LIVE = LIVE_STATUSES.map((status) => `'${status}'`).join(', ');
 
-// The fixed statements' texts, built once per schema (perSchema).
-const findTexts = perSchema((schema) => {
-  const text = (where: string) => `SELECT ${userColumns(schema)},
+/**
+ * The users repository's fixed statements in `schema`, their texts built once, when the
+ * repository is: pg compares a named statement's text with the prepared one at every run, and a
+ * text built anew per request was a fresh string to build, flatten and compare (bench/README.md).
+ */
+export function userStatements(schema: string) {
+  const user = qualified(schema, 'user');
+  const columns = userColumns(schema);
+  const find = (where: string) => `SELECT ${columns},
       EXISTS (SELECT 1 FROM ${qualified(schema, 'kasm')} k
               WHERE k.user_id = u.id AND k.status IN (${LIVE})) AS "hasLiveSessions"
-    FROM ${qualified(schema, 'user')} u
+    FROM ${user} u
     WHERE ${where}`;
-  return { byId: text('u.id = $1::uuid'), byUsername: text('u.username = $1') };
-});
-
-const updateText = perSchema(
-  (schema) => `
+  const findById = find('u.id = $1::uuid');
+  const findByUsername = find('u.username = $1');
+  const update = `
     WITH u AS (
-      UPDATE ${qualified(schema, 'user')} SET
+      UPDATE ${user} SET
         username = coalesce($2::text, username),
         first_name = coalesce($3::text, first_name),
         last_name = coalesce($4::text, last_name),
@@ -65,64 +69,58 @@ const updateText = perSchema(
       DELETE FROM ${qualified(schema, 'session')} WHERE user_id = $1::uuid AND $10::text IS NOT NULL
         AND EXISTS (SELECT 1 FROM u)
     )
-    SELECT ${userColumns(schema)} FROM u`,
-);
-
-const failedLoginText = perSchema(
-  (schema) => `UPDATE ${qualified(schema, 'user')}
+    SELECT ${columns} FROM u`;
+  const failedLogin = `UPDATE ${user}
     SET failed_login_count = failed_login_count + 1,
         locked = locked OR failed_login_count + 1 >= $2, updated_at = now()
-    WHERE id = $1::uuid`,
-);
-
-const signedInText = perSchema(
-  (schema) => `WITH u AS (
-      UPDATE ${qualified(schema, 'user')}
+    WHERE id = $1::uuid`;
+  const signedIn = `WITH u AS (
+      UPDATE ${user}
       SET failed_login_count = 0, last_session = now(), updated_at = now()
       WHERE id = $1::uuid RETURNING *)
-    SELECT ${userColumns(schema)} FROM u`,
-);
+    SELECT ${columns} FROM u`;
 
-/**
- * A user by id or username, and whether any of their sessions is live: get_user lists those, and
- * most users have none, so the answer comes in the same round trip (an index-only probe).
- */
-export function findUserStatement(
-  schema: string,
-  where: { id: string } | { username: string },
-): Statement {
-  const texts = findTexts(schema);
-  return 'id' in where
-    ? { name: 'users_find_by_id', text: texts.byId, values: [where.id] }
-    : { name: 'users_find_by_username', text: texts.byUsername, values: [where.username] };
-}
-
-/** Changes only the fields given and answers the user with its groups, in one statement. */
-export function updateUserStatement(schema: string, id: string, change: UserChange): Statement {
   return {
-    name: 'users_update',
-    text: updateText(schema),
-    values: [
-      id,
-      change.username ?? null,
-      change.firstName ?? null,
-      change.lastName ?? null,
-      change.phone ?? null,
-      change.organization ?? null,
-      change.notes ?? null,
-      change.locked ?? null,
-      change.disabled ?? null,
-      change.passwordHash ?? null,
-    ],
+    /**
+     * A user by id or username, and whether any of their sessions is live: get_user lists
+     * those, and most users have none, so the answer comes in the same round trip (an
+     * index-only probe).
+     */
+    find: (where: { id: string } | { username: string }): Statement =>
+      'id' in where
+        ? { name: 'users_find_by_id', text: findById, values: [where.id] }
+        : { name: 'users_find_by_username', text: findByUsername, values: [where.username] },
+
+    /** Changes only the fields given and answers the user with its groups, in one statement. */
+    update: (id: string, change: UserChange): Statement => ({
+      name: 'users_update',
+      text: update,
+      values: [
+        id,
+        change.username ?? null,
+        change.firstName ?? null,
+        change.lastName ?? null,
+        change.phone ?? null,
+        change.organization ?? null,
+        change.notes ?? null,
+        change.locked ?? null,
+        change.disabled ?? null,
+        change.passwordHash ?? null,
+      ],
+    }),
+
+    /** A sign-in's failure: the count goes up, and the account locks at `limit`. */
+    failedLogin: (id: string, limit: number): Statement => ({
+      name: 'users_failed_login',
+      text: failedLogin,
+      values: [id, limit],
+    }),
+
+    /** A sign-in's success: failures forgotten, last_session set; answers the user. */
+    signedIn: (id: string): Statement => ({
+      name: 'users_signed_in',
+      text: signedIn,
+      values: [id],
+    }),
   };
-}
-
-/** A sign-in's failure: the count goes up, and the account locks at `limit`. */
-export function failedLoginStatement(schema: string, id: string, limit: number): Statement {
-  return { name: 'users_failed_login', text: failedLoginText(schema), values: [id, limit] };
-}
-
-/** A sign-in's success: failures forgotten, last_session set; answers the user. */
-export function signedInStatement(schema: string, id: string): Statement {
-  return { name: 'users_signed_in', text: signedInText(schema), values: [id] };
 }
