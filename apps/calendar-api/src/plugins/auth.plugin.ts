@@ -56,11 +56,23 @@ export const authPlugin = fp(
         throw error;
       }
     }
-    // A callback hook: the open reads (most requests) then cost no promise.
-    app.addHook('onRequest', (request, reply, done) => {
-      if (request.routeOptions.config.auth === false) return done();
-      if (mode === 'writes' && READ_METHODS.has(request.method)) return done();
-      authenticate(request, reply).then(() => done(), done);
+    // Each route that needs a token gets the hook as it is registered; the open reads (most
+    // requests) run none, and no request reads `request.routeOptions`, which builds a new object
+    // at every read. A callback hook: a route's own hooks run after the instance's, so the input
+    // guard has seen the request first.
+    app.addHook('onRoute', (route) => {
+      if (route.config?.auth === false) return;
+      const methods = [route.method].flat();
+      if (mode === 'writes' && methods.every((method) => READ_METHODS.has(method))) return;
+      const hook = (
+        request: FastifyRequest,
+        reply: FastifyReply,
+        done: (error?: Error) => void,
+      ) => {
+        if (mode === 'writes' && READ_METHODS.has(request.method)) return done();
+        authenticate(request, reply).then(() => done(), done);
+      };
+      route.onRequest = [hook, ...[route.onRequest ?? []].flat()];
     });
   },
   { name: 'auth', dependencies: ['auth-throttle'] },
