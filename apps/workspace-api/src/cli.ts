@@ -106,8 +106,6 @@ async function main(argv: string[]) {
     // A revocation returns once every running server's key cache has dropped the key.
     const fence = createApiKeyFence({
       database,
-      connectionString: config.DATABASE_URL,
-      schema: config.DATABASE_SCHEMA,
       warn: (m) => process.stderr.write(`${m}\n`),
     });
     const apiKeys = createApiKeysService({ keys: createApiKeysRepository(database), fence });

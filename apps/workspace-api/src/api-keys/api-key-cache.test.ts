@@ -12,10 +12,7 @@ let started: FastifyInstance | undefined;
 let bCache: ApiKeyCache | null = null;
 let key: Credentials;
 
-const database = () => ({
-  connectionString: h.config.DATABASE_URL,
-  schema: h.config.DATABASE_SCHEMA,
-});
+const database = () => ({ database: h.data });
 const call = (
   app: FastifyInstance,
   operation: string,
@@ -92,7 +89,7 @@ describe('API key cache across two instances', () => {
     const b = await startB();
     const cli = createApiKeysService({
       keys: createApiKeysRepository(h.data),
-      fence: createApiKeyFence({ ...database(), database: h.data }),
+      fence: createApiKeyFence(database()),
     });
     await cli.revoke({ key: key.api_key });
     expect(await status(b)).toBe(401);
@@ -101,7 +98,7 @@ describe('API key cache across two instances', () => {
 
   it('applies a change made in SQL everywhere once the caches acknowledge it', async () => {
     const b = await startB();
-    await createApiKeyFence({ ...database(), database: h.data }).change(
+    await createApiKeyFence(database()).change(
       (tx) =>
         tx.$executeRaw`UPDATE workspace.api_key SET permissions = '{users.view}' WHERE key = ${key.api_key}`,
     );
@@ -112,9 +109,7 @@ describe('API key cache across two instances', () => {
 
   it('forgets every key when the table is truncated', async () => {
     const b = await startB();
-    await createApiKeyFence({ ...database(), database: h.data }).change(
-      (tx) => tx.$executeRaw`TRUNCATE workspace.api_key`,
-    );
+    await createApiKeyFence(database()).change((tx) => tx.$executeRaw`TRUNCATE workspace.api_key`);
     expect(await status(b)).toBe(401);
     h.admin = await h.issueKey(['global_admin']);
   });
@@ -124,7 +119,7 @@ describe('API key cache across two instances', () => {
     await withoutTrigger(revokeInSql);
     expect(await status(b)).toBe(200);
     // Any later change to the key reaches the caches again.
-    await createApiKeyFence({ ...database(), database: h.data }).change(
+    await createApiKeyFence(database()).change(
       (tx) =>
         tx.$executeRaw`UPDATE workspace.api_key SET name = 'touched' WHERE key = ${key.api_key}`,
     );
@@ -159,7 +154,7 @@ describe('API key cache', () => {
     await cache.start();
     const row = await h.db.apiKey.findUniqueOrThrow({ where: { key: key.api_key } });
     const before = cache.epoch();
-    await createApiKeyFence({ ...database(), database: h.data }).change(
+    await createApiKeyFence(database()).change(
       (tx) =>
         tx.$executeRaw`UPDATE workspace.api_key SET name = 'renamed' WHERE key = ${key.api_key}`,
     );

@@ -1,8 +1,5 @@
-import { Client } from 'pg';
+import type { Database, NotificationSession } from '../db';
 import type { ApiKey } from '../generated/prisma/client';
-
-/** For errors that need no handling here: a connection being closed anyway. */
-const ignore = () => undefined;
 
 /**
  * Verified API keys kept in memory, so that a request costs no query for its key. Safe only
@@ -32,8 +29,7 @@ export interface ApiKeyCache {
 }
 
 export interface ApiKeyCacheOptions {
-  connectionString: string;
-  schema: string;
+  database: Database;
   /** How often the listening connection proves it still works; also the longest a silent loss goes unnoticed. */
   heartbeatMs?: number;
   /** Wait before listening again after the connection is lost. */
@@ -55,10 +51,10 @@ export const HEARTBEAT_MS = 1000;
 
 export function createApiKeyCache(options: ApiKeyCacheOptions): ApiKeyCache {
   const { heartbeatMs = HEARTBEAT_MS, reconnectMs = 1000, maxEntries = 10_000, log } = options;
-  const channels = cacheChannels(options.schema);
+  const channels = cacheChannels(options.database.schema);
   const entries = new Map<string, ApiKey>();
   let epoch = 0;
-  let client: Client | null = null;
+  let session: NotificationSession | null = null;
   let live = false;
   let closed = false;
   let timer: NodeJS.Timeout | null = null;
@@ -74,21 +70,19 @@ export function createApiKeyCache(options: ApiKeyCacheOptions): ApiKeyCache {
     timer = closed ? null : setTimeout(fn, ms).unref();
   };
 
-  function lost(current: Client, error?: Error) {
-    if (client !== current) return;
-    client = null;
+  function lost(current: NotificationSession, error?: Error) {
+    if (session !== current) return;
+    session = null;
     if (live) log?.warn({ err: error }, 'API key cache off: its invalidation channel was lost');
     live = false;
     invalidate('*');
-    current.removeAllListeners('notification');
-    current.on('error', ignore);
-    current.end().catch(ignore);
+    void current.close();
     schedule(() => void connect(), reconnectMs);
   }
 
-  function heartbeat(current: Client) {
+  function heartbeat(current: NotificationSession) {
     schedule(() => {
-      current.query('SELECT 1').then(
+      current.ping().then(
         () => heartbeat(current),
         (error: Error) => lost(current, error),
       );
@@ -98,31 +92,26 @@ export function createApiKeyCache(options: ApiKeyCacheOptions): ApiKeyCache {
   async function connect(): Promise<void> {
     if (closed) return;
     // A heartbeat that hangs is a lost connection: the query times out before the next beat.
-    const current = new Client({
-      connectionString: options.connectionString,
-      application_name: channels.applicationName,
-      query_timeout: heartbeatMs,
-      keepAlive: true,
+    const current: NotificationSession = options.database.notificationSession({
+      applicationName: channels.applicationName,
+      queryTimeoutMs: heartbeatMs,
+      onLost: (error) => lost(current, error),
+      onNotification: ({ channel, payload }) => {
+        if (channel !== channels.changed) return;
+        const [key, txid] = payload.split(' ');
+        invalidate(key);
+        current.notify(channels.ack, txid ?? '').catch((error: Error) => lost(current, error));
+      },
     });
-    client = current;
-    current.on('error', (error) => lost(current, error));
-    current.on('end', () => lost(current));
-    current.on('notification', ({ channel, payload = '' }) => {
-      if (channel !== channels.changed) return;
-      const [key, txid] = payload.split(' ');
-      invalidate(key);
-      current
-        .query('SELECT pg_notify($1, $2)', [channels.ack, txid ?? ''])
-        .catch((error: Error) => lost(current, error));
-    });
+    session = current;
     try {
       await current.connect();
-      await current.query(`LISTEN "${channels.changed}"`);
+      await current.listen(channels.changed);
     } catch (error) {
       lost(current, error as Error);
       return;
     }
-    if (client !== current || closed) return;
+    if (session !== current || closed) return;
     invalidate('*');
     live = true;
     log?.info('API key cache on: listening for key changes');
@@ -143,10 +132,10 @@ export function createApiKeyCache(options: ApiKeyCacheOptions): ApiKeyCache {
       closed = true;
       live = false;
       if (timer) clearTimeout(timer);
-      const current = client;
-      client = null;
+      const current = session;
+      session = null;
       entries.clear();
-      await current?.end().catch(ignore);
+      await current?.close();
     },
   };
 }

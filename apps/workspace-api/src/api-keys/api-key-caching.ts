@@ -12,17 +12,16 @@ import { createApiKeyFence } from './api-key-fence';
 export function serverKeyCaching(
   app: FastifyInstance,
   config: Config,
-  data: Database,
+  database: Database,
   override?: ApiKeyCache | null,
 ) {
   const log = app.log.child({ component: 'api-key-cache' });
-  const database = { connectionString: config.DATABASE_URL, schema: config.DATABASE_SCHEMA };
   const cache =
     override !== undefined
       ? override
       : config.API_KEY_CACHE === 'on'
         ? createApiKeyCache({
-            ...database,
+            database,
             log: { info: (msg) => log.info(msg), warn: (obj, msg) => log.warn(obj, msg) },
           })
         : null;
@@ -32,6 +31,6 @@ export function serverKeyCaching(
   }
   return {
     cache: cache ?? undefined,
-    fence: createApiKeyFence({ ...database, database: data, warn: (msg) => log.warn(msg) }),
+    fence: createApiKeyFence({ database, warn: (msg) => log.warn(msg) }),
   };
 }

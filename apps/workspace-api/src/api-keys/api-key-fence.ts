@@ -1,15 +1,9 @@
-import { Client } from 'pg';
 import type { Database, Tx } from '../db';
 import { cacheChannels, HEARTBEAT_MS } from './api-key-cache';
 import { createApiKeysRepository } from './api-keys.repository';
 
-/** For errors that need no handling here: a connection being closed anyway. */
-const ignore = () => undefined;
-
 export interface ApiKeyFenceOptions {
   database: Database;
-  connectionString: string;
-  schema: string;
   /** Longest wait for the caches' acknowledgements; must exceed a cache's heartbeat. */
   timeoutMs?: number;
   warn?: (message: string) => void;
@@ -28,26 +22,24 @@ export interface ApiKeyFence {
  * it serves nothing from memory until it listens again, empty.
  */
 export function createApiKeyFence(options: ApiKeyFenceOptions): ApiKeyFence {
-  const channels = cacheChannels(options.schema);
+  const channels = cacheChannels(options.database.schema);
   const timeoutMs = options.timeoutMs ?? 3 * HEARTBEAT_MS;
   const keys = createApiKeysRepository(options.database);
 
   return {
     async change(change) {
-      const client = new Client({
-        connectionString: options.connectionString,
-        application_name: 'api-key-fence',
-      });
       const acked = new Map<string, Set<number>>();
-      let wake: () => void = ignore;
-      client.on('error', ignore);
-      client.on('notification', ({ processId, payload = '' }) => {
-        acked.set(payload, (acked.get(payload) ?? new Set()).add(processId));
-        wake();
+      let wake = () => undefined as void;
+      const session = options.database.notificationSession({
+        applicationName: 'api-key-fence',
+        onNotification: ({ processId, payload }) => {
+          acked.set(payload, (acked.get(payload) ?? new Set()).add(processId));
+          wake();
+        },
       });
-      await client.connect();
+      await session.connect();
       try {
-        await client.query(`LISTEN "${channels.ack}"`);
+        await session.listen(channels.ack);
         const { result, mark } = await options.database.transaction(async (tx) => {
           const mark = await keys.listenersOf(tx, channels.applicationName);
           return { result: await change(tx), mark };
@@ -68,7 +60,7 @@ export function createApiKeyFence(options: ApiKeyFenceOptions): ApiKeyFence {
         }
         return result;
       } finally {
-        await client.end().catch(ignore);
+        await session.close();
       }
     },
   };

@@ -6,3 +6,4 @@ export {
   toDatabaseError,
 } from './database-errors';
 export { qualified, runStatement, type Statement } from './statements';
+export type { NotificationSession } from '@platform/db';

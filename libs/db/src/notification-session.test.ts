@@ -1,0 +1,90 @@
+import { Client } from 'pg';
+import {
+  openNotificationSession,
+  type Notification,
+  type NotificationSession,
+} from './notification-session';
+
+const url = () => process.env.TEST_DATABASE_URL as string;
+const applicationName = `notification-session-test-${process.pid}`;
+
+async function waitFor(check: () => boolean, limitMs = 30_000) {
+  const deadline = Date.now() + limitMs;
+  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  return check();
+}
+
+async function adminQuery(text: string, values: unknown[] = []) {
+  const client = new Client({ connectionString: url() });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('a notification session', () => {
+  const opened: NotificationSession[] = [];
+  const open = (options: Parameters<typeof openNotificationSession>[1]) => {
+    const session = openNotificationSession(url(), options);
+    opened.push(session);
+    return session;
+  };
+
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((session) => session.close()));
+  });
+
+  it('hears what another session notifies on its channel, with the sender and a quoted name', async () => {
+    const heard: Notification[] = [];
+    const listener = open({ applicationName, onNotification: (n) => heard.push(n) });
+    const sender = open({ applicationName: `${applicationName}-sender` });
+    await Promise.all([listener.connect(), sender.connect()]);
+    const channel = 'schema."odd" channel';
+    await listener.listen(channel);
+    await sender.notify('another channel', 'not heard');
+    await sender.notify(channel, 'key-1 42');
+
+    expect(await waitFor(() => heard.length > 0)).toBe(true);
+    expect(heard).toEqual([
+      { channel, payload: 'key-1 42', processId: expect.any(Number) as number },
+    ]);
+    const [{ pid }] = await adminQuery(
+      'SELECT pid FROM pg_stat_activity WHERE application_name = $1',
+      [`${applicationName}-sender`],
+    );
+    expect(heard[0].processId).toBe(pid);
+  });
+
+  it('reports a lost connection once, and answers no ping after it', async () => {
+    const lost: (Error | undefined)[] = [];
+    const session = open({ applicationName, onLost: (error) => lost.push(error) });
+    await session.connect();
+    await session.ping();
+    await adminQuery(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
+      [applicationName],
+    );
+
+    expect(await waitFor(() => lost.length > 0)).toBe(true);
+    await expect(session.ping()).rejects.toThrow();
+    expect(lost).toHaveLength(1);
+  });
+
+  it('reports nothing after it is closed', async () => {
+    const reports: string[] = [];
+    const session = open({
+      applicationName,
+      onLost: () => reports.push('lost'),
+      onNotification: () => reports.push('notification'),
+    });
+    await session.connect();
+    await session.listen('closed channel');
+    await session.close();
+    await adminQuery(`SELECT pg_notify('closed channel', 'late')`);
+    await session.ping().catch(() => undefined);
+
+    expect(reports).toEqual([]);
+  });
+});

@@ -1,0 +1,75 @@
+import { Client } from 'pg';
+
+export interface Notification {
+  channel: string;
+  payload: string;
+  /** The backend that sent it. */
+  processId: number;
+}
+
+export interface NotificationSessionOptions {
+  /** Names the connection in `pg_stat_activity`, where others can find who listens. */
+  applicationName: string;
+  /** A statement that takes longer fails, and the session is lost: how a hung connection shows. */
+  queryTimeoutMs?: number;
+  onNotification?: (notification: Notification) => void;
+  /** The connection failed or ended without `close`; called at most once. */
+  onLost?: (error?: Error) => void;
+}
+
+/**
+ * A connection of its own for LISTEN and NOTIFY: a listener needs one session for as long as it
+ * listens, which the pool cannot lend. Nothing is reported after `close`.
+ */
+export interface NotificationSession {
+  connect(): Promise<void>;
+  listen(channel: string): Promise<void>;
+  notify(channel: string, payload: string): Promise<void>;
+  /** Proves the connection still answers. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const ignore = () => undefined;
+
+/** A channel name as a quoted identifier (LISTEN takes no parameter). */
+const quoted = (channel: string) => `"${channel.replaceAll('"', '""')}"`;
+
+export function openNotificationSession(
+  connectionString: string,
+  options: NotificationSessionOptions,
+): NotificationSession {
+  const client = new Client({
+    connectionString,
+    application_name: options.applicationName,
+    query_timeout: options.queryTimeoutMs,
+    keepAlive: true,
+  });
+  let open = true;
+  const lose = (error?: Error) => {
+    if (!open) return;
+    open = false;
+    options.onLost?.(error);
+  };
+  client.on('error', lose);
+  client.on('end', () => lose());
+  client.on('notification', ({ channel, payload = '', processId }) => {
+    if (open) options.onNotification?.({ channel, payload, processId });
+  });
+  return {
+    connect: () => client.connect(),
+    listen: async (channel) => {
+      await client.query(`LISTEN ${quoted(channel)}`);
+    },
+    notify: async (channel, payload) => {
+      await client.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    },
+    ping: async () => {
+      await client.query('SELECT 1');
+    },
+    async close() {
+      open = false;
+      await client.end().catch(ignore);
+    },
+  };
+}
