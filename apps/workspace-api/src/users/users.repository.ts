@@ -139,13 +139,24 @@ export function createUsersRepository(database: Database) {
       return found.length > 0;
     },
 
-    /** The users named and those with file mappings, by username (the settings file's users). */
+    /**
+     * The users named and those with file mappings, by username (the settings file's users). A
+     * union of two index-driven reads: one condition with OR across them made PostgreSQL read
+     * every user (a quarter second at 100k users).
+     */
     namedOrMapped: (usernames: readonly string[], tx: Tx) =>
-      tx.user.findMany({
-        where: { OR: [{ username: { in: [...usernames] } }, { fileMappings: { some: {} } }] },
-        select: { id: true, username: true },
-        orderBy: { username: 'asc' },
-      }),
+      runStatement<{ id: string; username: string }>(
+        database,
+        {
+          text: `SELECT id, username FROM ${qualified(schema, 'user')} WHERE username = ANY($1::text[])
+                 UNION
+                 SELECT u.id, u.username FROM ${qualified(schema, 'user')} u
+                 WHERE EXISTS (SELECT 1 FROM ${qualified(schema, 'file_mapping')} f WHERE f.user_id = u.id)
+                 ORDER BY username`,
+          values: [[...usernames]],
+        },
+        tx,
+      ),
 
     exists: async (id: string): Promise<boolean> =>
       (await prisma.user.findUnique({ where: { id }, select: { id: true } })) !== null,
