@@ -1,14 +1,26 @@
-import type { Database } from '../db';
+import { qualified, runStatement, type Database } from '../db';
 import type { ApiToken } from '../generated/prisma/client';
 
 export type { ApiToken };
 
-/** Every query of api_token. */
+/**
+ * Every query of api_token. The lookup of every request that needs a token runs prepared on the
+ * pool; the rest through Prisma.
+ */
 export function createTokensRepository(db: Database) {
   const tokens = db.prisma.apiToken;
+  const byHash = {
+    name: 'tokens_find_by_hash',
+    text: `SELECT id, name, token_hash AS "tokenHash", revoked_at AS "revokedAt",
+             created_at AS "createdAt", updated_at AS "updatedAt"
+           FROM ${qualified(db.schema, 'api_token')} WHERE token_hash = $1`,
+  };
   return {
     create: (name: string, tokenHash: string) => tokens.create({ data: { name, tokenHash } }),
-    findByHash: (tokenHash: string) => tokens.findUnique({ where: { tokenHash } }),
+    async findByHash(tokenHash: string): Promise<ApiToken | null> {
+      const [row] = await runStatement<ApiToken>(db, { ...byHash, values: [tokenHash] });
+      return row ?? null;
+    },
     find: (id: number) => tokens.findUnique({ where: { id } }),
     list: () => tokens.findMany({ orderBy: { id: 'asc' } }),
     revoke: (id: number) => tokens.update({ where: { id }, data: { revokedAt: new Date() } }),
