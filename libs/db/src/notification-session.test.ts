@@ -6,6 +6,7 @@ import {
 } from './notification-session';
 
 const url = () => process.env.TEST_DATABASE_URL as string;
+// Channels and names of this process's own: other runs may share the server.
 const applicationName = `notification-session-test-${process.pid}`;
 
 async function waitFor(check: () => boolean, limitMs = 30_000) {
@@ -41,9 +42,9 @@ describe('a notification session', () => {
     const listener = open({ applicationName, onNotification: (n) => heard.push(n) });
     const sender = open({ applicationName: `${applicationName}-sender` });
     await Promise.all([listener.connect(), sender.connect()]);
-    const channel = 'schema."odd" channel';
+    const channel = `schema."odd" channel ${process.pid}`;
     await listener.listen(channel);
-    await sender.notify('another channel', 'not heard');
+    await sender.notify(`another channel ${process.pid}`, 'not heard');
     await sender.notify(channel, 'key-1 42');
 
     expect(await waitFor(() => heard.length > 0)).toBe(true);
@@ -80,9 +81,9 @@ describe('a notification session', () => {
       onNotification: () => reports.push('notification'),
     });
     await session.connect();
-    await session.listen('closed channel');
+    await session.listen(`closed channel ${process.pid}`);
     await session.close();
-    await adminQuery(`SELECT pg_notify('closed channel', 'late')`);
+    await adminQuery('SELECT pg_notify($1, $2)', [`closed channel ${process.pid}`, 'late']);
     await session.ping().catch(() => undefined);
 
     expect(reports).toEqual([]);

@@ -29,7 +29,7 @@ export function createApiKeyFence(options: ApiKeyFenceOptions): ApiKeyFence {
   return {
     async change(change) {
       const acked = new Map<string, Set<number>>();
-      let wake = () => undefined as void;
+      let wake: () => void = () => undefined;
       const session = options.database.notificationSession({
         applicationName: 'api-key-fence',
         onNotification: ({ processId, payload }) => {
