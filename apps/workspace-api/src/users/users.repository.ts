@@ -153,7 +153,7 @@ export function createUsersRepository(database: Database) {
                  SELECT u.id, u.username FROM ${qualified(schema, 'user')} u
                  WHERE EXISTS (SELECT 1 FROM ${qualified(schema, 'file_mapping')} f WHERE f.user_id = u.id)
                  ORDER BY username`,
-          values: [[...usernames]],
+          values: [usernames],
         },
         tx,
       ),
