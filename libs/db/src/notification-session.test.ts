@@ -58,6 +58,50 @@ describe('a notification session', () => {
     expect(heard[0].processId).toBe(pid);
   });
 
+  it('runs statements sent together one at a time, in the order they were sent', async () => {
+    // pg 8 queues a statement sent to a busy client, with a deprecation warning; pg 9 refuses
+    // it. Watch how many statements each client has in flight when another is sent.
+    const busiest = new Map<Client, number>();
+    const inFlight = new Map<Client, number>();
+    const query = Client.prototype.query;
+    const watched = jest.spyOn(Client.prototype, 'query').mockImplementation(function (
+      this: Client,
+      ...args: unknown[]
+    ) {
+      const running = (inFlight.get(this) ?? 0) + 1;
+      inFlight.set(this, running);
+      busiest.set(this, Math.max(busiest.get(this) ?? 0, running));
+      const done = () => inFlight.set(this, (inFlight.get(this) ?? 1) - 1);
+      const result = (query as (...a: unknown[]) => Promise<unknown>).apply(this, args);
+      return result.then(
+        (value) => (done(), value),
+        (error: unknown) => {
+          done();
+          throw error;
+        },
+      );
+    } as typeof query);
+    const heard: string[] = [];
+    const listener = open({ applicationName, onNotification: (n) => heard.push(n.payload) });
+    const sender = open({ applicationName: `${applicationName}-sender` });
+    try {
+      await Promise.all([listener.connect(), sender.connect()]);
+      const channel = `burst ${process.pid}`;
+      await listener.listen(channel);
+      const payloads = Array.from({ length: 20 }, (_, i) => `change ${i}`);
+      await Promise.all([
+        ...payloads.map((payload) => sender.notify(channel, payload)),
+        sender.ping(),
+      ]);
+
+      expect(await waitFor(() => heard.length === payloads.length)).toBe(true);
+      expect(heard).toEqual(payloads);
+      expect(Math.max(...busiest.values())).toBe(1);
+    } finally {
+      watched.mockRestore();
+    }
+  });
+
   it('reports a lost connection once, and answers no ping after it', async () => {
     const lost: (Error | undefined)[] = [];
     const session = open({ applicationName, onLost: (error) => lost.push(error) });

@@ -56,17 +56,19 @@ export function openNotificationSession(
   client.on('notification', ({ channel, payload = '', processId }) => {
     if (open) options.onNotification?.({ channel, payload, processId });
   });
+  // One statement at a time, in the order sent: a listener's acknowledgements and heartbeats
+  // come unbidden, and a client does not take a statement while it runs another (pg 9 refuses).
+  let last: Promise<unknown> = Promise.resolve();
+  const run = (text: string, values?: unknown[]): Promise<void> => {
+    const next = last.then(() => client.query(text, values));
+    last = next.catch(ignore);
+    return next.then(ignore);
+  };
   return {
     connect: () => client.connect(),
-    listen: async (channel) => {
-      await client.query(`LISTEN ${quoted(channel)}`);
-    },
-    notify: async (channel, payload) => {
-      await client.query('SELECT pg_notify($1, $2)', [channel, payload]);
-    },
-    ping: async () => {
-      await client.query('SELECT 1');
-    },
+    listen: (channel) => run(`LISTEN ${quoted(channel)}`),
+    notify: (channel, payload) => run('SELECT pg_notify($1, $2)', [channel, payload]),
+    ping: () => run('SELECT 1'),
     async close() {
       open = false;
       await client.end().catch(ignore);
