@@ -14,6 +14,11 @@ const USAGE = `Usage: npm run calendar -- <command>
   token revoke <id>         revoke a token; it stops working on the next request`;
 
 const print = (line = '') => process.stdout.write(`${line}\n`);
+// A reader that stops early (`| head`) has what it wanted: the command still finishes its work,
+// and what it would print after that is dropped instead of ending it with a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+});
 
 function printIssued({ apiToken, token }: IssuedToken, baseUrl: string) {
   print(`Token ${apiToken.id} "${apiToken.name}" issued. It is shown only now; store it safely.`);

@@ -26,6 +26,11 @@ ${SETTINGS_USAGE}
 Permissions: ${PERMISSIONS.join(', ')}`;
 
 const print = (line = '') => process.stdout.write(`${line}\n`);
+// A reader that stops early (`| head`) has what it wanted: the command still finishes its work,
+// and what it would print after that is dropped instead of ending it with a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+});
 
 function printIssued({ apiKey, secret }: IssuedApiKey, baseUrl: string) {
   print(`API key "${apiKey.name}" issued. The secret is shown only now; store it safely.`);
