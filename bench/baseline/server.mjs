@@ -5,6 +5,7 @@
 // DATABASE_URL and PORT.
 import Fastify from 'fastify';
 import pg from 'pg';
+import { STATEMENTS } from './statements.mjs';
 
 const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL,
@@ -31,6 +32,7 @@ const UserSchema = {
     created: nullableStr,
     last_session: nullableStr,
     password_set_date: nullableStr,
+    kasms: { type: 'array', items: { type: 'object' } },
   },
 };
 const EventSchema = {
@@ -44,40 +46,43 @@ const EventSchema = {
     period: nullableStr,
     created_at: str,
     updated_at: str,
+    // Nullable objects as type lists, as the services' serializer writes them: an `anyOf` makes
+    // fast-json-stringify run Ajv on every value to pick its branch.
     source: {
-      anyOf: [
-        { type: 'object', properties: { channel: nullableStr, message_id: nullableStr } },
-        { type: 'null' },
-      ],
+      type: ['object', 'null'],
+      properties: { channel: nullableStr, message_id: nullableStr },
+    },
+    recurrence: {
+      type: ['object', 'null'],
+      properties: { rrule: str, exdates: { type: 'array', items: str } },
     },
   },
 };
 const userReply = { response: { 200: { type: 'object', properties: { user: UserSchema } } } };
 const eventsReply = { response: { 200: { type: 'array', items: EventSchema } } };
 
-const USER_GROUPS = `COALESCE((SELECT json_agg(json_build_object('group_id', replace(g.id::text, '-', ''), 'name', g.name)
-                                        ORDER BY ug.created_at)
-                             FROM workspace.user_group ug JOIN workspace."group" g ON g.id = ug.group_id
-                             WHERE ug.user_id = u.id), '[]') AS groups`;
-
+// workspace-api's statements and wire form (a user without live sessions has no kasms).
+const wireId = (uuid) => uuid.replace(/-/g, '');
 const toUser = (u) => ({
-  user_id: u.id.replace(/-/g, ''),
+  user_id: wireId(u.id),
   username: u.username,
-  first_name: u.first_name,
-  last_name: u.last_name,
+  first_name: u.firstName,
+  last_name: u.lastName,
   phone: u.phone,
   organization: u.organization,
   notes: u.notes,
   locked: u.locked,
   disabled: u.disabled,
   realm: u.realm,
-  groups: u.groups,
-  created: u.created_at.toISOString(),
-  last_session: u.last_session?.toISOString() ?? null,
-  password_set_date: u.password_set_date?.toISOString() ?? null,
+  groups: u.groups.map((g) => ({ group_id: wireId(g.id), name: g.name })),
+  created: u.createdAt.toISOString(),
+  last_session: u.lastSession?.toISOString() ?? null,
+  password_set_date: u.passwordSetDate?.toISOString() ?? null,
 });
 
-// The same SELECT as calendar-api's (dates and timestamps as text, reformatted without parsing).
+// calendar-api's SELECT (dates and timestamps as text, reformatted without parsing), and its wire
+// form. Recurring events are answered as their master rows, not expanded: the scenarios read days
+// outside the series' year, where the series half finds nothing.
 const isoFromUtcText = (text) =>
   `${text.slice(0, 10)}T${text.slice(11, 19)}.${text.length > 20 ? text.slice(20).padEnd(3, '0') : '000'}Z`;
 const toEvent = (e) => ({
@@ -87,9 +92,10 @@ const toEvent = (e) => ({
   description: e.description,
   type: e.type,
   period: e.period,
-  created_at: isoFromUtcText(e.created_at),
-  updated_at: isoFromUtcText(e.updated_at),
-  source: e.from_chat ? { channel: e.source_channel, message_id: e.source_message_id } : null,
+  created_at: isoFromUtcText(e.createdAt),
+  updated_at: isoFromUtcText(e.updatedAt),
+  source: e.fromChat ? { channel: e.sourceChannel, message_id: e.sourceMessageId } : null,
+  recurrence: e.rrule === null ? null : { rrule: e.rrule, exdates: e.exdates },
 });
 
 app.get(
@@ -101,31 +107,26 @@ app.get(
 app.post('/get_user', { schema: userReply }, async (request) => {
   const { rows } = await pool.query({
     name: 'get_user',
-    text: `SELECT u.*, ${USER_GROUPS} FROM workspace."user" u WHERE u.id = $1`,
+    text: STATEMENTS['get_user by id'],
     values: [request.body.user_id],
   });
-  return { user: toUser(rows[0]) };
+  return { user: Object.assign(toUser(rows[0]), { kasms: [] }) };
 });
 
 app.post('/update_user', { schema: userReply }, async (request) => {
   const { user_id: id, first_name: first, last_name: last } = request.body;
   const { rows } = await pool.query({
     name: 'update_user',
-    text: `WITH u AS (UPDATE workspace."user" SET first_name = $2, last_name = $3, updated_at = now() WHERE id = $1 RETURNING *)
-           SELECT u.*, ${USER_GROUPS} FROM u`,
-    values: [id, first, last],
+    text: STATEMENTS.update_user,
+    values: [id, null, first, last, null, null, null, null, null, null],
   });
   return { user: toUser(rows[0]) };
 });
 
-const EVENT_COLUMNS = `id, date::text AS date, title, description, type, period, source_channel, source_message_id,
-  chat_message_id IS NOT NULL AS from_chat, (created_at AT TIME ZONE 'UTC')::text AS created_at,
-  (updated_at AT TIME ZONE 'UTC')::text AS updated_at`;
-
 app.get('/events/range', { schema: eventsReply }, async (request) => {
   const { rows } = await pool.query({
     name: 'range',
-    text: `SELECT ${EVENT_COLUMNS} FROM calendar.calendar_event e WHERE date BETWEEN $1 AND $2 ORDER BY e.date, e.id`,
+    text: STATEMENTS['GET /events/range'],
     values: [request.query.start, request.query.end],
   });
   return rows.map(toEvent);
@@ -134,7 +135,7 @@ app.get('/events/range', { schema: eventsReply }, async (request) => {
 app.get('/events/:date', { schema: eventsReply }, async (request) => {
   const { rows } = await pool.query({
     name: 'on_date',
-    text: `SELECT ${EVENT_COLUMNS} FROM calendar.calendar_event e WHERE date = $1 ORDER BY e.date, e.id`,
+    text: STATEMENTS['GET /events/{date}'],
     values: [request.params.date],
   });
   return rows.map(toEvent);

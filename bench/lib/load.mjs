@@ -7,9 +7,11 @@ import { cpuSeconds } from './processes.mjs';
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 // A smaller data size (BENCH_SCALE < 1) is a quick check: shorter measurements too.
 const QUICK = Number(process.env.BENCH_SCALE ?? 1) < 1;
-export const DURATION_S = Number(process.env.BENCH_DURATION ?? (QUICK ? 3 : 10));
+export const DURATION_S = Number(process.env.BENCH_DURATION ?? (QUICK ? 3 : 12));
 export const WARMUP_S = Number(process.env.BENCH_WARMUP ?? (QUICK ? 1 : 3));
-export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+// Six rounds of two seconds a side: a pair spans four seconds, shorter than most of the machine's
+// slow spells, and the median of six pairs is steadier than that of three (bench/README.md).
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 3 : 6));
 
 function percentile(sorted, p) {
   if (sorted.length === 0) return NaN;
@@ -76,7 +78,7 @@ export async function measure(
 /** One figure from one or more runs: median requests/s of the runs, percentiles of all responses. */
 function summarize(runs) {
   const times = Float64Array.from(runs.flatMap((r) => [...r.times])).sort();
-  const rates = runs.map((r) => r.ok / r.seconds).sort((a, b) => a - b);
+  const rates = runs.map((r) => r.ok / r.seconds);
   const statusCodes = {};
   for (const r of runs)
     for (const [code, n] of Object.entries(r.statusCodes))
@@ -90,7 +92,7 @@ function summarize(runs) {
     // The server process's own CPU time (all its threads) per answered request, in µs: far
     // steadier than the rate on a shared machine.
     cpuUs: cpu === null || ok === 0 ? null : (cpu / ok) * 1e6,
-    rps: rates[Math.floor(rates.length / 2)],
+    rps: median(rates),
     p50: percentile(times, 50),
     p99: percentile(times, 99),
     mean: times.reduce((a, b) => a + b, 0) / (times.length || 1),
@@ -102,10 +104,20 @@ function summarize(runs) {
   };
 }
 
+/** The median; of an even count, the mean of the middle two. */
+function median(values) {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = sorted.length / 2;
+  return sorted.length % 2 ? sorted[Math.floor(mid)] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
 /**
  * A service and its baseline, alternately, ROUNDS times (after a warm-up of each), so that the
- * drift of a shared machine hits both alike. Each side gets the median of its rounds' rates and
- * the percentiles of all its responses; `ratios` holds service/baseline per round.
+ * drift of a shared machine hits both alike: each round is a pair, and the pairs take turns at
+ * going first (baseline then service, service then baseline, ...), so that a machine slowing down
+ * or speeding up over a run favours neither. Each side gets the median of its rounds' rates and
+ * the percentiles of all its responses; `ratios` holds service/baseline per round, `ratio` their
+ * median.
  */
 export async function measurePair(service, base, options = {}) {
   const duration = Math.max(2, (options.duration ?? DURATION_S) / ROUNDS);
@@ -113,9 +125,16 @@ export async function measurePair(service, base, options = {}) {
   await measure(service, { ...options, duration: WARMUP_S, warmup: 0 });
   const b = [];
   const s = [];
+  const once = async (target, runs) =>
+    runs.push((await measure(target, { ...options, duration, warmup: 0 })).runs[0]);
   for (let round = 0; round < ROUNDS; round++) {
-    b.push((await measure(base, { ...options, duration, warmup: 0 })).runs[0]);
-    s.push((await measure(service, { ...options, duration, warmup: 0 })).runs[0]);
+    if (round % 2 === 0) {
+      await once(base, b);
+      await once(service, s);
+    } else {
+      await once(service, s);
+      await once(base, b);
+    }
   }
   const ratios = s
     .map((run, i) => run.ok / run.seconds / (b[i].ok / b[i].seconds))
@@ -123,7 +142,7 @@ export async function measurePair(service, base, options = {}) {
   return {
     service: summarize(s),
     baseline: summarize(b),
-    ratio: ratios[Math.floor(ratios.length / 2)],
+    ratio: median(ratios),
     ratios,
   };
 }

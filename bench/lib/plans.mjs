@@ -4,6 +4,7 @@
 // generic one (what a prepared statement may settle on). Only nodes that ran count.
 import path from 'node:path';
 import pg from 'pg';
+import { STATEMENTS, sameStatement } from '../baseline/statements.mjs';
 import { NEVER, planRequests } from '../plans/requests.mjs';
 import { distOf } from './paths.mjs';
 import { startCapture } from './pg-capture.mjs';
@@ -106,6 +107,9 @@ export async function checkPlans(options) {
     await client.query('BEGIN');
     for (const { request, statements } of captured) {
       if (statements.length === 0) problems.push(`${request.name}: no statement captured`);
+      const mirrored = STATEMENTS[request.name];
+      if (mirrored && !statements.some((s) => sameStatement(s.text, mirrored)))
+        problems.push(`${request.name}: the baseline's statement is not the one the service sent`);
       for (const mode of ['force_custom_plan', 'force_generic_plan']) {
         const nodes = [];
         for (const statement of statements) {

@@ -1,0 +1,78 @@
+// The baseline's statements: the texts the services send for the compared requests
+// (workspace-api's users.sql.ts, calendar-api's events.repository.ts), written out here because
+// the bench does not import the apps. The plan check compares them with what the services really
+// send and reports any difference (bench/lib/plans.mjs), so that a baseline never does less
+// database work than its service.
+
+const LIVE = `'requested', 'provisioning', 'starting', 'running', 'stopping'`;
+const userColumns = `u.id, u.username, u.first_name AS "firstName", u.last_name AS "lastName", u.phone,
+    u.organization, u.notes, u.locked, u.disabled, u.realm, u.created_at AS "createdAt",
+    u.last_session AS "lastSession", u.password_set_date AS "passwordSetDate",
+    coalesce((SELECT json_agg(json_build_object('id', g.id, 'name', g.name) ORDER BY ug.created_at)
+              FROM "workspace"."user_group" ug JOIN "workspace"."group" g ON g.id = ug.group_id
+              WHERE ug.user_id = u.id), '[]') AS groups`;
+
+/** A user by id, and whether any of their sessions is live. */
+const GET_USER = `SELECT ${userColumns},
+      EXISTS (SELECT 1 FROM "workspace"."kasm" k
+              WHERE k.user_id = u.id AND k.status IN (${LIVE})) AS "hasLiveSessions"
+    FROM "workspace"."user" u
+    WHERE u.id = $1::uuid`;
+
+/** Only the fields given change ($2–$10, null when not given); answers the user. */
+const UPDATE_USER = `
+    WITH u AS (
+      UPDATE "workspace"."user" SET
+        username = coalesce($2::text, username),
+        first_name = coalesce($3::text, first_name),
+        last_name = coalesce($4::text, last_name),
+        phone = coalesce($5::text, phone),
+        organization = coalesce($6::text, organization),
+        notes = coalesce($7::text, notes),
+        locked = coalesce($8::boolean, locked),
+        disabled = coalesce($9::boolean, disabled),
+        password_hash = coalesce($10::text, password_hash),
+        password_set_date = CASE WHEN $10::text IS NULL THEN password_set_date ELSE now() END,
+        failed_login_count = CASE WHEN $10::text IS NOT NULL OR $8::boolean = false
+                                  THEN 0 ELSE failed_login_count END,
+        updated_at = now()
+      WHERE id = $1::uuid
+      RETURNING *
+    ), ended AS (
+      DELETE FROM "workspace"."session" WHERE user_id = $1::uuid AND $10::text IS NOT NULL
+        AND EXISTS (SELECT 1 FROM u)
+    )
+    SELECT ${userColumns} FROM u`;
+
+// The events: the single ones, then the recurring ones whose series reach the window.
+
+const columns = (single) => `${
+  single ? 'NULL::text AS rrule, NULL::text[] AS exdates' : 'e.rrule, e.exdates::text[] AS exdates'
+}, e.id, e.date::text AS date, e.title, e.description, e.type, e.period,
+    e.source_channel AS "sourceChannel", e.source_message_id AS "sourceMessageId",
+    e.chat_message_id IS NOT NULL AS "fromChat", e.sequence,
+    (e.created_at AT TIME ZONE 'UTC')::text AS "createdAt",
+    (e.updated_at AT TIME ZONE 'UTC')::text AS "updatedAt"`;
+
+const events = (single, series) =>
+  `(SELECT ${columns(true)} FROM "calendar"."calendar_event" e
+    WHERE e.rrule IS NULL AND ${single} ORDER BY e.date, e.id) UNION ALL (SELECT ${columns(false)} FROM "calendar"."calendar_event" e
+    WHERE e.rrule IS NOT NULL AND ${series})`;
+
+/** By the plan check's request names. */
+export const STATEMENTS = {
+  'get_user by id': GET_USER,
+  update_user: UPDATE_USER,
+  'GET /events/{date}': events(
+    'e.date = $1::date',
+    'e.series_end >= $1::date AND e.date <= $1::date',
+  ),
+  'GET /events/range': events(
+    'e.date >= $1::date AND e.date <= $2::date',
+    'e.series_end >= $1::date AND e.date <= $2::date',
+  ),
+};
+
+/** Statement texts compared without regard to spacing. */
+export const sameStatement = (a, b) =>
+  a.replace(/\s+/g, ' ').trim() === b.replace(/\s+/g, ' ').trim();
