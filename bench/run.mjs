@@ -212,8 +212,8 @@ async function main() {
       },
     };
     // Every server serves its hot requests for a while before anything is measured: a freshly
-    // started service takes tens of seconds to reach its steady speed (its JIT has more code to
-    // optimize than the baseline's), and a long-running server is what the ratios are about.
+    // started service takes tens of seconds to reach its steady speed, the baseline a few
+    // (bench/README.md), and a long-running server is what the ratios are about.
     const served = ['get_user', 'get_users', 'range', 'recurring', 'date', 'update_user', 'add'];
     if (served.some(wanted)) {
       log(`Warming the servers up (${SERVER_WARMUP_S} s each)`);

@@ -9,8 +9,8 @@ export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const QUICK = Number(process.env.BENCH_SCALE ?? 1) < 1;
 export const DURATION_S = Number(process.env.BENCH_DURATION ?? (QUICK ? 3 : 12));
 export const WARMUP_S = Number(process.env.BENCH_WARMUP ?? (QUICK ? 1 : 3));
-// Six rounds of two seconds a side: a pair spans four seconds, shorter than most of the machine's
-// slow spells, and the median of six pairs is steadier than that of three (bench/README.md).
+// Six rounds of two seconds a side: the median of six pairs is less at the mercy of one bad pair
+// than that of three (bench/README.md has A/A measurements of the spread).
 export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 3 : 6));
 
 function percentile(sorted, p) {
