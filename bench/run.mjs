@@ -214,18 +214,16 @@ async function main() {
     // Every server serves its hot requests for a while before anything is measured: a freshly
     // started service takes tens of seconds to reach its steady speed, the baseline a few
     // (bench/README.md), and a long-running server is what the ratios are about.
-    const served = ['get_user', 'get_users', 'range', 'recurring', 'date', 'update_user', 'add'];
-    if (served.some(wanted)) {
-      log(`Warming the servers up (${SERVER_WARMUP_S} s each)`);
-      for (const target of [
-        getUserTargets.service,
-        getUserTargets.baseline,
-        dateTargets.service,
-        dateTargets.baseline,
-      ]) {
-        await measure(target, { duration: SERVER_WARMUP_S, warmup: 0 });
-      }
-    }
+    const warmUps = [
+      ...(['get_user', 'get_users', 'update_user'].some(wanted)
+        ? [getUserTargets.service, getUserTargets.baseline]
+        : []),
+      ...(['range', 'recurring', 'date'].some(wanted)
+        ? [dateTargets.service, dateTargets.baseline]
+        : []),
+    ];
+    if (warmUps.length > 0) log(`Warming the servers up (${SERVER_WARMUP_S} s each)`);
+    for (const target of warmUps) await measure(target, { duration: SERVER_WARMUP_S, warmup: 0 });
 
     const hello = await measure({ url: baseline.url, pid: baseline.pid, path: '/hello' });
     rows.push(
