@@ -200,6 +200,20 @@ async function main() {
       service: operation('get_user', () => ({ target_user: { user_id: pick(userIds) } })),
       baseline: baselineCall('get_user', () => ({ user_id: pick(userIds) })),
     };
+    const updateUserTargets = {
+      service: operation('update_user', () => ({
+        target_user: {
+          user_id: pick(userIds),
+          first_name: `First ${++counter}`,
+          last_name: `Last ${counter}`,
+        },
+      })),
+      baseline: baselineCall('update_user', () => ({
+        user_id: pick(userIds),
+        first_name: `First ${++counter}`,
+        last_name: `Last ${counter}`,
+      })),
+    };
     const dateTargets = {
       service: {
         url: calendar.url,
@@ -221,6 +235,7 @@ async function main() {
       ...(['get_user', 'get_users', 'update_user'].some(wanted)
         ? [getUserTargets.service, getUserTargets.baseline]
         : []),
+      ...(wanted('update_user') ? [updateUserTargets.service, updateUserTargets.baseline] : []),
       ...(['range', 'recurring', 'date'].some(wanted)
         ? [dateTargets.service, dateTargets.baseline]
         : []),
@@ -329,18 +344,8 @@ async function main() {
     await compare(
       'update_user',
       'update_user, names only',
-      operation('update_user', () => ({
-        target_user: {
-          user_id: pick(userIds),
-          first_name: `First ${++counter}`,
-          last_name: `Last ${counter}`,
-        },
-      })),
-      baselineCall('update_user', () => ({
-        user_id: pick(userIds),
-        first_name: `First ${++counter}`,
-        last_name: `Last ${counter}`,
-      })),
+      updateUserTargets.service,
+      updateUserTargets.baseline,
       (s, b, ratio) => ({
         target: 'ratio ≥ 0.75, p99 ≤ 1.5× base',
         pass: ratio >= 0.75 && s.p99 <= 1.5 * b.p99,
