@@ -200,19 +200,14 @@ async function main() {
       service: operation('get_user', () => ({ target_user: { user_id: pick(userIds) } })),
       baseline: baselineCall('get_user', () => ({ user_id: pick(userIds) })),
     };
+    const namesChange = () => ({
+      user_id: pick(userIds),
+      first_name: `First ${++counter}`,
+      last_name: `Last ${counter}`,
+    });
     const updateUserTargets = {
-      service: operation('update_user', () => ({
-        target_user: {
-          user_id: pick(userIds),
-          first_name: `First ${++counter}`,
-          last_name: `Last ${counter}`,
-        },
-      })),
-      baseline: baselineCall('update_user', () => ({
-        user_id: pick(userIds),
-        first_name: `First ${++counter}`,
-        last_name: `Last ${counter}`,
-      })),
+      service: operation('update_user', () => ({ target_user: namesChange() })),
+      baseline: baselineCall('update_user', namesChange),
     };
     const dateTargets = {
       service: {
