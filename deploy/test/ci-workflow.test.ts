@@ -23,7 +23,7 @@ describe('.github/workflows/ci.yml', () => {
     expect(new URL(check.env?.TEST_DATABASE_URL as string).port).toBe('5432');
     const steps = runs(check);
     const order = [
-      'npm install',
+      'npm ci',
       'npm run format:check',
       'npx nx affected -t lint typecheck test build',
     ].map((command) => steps.findIndex((s) => s.startsWith(command)));
