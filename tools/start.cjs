@@ -4,7 +4,7 @@
 // cleanly on Ctrl-C or SIGTERM.
 const { spawn, spawnSync } = require('node:child_process');
 const path = require('node:path');
-const { startLocalPostgres } = require('./local-postgres.cjs');
+const { assertReachableAsRoot, startLocalPostgres } = require('./local-postgres.cjs');
 const { SERVICES, buildApps, serviceEnv } = require('./services.cjs');
 
 const children = [];
@@ -33,6 +33,7 @@ async function waitReady(port, child) {
 
 async function main() {
   const started = Date.now();
+  if (!process.env.DATABASE_URL) assertReachableAsRoot('dev');
   buildApps(SERVICES.map((s) => s.name));
   const local = process.env.DATABASE_URL ? null : await startLocalPostgres('dev');
   const databaseUrl = process.env.DATABASE_URL ?? local.url;

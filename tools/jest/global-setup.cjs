@@ -3,7 +3,14 @@ const { startLocalPostgres } = require('../local-postgres.cjs');
 
 module.exports = async () => {
   if (process.env.TEST_DATABASE_URL) return;
-  const { url, stop } = await startLocalPostgres('test');
-  process.env.TEST_DATABASE_URL = url;
-  globalThis.__stopTestPostgres = stop;
+  let local;
+  try {
+    local = await startLocalPostgres('test');
+  } catch (error) {
+    // What to do, in a sentence, rather than Jest's stack trace of the launcher.
+    process.stderr.write(`\n${error.message}\n`);
+    process.exit(1);
+  }
+  process.env.TEST_DATABASE_URL = local.url;
+  globalThis.__stopTestPostgres = local.stop;
 };

