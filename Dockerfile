@@ -32,7 +32,7 @@ COPY libs/secrets/package.json libs/secrets/
 FROM base AS build
 # No install script runs: some (Prisma's engines) would download binaries from outside the npm
 # registry, and none is needed — bcrypt and esbuild ship theirs inside their packages.
-RUN npm install --ignore-scripts
+RUN npm ci --ignore-scripts
 COPY tsconfig.base.json ./
 COPY tools/build-app.mjs tools/
 COPY libs libs
@@ -43,12 +43,12 @@ RUN npm run prisma-generate -w @platform/$APP && node tools/build-app.mjs $APP
 FROM base AS runtime
 # Source maps ship with the bundle: stack traces in the logs then name the TypeScript sources.
 ENV NODE_ENV=production NODE_OPTIONS=--enable-source-maps
-# npm packages stay external to the bundle: install this service's production dependencies only.
+# npm packages stay external to the bundle: install this service's locked production dependencies only.
 # --omit=optional also leaves out @prisma/client's optional peers (the Prisma CLI, TypeScript),
 # some 250 MB that nothing needs at run time.
 # @prisma/client ships a query compiler for every database it supports (some 60 MB); the
 # generated client loads PostgreSQL's small one only, so the others go.
-RUN npm install --omit=dev --omit=optional --ignore-scripts --workspace @platform/$APP \
+RUN npm ci --omit=dev --omit=optional --ignore-scripts --workspace @platform/$APP \
   && npm cache clean --force \
   && find node_modules/@prisma/client/runtime -name 'query_compiler_*' \
     ! -name 'query_compiler_small_bg.postgresql.*' -delete

@@ -90,6 +90,14 @@ describe.each(SERVICES)('Dockerfile with APP=$name', ({ name, port }) => {
     }
   });
 
+  it('installs exactly what package-lock.json locks, in both stages (npm ci)', () => {
+    const installs = [...steps(build, 'RUN'), ...steps(runtime, 'RUN')].filter((s) =>
+      /\bnpm (install|i|ci)\b/.test(s.text),
+    );
+    expect(installs.length).toBeGreaterThanOrEqual(2);
+    for (const install of installs) expect(install.text).toMatch(/^npm ci\b/);
+  });
+
   it('installs production dependencies only in the final image', () => {
     const installs = steps(runtime, 'RUN').filter((s) => /npm (install|ci)/.test(s.text));
     expect(installs.length).toBeGreaterThan(0);
