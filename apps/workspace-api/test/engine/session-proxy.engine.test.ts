@@ -14,6 +14,8 @@ let userId: string;
 beforeAll(async () => {
   w = await createSessionWorld();
   base = await w.h.app.listen({ port: 0, host: '127.0.0.1' });
+  // Grants are minted only on the session URL's host: the zone names this server's.
+  await w.h.db.zone.update({ where: { id: toUuid(w.zoneId) }, data: { proxyHostname: '127.0.0.1' } });
   userId = (await w.member('viewer')).user_id;
   const requested = await w.request({ user_id: userId });
   kasmId = requested.kasm_id;
@@ -28,7 +30,14 @@ const onServer = (url: string) => {
   return `${base}${parsed.pathname}${parsed.search}`;
 };
 
-async function signIn(url = kasmUrl): Promise<string> {
+/** A new connect link (each one works once). */
+async function freshLink(): Promise<string> {
+  const status = await w.h.call('get_kasm_status', { kasm_id: kasmId, user_id: userId });
+  return status.json().kasm_url;
+}
+
+async function signIn(url?: string): Promise<string> {
+  url ??= await freshLink();
   const res = await fetch(onServer(url), { redirect: 'manual' });
   expect(res.status).toBe(303);
   expect(res.headers.get('location')).toBe(`/kasm/${kasmId}/`);
@@ -40,7 +49,7 @@ async function signIn(url = kasmUrl): Promise<string> {
 
 function echo(url: string, headers: Record<string, string>, message: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url, { headers });
+    const socket = new WebSocket(url, { headers: { origin: base, ...headers } });
     socket.once('open', () => socket.send(message));
     socket.once('message', (data) => {
       socket.close();
@@ -107,7 +116,6 @@ describe('the session proxy', () => {
     const old = await fetch(onServer(kasmUrl), { redirect: 'manual' });
     expect(old.status).toBe(403);
     await signIn(status.kasm_url);
-    kasmUrl = status.kasm_url;
   });
 
   it('stops admitting once the session is destroyed (within the proxy cache’s second)', async () => {
