@@ -158,7 +158,12 @@ export function createKasmsRepository(database: Database) {
     /** Removes grants past their lifetime and those of sessions that ended. */
     sweepGrants: () =>
       db.kasmGrant.deleteMany({
-        where: { OR: [{ expiresAt: { lte: new Date() } }, { kasm: { status: { notIn: [...LIVE_STATUSES] } } }] },
+        where: {
+          OR: [
+            { expiresAt: { lte: new Date() } },
+            { kasm: { status: { notIn: [...LIVE_STATUSES] } } },
+          ],
+        },
       }),
   };
 }

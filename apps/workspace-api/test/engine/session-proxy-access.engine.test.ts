@@ -102,7 +102,12 @@ describe('connect links', () => {
     const link = await freshLink();
     const status = await new Promise<number>((resolve, reject) => {
       const url = new URL(`${base}${link}`);
-      httpRequest({ host: url.hostname, port: url.port, path: link, headers: { host: 'elsewhere.test' } })
+      httpRequest({
+        host: url.hostname,
+        port: url.port,
+        path: link,
+        headers: { host: 'elsewhere.test' },
+      })
         .once('response', (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);
@@ -185,7 +190,9 @@ describe('grants', () => {
     const row = await w.h.db.kasmGrant.findUniqueOrThrow({ where: { id: toUuid(grantId) } });
     expect(row.expiresAt.getTime()).toBeGreaterThanOrEqual(before + GRANT_TTL_SECONDS * 1000);
     expect(row.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + GRANT_TTL_SECONDS * 1000);
-    expect(new Date(expires ?? 0).getTime()).toBe(Math.floor(row.expiresAt.getTime() / 1000) * 1000);
+    expect(new Date(expires ?? 0).getTime()).toBe(
+      Math.floor(row.expiresAt.getTime() / 1000) * 1000,
+    );
 
     const limit = new Date(Date.now() + 60_000);
     await w.h.db.kasm.update({ where: { id: toUuid(kasmId) }, data: { hardExpiresAt: limit } });

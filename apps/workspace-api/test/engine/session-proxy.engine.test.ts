@@ -14,7 +14,10 @@ beforeAll(async () => {
   w = await createSessionWorld();
   base = await w.h.app.listen({ port: 0, host: '127.0.0.1' });
   // Grants are minted only on the session URL's host: the zone names this server's.
-  await w.h.db.zone.update({ where: { id: toUuid(w.zoneId) }, data: { proxyHostname: '127.0.0.1' } });
+  await w.h.db.zone.update({
+    where: { id: toUuid(w.zoneId) },
+    data: { proxyHostname: '127.0.0.1' },
+  });
   userId = (await w.member('viewer')).user_id;
   const requested = await w.request({ user_id: userId });
   kasmId = requested.kasm_id;
