@@ -1,7 +1,8 @@
 // CMD of platform-test/web:1. Plain Node plus the `ws` package copied beside it in the image.
 // GET / is the workspace page, GET /env the environment as JSON, GET /headers the request's
-// headers as JSON, any other GET echoes its path;
-// a WebSocket upgrade on any path echoes every message back.
+// headers as JSON, GET /set-cookie answers a Set-Cookie for each `c` in its query, any other GET
+// echoes its path; a WebSocket upgrade on /headers first sends the upgrade's headers as JSON,
+// and on any path echoes every message back.
 const http = require('node:http');
 const { WebSocketServer } = require('ws');
 
@@ -20,6 +21,9 @@ const server = http.createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
   } else if (pathname === '/headers') {
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(req.headers));
+  } else if (pathname === '/set-cookie') {
+    const cookies = new URL(req.url ?? '/', 'http://workspace').searchParams.getAll('c');
+    res.writeHead(200, { 'content-type': 'text/plain', 'set-cookie': cookies }).end('set\n');
   } else if (pathname === '/env') {
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(process.env));
   } else {
@@ -27,7 +31,8 @@ const server = http.createServer((req, res) => {
   }
 });
 
-new WebSocketServer({ server }).on('connection', (socket) => {
+new WebSocketServer({ server }).on('connection', (socket, req) => {
+  if (req.url === '/headers') socket.send(JSON.stringify(req.headers));
   socket.on('message', (data, isBinary) => socket.send(data, { binary: isBinary }));
 });
 

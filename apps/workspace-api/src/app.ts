@@ -33,6 +33,7 @@ import { createKasmsRepository } from './sessions/kasms.repository';
 import { createSessionAccess } from './sessions/session-access';
 import { createSessionLauncher } from './sessions/session-launcher';
 import { sessionProxy } from './sessions/session-proxy';
+import { createSessionSockets, SOCKET_RECHECK_MS } from './sessions/session-sockets';
 import { createSessionWorker, type SessionWorker } from './sessions/session-worker';
 import { sessionsRoutes } from './sessions/sessions.routes';
 import { createSessionsService } from './sessions/sessions.service';
@@ -123,6 +124,10 @@ export async function buildApp(
     launchTimeoutMs: config.SESSION_LAUNCH_TIMEOUT_SECONDS * 1000,
     keepaliveMs: config.SESSION_KEEPALIVE_SECONDS * 1000,
   });
+  const access = createSessionAccess(sessionParts.kasms, {
+    grantTtlMs: config.SESSION_GRANT_TTL_SECONDS * 1000,
+  });
+  const sockets = createSessionSockets({ intervalMs: SOCKET_RECHECK_MS });
   const attributes = createAttributesService({
     rows: createAttributesRepository(database),
     users: targetUsers,
@@ -135,6 +140,10 @@ export async function buildApp(
     launchPlans,
     launcher,
     defaultImageOf: attributes.defaultImageOf,
+    endAccess: (kasmId) => {
+      access.revoke(kasmId);
+      sockets.closeSession(kasmId);
+    },
   });
   const users = createUsersService({
     users: data.users,
@@ -165,7 +174,10 @@ export async function buildApp(
     ...sessionParts,
     sessions,
     intervalMs: config.SESSION_SWEEP_INTERVAL_MS,
-    steps: [['icon fetch', () => icons.fillMissing()]],
+    steps: [
+      ['icon fetch', () => icons.fillMissing()],
+      ['grant sweep', async () => void (await sessionParts.kasms.sweepGrants())],
+    ],
   });
 
   await app.register(serviceFoundation, {
@@ -183,7 +195,11 @@ export async function buildApp(
     },
   });
   await app.register(authThrottlePlugin, authThrottleOptions(config));
-  await app.register(sessionProxy, { access: createSessionAccess(sessionParts.kasms) });
+  await app.register(sessionProxy, {
+    access,
+    sockets,
+    signedInUser: async (token) => (await logins.sessionUser(token))?.userId ?? null,
+  });
   await app.register(webPlugin, { logins, sessions, images, icons });
   app.decorate('sessionWorker', sessionWorker);
   if (config.SESSION_WORKER === 'on') app.addHook('onReady', async () => sessionWorker.start());

@@ -63,6 +63,13 @@ export const ConfigSchema = Type.Object({
     default: 300,
     description: 'A launch (image pull included) that takes longer fails and is cleaned up',
   }),
+  SESSION_GRANT_TTL_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 31_536_000,
+    default: 43_200,
+    description:
+      "How long a browser's admission to a session (the proxy's grant cookie) lasts; never past the session's time limit",
+  }),
   SESSION_LEASE_SECONDS: Type.Integer({
     minimum: 1,
     maximum: 600,

@@ -217,6 +217,11 @@ export const AgentHasSessionsError = createError(
 );
 export const ProxyCredentialsMissingError = createError('SESSION_CREDENTIALS_MISSING', '%s', 401);
 export const ProxyAccessDeniedError = createError('SESSION_ACCESS_DENIED', '%s', 403);
+export const ProxyOriginRejectedError = createError(
+  'SESSION_ORIGIN_REJECTED',
+  'A WebSocket to a session must be opened by a page of the host it connects to (Origin)',
+  403,
+);
 export const LoginLinkInvalidError = createError(
   'LOGIN_LINK_INVALID',
   'This sign-in link is not valid any more: it was used, it expired or it was revoked',

@@ -8,13 +8,17 @@ export const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 3
 
 /**
  * Debian's Chromium (the Jest configs find it with tools/jest/browser-tests.cjs and set
- * TEST_CHROMIUM_PATH); playwright-core never downloads a browser.
+ * TEST_CHROMIUM_PATH); playwright-core never downloads a browser. `extraArgs` go to Chromium
+ * (e.g. `--host-resolver-rules` to give the test server a second host name).
  */
-export function launchChromium(): Promise<Browser> {
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   const executablePath = process.env.TEST_CHROMIUM_PATH;
   if (!executablePath) throw new Error('TEST_CHROMIUM_PATH is not set (see jest.config.cjs)');
   // As root Chromium needs --no-sandbox; /dev/shm is small in containers.
-  return chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  return chromium.launch({
+    executablePath,
+    args: ['--no-sandbox', '--disable-dev-shm-usage', ...extraArgs],
+  });
 }
 
 /** Writes `<dir>/<name>-desktop.png` and `<dir>/<name>-phone.png`, then puts the desktop size back. */

@@ -122,16 +122,49 @@ export function createKasmsRepository(database: Database) {
     runningOn: (agentId: string) =>
       db.kasm.findMany({ where: { agentId, status: 'running' }, select: { id: true } }),
 
-    async createGrant(kasmId: string, secretHash: string): Promise<string> {
-      const grant = await db.kasmGrant.create({
-        data: { kasmId, secretHash },
-        select: { id: true },
+    /**
+     * Spends the connect token and records a grant in one transaction. The conditional update
+     * lets exactly one of two concurrent uses win; the token's hash is replaced by one of a
+     * secret nobody holds. Null when the token is not the session's current one.
+     */
+    spendToken(
+      kasmId: string,
+      tokenHash: string,
+      grant: { secretHash: string; spentHash: string; expiresAt: Date },
+    ): Promise<string | null> {
+      return database.transaction(async (tx) => {
+        const { count } = await tx.kasm.updateMany({
+          where: { id: kasmId, tokenHash, status: live },
+          data: { tokenHash: grant.spentHash },
+        });
+        if (count !== 1) return null;
+        const created = await tx.kasmGrant.create({
+          data: { kasmId, secretHash: grant.secretHash, expiresAt: grant.expiresAt },
+          select: { id: true },
+        });
+        return created.id;
       });
-      return grant.id;
     },
 
     findGrant: (id: string) =>
-      db.kasmGrant.findUnique({ where: { id }, select: { kasmId: true, secretHash: true } }),
+      db.kasmGrant.findUnique({
+        where: { id },
+        select: { kasmId: true, secretHash: true, expiresAt: true },
+      }),
+
+    /** Ends every grant of a session (it is being stopped). */
+    deleteGrants: (kasmId: string) => db.kasmGrant.deleteMany({ where: { kasmId } }),
+
+    /** Removes grants past their lifetime and those of sessions that ended. */
+    sweepGrants: () =>
+      db.kasmGrant.deleteMany({
+        where: {
+          OR: [
+            { expiresAt: { lte: new Date() } },
+            { kasm: { status: { notIn: [...LIVE_STATUSES] } } },
+          ],
+        },
+      }),
   };
 }
 export type KasmsRepository = ReturnType<typeof createKasmsRepository>;

@@ -9,12 +9,25 @@ import {
 } from '../errors';
 import type { LaunchPlan } from '../launch-plan/launch-plan';
 import { endpointOf } from './container-plan';
+import { onSessionHost } from './session-origin';
 import type { KasmsRepository } from './kasms.repository';
 
 /** Where the proxy sends a session's traffic, and the Basic header the container expects. */
 export interface SessionTarget {
   origin: string;
   authorization: string;
+  /** The session's owner: a browser signed in as someone else is refused. */
+  userId: string;
+}
+
+/** A grant cookie's value and when the grant (and so the cookie) ends. */
+export interface Grant {
+  cookie: string;
+  expiresAt: Date;
+}
+
+export interface AccessOptions {
+  grantTtlMs: number;
 }
 
 // Grants and targets are read at most this often per process: a browser's burst of requests
@@ -22,12 +35,20 @@ export interface SessionTarget {
 const CACHE_MS = 1000;
 
 const ID = /^[0-9a-f]{32}$/i;
+const notYours = () =>
+  new ProxyAccessDeniedError(
+    'This browser is signed in as another user than the session’s: sign out first',
+  );
+
 const DASHED = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Admits browsers to sessions: a connect token becomes a grant cookie, and the cookie admits. */
-export function createSessionAccess(kasms: KasmsRepository) {
+export function createSessionAccess(kasms: KasmsRepository, options: AccessOptions) {
   const targets = new Map<string, { target: SessionTarget | Error; until: number }>();
-  const grants = new Map<string, { kasmId: string; secretHash: string; until: number }>();
+  const grants = new Map<
+    string,
+    { kasmId: string; secretHash: string; expiresAt: Date; until: number }
+  >();
 
   function sessionId(raw: string): string {
     if (!ID.test(raw) && !DASHED.test(raw))
@@ -53,6 +74,7 @@ export function createSessionAccess(kasms: KasmsRepository) {
       target = {
         origin: `${scheme}://${sessionHost(row.agent)}:${row.hostPort}`,
         authorization: `Basic ${Buffer.from(`kasm_user:${row.containerSecret}`).toString('base64')}`,
+        userId: row.userId,
       };
     }
     targets.set(id, { target, until: Date.now() + CACHE_MS });
@@ -63,20 +85,48 @@ export function createSessionAccess(kasms: KasmsRepository) {
   return {
     sessionId,
 
-    /** A valid connect token for a live session: a new grant, as `<grant id>.<secret>`. */
-    async exchange(rawId: string, token: string): Promise<string> {
+    /**
+     * Spends a session's connect token for a new grant (`<grant id>.<secret>`). `signedInAs` is
+     * the browser's platform user, if it is signed in: it may only enter its own sessions.
+     * `hostname` is where the request arrived: grants are minted only on the session's host.
+     */
+    async exchange(
+      rawId: string,
+      token: string,
+      request: { hostname: string; signedInAs: string | null },
+    ): Promise<Grant> {
       const id = sessionId(rawId);
       const row = await kasms.find(id);
       if (!row) throw new KasmNotFoundError(`kasm_id ${rawId}`);
-      if (!secretMatches(token, row.tokenHash))
-        throw new ProxyAccessDeniedError('The session link is not valid (any more)');
+      if (!onSessionHost(request.hostname, (row.plan as unknown as LaunchPlan).sessionUrl))
+        throw new ProxyAccessDeniedError('Open the session at the address of its kasm_url');
+      if (request.signedInAs !== null && request.signedInAs !== row.userId) throw notYours();
       const secret = randomSecret(32);
-      const grantId = await kasms.createGrant(id, hashSecret(secret));
-      return `${toWireId(grantId)}.${secret}`;
+      const expiresAt = new Date(
+        Math.min(Date.now() + options.grantTtlMs, row.hardExpiresAt.getTime()),
+      );
+      const grantId = await kasms.spendToken(id, hashSecret(token), {
+        secretHash: hashSecret(secret),
+        spentHash: hashSecret(randomSecret(32)),
+        expiresAt,
+      });
+      if (!grantId) {
+        throw new ProxyAccessDeniedError(
+          'The session link was used already or replaced by a newer one: open the session again for a new link',
+        );
+      }
+      return { cookie: `${toWireId(grantId)}.${secret}`, expiresAt };
     },
 
-    /** The target for a request carrying the grant cookie; 401 without one, 403 for another's. */
-    async admit(rawId: string, cookie: string | undefined): Promise<SessionTarget> {
+    /**
+     * The target for a request carrying the grant cookie; 401 without one, 403 for another
+     * session's, an expired one, or a browser signed in as another user than the session's.
+     */
+    async admit(
+      rawId: string,
+      cookie: string | undefined,
+      signedInAs: string | null = null,
+    ): Promise<SessionTarget> {
       const id = sessionId(rawId);
       if (!cookie)
         throw new ProxyCredentialsMissingError('Open the session through its kasm_url first');
@@ -93,12 +143,18 @@ export function createSessionAccess(kasms: KasmsRepository) {
       if (grant.kasmId !== id || !secretMatches(secret, grant.secretHash)) {
         throw new ProxyAccessDeniedError('The session cookie is not valid for this session');
       }
-      return targetOf(id);
+      if (grant.expiresAt.getTime() <= Date.now())
+        throw new ProxyAccessDeniedError('The session cookie has expired: open the session again');
+      const target = await targetOf(id);
+      if (signedInAs !== null && signedInAs !== target.userId) throw notYours();
+      return target;
     },
 
-    /** Forgets what this process cached of a session (after it is destroyed here). */
-    forget(rawId: string): void {
-      targets.delete(toUuid(rawId));
+    /** Ends the session's grants in this process at once (it is being stopped). */
+    revoke(rawId: string): void {
+      const id = toUuid(rawId);
+      targets.delete(id);
+      for (const [grantId, grant] of grants) if (grant.kasmId === id) grants.delete(grantId);
     },
   };
 }

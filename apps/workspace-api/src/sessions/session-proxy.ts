@@ -1,10 +1,14 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import httpProxy from '@fastify/http-proxy';
+import { ProxyOriginRejectedError } from '../errors';
 import { SESSION_COOKIE } from '../web/web-security';
+import { containerCookieHeader, GRANT_COOKIE, scopeSetCookies } from './proxy-cookies';
 import type { SessionAccess, SessionTarget } from './session-access';
+import { originMatchesHost } from './session-origin';
+import type { SessionSockets } from './session-sockets';
 
-export const GRANT_COOKIE = 'kasm_grant';
+export { GRANT_COOKIE } from './proxy-cookies';
 export const TOKEN_PARAM = 'kasm_token';
 /** Admitted targets by raw request: the proxy's hooks see the request through different types. */
 const admitted = new WeakMap<object, SessionTarget>();
@@ -15,31 +19,33 @@ const targetOf = (request: { raw: object }): SessionTarget => {
   return target;
 };
 
-/**
- * The Cookie header without our grant and the web page's login session: the container never
- * sees the platform's credentials (the login cookie's path is `/`, so browsers send it here too).
- */
-function withoutGrant(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  const ours = [`${GRANT_COOKIE}=`, `${SESSION_COOKIE}=`];
-  const kept = header
-    .split(';')
-    .map((part) => part.trim())
-    .filter((part) => part && !ours.some((name) => part.startsWith(name)));
-  return kept.length > 0 ? kept.join('; ') : undefined;
+export interface SessionProxyOptions {
+  access: SessionAccess;
+  sockets: SessionSockets;
+  /** The platform user a login session token belongs to, or null (web page's sign-in). */
+  signedInUser: (token: string) => Promise<string | null>;
 }
 
 /**
  * `/kasm/<kasm_id>/…` to the session's container, HTTP and WebSocket, for holders of the
- * session's grant cookie only. A visit with `?kasm_token=` exchanges the connect token for the
- * cookie and redirects to the same address without it. The container's own credentials (Basic,
- * VNC_PW) are added here; its self-signed certificate is accepted on this hop only.
+ * session's grant cookie only. A visit with `?kasm_token=` spends the connect token for the
+ * cookie and redirects to the same address without it. The platform's cookies never reach the
+ * container and the container's cookies stay inside the session's path. The container's own
+ * credentials (Basic, VNC_PW) are added here; its self-signed certificate is accepted on this
+ * hop only.
  */
-export const sessionProxy: FastifyPluginAsync<{ access: SessionAccess }> = async (
+export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
   app,
-  { access },
+  { access, sockets, signedInUser },
 ) => {
   await app.register(cookie);
+  app.addHook('onClose', async () => sockets.closeAll());
+
+  // An unknown or ended login session is no sign-in: the grant alone decides then.
+  const signedInAs = async (request: FastifyRequest): Promise<string | null> => {
+    const token = request.cookies[SESSION_COOKIE];
+    return token && token.length <= 200 ? signedInUser(token) : null;
+  };
 
   await app.register(httpProxy, {
     prefix: '/kasm/:kasmId',
@@ -50,28 +56,49 @@ export const sessionProxy: FastifyPluginAsync<{ access: SessionAccess }> = async
     undici: { connect: { rejectUnauthorized: false } },
     async preHandler(request, reply) {
       const { kasmId } = request.params as { kasmId: string };
+      const upgrade = request.headers.upgrade?.toLowerCase() === 'websocket';
+      if (upgrade && !originMatchesHost(request.headers.origin, request.host))
+        throw new ProxyOriginRejectedError();
       const url = new URL(request.url, 'http://proxy.invalid');
       const token = url.searchParams.get(TOKEN_PARAM);
       if (token !== null) {
-        const grant = await access.exchange(kasmId, token);
+        const grant = await access.exchange(kasmId, token, {
+          hostname: request.hostname,
+          signedInAs: await signedInAs(request),
+        });
         url.searchParams.delete(TOKEN_PARAM);
-        reply.setCookie(GRANT_COOKIE, grant, {
+        // No Domain: the cookie is host-only, for the session's host alone.
+        reply.setCookie(GRANT_COOKIE, grant.cookie, {
           path: `/kasm/${kasmId}/`,
           httpOnly: true,
           sameSite: 'lax',
           secure: request.protocol === 'https',
+          expires: grant.expiresAt,
         });
         return reply.redirect(`${url.pathname}${url.search}`, 303);
       }
-      admitted.set(request.raw, await access.admit(kasmId, request.cookies[GRANT_COOKIE]));
+      const grant = request.cookies[GRANT_COOKIE];
+      admitted.set(request.raw, await access.admit(kasmId, grant, await signedInAs(request)));
+      if (upgrade) {
+        sockets.track(request.raw.socket, kasmId, async () => {
+          await access.admit(kasmId, grant, await signedInAs(request));
+          return true;
+        });
+      }
     },
     replyOptions: {
       getUpstream: (request) => targetOf(request).origin,
       rewriteRequestHeaders: (request, headers) => ({
         ...headers,
-        cookie: withoutGrant(headers.cookie as string | undefined),
+        cookie: containerCookieHeader(headers.cookie as string | undefined),
         authorization: targetOf(request).authorization,
       }),
+      rewriteHeaders: (headers, request) => {
+        const { kasmId } = (request as { params: { kasmId: string } }).params;
+        const { 'set-cookie': setCookie, ...rest } = headers;
+        const scoped = scopeSetCookies(setCookie as string | string[] | undefined, kasmId);
+        return scoped ? { ...rest, 'set-cookie': scoped } : rest;
+      },
     },
     // rewriteRequestHeaders is honoured for WebSockets at run time, though the types omit it.
     wsClientOptions: {
@@ -79,13 +106,14 @@ export const sessionProxy: FastifyPluginAsync<{ access: SessionAccess }> = async
       rewriteRequestHeaders: (
         headers: Record<string, string>,
         request: { raw: object; headers: Record<string, string | undefined> },
-      ) => ({
-        ...headers,
-        ...(withoutGrant(request.headers.cookie)
-          ? { cookie: withoutGrant(request.headers.cookie) }
-          : {}),
-        authorization: targetOf(request).authorization,
-      }),
+      ) => {
+        const cookies = containerCookieHeader(request.headers.cookie);
+        return {
+          ...headers,
+          ...(cookies ? { cookie: cookies } : {}),
+          authorization: targetOf(request).authorization,
+        };
+      },
     } as object,
   });
 };

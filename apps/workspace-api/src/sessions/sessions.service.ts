@@ -39,6 +39,8 @@ export interface SessionsDeps {
   sessionLimit: (tx: Tx, userId: string) => Promise<number | null>;
   /** The user's default workspace (their attributes), for a request that names none. */
   defaultImageOf: (userId: string) => Promise<string | null>;
+  /** Ends what this process holds open of a session's access: proxy caches and WebSockets. */
+  endAccess: (kasmId: string) => void;
 }
 
 const withToken = (url: string, token: string) => `${url}?kasm_token=${encodeURIComponent(token)}`;
@@ -131,6 +133,9 @@ export function createSessionsService(deps: SessionsDeps) {
 
   /** Stops a session that this process has claimed (status stopping, lease ours). */
   async function stopClaimed(row: Pick<KasmRow, 'id' | 'agent'>): Promise<void> {
+    // Access ends before the container does, also when removing it fails.
+    await kasms.deleteGrants(row.id);
+    deps.endAccess(row.id);
     try {
       await engines.forAgent(row.agent).removeSession(toWireId(row.id));
     } catch (error) {

@@ -92,3 +92,18 @@ export function startPage(o: { username: string; csrf: string; session: SessionL
     },
   );
 }
+
+/**
+ * Between the Open button and a session on another host: the page's CSP (`form-action 'self'`)
+ * also governs where a form's redirect may go, so the browser goes on by itself from here.
+ */
+export function openingPage(o: { friendlyName: string; url: string }): Html {
+  return layout(
+    `Opening ${o.friendlyName}`,
+    html`<main id="main" class="narrow">
+      <h1>Opening ${o.friendlyName}</h1>
+      <p><a id="continue" href="${o.url}">Continue to the workspace</a></p>
+    </main>`,
+    { head: html`<meta http-equiv="refresh" content="0; url=${o.url}" />` },
+  );
+}

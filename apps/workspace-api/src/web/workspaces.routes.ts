@@ -6,7 +6,7 @@ import { KasmNotRunningError } from '../errors';
 import type { KasmRow } from '../sessions/kasms.repository';
 import { toKasmResponse } from '../sessions/kasm-response';
 import { dashboardPage, signInPage } from './pages';
-import { sessionsSection, startPage, type SessionLine } from './session-pages';
+import { openingPage, sessionsSection, startPage, type SessionLine } from './session-pages';
 import { sendPage, type WebOptions } from './web.plugin';
 import { assertCsrf, CSRF_FIELD, csrfTokenFor, formSecret } from './web-security';
 
@@ -153,7 +153,8 @@ export const workspacesRoutes: FastifyPluginAsyncTypebox<WebOptions> = async (
     const { row, kasmUrl } = await sessions.status(kasmId, userId);
     if (row.status !== 'running' || !kasmUrl)
       throw new KasmNotRunningError(`The session is ${row.status}`);
-    return reply.redirect(kasmUrl, 303);
+    if (new URL(kasmUrl).hostname === reply.request.hostname) return reply.redirect(kasmUrl, 303);
+    return sendPage(reply, openingPage({ friendlyName: row.image.friendlyName, url: kasmUrl }));
   });
   sessionAction('keepalive', async (kasmId, userId, reply) => {
     await sessions.keepalive(kasmId, userId);
