@@ -11,7 +11,7 @@ let db: Database;
 const HASH = 'a'.repeat(64);
 const insertToken = (name: string) => ({
   name: 'test_insert_token',
-  text: `INSERT INTO calendar.api_token (name, token_hash, updated_at) VALUES ($1, $2, now()) RETURNING id`,
+  text: `INSERT INTO calendar.api_token (name, token_hash, scope, updated_at) VALUES ($1, $2, 'write', now()) RETURNING id`,
   values: [name, HASH],
 });
 
