@@ -45,7 +45,11 @@ describe('calendar-api app', () => {
       '/api/calendar/events/range',
       '/api/calendar/events/type/{type}',
       '/api/calendar/events/{date}',
+      '/api/calendar/feeds',
+      '/api/calendar/feeds/{id}',
+      '/api/calendar/feeds/{id}/rotate',
       '/api/calendar/notifications',
+      '/api/calendar/private.ics',
       '/api/calendar/slack/events',
     ]);
     expect(spec.components.securitySchemes.bearerAuth).toMatchObject({
@@ -75,6 +79,7 @@ describe('calendar-api app', () => {
       '20261222000300_scheduled_notice',
       '20261223000000_recurrence',
       '20261223000100_sequence_on_rule_change',
+      '20261226060000_token_scope_feed_address',
     ]);
     const schemaPath = path.resolve(__dirname, '../../../prisma/calendar-api/schema.prisma');
     expect(await findDrift(schemaPath, database.url, 'calendar')).toEqual([]);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { createServiceApp, serviceFoundation, type ServiceAppOverrides } from '@platform/http';
 import { createOutboundFetch, createOutboundPolicy } from '@platform/outbound';
 import { authThrottlePlugin } from '@platform/rate-limit';
+import { publicBaseUrl } from '@platform/schemas';
 import { slackEventsRoutes } from './chat/slack-events.routes';
 import { createSlackEventsService } from './chat/slack-events.service';
 import { createSlackInbox } from './chat/slack-inbox.worker';
@@ -12,7 +13,9 @@ import { createEventQueriesService } from './events/event-queries.service';
 import { eventTitlesRoutes } from './events/event-titles.routes';
 import { eventsRoutes } from './events/events.routes';
 import { createEventsService } from './events/events.service';
-import { feedRoutes } from './feed/feed.routes';
+import { feedAddressesRoutes } from './feed/feed-addresses.routes';
+import { createFeedAddressesService } from './feed/feed-addresses.service';
+import { FEED_SECRET_THROTTLE, feedRoutes } from './feed/feed.routes';
 import { createFeedService } from './feed/feed.service';
 import { messagesRoutes } from './messages/messages.routes';
 import { createMessagesService } from './messages/messages.service';
@@ -55,12 +58,13 @@ export async function buildApp(
     }),
     maxRedirects: config.OUTBOUND_MAX_REDIRECTS,
   });
-  const tokens = createTokensService({ db });
+  const tokens = createTokensService({ db, now });
   const events = createEventsService({ db, outbox, zone: config.CALENDAR_TIMEZONE });
   const queries = createEventQueriesService({ db, config, now });
   const messages = createMessagesService({ db, config, now, outbox });
   const notifications = createNotificationsService({ db });
   const feed = createFeedService({ events: queries, config });
+  const feedAddresses = createFeedAddressesService({ db });
   const workers: Workers = {
     dispatcher: createDispatcher({
       db,
@@ -98,16 +102,17 @@ export async function buildApp(
       securitySchemes: SECURITY_SCHEMES,
     },
   });
+  const authFailures = {
+    limit: config.AUTH_FAILURE_LIMIT,
+    addressLimit: config.AUTH_FAILURE_ADDRESS_LIMIT,
+    windowSeconds: config.AUTH_FAILURE_WINDOW_SECONDS,
+  };
   await app.register(authThrottlePlugin, {
     redisUrl: config.REDIS_URL,
     keyPrefix: config.RATE_LIMIT_KEY_PREFIX,
     rules: {
-      [BEARER_THROTTLE]: {
-        limit: config.AUTH_FAILURE_LIMIT,
-        addressLimit: config.AUTH_FAILURE_ADDRESS_LIMIT,
-        windowSeconds: config.AUTH_FAILURE_WINDOW_SECONDS,
-        what: 'failed bearer tokens',
-      },
+      [BEARER_THROTTLE]: { ...authFailures, what: 'failed bearer tokens' },
+      [FEED_SECRET_THROTTLE]: { ...authFailures, what: 'wrong feed addresses' },
     },
   });
   await app.register(workersPlugin, {
@@ -127,7 +132,11 @@ export async function buildApp(
       await api.register(eventsRoutes, { events });
       await api.register(eventTitlesRoutes, { events });
       await api.register(eventQueriesRoutes, { queries });
-      await api.register(feedRoutes, { feed });
+      await api.register(feedRoutes, { feed, addresses: feedAddresses });
+      await api.register(feedAddressesRoutes, {
+        addresses: feedAddresses,
+        baseUrl: publicBaseUrl(config),
+      });
       await api.register(notificationsRoutes, { notifications });
       await api.register(slackEventsRoutes, { slack, signingSecret: config.SLACK_SIGNING_SECRET });
     },

@@ -1,17 +1,21 @@
 import { parseArgs } from 'node:util';
 import { publicBaseUrl } from '@platform/schemas';
+import { FEED_USAGE, runFeedCommand } from './cli-feeds';
+import { printIssued, runTokenCommand, TOKEN_USAGE } from './cli-tokens';
 import { loadConfig } from './config';
 import { openDatabase } from './db';
+import { createFeedAddressesService } from './feed/feed-addresses.service';
 import { migrateDatabase } from './migrations';
-import { createTokensService, type IssuedToken, type TokensService } from './tokens/tokens.service';
+import { createTokensService } from './tokens/tokens.service';
 
 const USAGE = `Usage: npm run calendar -- <command>
 
   migrate                   apply pending database migrations
   setup                     migrate, and on a database without tokens issue the first one
-  token create --name NAME  issue a bearer token for writes (printed once)
-  token list                every token: id, state, name
-  token revoke <id>         revoke a token; it stops working on the next request`;
+${TOKEN_USAGE}
+${FEED_USAGE}`;
+
+const COMMANDS = new Set(['migrate', 'setup', 'token', 'feed']);
 
 const print = (line = '') => process.stdout.write(`${line}\n`);
 // A reader that stops early (`| head`) has what it wanted: the command still finishes its work,
@@ -20,52 +24,22 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE') throw error;
 });
 
-function printIssued({ apiToken, token }: IssuedToken, baseUrl: string) {
-  print(`Token ${apiToken.id} "${apiToken.name}" issued. It is shown only now; store it safely.`);
-  print(`  ${token}`);
-  print();
-  print('Try it:');
-  print(`  curl -s -X POST ${baseUrl}/api/calendar/add_event \\`);
-  print(`    -H 'authorization: Bearer ${token}' -H 'content-type: application/json' \\`);
-  print(`    -d '{"date": "2025-03-03", "title": "Unit 5 intro"}'`);
-}
-
-async function runTokenCommand(
-  tokens: TokensService,
-  positionals: string[],
-  name: string | undefined,
-  baseUrl: string,
-) {
-  const [, action, target] = positionals;
-  if (action === 'create') {
-    if (!name?.trim()) throw new Error('Give the token a --name');
-    printIssued(await tokens.create(name.trim()), baseUrl);
-  } else if (action === 'list') {
-    for (const t of await tokens.list()) {
-      print(
-        `${String(t.id).padStart(4)}  ${t.revokedAt ? 'revoked' : 'active '}  ${t.createdAt.toISOString()}  ${t.name}`,
-      );
-    }
-  } else if (action === 'revoke' && target) {
-    if (!/^[1-9]\d{0,9}$/.test(target)) throw new Error(`Not a token id: ${target}`);
-    const revoked = await tokens.revoke(Number(target));
-    print(`Revoked token ${revoked.id} "${revoked.name}"`);
-  } else {
-    throw new Error(`Unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
-  }
-}
-
 async function main(argv: string[]) {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { name: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      name: { type: 'string' },
+      scope: { type: 'string' },
+      expires: { type: 'string' },
+      type: { type: 'string' },
+      period: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
-  const [command] = positionals;
+  const [command, ...rest] = positionals;
   if (values.help || command === undefined) return print(USAGE);
-  if (command !== 'migrate' && command !== 'setup' && command !== 'token') {
-    throw new Error(`Unknown command "${command}"\n\n${USAGE}`);
-  }
+  if (!COMMANDS.has(command)) throw new Error(`Unknown command "${command}"\n\n${USAGE}`);
 
   const config = loadConfig();
   if (command === 'migrate' || command === 'setup') {
@@ -74,14 +48,19 @@ async function main(argv: string[]) {
     if (command === 'migrate') return;
   }
   const db = openDatabase(config);
+  const baseUrl = publicBaseUrl(config);
   try {
     const tokens = createTokensService({ db });
+    let known = true;
     if (command === 'setup') {
       const issued = await tokens.createFirst();
-      if (issued) printIssued(issued, publicBaseUrl(config));
+      if (issued) printIssued(issued, baseUrl);
+    } else if (command === 'token') {
+      known = await runTokenCommand(tokens, rest, values, baseUrl);
     } else {
-      await runTokenCommand(tokens, positionals, values.name, publicBaseUrl(config));
+      known = await runFeedCommand(createFeedAddressesService({ db }), rest, values, baseUrl);
     }
+    if (!known) throw new Error(`Unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
   } finally {
     await db.close();
   }

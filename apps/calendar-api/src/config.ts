@@ -25,7 +25,7 @@ export const ConfigSchema = Type.Object({
   CALENDAR_AUTH: Type.Union([Type.Literal('writes'), Type.Literal('all'), Type.Literal('off')], {
     default: 'writes',
     description:
-      'Which requests need a bearer token: writes (default), all, or off (trusted network)',
+      'Which requests need a bearer token: writes (default), all (calendar apps then subscribe through a secret feed address), or off (trusted network)',
   }),
   CALENDAR_UID_DOMAIN: Type.String({
     default: 'calendar-api',

@@ -11,7 +11,7 @@ let db: Database;
 const HASH = 'a'.repeat(64);
 const insertToken = (name: string) => ({
   name: 'test_insert_token',
-  text: `INSERT INTO calendar.api_token (name, token_hash, updated_at) VALUES ($1, $2, now()) RETURNING id`,
+  text: `INSERT INTO calendar.api_token (name, token_hash, scope, updated_at) VALUES ($1, $2, 'write', now()) RETURNING id`,
   values: [name, HASH],
 });
 
@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await database.truncate();
-  await db.prisma.apiToken.create({ data: { name: 'first', tokenHash: HASH } });
+  await db.prisma.apiToken.create({ data: { name: 'first', tokenHash: HASH, scope: 'write' } });
 });
 
 const failureOf = (work: () => Promise<unknown>) =>
@@ -39,7 +39,7 @@ const failureOf = (work: () => Promise<unknown>) =>
 describe('the database errors', () => {
   it('recognises a unique violation from the Prisma model API (P2002)', async () => {
     const error = await failureOf(() =>
-      db.prisma.apiToken.create({ data: { name: 'again', tokenHash: HASH } }),
+      db.prisma.apiToken.create({ data: { name: 'again', tokenHash: HASH, scope: 'write' } }),
     );
     expect(isUniqueViolation(error)).toBe(true);
   });

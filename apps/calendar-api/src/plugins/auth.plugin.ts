@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
-import { TokenInvalidError, TokenMissingError } from '../errors';
+import { TokenInvalidError, TokenMissingError, TokenReadOnlyError } from '../errors';
+import { scopeAllows, type RouteAccess } from '../tokens/token-rules';
 import type { TokensService } from '../tokens/tokens.service';
+import { routeAccess } from './route-access';
 
-const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** The throttle rule counting wrong tokens per client address. */
 export const BEARER_THROTTLE = 'bearer-token';
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
@@ -13,6 +14,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** false: the route authenticates its requests itself (Slack signs its events). */
     auth?: boolean;
+    /**
+     * What the route needs of a token; see routeAccess: anything but a read needs write
+     * whatever is declared, and a read route may ask for write.
+     */
+    access?: RouteAccess;
   }
 }
 
@@ -30,30 +36,35 @@ function challenge(reply: FastifyReply, error?: string) {
 
 /**
  * Bearer-token auth for the routes registered beside it: writes always (unless CALENDAR_AUTH=off),
- * reads too with CALENDAR_AUTH=all. Runs on request, before the body is even parsed. A route
- * with `config: { auth: false }` is skipped.
+ * reads too with CALENDAR_AUTH=all. A token's scope must allow the route's access (a read
+ * token gets 403 on writes). Runs on request, before the body is even parsed. A route with
+ * `config: { auth: false }` is skipped.
  */
 export const authPlugin = fp(
   async (app: FastifyInstance, { tokens, mode }: AuthOptions) => {
-    if (mode === 'off') return;
-    async function authenticate(request: FastifyRequest, reply: FastifyReply) {
+    async function authenticate(request: FastifyRequest, reply: FastifyReply, needs: RouteAccess) {
       const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
       if (!token) {
         challenge(reply);
         throw new TokenMissingError();
       }
+      let scope: string;
       try {
         // A client that guessed wrong too often is refused before its next guess is checked.
-        await app.authThrottle.guard(
+        ({ scope } = await app.authThrottle.guard(
           BEARER_THROTTLE,
           request,
           token,
           () => tokens.verify(token),
           (error) => error instanceof TokenInvalidError,
-        );
+        ));
       } catch (error) {
         if (error instanceof TokenInvalidError) challenge(reply, 'invalid_token');
         throw error;
+      }
+      if (!scopeAllows(scope, needs)) {
+        challenge(reply, 'insufficient_scope');
+        throw new TokenReadOnlyError();
       }
     }
     // Each route that needs a token gets the hook as it is registered; the open reads (most
@@ -61,16 +72,20 @@ export const authPlugin = fp(
     // at every read. A callback hook: a route's own hooks run after the instance's, so the input
     // guard has seen the request first.
     app.addHook('onRoute', (route) => {
-      if (route.config?.auth === false) return;
       const methods = [route.method].flat();
-      if (mode === 'writes' && methods.every((method) => READ_METHODS.has(method))) return;
+      // Computed even with auth off, so a route declared wrongly fails in every mode.
+      const access = new Map(methods.map((m) => [m, routeAccess(m, route.config?.access)]));
+      if (mode === 'off' || route.config?.auth === false) return;
+      const open = (method: string) => mode === 'writes' && access.get(method) === 'read';
+      if (methods.every(open)) return;
       const hook = (
         request: FastifyRequest,
         reply: FastifyReply,
         done: (error?: Error) => void,
       ) => {
-        if (mode === 'writes' && READ_METHODS.has(request.method)) return done();
-        authenticate(request, reply).then(() => done(), done);
+        if (open(request.method)) return done();
+        const needs = access.get(request.method) ?? routeAccess(request.method, undefined);
+        authenticate(request, reply, needs).then(() => done(), done);
       };
       route.onRequest = [hook, ...[route.onRequest ?? []].flat()];
     });

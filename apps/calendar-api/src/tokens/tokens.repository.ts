@@ -1,7 +1,15 @@
 import { qualified, runStatement, type Database } from '../db';
 import type { ApiToken } from '../generated/prisma/client';
+import type { TokenScope } from './token-rules';
 
 export type { ApiToken };
+
+export interface NewToken {
+  name: string;
+  tokenHash: string;
+  scope: TokenScope;
+  expiresAt: Date | null;
+}
 
 /**
  * Every query of api_token. The lookup of every request that needs a token runs prepared on the
@@ -11,12 +19,12 @@ export function createTokensRepository(db: Database) {
   const tokens = db.prisma.apiToken;
   const byHash = {
     name: 'tokens_find_by_hash',
-    text: `SELECT id, name, token_hash AS "tokenHash", revoked_at AS "revokedAt",
-             created_at AS "createdAt", updated_at AS "updatedAt"
+    text: `SELECT id, name, token_hash AS "tokenHash", scope, expires_at AS "expiresAt",
+             revoked_at AS "revokedAt", created_at AS "createdAt", updated_at AS "updatedAt"
            FROM ${qualified(db.schema, 'api_token')} WHERE token_hash = $1`,
   };
   return {
-    create: (name: string, tokenHash: string) => tokens.create({ data: { name, tokenHash } }),
+    create: (data: NewToken) => tokens.create({ data }),
     async findByHash(tokenHash: string): Promise<ApiToken | null> {
       const [row] = await runStatement<ApiToken>(db, { ...byHash, values: [tokenHash] });
       return row ?? null;
@@ -29,11 +37,11 @@ export function createTokensRepository(db: Database) {
      * Creates a token only in a database that has none. The transaction-scoped advisory lock
      * makes it safe when several replicas run setup at once: exactly one creates it.
      */
-    createFirst(name: string, tokenHash: string): Promise<ApiToken | null> {
+    createFirst(data: NewToken): Promise<ApiToken | null> {
       return db.transaction(async (tx) => {
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('calendar-api:first-token'))`;
         if ((await tx.apiToken.count()) > 0) return null;
-        return tx.apiToken.create({ data: { name, tokenHash } });
+        return tx.apiToken.create({ data });
       });
     },
   };

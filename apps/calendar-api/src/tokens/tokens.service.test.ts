@@ -49,6 +49,47 @@ describe('tokens', () => {
     ]);
   });
 
+  it('issues write tokens that never expire unless told otherwise', async () => {
+    const { apiToken } = await tokens.create('ci');
+    expect(apiToken).toMatchObject({ scope: 'write', expiresAt: null });
+    const expiresAt = new Date(Date.now() + 30 * 86_400_000);
+    const reader = await tokens.create('dashboard', { scope: 'read', expiresAt });
+    expect(reader.apiToken).toMatchObject({ scope: 'read', expiresAt });
+    expect((await tokens.verify(reader.token)).scope).toBe('read');
+    expect((await tokens.list()).map((t) => [t.name, t.scope, t.expiresAt])).toEqual([
+      ['ci', 'write', null],
+      ['dashboard', 'read', expiresAt],
+    ]);
+  });
+
+  it('refuses an unknown scope, an expiry in the past and one too far away', async () => {
+    const day = 86_400_000;
+    await expect(tokens.create('x', { scope: 'admin' })).rejects.toMatchObject({
+      code: 'TOKEN_REQUEST_INVALID',
+      message: 'The scope must be read or write, not "admin"',
+    });
+    await expect(
+      tokens.create('x', { expiresAt: new Date(Date.now() - 1000) }),
+    ).rejects.toMatchObject({
+      code: 'TOKEN_REQUEST_INVALID',
+      message: 'The expiry must be in the future',
+    });
+    await expect(
+      tokens.create('x', { expiresAt: new Date(Date.now() + 367 * day) }),
+    ).rejects.toMatchObject({ message: 'The expiry must be at most 366 days away' });
+    expect(await tokens.list()).toEqual([]);
+  });
+
+  it('refuses a token from the instant it expires', async () => {
+    let now = new Date('2026-01-10T12:00:00Z');
+    const clocked = createTokensService({ db, now: () => now });
+    const expiresAt = new Date('2026-01-11T12:00:00Z');
+    const { token } = await clocked.create('ci', { expiresAt });
+    expect((await clocked.verify(token)).name).toBe('ci');
+    now = expiresAt;
+    await expect(clocked.verify(token)).rejects.toMatchObject({ code: 'TOKEN_INVALID' });
+  });
+
   it('refuses to revoke an id that matches no token', async () => {
     await expect(tokens.revoke(999)).rejects.toMatchObject({ code: 'TOKEN_NOT_FOUND' });
   });
