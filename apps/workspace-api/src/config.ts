@@ -37,8 +37,9 @@ export const ConfigSchema = Type.Object({
     description: 'Largest versions.txt or list.json accepted',
   }),
   REGISTRY_ALLOW_LOCAL_PATHS: Type.Boolean({
-    default: true,
-    description: 'Whether add_registry accepts a local directory',
+    default: false,
+    description:
+      'Whether add_registry accepts a local directory (a file on the server); npm start turns it on outside NODE_ENV=production',
   }),
   SESSION_URL_SCHEME: Type.Union([Type.Literal('https'), Type.Literal('http')], {
     default: 'https',
