@@ -1,4 +1,10 @@
-import { denialReason, grantProblems, isViewPermission, permissionsLacking } from './permissions';
+import {
+  denialReason,
+  grantProblems,
+  holds,
+  isViewPermission,
+  permissionsLacking,
+} from './permissions';
 
 describe('denialReason', () => {
   it('allows a key holding the exact permission', () => {
@@ -32,6 +38,23 @@ describe('denialReason', () => {
   it('treats only .view permissions as views', () => {
     expect(isViewPermission('groups.view')).toBe(true);
     expect(isViewPermission('users.auth_session')).toBe(false);
+  });
+});
+
+describe('holds', () => {
+  it('holds what denialReason allows: never a non-view permission on a read-only key', () => {
+    expect(
+      holds({ permissions: ['users.auth_session'], readOnly: false }, 'users.auth_session'),
+    ).toBe(true);
+    expect(holds({ permissions: ['global_admin'], readOnly: false }, 'users.auth_session')).toBe(
+      true,
+    );
+    expect(holds({ permissions: ['global_admin'], readOnly: true }, 'users.auth_session')).toBe(
+      false,
+    );
+    expect(holds({ permissions: ['sessions.view'], readOnly: false }, 'users.auth_session')).toBe(
+      false,
+    );
   });
 });
 

@@ -44,6 +44,10 @@ export function permissionsLacking(key: KeyGrant, permissions: readonly string[]
   return [...new Set(permissions)].filter((p) => !key.permissions.includes(p));
 }
 
+/** Whether the key may perform an operation needing `permission` (read-only keys only views). */
+export const holds = (key: KeyGrant, permission: Permission) =>
+  denialReason(key, permission) === null;
+
 export interface GrantRequest {
   permissions: readonly string[];
   readOnly: boolean;
