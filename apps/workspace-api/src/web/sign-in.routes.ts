@@ -18,9 +18,9 @@ import {
   cookieOptions,
   CSRF_FIELD,
   csrfTokenFor,
-  FORM_COOKIE,
+  formCookieName,
   formSecret,
-  SESSION_COOKIE,
+  sessionCookieName,
 } from './web-security';
 
 const isRefusedLogin = (error: unknown) =>
@@ -44,8 +44,8 @@ export const signInRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
     login: Login,
   ) =>
     reply
-      .setCookie(SESSION_COOKIE, login.token, cookieOptions(request))
-      .clearCookie(FORM_COOKIE, { path: '/' })
+      .setCookie(sessionCookieName(request), login.token, cookieOptions(request))
+      .clearCookie(formCookieName(request), cookieOptions(request))
       .redirect('/', 303);
 
   app.post(
@@ -60,7 +60,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
       },
     },
     async (request, reply) => {
-      assertCsrf(request, request.cookies[FORM_COOKIE]);
+      assertCsrf(request, request.cookies[formCookieName(request)]);
       const { username, password } = request.body as { username: string; password: string };
       try {
         const login = await app.authThrottle.guard(
@@ -101,7 +101,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
     '/sign-in/link',
     { schema: { hide: true, body: Form({ token: Type.String({ maxLength: 200 }) }) } },
     async (request, reply) => {
-      assertCsrf(request, request.cookies[FORM_COOKIE]);
+      assertCsrf(request, request.cookies[formCookieName(request)]);
       const { token } = request.body as { token: string };
       // Wrong links from one address count together: each one is a guess at a 256-bit token.
       const login = await app.authThrottle.guard(
@@ -115,12 +115,12 @@ export const signInRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
     },
   );
 
+  // The proof is bound to the login cookie, live or not: a stale page still signs out, and no
+  // other site can sign anyone out (or clear a cookie) without it.
   app.post('/sign-out', { schema: { hide: true, body: Form({}) } }, async (request, reply) => {
-    const signedIn = request.signedIn;
-    if (signedIn) {
-      assertCsrf(request, signedIn.token);
-      await logins.endSession(signedIn.token);
-    }
-    return reply.clearCookie(SESSION_COOKIE, { path: '/' }).redirect('/', 303);
+    const token = request.cookies[sessionCookieName(request)];
+    assertCsrf(request, token);
+    if (token) await logins.endSession(token);
+    return reply.clearCookie(sessionCookieName(request), cookieOptions(request)).redirect('/', 303);
   });
 };
