@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import cookie from '@fastify/cookie';
 import httpProxy from '@fastify/http-proxy';
-import { SESSION_COOKIE } from '../web/web-security';
+import { PLATFORM_COOKIES } from '../web/web-security';
 import type { SessionAccess, SessionTarget } from './session-access';
 
 export const GRANT_COOKIE = 'kasm_grant';
@@ -21,7 +21,7 @@ const targetOf = (request: { raw: object }): SessionTarget => {
  */
 function withoutGrant(header: string | undefined): string | undefined {
   if (!header) return undefined;
-  const ours = [`${GRANT_COOKIE}=`, `${SESSION_COOKIE}=`];
+  const ours = [GRANT_COOKIE, ...PLATFORM_COOKIES].map((name) => `${name}=`);
   const kept = header
     .split(';')
     .map((part) => part.trim())
