@@ -1,18 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { TooManyRequestsError } from '@platform/rate-limit';
-import {
-  LoginFailedError,
-  LoginLinkInvalidError,
-  UserDisabledError,
-  UserLockedError,
-} from '../errors';
+import { clientKey, TooManyRequestsError } from '@platform/rate-limit';
+import { LoginLinkInvalidError } from '../errors';
 import type { Login, LoginsService } from '../logins/logins.service';
 import { LOGIN_LINK_PREFIX } from '../logins/login-link';
+import { isRefusedLogin, passwordLogin } from '../logins/password-login';
 import { LOGIN_THROTTLE } from '../plugins/auth-throttle';
 import { linkPage, signInPage } from './pages';
 import { sendPage } from './web.plugin';
-import { normalizeUsername } from '../domain/names';
 import {
   assertCsrf,
   cookieOptions,
@@ -23,10 +18,6 @@ import {
   sessionCookieName,
 } from './web-security';
 
-const isRefusedLogin = (error: unknown) =>
-  error instanceof LoginFailedError ||
-  error instanceof UserLockedError ||
-  error instanceof UserDisabledError;
 const isRefusal = (error: unknown) =>
   isRefusedLogin(error) || error instanceof TooManyRequestsError;
 
@@ -63,13 +54,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
       assertCsrf(request, request.cookies[formCookieName(request)]);
       const { username, password } = request.body as { username: string; password: string };
       try {
-        const login = await app.authThrottle.guard(
-          LOGIN_THROTTLE,
-          request,
-          normalizeUsername(username),
-          () => logins.authenticate(username, password),
-          isRefusedLogin,
-        );
+        const login = await passwordLogin(app, logins, request, { username, password });
         return startBrowserSession(request, reply, login);
       } catch (error) {
         if (!isRefusal(error)) throw error;
@@ -108,7 +93,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
         LOGIN_THROTTLE,
         request,
         'sign-in link',
-        () => logins.redeemLink(token),
+        () => logins.redeemLink(token, clientKey(request.ip)),
         (error) => error instanceof LoginLinkInvalidError,
       );
       return startBrowserSession(request, reply, login);
