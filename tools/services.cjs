@@ -15,6 +15,8 @@ const NX_ENV = { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
 // On a developer's machine a registry or webhook on localhost is normal (README: a registry
 // served with python3 -m http.server); deployments keep the default, public addresses only.
 // Sessions run on this machine's Docker engine when one answers, opened over plain HTTP.
+// A registry in a local folder (examples/registry) is a development convenience: it lets a key
+// with registries.modify read the server's files, so NODE_ENV=production leaves it off.
 // The README's calendar examples post to channel C123, the CSA class (CHANNEL_PERIODS set in the
 // environment replaces this map).
 const LOCAL_DEFAULTS = {
@@ -31,7 +33,8 @@ const LOCAL_DEFAULTS = {
  */
 function serviceEnv(service, databaseUrl, env = process.env) {
   const port = env[service.portVar] || String(service.port);
-  return { ...LOCAL_DEFAULTS, ...env, DATABASE_URL: databaseUrl, PORT: port };
+  const development = env.NODE_ENV === 'production' ? {} : { REGISTRY_ALLOW_LOCAL_PATHS: 'true' };
+  return { ...LOCAL_DEFAULTS, ...development, ...env, DATABASE_URL: databaseUrl, PORT: port };
 }
 
 const SKIPPED = new Set(['node_modules', 'dist', '.data']);

@@ -7,13 +7,18 @@ export const ConfigSchema = Type.Object({
   ...securityEnv({ keyPrefix: 'workspace-api:' }),
   LOGIN_FAILURE_LIMIT: Type.Integer({
     minimum: 0,
-    default: 20,
+    default: 3,
     description:
-      'Failed logins per (client address, username) and window before 429; 0 turns it off',
+      'Failed logins per (client address, username) and window before 429, below MAX_FAILED_LOGINS so that it trips before the account lock; 0 turns it off',
   }),
   LOGIN_FAILURE_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 300 }),
   BCRYPT_COST: Type.Integer({ minimum: 4, maximum: 15, default: 12 }),
-  MAX_FAILED_LOGINS: Type.Integer({ minimum: 1, default: 5 }),
+  MAX_FAILED_LOGINS: Type.Integer({
+    minimum: 1,
+    default: 5,
+    description:
+      'Consecutive wrong passwords from addresses the user signed in from that lock the account; per window from any other address, the count past which those addresses get 429 for that account',
+  }),
   SESSION_TTL_HOURS: Type.Integer({ minimum: 1, default: 12 }),
   LOGIN_LINK_TTL_SECONDS: Type.Integer({
     minimum: 10,
@@ -37,8 +42,9 @@ export const ConfigSchema = Type.Object({
     description: 'Largest versions.txt or list.json accepted',
   }),
   REGISTRY_ALLOW_LOCAL_PATHS: Type.Boolean({
-    default: true,
-    description: 'Whether add_registry accepts a local directory',
+    default: false,
+    description:
+      'Whether add_registry accepts a local directory (a file on the server); npm start turns it on outside NODE_ENV=production',
   }),
   SESSION_URL_SCHEME: Type.Union([Type.Literal('https'), Type.Literal('http')], {
     default: 'https',
@@ -108,7 +114,16 @@ export type Config = Static<typeof ConfigSchema>;
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const config = parseEnv(ConfigSchema, env);
-  const problems = securityEnvProblems(config);
+  const problems = [...securityEnvProblems(config), ...loginLimitProblems(config)];
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   return config;
+}
+
+/** The per-(address, username) throttle must refuse before one address can lock the account. */
+function loginLimitProblems(config: Config): string[] {
+  const { LOGIN_FAILURE_LIMIT: limit, MAX_FAILED_LOGINS: lockAt } = config;
+  if (limit === 0 || limit < lockAt) return [];
+  return [
+    `LOGIN_FAILURE_LIMIT (${limit}) must be below MAX_FAILED_LOGINS (${lockAt}), or 0 to turn the throttle off`,
+  ];
 }

@@ -30,7 +30,10 @@ export function useRegistryFixture(use: (fixture: RegistryFixture) => void): Reg
       (await fixture.h.call('get_registry_workspaces', { registry_id, show_incompatible })).json(),
   } as RegistryFixture;
   beforeAll(async () => {
-    [fixture.h, fixture.server] = await Promise.all([createHarness(), startRegistryServer()]);
+    [fixture.h, fixture.server] = await Promise.all([
+      createHarness({ REGISTRY_ALLOW_LOCAL_PATHS: 'true' }),
+      startRegistryServer(),
+    ]);
     use(fixture);
   });
   afterAll(async () => {

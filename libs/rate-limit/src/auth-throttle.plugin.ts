@@ -29,7 +29,20 @@ export interface RequestThrottle {
     attempt: () => Promise<T>,
     isFailure: (error: unknown) => boolean,
   ): Promise<T>;
+  /**
+   * As `guard`, counting `identity`'s failures from every address together (one account's
+   * failures wherever they come from); give the rule `addressLimit: Infinity`.
+   */
+  guardAcrossAddresses<T>(
+    scope: string,
+    identity: string,
+    attempt: () => Promise<T>,
+    isFailure: (error: unknown) => boolean,
+  ): Promise<T>;
 }
+
+/** Where `guardAcrossAddresses` counts: no client address parses as this. */
+const ANY_ADDRESS = 'any address';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -103,32 +116,40 @@ export const authThrottlePlugin = fp(
     // for no promise but its attempt's and the one it is tracked by (bench/README.md). A retried
     // attempt joins its pair's in-flight set in the same step as its reservation, so that the
     // attempts refused beside it wait for it rather than finding nothing to wait for.
-    const requestThrottle: RequestThrottle = {
-      guard(scope, request, identity, attempt, isFailure) {
-        const pair = `${scope}\0${request.ip}\0${identity}`;
-        type Attempt = ReturnType<typeof attempt>;
-        const start = (): Attempt => {
-          let reserved: Reservation | Promise<Reservation>;
-          try {
-            reserved = throttle.reserve(scope, request.ip, identity);
-          } catch (error) {
-            return afterRefusal(error);
-          }
-          return reserved instanceof Promise
-            ? reserved.then(
-                (reservation) => run(pair, reservation, attempt, isFailure),
-                afterRefusal,
-              )
-            : run(pair, reserved, attempt, isFailure);
-        };
-        const afterRefusal = async (error: unknown): Attempt => {
-          const pending = inFlight.get(pair);
-          if (!(error instanceof TooManyRequestsError) || !pending) throw error;
-          await Promise.allSettled([...pending]);
-          return start();
-        };
+    function guardAt<T>(
+      scope: string,
+      address: string,
+      identity: string,
+      attempt: () => Promise<T>,
+      isFailure: (error: unknown) => boolean,
+    ): Promise<T> {
+      const pair = `${scope}\0${address}\0${identity}`;
+      type Attempt = ReturnType<typeof attempt>;
+      const start = (): Attempt => {
+        let reserved: Reservation | Promise<Reservation>;
+        try {
+          reserved = throttle.reserve(scope, address, identity);
+        } catch (error) {
+          return afterRefusal(error);
+        }
+        return reserved instanceof Promise
+          ? reserved.then((reservation) => run(pair, reservation, attempt, isFailure), afterRefusal)
+          : run(pair, reserved, attempt, isFailure);
+      };
+      const afterRefusal = async (error: unknown): Attempt => {
+        const pending = inFlight.get(pair);
+        if (!(error instanceof TooManyRequestsError) || !pending) throw error;
+        await Promise.allSettled([...pending]);
         return start();
-      },
+      };
+      return start();
+    }
+
+    const requestThrottle: RequestThrottle = {
+      guard: (scope, request, identity, attempt, isFailure) =>
+        guardAt(scope, request.ip, identity, attempt, isFailure),
+      guardAcrossAddresses: (scope, identity, attempt, isFailure) =>
+        guardAt(scope, ANY_ADDRESS, identity, attempt, isFailure),
     };
 
     app.decorate('authThrottle', requestThrottle);

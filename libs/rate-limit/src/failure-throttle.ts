@@ -19,6 +19,8 @@ export interface ThrottleRule {
   windowSeconds: number;
   /** Named in the 429's detail: "Too many failed logins from this address". */
   what: string;
+  /** Where the failures came from, in that detail; "from this address" unless given. */
+  where?: string;
 }
 
 /** One attempt that may fail: settled by `release` when it did not. */
@@ -119,7 +121,7 @@ export function createFailureThrottle({
     const seconds = Math.max(1, Math.ceil(resetInMs / 1000));
     const refusal = withRetryAfter(
       new TooManyRequestsError(
-        `Too many ${rule.what} from this address; try again in ${seconds} s`,
+        `Too many ${rule.what} ${rule.where ?? 'from this address'}; try again in ${seconds} s`,
       ),
       seconds,
     );

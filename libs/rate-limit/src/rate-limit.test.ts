@@ -219,6 +219,43 @@ describe('concurrent failures (in memory)', () => {
   });
 });
 
+describe('guardAcrossAddresses', () => {
+  it("counts one identity's failures from every address together, and no other identity's", async () => {
+    const app = Fastify(fastifyOptions({ logLevel: 'silent', bodyLimitBytes: 1024 }));
+    await app.register(problemDetailsPlugin);
+    await app.register(authThrottlePlugin, {
+      redisUrl: '',
+      keyPrefix: 'x:',
+      rules: { account: { ...rule(2), addressLimit: Infinity, where: 'for this account' } },
+    });
+    app.post('/login', async (request) => {
+      const { user, password } = request.body as { user: string; password: string };
+      return app.authThrottle.guardAcrossAddresses(
+        'account',
+        user,
+        async () => {
+          if (password !== 'right') throw Object.assign(new Error('wrong'), { statusCode: 401 });
+          return { ok: true };
+        },
+        () => true,
+      );
+    });
+    const login = (user: string, password: string, remoteAddress: string) =>
+      app.inject({ method: 'POST', url: '/login', payload: { user, password }, remoteAddress });
+    try {
+      expect((await login('ada', 'wrong', '192.0.2.1')).statusCode).toBe(401);
+      expect((await login('ada', 'wrong', '192.0.2.2')).statusCode).toBe(401);
+      const refused = await login('ada', 'right', '192.0.2.3');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().detail).toMatch(/^Too many failed logins for this account; try again/);
+      for (let i = 0; i < 5; i += 1) await login(`other-${i}`, 'wrong', '192.0.2.4');
+      expect((await login('bob', 'right', '192.0.2.4')).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('with Redis', () => {
   let available = false;
   beforeAll(async () => {

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { toUuid } from '@platform/schemas';
+import { CredentialsMissingError } from '../errors';
 import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
 import {
   ApiKeySchema,
@@ -26,18 +27,21 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService 
         tags,
         security,
         summary: 'Issue an API key; the secret is in this response only',
+        description:
+          'A key grants only permissions it holds (global_admin holds all); a read-only key issues only read-only keys; a key that expires issues only keys that expire no later. Otherwise 403 FORBIDDEN naming what it lacks.',
         body: CreateApiKeyBodySchema,
         response: { 200: IssuedApiKeySchema, ...errorResponses() },
       },
     },
     async (request) => {
       const { name, permissions, read_only: readOnly, expires } = request.body;
-      const issued = await apiKeys.issue({
-        name,
-        permissions,
-        readOnly,
-        expiresAt: expires ? new Date(expires) : null,
-      });
+      // The auth hook has set the caller's key; without one nothing is issued unchecked.
+      if (!request.apiKey) throw new CredentialsMissingError();
+      const expiresAt = expires ? new Date(expires) : null;
+      const issued = await apiKeys.issue(
+        { name, permissions, readOnly, expiresAt },
+        request.apiKey,
+      );
       return { api_key: toApiKeyResponse(issued.apiKey), api_key_secret: issued.secret };
     },
   );
@@ -66,10 +70,12 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService 
         summary: 'Revoke an API key; takes effect on the next request',
         body: RevokeApiKeyBodySchema,
         response: { 200: EmptySchema, ...errorResponses(404) },
+        description: 'A key may revoke only keys holding no permission it lacks.',
       },
     },
     async (request) => {
-      await apiKeys.revoke({ id: toUuid(request.body.api_key_id) });
+      if (!request.apiKey) throw new CredentialsMissingError();
+      await apiKeys.revoke({ id: toUuid(request.body.api_key_id) }, request.apiKey);
       return {};
     },
   );

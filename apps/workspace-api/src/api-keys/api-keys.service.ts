@@ -1,17 +1,25 @@
 import { randomBytes } from 'node:crypto';
+import { withFieldErrors } from '@platform/errors';
 import { hashSecret, randomSecret, secretMatches } from '@platform/secrets';
 import {
   ApiKeyExpiryPastError,
   ApiKeyNotFoundError,
   CredentialsExpiredError,
   CredentialsInvalidError,
+  ForbiddenError,
 } from '../errors';
 import type { ApiKey } from '../generated/prisma/client';
 import type { ApiKeyCache } from './api-key-cache';
 import type { ApiKeyFence } from './api-key-fence';
 import type { ApiKeysRepository } from './api-keys.repository';
 import type { Credentials } from './credentials';
-import type { Permission } from './permissions';
+import {
+  grantProblems,
+  permissionsLacking,
+  type Grantor,
+  type KeyGrant,
+  type Permission,
+} from './permissions';
 
 export interface NewApiKey {
   name: string;
@@ -52,10 +60,24 @@ export interface ApiKeysDeps {
 
 export function createApiKeysService({ keys, cache, fence }: ApiKeysDeps) {
   return {
-    /** Refuses an expiry already past (API and CLI alike): such a key could never be used. */
-    async issue(input: NewApiKey): Promise<IssuedApiKey> {
+    /**
+     * Refuses an expiry already past (API and CLI alike): such a key could never be used. Issued
+     * by another key (`grantor`; the CLI has none), the new key may not outrank or outlive it.
+     */
+    async issue(input: NewApiKey, grantor?: Grantor): Promise<IssuedApiKey> {
       if (input.expiresAt && input.expiresAt.getTime() <= Date.now())
         throw new ApiKeyExpiryPastError(input.expiresAt.toISOString());
+      const problems = grantor
+        ? grantProblems(grantor, {
+            permissions: input.permissions,
+            readOnly: input.readOnly ?? false,
+            expiresAt: input.expiresAt ?? null,
+          })
+        : [];
+      if (problems.length > 0) {
+        const detail = problems.map((p) => p.message).join('; ');
+        throw withFieldErrors(new ForbiddenError(detail), problems);
+      }
       const { secret, data } = newKey(input);
       return { apiKey: await keys.create(data), secret };
     },
@@ -80,10 +102,20 @@ export function createApiKeysService({ keys, cache, fence }: ApiKeysDeps) {
       return keys.list();
     },
 
-    /** Revokes by id or by public key; revoking twice is harmless. */
-    async revoke(idOrKey: { id: string } | { key: string }): Promise<ApiKey> {
+    /**
+     * Revokes by id or by public key; revoking twice is harmless. Asked by another key
+     * (`revoker`; the CLI has none), only a key holding no more than it may be revoked, so that
+     * a key manager cannot lock the administrators' keys out.
+     */
+    async revoke(idOrKey: { id: string } | { key: string }, revoker?: KeyGrant): Promise<ApiKey> {
       const found = await keys.find(idOrKey);
       if (!found) throw new ApiKeyNotFoundError('id' in idOrKey ? idOrKey.id : idOrKey.key);
+      const lacking = revoker ? permissionsLacking(revoker, found.permissions) : [];
+      if (lacking.length > 0) {
+        throw new ForbiddenError(
+          `This API key may not revoke a key holding permissions it lacks: ${lacking.join(', ')}`,
+        );
+      }
       if (found.revokedAt) return found;
       return fence ? fence.change((tx) => keys.revoke(found.id, tx)) : keys.revoke(found.id);
     },

@@ -15,7 +15,7 @@ let userId: string;
 let imageId: string;
 let developers: string;
 let zoneId: string;
-useHarness((ready) => (h = ready));
+useHarness((ready) => (h = ready), { REGISTRY_ALLOW_LOCAL_PATHS: 'true' });
 beforeEach(async () => {
   userId = (await h.call('create_user', { target_user: userInput({ username: 'ada' }) })).json()
     .user.user_id;

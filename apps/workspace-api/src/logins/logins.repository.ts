@@ -1,6 +1,9 @@
 import type { Database } from '../db';
 
-/** Every query of login sessions (`session`) and one-time sign-in links (`login_link`). */
+/**
+ * Every query of login sessions (`session`), one-time sign-in links (`login_link`) and the
+ * addresses users signed in from (`login_address`).
+ */
 export function createLoginsRepository({ prisma }: Database) {
   return {
     async createSession(userId: string, tokenHash: string, expiresAt: Date): Promise<void> {
@@ -41,6 +44,30 @@ export function createLoginsRepository({ prisma }: Database) {
         },
       });
       return claimed[0] ?? null;
+    },
+
+    /** Whether the user of that (normalized) name has signed in from `address`. */
+    async isFamiliar(username: string, address: string): Promise<boolean> {
+      return (await prisma.loginAddress.count({ where: { address, user: { username } } })) > 0;
+    },
+
+    /** Records a sign-in from `address`; the user keeps only the `keep` most recent addresses. */
+    async rememberAddress(userId: string, address: string, keep: number): Promise<void> {
+      await prisma.loginAddress.upsert({
+        where: { userId_address: { userId, address } },
+        create: { userId, address },
+        update: { updatedAt: new Date() },
+      });
+      const stale = await prisma.loginAddress.findMany({
+        where: { userId },
+        orderBy: { updatedAt: 'desc' },
+        skip: keep,
+        select: { address: true },
+      });
+      if (stale.length === 0) return;
+      await prisma.loginAddress.deleteMany({
+        where: { userId, address: { in: stale.map((a) => a.address) } },
+      });
     },
 
     /** Every login session and sign-in link of the user. */

@@ -1,9 +1,10 @@
 import { createHarness, type Harness } from '../../test/harness';
-import { userActions } from '../../test/factories';
+import { userActions, VALID_PASSWORD } from '../../test/factories';
 
+// The lock alone here (no per-address throttle); both together below.
 let h: Harness;
 beforeAll(async () => {
-  h = await createHarness({ MAX_FAILED_LOGINS: '3' });
+  h = await createHarness({ MAX_FAILED_LOGINS: '3', LOGIN_FAILURE_LIMIT: '0' });
 });
 afterAll(() => h.close());
 beforeEach(() => h.reset());
@@ -35,8 +36,9 @@ describe('authenticate', () => {
     expect((await login('nopass')).statusCode).toBe(401);
   });
 
-  it('locks the account after the configured number of consecutive failures', async () => {
+  it('locks the account after the configured number of consecutive failures from an address it signed in from', async () => {
     await createUser({ username: 'carol' });
+    expect((await login('carol')).statusCode).toBe(200);
     for (let i = 0; i < 3; i++)
       expect((await login('carol', 'Wr0ng-password')).statusCode).toBe(401);
     const res = await login('carol');
@@ -44,6 +46,18 @@ describe('authenticate', () => {
     expect(res.json().code).toBe('USER_LOCKED');
     const user = (await h.call('get_user', { target_user: { username: 'carol' } })).json().user;
     expect(user.locked).toBe(true);
+  });
+
+  it('never locks the account for wrong passwords from addresses the user never signed in from', async () => {
+    await createUser({ username: 'ivy' });
+    expect((await login('ivy')).statusCode).toBe(200);
+    const statuses = [];
+    for (let i = 0; i < 5; i++)
+      statuses.push((await loginFrom('ivy', 'Wr0ng-password', '203.0.113.9')).statusCode);
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    expect((await login('ivy')).statusCode).toBe(200);
+    const user = await h.db.user.findUniqueOrThrow({ where: { username: 'ivy' } });
+    expect(user).toMatchObject({ locked: false, failedLoginCount: 0 });
   });
 
   it('resets the failure count on a successful login', async () => {
@@ -67,6 +81,75 @@ describe('authenticate', () => {
     const res = await h.call('authenticate', { username: 'x' }, null);
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual([{ field: 'password', message: expect.any(String) }]);
+  });
+});
+
+/** authenticate from a client address of the test's choosing. */
+function loginFrom(username: string, password: string, address: string, harness = h) {
+  return harness.inject({
+    method: 'POST',
+    url: '/api/public/authenticate',
+    payload: { username, password },
+    remoteAddress: address,
+  });
+}
+
+describe('authenticate with the default throttles: a stranger cannot lock a user out', () => {
+  // LOGIN_FAILURE_LIMIT 3 per (address, username), MAX_FAILED_LOGINS 5.
+  let d: Harness;
+  beforeAll(async () => {
+    d = await createHarness();
+  });
+  afterAll(() => d.close());
+  const create = (username: string) =>
+    d.call('create_user', { target_user: { username, password: VALID_PASSWORD } });
+  const statusesOf = async (attempts: (() => ReturnType<typeof loginFrom>)[]) => {
+    const statuses = [];
+    for (const attempt of attempts) statuses.push((await attempt()).statusCode);
+    return statuses;
+  };
+
+  it("throttles one address's guesses at a username before the account lock; the user still signs in", async () => {
+    await create('judy');
+    expect((await loginFrom('judy', VALID_PASSWORD, '198.51.100.1', d)).statusCode).toBe(200);
+    const stranger = () => loginFrom('judy', 'Wr0ng-password', '203.0.113.20', d);
+    expect(await statusesOf(Array(7).fill(stranger))).toEqual([401, 401, 401, 429, 429, 429, 429]);
+    expect((await loginFrom('judy', VALID_PASSWORD, '198.51.100.1', d)).statusCode).toBe(200);
+  });
+
+  it("throttles guesses from the user's own address before they reach the lock", async () => {
+    await create('kim');
+    expect((await loginFrom('kim', VALID_PASSWORD, '198.51.100.2', d)).statusCode).toBe(200);
+    const guess = () => loginFrom('kim', 'Wr0ng-password', '198.51.100.2', d);
+    expect(await statusesOf(Array(5).fill(guess))).toEqual([401, 401, 401, 429, 429]);
+    const user = await d.db.user.findUniqueOrThrow({ where: { username: 'kim' } });
+    expect(user).toMatchObject({ locked: false, failedLoginCount: 3 });
+  });
+
+  it('bounds guesses spread over many new addresses per account, while the user signs in from their own', async () => {
+    await create('lee');
+    expect((await loginFrom('lee', VALID_PASSWORD, '198.51.100.3', d)).statusCode).toBe(200);
+    const spread = Array.from(
+      { length: 6 },
+      (_, i) => () => loginFrom('lee', 'Wr0ng-password', `203.0.113.${100 + i}`, d),
+    );
+    expect(await statusesOf(spread)).toEqual([401, 401, 401, 401, 401, 429]);
+    const newPlace = await loginFrom('lee', VALID_PASSWORD, '203.0.113.200', d);
+    expect(newPlace.statusCode).toBe(429);
+    expect(newPlace.json().detail).toMatch(
+      /^Too many failed logins for this account from new addresses; try again in \d+ s$/,
+    );
+    expect((await loginFrom('lee', VALID_PASSWORD, '198.51.100.3', d)).statusCode).toBe(200);
+    const user = await d.db.user.findUniqueOrThrow({ where: { username: 'lee' } });
+    expect(user.locked).toBe(false);
+  });
+
+  it('remembers the addresses a user signed in from, the IPv6 ones per /64', async () => {
+    await create('mia');
+    await loginFrom('mia', VALID_PASSWORD, '2001:db8:1:2::5', d);
+    await loginFrom('mia', VALID_PASSWORD, '2001:db8:1:2::6', d);
+    const rows = await d.db.loginAddress.findMany({ where: { user: { username: 'mia' } } });
+    expect(rows.map((r) => r.address)).toEqual(['2001:db8:1:2::/64']);
   });
 });
 

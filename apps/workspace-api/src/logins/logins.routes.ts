@@ -1,19 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { problemResponses } from '@platform/schemas';
-import { LoginFailedError, UserDisabledError, UserLockedError } from '../errors';
 import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
-import { LOGIN_THROTTLE } from '../plugins/auth-throttle';
 import { AuthenticateBodySchema, LoginLinkSchema, LoginSchema } from './logins.schemas';
 import { loginLinkPath } from './login-link';
 import type { Login, LoginsService } from './logins.service';
-import { normalizeUsername } from '../domain/names';
+import { passwordLogin } from './password-login';
 import { toUserResponse, TargetUserBodySchema } from '../users';
 
 const tags = ['logins'];
-const isRefusedLogin = (error: unknown) =>
-  error instanceof LoginFailedError ||
-  error instanceof UserLockedError ||
-  error instanceof UserDisabledError;
 
 /** A login as answered: the session token, shown this once, and its user. */
 const toLoginResponse = (login: Login) => ({
@@ -35,17 +29,7 @@ export const loginsRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
         response: { 200: LoginSchema, ...problemResponses(400, 401, 403, 413, 415, 429, 503) },
       },
     },
-    async (request) => {
-      // Per (address, username), under a per-address ceiling that catches stuffing over accounts.
-      const login = await app.authThrottle.guard(
-        LOGIN_THROTTLE,
-        request,
-        normalizeUsername(request.body.username),
-        () => logins.authenticate(request.body.username, request.body.password),
-        isRefusedLogin,
-      );
-      return toLoginResponse(login);
-    },
+    async (request) => toLoginResponse(await passwordLogin(app, logins, request, request.body)),
   );
 
   app.post(

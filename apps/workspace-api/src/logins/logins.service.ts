@@ -11,6 +11,15 @@ import {
 import type { LoginsRepository } from './logins.repository';
 import type { UserRow, TargetUser, UsersService } from '../users';
 
+/** Addresses remembered per user: enough for home, work and a phone's networks. */
+const FAMILIAR_ADDRESSES = 20;
+
+/** Where a login attempt comes from: its client key (clientKey), and whether the user signed in there before. */
+export interface LoginOrigin {
+  address: string;
+  familiar: boolean;
+}
+
 export interface Login {
   token: string;
   user: UserRow;
@@ -41,27 +50,38 @@ export function createLoginsService({
   let decoy: Promise<string> | null = null;
   const decoyHash = () => (decoy ??= hashPassword(randomSecret(), config.BCRYPT_COST));
 
-  /** A new login session for a user already checked. */
-  async function startSession(userId: string): Promise<Login> {
+  /** A new login session for a user already checked; `address` becomes familiar. */
+  async function startSession(userId: string, address: string): Promise<Login> {
     const token = randomSecret(32);
     const expiresAt = new Date(Date.now() + config.SESSION_TTL_HOURS * 3_600_000);
-    await logins.createSession(userId, hashSecret(token), expiresAt);
+    await Promise.all([
+      logins.createSession(userId, hashSecret(token), expiresAt),
+      logins.rememberAddress(userId, address, FAMILIAR_ADDRESSES),
+    ]);
     return { token, user: await users.recordSignIn(userId) };
   }
 
   return {
-    async authenticate(usernameInput: string, password: string): Promise<Login> {
+    /** Whether the user of that name has signed in from `address` (false for unknown names). */
+    isFamiliar: (username: string, address: string) =>
+      logins.isFamiliar(normalizeUsername(username), address),
+
+    /**
+     * Only wrong passwords from an address the user signed in from count toward the account
+     * lock: a stranger elsewhere cannot lock the user out (the caller throttles those instead).
+     */
+    async authenticate(usernameInput: string, password: string, from: LoginOrigin): Promise<Login> {
       const user = await users.credentialsOf(normalizeUsername(usernameInput));
       const matches = await comparePassword(password, user?.passwordHash ?? (await decoyHash()));
       if (!user || !user.passwordHash) throw new LoginFailedError();
       if (user.disabled) throw new UserDisabledError();
       if (user.locked) throw new UserLockedError();
       if (!matches) {
-        // The Nth consecutive failure locks the account.
-        await users.recordFailedLogin(user.id);
+        // The Nth consecutive failure from the user's own addresses locks the account.
+        if (from.familiar) await users.recordFailedLogin(user.id);
         throw new LoginFailedError();
       }
-      return startSession(user.id);
+      return startSession(user.id, from.address);
     },
 
     /** The user of a live login session, or null (unknown, expired, user locked or disabled). */
@@ -92,7 +112,7 @@ export function createLoginsService({
      * Spends a sign-in link and starts a login session. One statement claims the link, so two
      * concurrent uses cannot both win. A password set after the link was made revokes it.
      */
-    async redeemLink(token: string): Promise<Login> {
+    async redeemLink(token: string, address: string): Promise<Login> {
       const link = await logins.claimLink(hashSecret(token), new Date());
       if (!link) throw new LoginLinkInvalidError();
       const { user } = link;
@@ -100,7 +120,7 @@ export function createLoginsService({
         throw new LoginLinkInvalidError();
       if (user.disabled) throw new UserDisabledError();
       if (user.locked) throw new UserLockedError();
-      return startSession(user.id);
+      return startSession(user.id, address);
     },
 
     /** Ends every login session of the user and revokes their unused sign-in links. */

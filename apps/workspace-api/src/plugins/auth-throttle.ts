@@ -4,6 +4,8 @@ import type { Config } from '../config';
 /** Throttle rule names: wrong API credentials, and failed user logins. */
 export const API_KEY_THROTTLE = 'api-key';
 export const LOGIN_THROTTLE = 'login';
+/** Failed logins of one account from addresses it never signed in from, counted together. */
+export const UNFAMILIAR_LOGIN_THROTTLE = 'login-unfamiliar';
 
 /**
  * Failures counted per (client address, key id or username) under a per-address ceiling, in
@@ -25,6 +27,14 @@ export function authThrottleOptions(config: Config): AuthThrottleOptions {
         addressLimit: config.AUTH_FAILURE_ADDRESS_LIMIT,
         windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
         what: 'failed logins',
+      },
+      // Instead of the account lock, which only failures from the user's own addresses reach.
+      [UNFAMILIAR_LOGIN_THROTTLE]: {
+        limit: config.MAX_FAILED_LOGINS,
+        addressLimit: Infinity,
+        windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
+        what: 'failed logins',
+        where: 'for this account from new addresses',
       },
     },
   };

@@ -18,6 +18,7 @@ let workDir: string;
 beforeAll(async () => {
   [h, server, workDir] = await Promise.all([
     createHarness({
+      REGISTRY_ALLOW_LOCAL_PATHS: 'true',
       REGISTRY_FETCH_TIMEOUT_MS: String(TIMEOUT_MS),
       REGISTRY_MAX_BYTES: String(MAX_BYTES),
     }),
@@ -181,16 +182,19 @@ describe('add_registry refuses what is not a usable registry', () => {
   });
 });
 
-describe('local registries can be switched off', () => {
-  it('refuses a local path with REGISTRY_ALLOW_LOCAL_PATHS=false', async () => {
-    const strict = await createHarness({ REGISTRY_ALLOW_LOCAL_PATHS: 'false' });
+describe('local registries are off unless turned on', () => {
+  it('refuses a local path and a file:// URL when REGISTRY_ALLOW_LOCAL_PATHS is unset', async () => {
+    const strict = await createHarness();
     try {
-      const res = await strict.call('add_registry', { registry_url: workDir });
-      expect(res.statusCode).toBe(400);
-      expect(res.json()).toMatchObject({
-        code: 'REGISTRY_URL_INVALID',
-        detail: expect.stringContaining('disabled'),
-      });
+      expect(strict.config.REGISTRY_ALLOW_LOCAL_PATHS).toBe(false);
+      for (const registry_url of [workDir, `file://${workDir}/`]) {
+        const res = await strict.call('add_registry', { registry_url });
+        expect(res.statusCode).toBe(400);
+        expect(res.json()).toMatchObject({
+          code: 'REGISTRY_URL_INVALID',
+          detail: expect.stringContaining('disabled'),
+        });
+      }
     } finally {
       await strict.close();
     }

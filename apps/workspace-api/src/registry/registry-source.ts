@@ -45,7 +45,7 @@ export function parseRegistrySource(
     };
   }
   if (!allowLocal)
-    return { problem: 'Local registry paths are disabled (REGISTRY_ALLOW_LOCAL_PATHS=false)' };
+    return { problem: 'Local registry paths are disabled (REGISTRY_ALLOW_LOCAL_PATHS is off)' };
   if (/^file:/i.test(value)) {
     try {
       return localSource(fileURLToPath(value));

@@ -29,7 +29,12 @@ export async function runRegistryCommand(
 ) {
   const { database, config, out } = ctx;
   const stored = createRegistryRepository(database);
-  const registries = createRegistryService({ registries: stored, config });
+  // REGISTRY_ALLOW_LOCAL_PATHS keeps API callers from reading the server's files; whoever runs
+  // the CLI already can, and `registry add examples/registry` is how a folder is loaded.
+  const registries = createRegistryService({
+    registries: stored,
+    config: { ...config, REGISTRY_ALLOW_LOCAL_PATHS: true },
+  });
   const workspaces = createRegistryWorkspacesService({
     registries: stored,
     images: createImagesRepository(database),

@@ -1,9 +1,12 @@
-import { FORM_COOKIE, SESSION_COOKIE } from '../web/web-security';
+import { PLATFORM_COOKIES as WEB_COOKIES } from '../web/web-security';
 
 export const GRANT_COOKIE = 'kasm_grant';
 
-/** The cookies the platform sets: the proxy's grant, the login session, the pre-sign-in form secret. */
-export const PLATFORM_COOKIES: readonly string[] = [GRANT_COOKIE, SESSION_COOKIE, FORM_COOKIE];
+/**
+ * The cookies the platform sets: the proxy's grant, the login session and the pre-sign-in form
+ * secret (under their plain and `__Host-` names).
+ */
+export const PLATFORM_COOKIES: readonly string[] = [GRANT_COOKIE, ...WEB_COOKIES];
 
 const nameOf = (pair: string) => pair.slice(0, Math.max(0, pair.indexOf('='))).trim();
 

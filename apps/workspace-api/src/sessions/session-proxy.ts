@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import httpProxy from '@fastify/http-proxy';
 import { ProxyOriginRejectedError } from '../errors';
-import { SESSION_COOKIE } from '../web/web-security';
+import { sessionCookieName } from '../web/web-security';
 import { containerCookieHeader, GRANT_COOKIE, scopeSetCookies } from './proxy-cookies';
 import type { SessionAccess, SessionTarget } from './session-access';
 import { originMatchesHost } from './session-origin';
@@ -43,7 +43,7 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
 
   // An unknown or ended login session is no sign-in: the grant alone decides then.
   const signedInAs = async (request: FastifyRequest): Promise<string | null> => {
-    const token = request.cookies[SESSION_COOKIE];
+    const token = request.cookies[sessionCookieName(request)];
     return token && token.length <= 200 ? signedInUser(token) : null;
   };
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { toWireId } from '@platform/schemas';
+import { hashSecret, randomSecret } from '@platform/secrets';
+import { toUuid, toWireId } from '@platform/schemas';
 import { createGroup, createMember } from '../../test/group-factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { createImage } from '../../test/image-factories';
@@ -131,6 +132,78 @@ describe('session operations', () => {
   it('lists no sessions when none runs', async () => {
     const res = await h.call('get_kasms');
     expect(res.json()).toEqual({ kasms: [], current_time: expect.any(String) });
+  });
+});
+
+/**
+ * A session recorded as running, written straight to the database (no engine runs here), and
+ * its current connect token.
+ */
+async function runningSession() {
+  const { user, imageId } = await allowedUser();
+  const zone = (
+    await h.call('create_zone', { target_zone: { name: 'z', proxy_hostname: 'desk.example.com' } })
+  ).json().zone;
+  const agent = (
+    await h.call('create_agent', {
+      target_agent: { hostname: 'planner', zone_id: zone.zone_id, cores: 8, memory: 2 ** 34 },
+    })
+  ).json().agent;
+  const id = randomUUID();
+  const token = randomSecret(32);
+  const now = Date.now();
+  await h.db.kasm.create({
+    data: {
+      id,
+      userId: toUuid(user.user_id),
+      imageId: toUuid(imageId),
+      agentId: toUuid(agent.agent_id),
+      status: 'running',
+      cores: 1,
+      memory: BigInt(2 ** 30),
+      plan: { sessionUrl: `https://desk.example.com/kasm/${toWireId(id)}/` },
+      tokenHash: hashSecret(token),
+      containerSecret: 'secret',
+      expiresAt: new Date(now + 3_600_000),
+      hardExpiresAt: new Date(now + 86_400_000),
+    },
+  });
+  return { kasm_id: toWireId(id), token };
+}
+
+/** Trades a connect token at the session proxy: 303 with a cookie while the link works. */
+/** Opens a connect link on the zone's host, the only one where a link mints a grant. */
+const openLink = (kasm_id: string, token: string) =>
+  h.inject({
+    method: 'GET',
+    url: `/kasm/${kasm_id}/?kasm_token=${encodeURIComponent(token)}`,
+    headers: { host: 'desk.example.com' },
+  });
+
+describe('get_kasm_status and the connect link', () => {
+  it('mints no link for a read-only sessions.view key: kasm_url is null and the current link keeps working', async () => {
+    const { kasm_id, token } = await runningSession();
+    const viewer = await h.issueKey(['sessions.view'], { readOnly: true });
+    const res = await h.call('get_kasm_status', { kasm_id }, viewer);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ kasm_id, status: 'running', kasm_url: null });
+    expect((await openLink(kasm_id, token)).statusCode).toBe(303);
+  });
+
+  it('mints no link for a read-only key even with global_admin', async () => {
+    const { kasm_id } = await runningSession();
+    const viewer = await h.issueKey(['global_admin'], { readOnly: true });
+    expect((await h.call('get_kasm_status', { kasm_id }, viewer)).json().kasm_url).toBeNull();
+  });
+
+  it('mints a fresh link for a key with users.auth_session, and the previous one stops working', async () => {
+    const { kasm_id, token } = await runningSession();
+    const actor = await h.issueKey(['sessions.view', 'users.auth_session']);
+    const res = await h.call('get_kasm_status', { kasm_id }, actor);
+    const url = new URL(res.json().kasm_url);
+    expect(url.pathname).toBe(`/kasm/${kasm_id}/`);
+    expect((await openLink(kasm_id, token)).statusCode).toBe(403);
+    expect((await openLink(kasm_id, url.searchParams.get('kasm_token')!)).statusCode).toBe(303);
   });
 });
 

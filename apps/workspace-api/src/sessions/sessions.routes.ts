@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { toTimestamp, toWireId } from '@platform/schemas';
+import { holds } from '../api-keys/permissions';
 import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
 import { toKasmResponse } from './kasm-response';
 import {
@@ -45,12 +46,16 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsServi
         tags,
         security,
         summary: 'One session, with a fresh kasm_url while it is live',
+        description:
+          'kasm_url is a new connect link (the previous one stops working) only for a key that may act as the user (users.auth_session); for others it is null and the current link keeps working.',
         body: KasmIdBodySchema,
         response: { 200: KasmStatusSchema, ...errorResponses(404) },
       },
     },
     async (request) => {
-      const { row, kasmUrl } = await sessions.status(request.body.kasm_id, request.body.user_id);
+      const { kasm_id, user_id } = request.body;
+      const newLink = request.apiKey !== null && holds(request.apiKey, 'users.auth_session');
+      const { row, kasmUrl } = await sessions.status(kasm_id, user_id, { newLink });
       const kasm = toKasmResponse(row);
       return {
         kasm,

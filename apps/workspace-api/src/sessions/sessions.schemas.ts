@@ -94,7 +94,8 @@ export const KasmStatusSchema = Type.Object({
   operational_message: Type.String(),
   operational_progress: Type.Integer(),
   kasm_url: Type.Union([Type.String(), Type.Null()], {
-    description: 'A fresh link for live sessions (the previous one stops working); null otherwise',
+    description:
+      'A fresh link for live sessions (the previous one stops working) when the key holds users.auth_session; null otherwise',
   }),
   current_time: Type.String(),
 });

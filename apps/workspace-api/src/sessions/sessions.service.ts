@@ -189,11 +189,15 @@ export function createSessionsService(deps: SessionsDeps) {
       };
     },
 
-    /** The session, with a fresh connect link while it is live (the previous link stops working). */
-    async status(kasmId: string, userId?: string) {
+    /**
+     * The session, and with `newLink` a fresh connect link while it is live (the previous link
+     * stops working). Without it the current link stays as it is: only a caller who may act as
+     * the user (users.auth_session, or the user themselves) gets a way into their desktop.
+     */
+    async status(kasmId: string, userId: string | undefined, { newLink }: { newLink: boolean }) {
       const row = await load(kasmId, userId);
       let kasmUrl: string | null = null;
-      if (isLive(row.status)) {
+      if (newLink && isLive(row.status)) {
         const token = randomSecret(32);
         await kasms.transition(row.id, [...LIVE_STATUSES], { tokenHash: hashSecret(token) });
         kasmUrl = withToken((row.plan as unknown as LaunchPlan).sessionUrl, token);

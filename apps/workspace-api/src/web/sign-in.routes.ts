@@ -1,32 +1,23 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { TooManyRequestsError } from '@platform/rate-limit';
-import {
-  LoginFailedError,
-  LoginLinkInvalidError,
-  UserDisabledError,
-  UserLockedError,
-} from '../errors';
+import { clientKey, TooManyRequestsError } from '@platform/rate-limit';
+import { LoginLinkInvalidError } from '../errors';
 import type { Login, LoginsService } from '../logins/logins.service';
 import { LOGIN_LINK_PREFIX } from '../logins/login-link';
+import { isRefusedLogin, passwordLogin } from '../logins/password-login';
 import { LOGIN_THROTTLE } from '../plugins/auth-throttle';
 import { linkPage, signInPage } from './pages';
 import { sendPage } from './web.plugin';
-import { normalizeUsername } from '../domain/names';
 import {
   assertCsrf,
   cookieOptions,
   CSRF_FIELD,
   csrfTokenFor,
-  FORM_COOKIE,
+  formCookieName,
   formSecret,
-  SESSION_COOKIE,
+  sessionCookieName,
 } from './web-security';
 
-const isRefusedLogin = (error: unknown) =>
-  error instanceof LoginFailedError ||
-  error instanceof UserLockedError ||
-  error instanceof UserDisabledError;
 const isRefusal = (error: unknown) =>
   isRefusedLogin(error) || error instanceof TooManyRequestsError;
 
@@ -44,8 +35,8 @@ export const signInRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
     login: Login,
   ) =>
     reply
-      .setCookie(SESSION_COOKIE, login.token, cookieOptions(request))
-      .clearCookie(FORM_COOKIE, { path: '/' })
+      .setCookie(sessionCookieName(request), login.token, cookieOptions(request))
+      .clearCookie(formCookieName(request), cookieOptions(request))
       .redirect('/', 303);
 
   app.post(
@@ -60,16 +51,10 @@ export const signInRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
       },
     },
     async (request, reply) => {
-      assertCsrf(request, request.cookies[FORM_COOKIE]);
+      assertCsrf(request, request.cookies[formCookieName(request)]);
       const { username, password } = request.body as { username: string; password: string };
       try {
-        const login = await app.authThrottle.guard(
-          LOGIN_THROTTLE,
-          request,
-          normalizeUsername(username),
-          () => logins.authenticate(username, password),
-          isRefusedLogin,
-        );
+        const login = await passwordLogin(app, logins, request, { username, password });
         return startBrowserSession(request, reply, login);
       } catch (error) {
         if (!isRefusal(error)) throw error;
@@ -101,26 +86,26 @@ export const signInRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
     '/sign-in/link',
     { schema: { hide: true, body: Form({ token: Type.String({ maxLength: 200 }) }) } },
     async (request, reply) => {
-      assertCsrf(request, request.cookies[FORM_COOKIE]);
+      assertCsrf(request, request.cookies[formCookieName(request)]);
       const { token } = request.body as { token: string };
       // Wrong links from one address count together: each one is a guess at a 256-bit token.
       const login = await app.authThrottle.guard(
         LOGIN_THROTTLE,
         request,
         'sign-in link',
-        () => logins.redeemLink(token),
+        () => logins.redeemLink(token, clientKey(request.ip)),
         (error) => error instanceof LoginLinkInvalidError,
       );
       return startBrowserSession(request, reply, login);
     },
   );
 
+  // The proof is bound to the login cookie, live or not: a stale page still signs out, and no
+  // other site can sign anyone out (or clear a cookie) without it.
   app.post('/sign-out', { schema: { hide: true, body: Form({}) } }, async (request, reply) => {
-    const signedIn = request.signedIn;
-    if (signedIn) {
-      assertCsrf(request, signedIn.token);
-      await logins.endSession(signedIn.token);
-    }
-    return reply.clearCookie(SESSION_COOKIE, { path: '/' }).redirect('/', 303);
+    const token = request.cookies[sessionCookieName(request)];
+    assertCsrf(request, token);
+    if (token) await logins.endSession(token);
+    return reply.clearCookie(sessionCookieName(request), cookieOptions(request)).redirect('/', 303);
   });
 };

@@ -7,6 +7,22 @@ import { CsrfRejectedError } from '../errors';
 export const SESSION_COOKIE = 'ws_session';
 /** Before sign-in, forms are bound to this random cookie instead (login CSRF). */
 export const FORM_COOKIE = 'ws_form';
+/**
+ * Over TLS both cookies carry the `__Host-` prefix: a browser then keeps them only when Secure,
+ * for Path=/ and without Domain, so neither a sibling subdomain nor a plain-HTTP response can
+ * plant or shadow them. Over plain HTTP (development) they keep the names above.
+ */
+const HOST_PREFIX = '__Host-';
+const overTls = (request: FastifyRequest) => request.protocol === 'https';
+export const sessionCookieName = (request: FastifyRequest) =>
+  overTls(request) ? `${HOST_PREFIX}${SESSION_COOKIE}` : SESSION_COOKIE;
+export const formCookieName = (request: FastifyRequest) =>
+  overTls(request) ? `${HOST_PREFIX}${FORM_COOKIE}` : FORM_COOKIE;
+/** Every name the platform's own cookies may have; none of them may reach a container. */
+export const PLATFORM_COOKIES = [SESSION_COOKIE, FORM_COOKIE].flatMap((name) => [
+  name,
+  `${HOST_PREFIX}${name}`,
+]);
 export const CSRF_FIELD = '_csrf';
 export const CSRF_HEADER = 'x-csrf-token';
 
@@ -32,21 +48,25 @@ export function assertCsrf(request: FastifyRequest, secret: string | undefined):
   if (!secret || !sameToken(given, csrfTokenFor(secret))) throw new CsrfRejectedError();
 }
 
+/** Path=/ and no Domain always, Secure over TLS: what a `__Host-` cookie must have. */
 export function cookieOptions(request: FastifyRequest, maxAgeSeconds?: number) {
   return {
     path: '/',
     httpOnly: true,
     sameSite: 'lax' as const,
-    secure: request.protocol === 'https',
+    secure: overTls(request),
     ...(maxAgeSeconds ? { maxAge: maxAgeSeconds } : {}),
   };
 }
 
 /** The pre-sign-in form secret: the browser's own, or a new one set on this reply. */
 export function formSecret(request: FastifyRequest, reply: FastifyReply): string {
-  const existing = request.cookies[FORM_COOKIE];
+  const existing = request.cookies[formCookieName(request)];
   if (existing && /^[A-Za-z0-9_-]{20,100}$/.test(existing)) return existing;
   const secret = randomSecret(24);
-  reply.setCookie(FORM_COOKIE, secret, { ...cookieOptions(request), sameSite: 'strict' });
+  reply.setCookie(formCookieName(request), secret, {
+    ...cookieOptions(request),
+    sameSite: 'strict',
+  });
   return secret;
 }

@@ -11,7 +11,7 @@ import type { SessionsService } from '../sessions/sessions.service';
 import { messagePage } from './pages';
 import { loadAssets } from './web-assets';
 import { signInRoutes } from './sign-in.routes';
-import { csrfTokenFor, SESSION_COOKIE } from './web-security';
+import { csrfTokenFor, sessionCookieName } from './web-security';
 import { workspacesRoutes } from './workspaces.routes';
 
 export interface WebOptions {
@@ -54,7 +54,7 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (parent, options)
 
   app.decorateRequest('signedIn', null);
   app.addHook('onRequest', async (request) => {
-    const token = request.cookies[SESSION_COOKIE];
+    const token = request.cookies[sessionCookieName(request)];
     if (!token || token.length > 200) return;
     const user = await options.logins.sessionUser(token);
     if (user) request.signedIn = { ...user, token, csrf: csrfTokenFor(token) };

@@ -150,7 +150,7 @@ export const workspacesRoutes: FastifyPluginAsyncTypebox<WebOptions> = async (
 
   // A new connect link each time (the previous one stops working); the proxy turns it into its cookie.
   sessionAction('open', async (kasmId, userId, reply) => {
-    const { row, kasmUrl } = await sessions.status(kasmId, userId);
+    const { row, kasmUrl } = await sessions.status(kasmId, userId, { newLink: true });
     if (row.status !== 'running' || !kasmUrl)
       throw new KasmNotRunningError(`The session is ${row.status}`);
     if (new URL(kasmUrl).hostname === reply.request.hostname) return reply.redirect(kasmUrl, 303);

@@ -4,7 +4,11 @@ import { signIn, webClient } from './web-client';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await createHarness({ MAX_FAILED_LOGINS: '3', LOGIN_LINK_TTL_SECONDS: '60' });
+  h = await createHarness({
+    MAX_FAILED_LOGINS: '3',
+    LOGIN_FAILURE_LIMIT: '0',
+    LOGIN_LINK_TTL_SECONDS: '60',
+  });
 });
 afterAll(() => h.close());
 beforeEach(() => h.reset());
@@ -57,18 +61,42 @@ describe('the root page', () => {
     expect((await client.get('/')).body).toContain('Signed in as <strong>alice</strong>');
   });
 
-  it('marks the cookie Secure when the request came over TLS', async () => {
+  it('names the cookies __Host-… over TLS: Secure, Path=/, no Domain; the plain names count for nothing there', async () => {
     await createUser({ username: 'tls' });
     const tls = await createHarness({ TRUST_PROXY: 'true' }, { database: h.data });
     try {
       const client = webClient({ ...h, inject: tls.inject } as Harness, {
         'x-forwarded-proto': 'https',
       });
-      const res = await signIn(client, 'tls', VALID_PASSWORD);
-      const cookie = (res.cookies as { name: string; secure?: boolean }[]).find(
-        (c) => c.name === 'ws_session',
-      );
-      expect(cookie?.secure).toBe(true);
+      type Cookie = {
+        name: string;
+        value: string;
+        secure?: boolean;
+        path?: string;
+        domain?: string;
+      };
+      const page = await client.get('/');
+      const form = (page.cookies as Cookie[]).find((c) => c.name === '__Host-ws_form');
+      expect(form).toMatchObject({ secure: true, path: '/' });
+      expect(form?.domain).toBeUndefined();
+      const res = await client.post('/sign-in', {
+        username: 'tls',
+        password: VALID_PASSWORD,
+        _csrf: client.csrf(),
+      });
+      expect(res.statusCode).toBe(303);
+      const names = (res.cookies as Cookie[]).map((c) => c.name);
+      expect(names).not.toContain('ws_session');
+      const cookie = (res.cookies as Cookie[]).find((c) => c.name === '__Host-ws_session');
+      expect(cookie).toMatchObject({ secure: true, path: '/', httpOnly: true });
+      expect(cookie?.domain).toBeUndefined();
+      expect((await client.get('/')).body).toContain('Signed in as <strong>tls</strong>');
+      const planted = await tls.inject({
+        method: 'GET',
+        url: '/',
+        headers: { 'x-forwarded-proto': 'https', cookie: `ws_session=${cookie?.value}` },
+      });
+      expect(planted.body).toContain('action="/sign-in"');
     } finally {
       await tls.close();
     }
@@ -84,8 +112,9 @@ describe('the root page', () => {
     expect(unknown.body).toContain('The username or password is incorrect');
   });
 
-  it('locks the account after the configured number of failures', async () => {
+  it('locks the account after the configured number of failures from an address it signed in from', async () => {
     await createUser({ username: 'carol' });
+    await signIn(webClient(h), 'carol', VALID_PASSWORD);
     for (let i = 0; i < 3; i++) await signIn(webClient(h), 'carol', 'Wr0ng-password');
     const res = await signIn(webClient(h), 'carol', VALID_PASSWORD);
     expect(res.statusCode).toBe(403);
@@ -111,6 +140,33 @@ describe('the root page', () => {
     expect(await h.db.session.count()).toBe(1);
     const other = await client.post('/sign-out', { _csrf: 'x'.repeat(43) });
     expect(other.statusCode).toBe(403);
+  });
+
+  it('refuses a sign-out without CSRF proof also when the login session is no longer live, and keeps the cookie', async () => {
+    await createUser({ username: 'stale' });
+    const client = webClient(h);
+    await signIn(client, 'stale', VALID_PASSWORD);
+    await h.db.session.updateMany({ data: { expiresAt: new Date(Date.now() - 1000) } });
+    const res = await client.post('/sign-out', {});
+    expect(res.statusCode).toBe(403);
+    expect(res.body).toContain('reload the page');
+    expect(res.headers['set-cookie']).toBeUndefined();
+    expect(await h.db.session.count()).toBe(1);
+    const anonymous = await webClient(h).post('/sign-out', {});
+    expect(anonymous.statusCode).toBe(403);
+  });
+
+  it("signs out from a page whose login session has expired, with that page's token", async () => {
+    await createUser({ username: 'expired' });
+    const client = webClient(h);
+    await signIn(client, 'expired', VALID_PASSWORD);
+    await client.get('/');
+    const csrf = client.csrf();
+    await h.db.session.updateMany({ data: { expiresAt: new Date(Date.now() - 1000) } });
+    const res = await client.post('/sign-out', { _csrf: csrf });
+    expect(res.statusCode).toBe(303);
+    expect(client.cookies.has('ws_session')).toBe(false);
+    expect(await h.db.session.count()).toBe(0);
   });
 
   it('signs out: the login session row is gone and the old cookie no longer works', async () => {

@@ -1,0 +1,46 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { clientKey } from '@platform/rate-limit';
+import { normalizeUsername } from '../domain/names';
+import { LoginFailedError, UserDisabledError, UserLockedError } from '../errors';
+import { LOGIN_THROTTLE, UNFAMILIAR_LOGIN_THROTTLE } from '../plugins/auth-throttle';
+import type { Login, LoginsService } from './logins.service';
+
+/** A login refused for its credentials or its account: a failure for the throttles. */
+export const isRefusedLogin = (error: unknown) =>
+  error instanceof LoginFailedError ||
+  error instanceof UserLockedError ||
+  error instanceof UserDisabledError;
+
+/**
+ * A password login, as `authenticate` and the web page run it. Throttled per (address,
+ * username) below the account lock; from an address the user never signed in from, whose
+ * failures do not count toward the lock, also per account across all such addresses, so that
+ * guessing spread over many addresses stays bounded.
+ */
+export function passwordLogin(
+  app: FastifyInstance,
+  logins: LoginsService,
+  request: FastifyRequest,
+  { username, password }: { username: string; password: string },
+): Promise<Login> {
+  const name = normalizeUsername(username);
+  const address = clientKey(request.ip);
+  const throttle = app.authThrottle;
+  return throttle.guard(
+    LOGIN_THROTTLE,
+    request,
+    name,
+    async () => {
+      const familiar = await logins.isFamiliar(name, address);
+      const attempt = () => logins.authenticate(username, password, { address, familiar });
+      if (familiar) return attempt();
+      return throttle.guardAcrossAddresses(
+        UNFAMILIAR_LOGIN_THROTTLE,
+        name,
+        attempt,
+        isRefusedLogin,
+      );
+    },
+    isRefusedLogin,
+  );
+}

@@ -1,0 +1,27 @@
+const { SERVICES, serviceEnv } = require('../services.cjs') as {
+  SERVICES: { name: string }[];
+  serviceEnv: (
+    service: { name: string },
+    databaseUrl: string,
+    env: Record<string, string | undefined>,
+  ) => Record<string, string | undefined>;
+};
+
+const workspaceApi = SERVICES.find((s) => s.name === 'workspace-api')!;
+const envOf = (env: Record<string, string | undefined>) =>
+  serviceEnv(workspaceApi, 'postgres://db', env);
+
+describe('the environment npm start gives workspace-api', () => {
+  it('turns local registry folders on in development', () => {
+    expect(envOf({}).REGISTRY_ALLOW_LOCAL_PATHS).toBe('true');
+    expect(envOf({ NODE_ENV: 'development' }).REGISTRY_ALLOW_LOCAL_PATHS).toBe('true');
+  });
+
+  it('leaves them to the service default (off) under NODE_ENV=production', () => {
+    expect(envOf({ NODE_ENV: 'production' }).REGISTRY_ALLOW_LOCAL_PATHS).toBeUndefined();
+  });
+
+  it("keeps the caller's explicit choice", () => {
+    expect(envOf({ REGISTRY_ALLOW_LOCAL_PATHS: 'false' }).REGISTRY_ALLOW_LOCAL_PATHS).toBe('false');
+  });
+});
