@@ -52,7 +52,11 @@ export interface Harness {
 
 /** The registry servers of the tests listen on 127.0.0.1, which outbound requests may reach only when allowed. */
 export function testConfig(databaseUrl: string, env: Record<string, string> = {}): Config {
+  // The run's private engine (test/engine) is a socket the operator allows, as npm start's DOCKER_HOST is.
+  const engine = process.env.TEST_DOCKER_HOST;
+  const socket = engine?.startsWith('unix://') ? `,${engine.slice('unix://'.length)}` : '';
   return loadConfig({
+    ENGINE_SOCKET_PATHS: `/var/run/docker.sock,/run/docker.sock${socket}`,
     DATABASE_URL: databaseUrl,
     BCRYPT_COST: '4',
     LOG_LEVEL: 'silent',

@@ -17,19 +17,19 @@ beforeAll(() => ({ h, files, settings, full, apply } = fixture));
 describe('settings apply: engine agents', () => {
   const ENGINE_FILE = `version: 1
 zones: [{name: local, proxy_hostname: desk.example.com}]
-agents: [{hostname: engine-1, zone: local, docker_url: "unix:///nonexistent/docker.sock", cores_override: 4}]
+agents: [{hostname: engine-1, zone: local, docker_url: "unix:///var/run/docker.sock", cores_override: 4}]
 `;
 
   it('creates an agent with its engine address, leaves its detected resources to the heartbeat, and round-trips', async () => {
     const file = await files.write('engine.yaml', ENGINE_FILE);
     expect(await apply(file)).toMatchObject({ status: 'applied', problems: [] });
     const agent = await h.db.agent.findUniqueOrThrow({ where: { hostname: 'engine-1' } });
-    expect(agent).toMatchObject({ dockerUrl: 'unix:///nonexistent/docker.sock', coresOverride: 4 });
+    expect(agent).toMatchObject({ dockerUrl: 'unix:///var/run/docker.sock', coresOverride: 4 });
     // The heartbeat's findings are not settings: a second apply leaves them alone.
     await h.db.agent.update({ where: { id: agent.id }, data: { cores: 16, memory: 2n ** 34n } });
     expect(await apply(file)).toMatchObject({ status: 'unchanged', written: 0 });
     const exported = await settings.export();
-    expect(exported).toContain('docker_url: unix:///nonexistent/docker.sock');
+    expect(exported).toContain('docker_url: unix:///var/run/docker.sock');
     expect(exported).not.toMatch(/^\s+cores: 16$/m);
     const again = await apply(await files.write('exported-engine.yaml', exported));
     expect(again).toMatchObject({ status: 'unchanged', written: 0 });
