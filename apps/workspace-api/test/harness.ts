@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { createTestDatabase, type TestDatabase } from '@platform/db/testing';
 import { buildApp, type AppOverrides } from '../src/app';
@@ -123,4 +124,20 @@ export function useHarness(use: (harness: Harness) => void, env: Record<string, 
   });
   afterAll(() => harness?.close());
   beforeEach(() => harness?.reset());
+}
+
+/** A log stream for createHarness's overrides, and the JSON lines written to it so far. */
+export function captureLogs() {
+  const stream = new PassThrough();
+  let text = '';
+  stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  return {
+    stream,
+    text: () => text,
+    lines: (): Record<string, unknown>[] =>
+      text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
+  };
 }

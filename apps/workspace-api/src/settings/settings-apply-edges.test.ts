@@ -35,6 +35,40 @@ agents: [{hostname: engine-1, zone: local, docker_url: "unix:///var/run/docker.s
     expect(again).toMatchObject({ status: 'unchanged', written: 0 });
   });
 
+  it('refuses engine addresses create_agent refuses, at the line of the field, and writes nothing', async () => {
+    const file = await files.write(
+      'engines.yaml',
+      `version: 1
+zones: [{name: local, proxy_hostname: desk.example.com}]
+agents:
+  - {hostname: plain, zone: local, docker_url: "tcp://10.0.0.5:2375"}
+  - {hostname: socket, zone: local, docker_url: "unix:///run/containerd/containerd.sock"}
+  - hostname: no-ca
+    zone: local
+    docker_url: "tcp://10.0.0.5:2376"
+    tls_cert_path: ${path.join(files.dir, 'cert.pem')}
+    tls_key_path: ${path.join(files.dir, 'key.pem')}
+  - hostname: missing
+    zone: local
+    docker_url: "tcp://10.0.0.5:2376"
+    tls_ca_path: ${path.join(files.dir, 'ca.pem')}
+    tls_cert_path: ${path.join(files.dir, 'cert.pem')}
+    tls_key_path: ${path.join(files.dir, 'key.pem')}
+`,
+    );
+    const result = await apply(file);
+    expect(result.status).toBe('invalid');
+    expect(result.problems.map((p) => [p.line, p.path, p.message.split(/[:;,(]/)[0]])).toEqual([
+      [4, 'agents[0].docker_url', 'tcp'],
+      [5, 'agents[1].docker_url', 'names a socket this service does not allow'],
+      [6, 'agents[2].tls_ca_path', 'is required with a client certificate'],
+      [14, 'agents[3].tls_ca_path', 'names no file'],
+      [15, 'agents[3].tls_cert_path', 'names no file'],
+      [16, 'agents[3].tls_key_path', 'names no file'],
+    ]);
+    expect(await h.db.agent.count()).toBe(0);
+  });
+
   it('needs cores and memory for an agent without docker_url', async () => {
     const file = await files.write(
       'planner.yaml',
