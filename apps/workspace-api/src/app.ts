@@ -28,6 +28,7 @@ import { createImagesService } from './images/images.service';
 import { profilePathRoutes } from './images/profile-path.routes';
 import { launchPlanRoutes } from './launch-plan/launch-plan.routes';
 import { createLaunchPlanService } from './launch-plan/launch-plan.service';
+import { enginePolicy } from './engines/engine-address';
 import { createEngines, type Engines } from './engines/engines';
 import { createKasmsRepository } from './sessions/kasms.repository';
 import { createSessionAccess } from './sessions/session-access';
@@ -106,10 +107,16 @@ export async function buildApp(
     users: targetUsers,
     urlScheme: config.SESSION_URL_SCHEME,
   });
+  const policy = enginePolicy(config);
+  if (policy.allowInsecureTcp) {
+    app.log.warn(
+      'ENGINE_ALLOW_INSECURE_TCP is on: tcp:// agents without TLS are accepted, and anyone on their network owns those engines and hosts. Lab use only.',
+    );
+  }
   const sessionParts = {
     kasms: createKasmsRepository(database),
     agents: data.agents,
-    engines: overrides.engines ?? createEngines(),
+    engines: overrides.engines ?? createEngines({ policy, log: app.log }),
     owner: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`.slice(-64),
     leaseMs: config.SESSION_LEASE_SECONDS * 1000,
     log: app.log,
@@ -117,6 +124,7 @@ export async function buildApp(
   const agents = createAgentsService({
     agents: data.agents,
     engines: sessionParts.engines,
+    policy,
     reservations: () => sessionParts.kasms.reservations(),
   });
   const launcher = createSessionLauncher({

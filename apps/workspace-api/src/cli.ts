@@ -47,14 +47,18 @@ function printIssued({ apiKey, secret }: IssuedApiKey, baseUrl: string) {
 }
 
 async function setUpLocalAgent(database: Database, config: Config) {
-  const [{ createEngines }, { registerLocalAgent, localAgentServices }] = await Promise.all([
-    import('./engines/engines'),
-    import('./agents/local-agent'),
-  ]);
-  const engines = createEngines();
+  const [{ createEngines }, { enginePolicy }, { registerLocalAgent, localAgentServices }] =
+    await Promise.all([
+      import('./engines/engines'),
+      import('./engines/engine-address'),
+      import('./agents/local-agent'),
+    ]);
+  const policy = enginePolicy(config);
+  // Failures reach the operator through the reason printed below.
+  const engines = createEngines({ policy, log: { warn: () => undefined } });
   const result = await registerLocalAgent({
     engines,
-    ...localAgentServices(database, engines),
+    ...localAgentServices(database, engines, policy),
     dockerHost: config.DOCKER_HOST,
     port: config.PORT,
   });
@@ -152,13 +156,21 @@ async function main(argv: string[]) {
         { ...io, database, config },
       );
     } else if (positionals[0] === 'settings') {
-      const [{ runSettingsCommand }, { createSettingsService }, { createSettingsRepository }] =
-        await Promise.all([
-          import('./settings/settings.cli'),
-          import('./settings/settings.service'),
-          import('./settings/settings.repository'),
-        ]);
-      const settings = createSettingsService({ settings: createSettingsRepository(database) });
+      const [
+        { runSettingsCommand },
+        { createSettingsService },
+        { createSettingsRepository },
+        { enginePolicy },
+      ] = await Promise.all([
+        import('./settings/settings.cli'),
+        import('./settings/settings.service'),
+        import('./settings/settings.repository'),
+        import('./engines/engine-address'),
+      ]);
+      const settings = createSettingsService({
+        settings: createSettingsRepository(database),
+        enginePolicy: enginePolicy(config),
+      });
       await runSettingsCommand(
         positionals.slice(1),
         { prune: values.prune, dryRun: values['dry-run'] },

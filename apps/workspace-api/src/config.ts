@@ -100,6 +100,17 @@ export const ConfigSchema = Type.Object({
       description: 'The local Docker engine, as the docker CLI reads it',
     }),
   ),
+  ENGINE_SOCKET_PATHS: Type.String({
+    pattern: '^/[^,\\s]*(,/[^,\\s]*)*$',
+    default: '/var/run/docker.sock,/run/docker.sock',
+    description:
+      "Comma-separated absolute socket paths that an agent's unix:// docker_url may name (DOCKER_HOST's socket is allowed too)",
+  }),
+  ENGINE_ALLOW_INSECURE_TCP: Type.Boolean({
+    default: false,
+    description:
+      'LAB ONLY: accept tcp:// engines without TLS; anyone on that network then owns the engine and its host',
+  }),
   SESSION_WORKER: Type.Union([Type.Literal('on'), Type.Literal('off')], {
     default: 'on',
     description: 'Run the reaper, reconciler and heartbeat in this process (safe on every replica)',

@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { createTestDatabase, type TestDatabase } from '@platform/db/testing';
 import { buildApp, type AppOverrides } from '../src/app';
@@ -52,7 +53,11 @@ export interface Harness {
 
 /** The registry servers of the tests listen on 127.0.0.1, which outbound requests may reach only when allowed. */
 export function testConfig(databaseUrl: string, env: Record<string, string> = {}): Config {
+  // The run's private engine (test/engine) is a socket the operator allows, as npm start's DOCKER_HOST is.
+  const engine = process.env.TEST_DOCKER_HOST;
+  const socket = engine?.startsWith('unix://') ? `,${engine.slice('unix://'.length)}` : '';
   return loadConfig({
+    ENGINE_SOCKET_PATHS: `/var/run/docker.sock,/run/docker.sock${socket}`,
     DATABASE_URL: databaseUrl,
     BCRYPT_COST: '4',
     LOG_LEVEL: 'silent',
@@ -119,4 +124,20 @@ export function useHarness(use: (harness: Harness) => void, env: Record<string, 
   });
   afterAll(() => harness?.close());
   beforeEach(() => harness?.reset());
+}
+
+/** A log stream for createHarness's overrides, and the JSON lines written to it so far. */
+export function captureLogs() {
+  const stream = new PassThrough();
+  let text = '';
+  stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  return {
+    stream,
+    text: () => text,
+    lines: (): Record<string, unknown>[] =>
+      text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
+  };
 }

@@ -1,4 +1,5 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { enginePolicy } from '../src/engines/engine-address';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createSettingsRepository } from '../src/settings/settings.repository';
@@ -102,6 +103,7 @@ export function useSettingsFixture(): SettingsFixture {
     [fixture.h, fixture.files] = await Promise.all([createHarness(), settingsDir()]);
     fixture.settings = createSettingsService({
       settings: createSettingsRepository(fixture.h.data),
+      enginePolicy: enginePolicy(fixture.h.config),
     });
     await fixture.files.write('scripts/setup.sh', SETUP_SCRIPT);
     fixture.full = await fixture.files.write('full.yaml', FULL_SETTINGS);

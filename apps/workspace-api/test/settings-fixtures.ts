@@ -1,8 +1,15 @@
+import type { EnginePolicy } from '../src/engines/engine-address';
 import type { TargetedMapping } from '../src/file-mappings/mapping-target';
 import type { CurrentSettings } from '../src/settings/current';
 import type { DesiredSettings } from '../src/settings/desired';
 import { parseSettingsText } from '../src/settings/settings-parse';
 import { normalizeSettings } from '../src/settings/settings-normalize';
+
+/** The default engine policy: the standard sockets, no plain TCP. */
+export const TEST_ENGINE_POLICY: EnginePolicy = {
+  socketPaths: ['/var/run/docker.sock', '/run/docker.sock'],
+  allowInsecureTcp: false,
+};
 
 /** What the planner gets from a settings file's text; fails the test when the file itself has problems. */
 /** An agent that only plans: no engine address. */
@@ -15,6 +22,7 @@ export function desiredFrom(text: string, files: Record<string, string> = {}): D
     parsed.value as Record<string, unknown>,
     parsed.locate,
     contentFiles,
+    { policy: TEST_ENGINE_POLICY, tlsProblems: new Map() },
   );
   const all = [...parsed.problems, ...problems];
   if (all.length > 0) throw new Error(`settings fixture has problems: ${JSON.stringify(all)}`);

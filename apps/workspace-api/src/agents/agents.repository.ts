@@ -62,6 +62,10 @@ export function createAgentsRepository(database: Database) {
     list: (tx?: Tx): Promise<AgentRow[]> =>
       (tx ?? prisma).agent.findMany({ include: WITH_ZONE, orderBy: BY_HOSTNAME }),
 
+    /** Null when no agent has the id. */
+    find: (id: string, tx?: Tx): Promise<AgentRow | null> =>
+      (tx ?? prisma).agent.findUnique({ where: { id }, include: WITH_ZONE }),
+
     create: (fields: NewAgent, tx?: Tx): Promise<AgentRow> =>
       (tx ?? prisma).agent.create({
         data: {

@@ -1,6 +1,13 @@
-import { ValidationFailedError, withFieldErrors } from '@platform/errors';
+import { ValidationFailedError, withFieldErrors, type FieldProblem } from '@platform/errors';
 import { toUuid } from '@platform/schemas';
 import { isForeignKeyViolation, isUniqueViolation } from '../db';
+import { engineReason } from '../engines/engine';
+import {
+  checkEngineAddress,
+  type EngineAddress,
+  type EnginePolicy,
+} from '../engines/engine-address';
+import { tlsFileProblems } from '../engines/engine-tls-files';
 import type { Engines } from '../engines/engines';
 import {
   AgentHasSessionsError,
@@ -18,11 +25,32 @@ export type AgentWithZone = AgentRow & { reserved: { cores: number; memory: numb
 export interface AgentsDeps {
   agents: AgentsRepository;
   engines: Engines;
+  /** Which engine addresses the operator allows (config). */
+  policy: EnginePolicy;
   /** What live sessions reserve, by agent id (the sessions feature's public face). */
   reservations: () => Promise<Map<string, { cores: number; memory: number }>>;
 }
 
-export function createAgentsService({ agents, engines, reservations }: AgentsDeps) {
+const invalid = (problems: FieldProblem[]) =>
+  withFieldErrors(
+    new ValidationFailedError('The request is invalid'),
+    problems.map((p) => ({ field: `target_agent.${p.field}`, message: p.message })),
+  );
+
+/** The address an update leaves: fields sent replace stored ones; TLS paths go when the engine is no longer tcp://. */
+function addressAfter(stored: EngineAddress, input: UpdateAgentInput): EngineAddress {
+  const dockerUrl = input.docker_url ?? stored.dockerUrl;
+  const keep = (given: string | undefined, old: string) =>
+    given ?? (dockerUrl.startsWith('tcp://') ? old : '');
+  return {
+    dockerUrl,
+    tlsCaPath: keep(input.tls_ca_path, stored.tlsCaPath),
+    tlsCertPath: keep(input.tls_cert_path, stored.tlsCertPath),
+    tlsKeyPath: keep(input.tls_key_path, stored.tlsKeyPath),
+  };
+}
+
+export function createAgentsService({ agents, engines, policy, reservations }: AgentsDeps) {
   /** Uniqueness and the zone's existence are the database's to decide (a unique index, a foreign key). */
   const rethrow = (input: { hostname?: string; zone_id?: string }) => (error: unknown) => {
     if (isUniqueViolation(error)) throw new AgentHostnameTakenError(input.hostname ?? '');
@@ -39,22 +67,18 @@ export function createAgentsService({ agents, engines, reservations }: AgentsDep
   }
   const one = async (row: AgentRow) => (await withReservations([row]))[0];
 
+  /** Refuses, as a 400 naming each field, an address the policy or its TLS files do not allow. */
+  async function check(address: EngineAddress): Promise<void> {
+    const checked = checkEngineAddress(address, policy);
+    const problems = checked.ok ? await tlsFileProblems(address) : checked.problems;
+    if (problems.length > 0) throw invalid(problems);
+  }
+
   /** Asks a new engine address what it offers, so that the agent is usable at once. */
-  async function probe(input: {
-    docker_url?: string;
-    tls_ca_path?: string;
-    tls_cert_path?: string;
-    tls_key_path?: string;
-  }): Promise<AgentFields> {
-    if (!input.docker_url) return {};
-    const address = {
-      dockerUrl: input.docker_url,
-      tlsCaPath: input.tls_ca_path ?? '',
-      tlsCertPath: input.tls_cert_path ?? '',
-      tlsKeyPath: input.tls_key_path ?? '',
-    };
+  async function probe(address: EngineAddress, hostname: string): Promise<AgentFields> {
+    if (!address.dockerUrl) return { status: 'unknown', statusReason: '' };
     try {
-      const info = await engines.forAgent(address).info();
+      const info = await engines.forAgent({ ...address, hostname }).info();
       return {
         status: 'online',
         statusReason: '',
@@ -63,17 +87,9 @@ export function createAgentsService({ agents, engines, reservations }: AgentsDep
         heartbeatAt: new Date(),
       };
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      return { status: 'offline', statusReason: reason.slice(0, 2000), heartbeatAt: new Date() };
+      return { status: 'offline', statusReason: engineReason(error), heartbeatAt: new Date() };
     }
   }
-
-  const engineFields = (input: CreateAgentInput | UpdateAgentInput) => ({
-    dockerUrl: input.docker_url,
-    tlsCaPath: input.tls_ca_path,
-    tlsCertPath: input.tls_cert_path,
-    tlsKeyPath: input.tls_key_path,
-  });
 
   return {
     list: async (): Promise<AgentWithZone[]> => withReservations(await agents.list()),
@@ -87,11 +103,19 @@ export function createAgentsService({ agents, engines, reservations }: AgentsDep
           },
         ]);
       }
-      const detected = await probe(input);
+      const address = {
+        dockerUrl: input.docker_url ?? '',
+        tlsCaPath: input.tls_ca_path ?? '',
+        tlsCertPath: input.tls_cert_path ?? '',
+        tlsKeyPath: input.tls_key_path ?? '',
+      };
+      await check(address);
+      const hostname = normalizeHostname(input.hostname);
+      const detected = await probe(address, hostname);
       const fields = {
-        hostname: normalizeHostname(input.hostname),
+        hostname,
         zoneId: toUuid(input.zone_id),
-        ...engineFields(input),
+        ...address,
         cores: input.cores ?? 0,
         memory: input.memory ?? 0,
         ...detected,
@@ -103,20 +127,33 @@ export function createAgentsService({ agents, engines, reservations }: AgentsDep
 
     /** Only the fields present change; a new engine address is checked at once. */
     async update(input: UpdateAgentInput): Promise<AgentWithZone> {
+      const id = toUuid(input.agent_id);
+      const engineChange = [
+        input.docker_url,
+        input.tls_ca_path,
+        input.tls_cert_path,
+        input.tls_key_path,
+      ].some((v) => v !== undefined);
+      let engine: AgentFields = {};
+      if (engineChange) {
+        const stored = await agents.find(id);
+        if (!stored) throw new AgentNotFoundError(`agent_id ${input.agent_id}`);
+        const address = addressAfter(stored, input);
+        await check(address);
+        engine = { ...address, ...(await probe(address, stored.hostname)) };
+      }
       const fields: AgentFields = {
         hostname: input.hostname && normalizeHostname(input.hostname),
         zoneId: input.zone_id && toUuid(input.zone_id),
-        ...engineFields(input),
         cores: input.cores,
         memory: input.memory,
-        ...(input.docker_url !== undefined ? await probe(input) : {}),
+        ...engine,
         coresOverride: input.cores_override,
         memoryOverride: input.memory_override,
         allocatedCores: input.allocated_cores,
         allocatedMemory: input.allocated_memory,
       };
-      if (input.docker_url === '') Object.assign(fields, { status: 'unknown', statusReason: '' });
-      const row = await agents.update(toUuid(input.agent_id), fields).catch(rethrow(input));
+      const row = await agents.update(id, fields).catch(rethrow(input));
       if (!row) throw new AgentNotFoundError(`agent_id ${input.agent_id}`);
       return one(row);
     },

@@ -1,5 +1,7 @@
 import { toWireId } from '@platform/schemas';
 import type { Database } from '../db';
+import { EngineError } from '../engines/engine';
+import type { EnginePolicy } from '../engines/engine-address';
 import type { Engines } from '../engines/engines';
 import { createZonesRepository } from '../zones/zones.repository';
 import { createZonesService, type ZonesService } from '../zones/zones.service';
@@ -15,12 +17,13 @@ export function localEngineUrl(dockerHost: string | undefined): string {
 }
 
 /** The zones and agents services as setup uses them, with no server running: no sessions reserve anything. */
-export function localAgentServices(database: Database, engines: Engines) {
+export function localAgentServices(database: Database, engines: Engines, policy: EnginePolicy) {
   return {
     zones: createZonesService({ zones: createZonesRepository(database) }),
     agents: createAgentsService({
       agents: createAgentsRepository(database),
       engines,
+      policy,
       reservations: async () => new Map(),
     }),
   };
@@ -46,11 +49,14 @@ export async function registerLocalAgent(deps: {
   try {
     await deps.engines.forAgent(address).info();
   } catch (error) {
-    return {
-      registered: false,
-      url,
-      reason: error instanceof Error ? error.message : String(error),
-    };
+    // The operator's own terminal: the engine's words help here, unlike on anyone's page.
+    const reason =
+      error instanceof EngineError && error.detail
+        ? `${error.message}: ${error.detail}`
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    return { registered: false, url, reason };
   }
   const zone =
     (await deps.zones.list()).find((z) => z.name === LOCAL_AGENT) ??

@@ -2,8 +2,11 @@ import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import Docker from 'dockerode';
 import { pack } from 'tar-stream';
+import type { EngineTarget, TlsPaths } from './engine-address';
+import { connectionFailure, describeDockerError, statusOf } from './docker-errors';
 import {
   EngineError,
+  type EngineFailure,
   SESSION_LABEL,
   type ContainerFile,
   type ContainerSpec,
@@ -12,52 +15,39 @@ import {
   type ExecSpec,
 } from './engine';
 
-export interface DockerAddress {
-  /** unix:///path/docker.sock or tcp://host:port */
-  url: string;
-  tls?: { caPath: string; certPath: string; keyPath: string };
-}
-
 // Debian's engine (20.10) speaks 1.41 at most; newer engines still accept it.
 const API_VERSION = 'v1.41';
 const INFO_TIMEOUT_MS = 10_000;
 const EXEC_OUTPUT_LIMIT = 1_048_576;
 
-function connect({ url, tls }: DockerAddress): Docker {
-  const parsed = new URL(url);
-  if (parsed.protocol === 'unix:')
-    return new Docker({ socketPath: parsed.pathname, version: API_VERSION });
-  if (parsed.protocol !== 'tcp:') throw new EngineError(`Unsupported engine address ${url}`);
-  const material = tls && {
-    ca: readFileSync(tls.caPath),
-    cert: readFileSync(tls.certPath),
-    key: readFileSync(tls.keyPath),
-  };
-  return new Docker({
-    host: parsed.hostname,
-    port: Number(parsed.port || (material ? 2376 : 2375)),
-    protocol: material ? 'https' : 'http',
-    version: API_VERSION,
-    ...material,
-  });
+function readTls(tls: TlsPaths) {
+  try {
+    return {
+      ca: readFileSync(tls.caPath),
+      cert: readFileSync(tls.certPath),
+      key: readFileSync(tls.keyPath),
+    };
+  } catch (error) {
+    throw new EngineError('ENGINE_TLS_FILES_UNREADABLE', describeDockerError(error));
+  }
 }
 
-/** The engine's own words where it gave some, else the connection failure's code. */
-function describe(error: unknown): string {
-  const e = error as {
-    json?: { message?: string };
-    reason?: string;
-    code?: string;
-    message?: string;
-  };
-  return e.json?.message ?? e.code ?? e.reason ?? e.message ?? String(error);
+/**
+ * A client for a checked address (engine-address.ts). With TLS the engine's certificate is
+ * verified against the agent's CA (Node's default, never turned off) and ours is presented.
+ */
+function connect(target: EngineTarget): Docker {
+  if (target.kind === 'unix')
+    return new Docker({ socketPath: target.socketPath, version: API_VERSION });
+  const base = { host: target.host, port: target.port, version: API_VERSION };
+  if (!target.tls) return new Docker({ ...base, protocol: 'http' });
+  return new Docker({ ...base, protocol: 'https', ...readTls(target.tls) });
 }
-const statusOf = (error: unknown) => (error as { statusCode?: number }).statusCode;
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new EngineError(`${what} did not answer within ${ms} ms`)), ms);
+    timer = setTimeout(() => reject(new EngineError('ENGINE_TIMEOUT', `${what} ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
@@ -91,20 +81,21 @@ async function collectExec(docker: Docker, stream: NodeJS.ReadableStream): Promi
   return output.slice(0, EXEC_OUTPUT_LIMIT);
 }
 
-export function createDockerEngine(address: DockerAddress): Engine {
-  const docker = connect(address);
-  const publishOn = new URL(address.url).protocol === 'unix:' ? '127.0.0.1' : '0.0.0.0';
-  const fail = (what: string) => (error: unknown) => {
-    throw new EngineError(`${what}: ${describe(error)}`);
+export function createDockerEngine(target: EngineTarget): Engine {
+  const docker = connect(target);
+  const publishOn = target.kind === 'unix' ? '127.0.0.1' : '0.0.0.0';
+  const fail = (failure: EngineFailure) => (error: unknown) => {
+    throw error instanceof EngineError
+      ? error
+      : new EngineError(failure, describeDockerError(error));
   };
 
   return {
     async info() {
-      const info = await withTimeout(
-        docker.info(),
-        INFO_TIMEOUT_MS,
-        `The engine at ${address.url}`,
-      ).catch(fail(`The engine at ${address.url} does not answer`));
+      const info = await withTimeout(docker.info(), INFO_TIMEOUT_MS, 'info').catch(
+        (error: unknown) =>
+          fail(connectionFailure(error, target.kind === 'tcp' && target.tls !== null))(error),
+      );
       return { cores: info.NCPU, memory: info.MemTotal };
     },
 
@@ -114,7 +105,7 @@ export function createDockerEngine(address: DockerAddress): Engine {
         .inspect()
         .then(() => true)
         .catch((error: unknown) =>
-          statusOf(error) === 404 ? false : fail('Image check failed')(error),
+          statusOf(error) === 404 ? false : fail('ENGINE_IMAGE_UNAVAILABLE')(error),
         );
       if (present) return;
       try {
@@ -124,7 +115,8 @@ export function createDockerEngine(address: DockerAddress): Engine {
         );
       } catch (error) {
         throw new EngineError(
-          `Image ${image} is not on the agent and could not be pulled: ${describe(error)}`,
+          'ENGINE_IMAGE_UNAVAILABLE',
+          `${image}: ${describeDockerError(error)}`,
         );
       }
     },
@@ -148,21 +140,21 @@ export function createDockerEngine(address: DockerAddress): Engine {
             Init: true,
           },
         })
-        .catch(fail('The container could not be created'));
+        .catch(fail('ENGINE_CREATE_REFUSED'));
       if (spec.files.length > 0) {
         await container
           .putArchive(await tarOf(spec.files), { path: '/' })
-          .catch(fail('The file mappings could not be written'));
+          .catch(fail('ENGINE_FILES_REFUSED'));
       }
       return container.id;
     },
 
     async start(containerId, sessionPort) {
       const container = docker.getContainer(containerId);
-      await container.start().catch(fail('The container could not be started'));
-      const inspected = await container.inspect().catch(fail('The container vanished'));
+      await container.start().catch(fail('ENGINE_START_REFUSED'));
+      const inspected = await container.inspect().catch(fail('ENGINE_START_REFUSED'));
       const binding = inspected.NetworkSettings.Ports?.[`${sessionPort}/tcp`]?.[0];
-      if (!binding) throw new EngineError(`Port ${sessionPort} of the container is not published`);
+      if (!binding) throw new EngineError('ENGINE_PORT_MISSING', `port ${sessionPort}`);
       return Number(binding.HostPort);
     },
 
@@ -178,19 +170,19 @@ export function createDockerEngine(address: DockerAddress): Engine {
           AttachStdout: true,
           AttachStderr: true,
         })
-        .catch(fail('The command could not be run'));
+        .catch(fail('ENGINE_EXEC_REFUSED'));
       const stream = await exec
         .start({ hijack: true, stdin: false })
-        .catch(fail('The command could not be run'));
+        .catch(fail('ENGINE_EXEC_REFUSED'));
       const output = await collectExec(docker, stream);
-      const { ExitCode } = await exec.inspect().catch(fail('The command vanished'));
+      const { ExitCode } = await exec.inspect().catch(fail('ENGINE_EXEC_REFUSED'));
       return { exitCode: ExitCode ?? -1, output };
     },
 
     async removeSession(sessionId) {
       const containers = await docker
         .listContainers({ all: true, filters: { label: [`${SESSION_LABEL}=${sessionId}`] } })
-        .catch(fail('The containers could not be listed'));
+        .catch(fail('ENGINE_LIST_REFUSED'));
       for (const { Id } of containers) {
         await docker
           .getContainer(Id)
@@ -199,7 +191,7 @@ export function createDockerEngine(address: DockerAddress): Engine {
           .catch((error: unknown) =>
             [404, 409].includes(statusOf(error) ?? 0)
               ? undefined
-              : fail('The container could not be removed')(error),
+              : fail('ENGINE_REMOVE_REFUSED')(error),
           );
       }
     },
@@ -207,7 +199,7 @@ export function createDockerEngine(address: DockerAddress): Engine {
     async listSessions() {
       const containers = await docker
         .listContainers({ all: true, filters: { label: [SESSION_LABEL] } })
-        .catch(fail('The containers could not be listed'));
+        .catch(fail('ENGINE_LIST_REFUSED'));
       return containers.map((c) => ({
         sessionId: c.Labels[SESSION_LABEL],
         containerId: c.Id,

@@ -58,10 +58,46 @@ export interface ExecResult {
   output: string;
 }
 
-/** The engine refused or did not answer; `message` says why in words an operator can act on. */
+/**
+ * Why an engine call failed, in words fit for anyone who may read a session or an agent: each a
+ * fixed sentence with a stable code. The engine's own words stay in the log (`detail`), because
+ * they can carry host paths, image internals or whatever the engine echoed back.
+ */
+export const ENGINE_FAILURES = {
+  ENGINE_NO_ADDRESS: 'The agent has no engine address (docker_url)',
+  ENGINE_ADDRESS_REFUSED: "The agent's engine address is not allowed by this service's settings",
+  ENGINE_TLS_FILES_UNREADABLE: "The agent's TLS files cannot be read",
+  ENGINE_UNREACHABLE: "The agent's engine does not answer",
+  ENGINE_TLS_FAILED: "The agent's engine could not be reached over verified TLS",
+  ENGINE_TIMEOUT: "The agent's engine did not answer in time",
+  ENGINE_IMAGE_UNAVAILABLE: 'The workspace image is not on the agent and could not be pulled',
+  ENGINE_CREATE_REFUSED: "The agent's engine refused to create the container",
+  ENGINE_FILES_REFUSED: "The agent's engine refused the workspace's files",
+  ENGINE_START_REFUSED: "The agent's engine refused to start the container",
+  ENGINE_PORT_MISSING: "The container's session port was not published",
+  ENGINE_EXEC_REFUSED: "The agent's engine refused to run the command",
+  ENGINE_REMOVE_REFUSED: "The agent's engine refused to remove the container",
+  ENGINE_LIST_REFUSED: "The agent's engine refused to list the containers",
+} as const;
+export type EngineFailure = keyof typeof ENGINE_FAILURES;
+
+/**
+ * The engine refused or did not answer. `message` is the plain reason and its code, safe to show;
+ * `detail` is what the engine or the connection said, for the log only.
+ */
 export class EngineError extends Error {
   override name = 'EngineError';
+  constructor(
+    readonly failure: EngineFailure,
+    readonly detail = '',
+  ) {
+    super(`${ENGINE_FAILURES[failure]} (${failure})`);
+  }
 }
 
 /** The container label that ties a container to its session. */
 export const SESSION_LABEL = 'io.workspace-platform.session-id';
+
+/** The reason to store or show for a failed engine call: the plain one, never the engine's words. */
+export const engineReason = (error: unknown): string =>
+  (error instanceof EngineError ? error : new EngineError('ENGINE_UNREACHABLE')).message;

@@ -1,12 +1,15 @@
 import { createDockerEngine } from './docker-engine';
 import { EngineError, type Engine } from './engine';
+import { checkEngineAddress, type EngineAddress, type EnginePolicy } from './engine-address';
 
-/** An agent's engine address as stored. */
-export interface EngineAddress {
-  dockerUrl: string;
-  tlsCaPath: string;
-  tlsCertPath: string;
-  tlsKeyPath: string;
+export type { EngineAddress, EnginePolicy } from './engine-address';
+
+/** The agent an engine call is for: its address, and its id and hostname for the log. */
+export type EngineAgent = EngineAddress & { id?: string; hostname?: string };
+
+/** Where engine failures are written in full (Fastify's pino logger, or any with its warn). */
+export interface EngineLog {
+  warn(fields: object, message: string): void;
 }
 
 /** The host that a session's published port is reached on from this service. */
@@ -15,32 +18,90 @@ export function sessionHost(address: EngineAddress): string {
   return url.protocol === 'unix:' ? '127.0.0.1' : url.hostname;
 }
 
-/** One engine client per address, made on first use. */
-export function createEngines() {
-  const clients = new Map<string, Engine>();
+/** Writes each failure's engine-side detail to the log, with the agent; callers see only the plain reason. */
+function logged(engine: Engine, agent: EngineAgent, log: EngineLog): Engine {
+  const watch =
+    <A extends unknown[], R>(call: string, method: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> =>
+      method(...args).catch((error: unknown) => {
+        if (error instanceof EngineError) {
+          log.warn(
+            {
+              agentId: agent.id,
+              agentHostname: agent.hostname,
+              dockerUrl: agent.dockerUrl,
+              call,
+              failure: error.failure,
+              engineDetail: error.detail,
+            },
+            'engine call failed',
+          );
+        }
+        throw error;
+      });
   return {
-    forAgent(address: EngineAddress): Engine {
-      if (!address.dockerUrl) throw new EngineError('The agent has no engine address (docker_url)');
-      const key = [
-        address.dockerUrl,
-        address.tlsCaPath,
-        address.tlsCertPath,
-        address.tlsKeyPath,
-      ].join('|');
-      let engine = clients.get(key);
-      if (!engine) {
-        const tls = address.tlsCaPath
-          ? {
-              caPath: address.tlsCaPath,
-              certPath: address.tlsCertPath,
-              keyPath: address.tlsKeyPath,
-            }
-          : undefined;
-        engine = createDockerEngine({ url: address.dockerUrl, tls });
-        clients.set(key, engine);
+    info: watch('info', engine.info),
+    ensureImage: watch('ensureImage', engine.ensureImage),
+    create: watch('create', engine.create),
+    start: watch('start', engine.start),
+    exec: watch('exec', engine.exec),
+    removeSession: watch('removeSession', engine.removeSession),
+    listSessions: watch('listSessions', engine.listSessions),
+  };
+}
+
+/** An engine that fails every call the same way (an address the policy refuses, unreadable TLS files). */
+function failing(error: EngineError): Engine {
+  const fail = () => Promise.reject(error);
+  return {
+    info: fail,
+    ensureImage: fail,
+    create: fail,
+    start: fail,
+    exec: fail,
+    removeSession: fail,
+    listSessions: fail,
+  };
+}
+
+/**
+ * One engine client per address, made on first use. Addresses are checked against the policy
+ * here too, so that a row stored before a rule existed is refused rather than dialled.
+ */
+export function createEngines({ policy, log }: { policy: EnginePolicy; log: EngineLog }) {
+  const clients = new Map<string, Engine>();
+
+  function client(address: EngineAddress): Engine {
+    if (!address.dockerUrl) return failing(new EngineError('ENGINE_NO_ADDRESS'));
+    const checked = checkEngineAddress(address, policy);
+    if (!checked.ok || !checked.target) {
+      const detail = checked.ok
+        ? ''
+        : checked.problems.map((p) => `${p.field} ${p.message}`).join('; ');
+      return failing(new EngineError('ENGINE_ADDRESS_REFUSED', detail));
+    }
+    const key = [
+      address.dockerUrl,
+      address.tlsCaPath,
+      address.tlsCertPath,
+      address.tlsKeyPath,
+    ].join('|');
+    let engine = clients.get(key);
+    if (!engine) {
+      try {
+        engine = createDockerEngine(checked.target);
+      } catch (error) {
+        // Unreadable TLS files: not cached, so that fixing them needs no restart.
+        if (error instanceof EngineError) return failing(error);
+        throw error;
       }
-      return engine;
-    },
+      clients.set(key, engine);
+    }
+    return engine;
+  }
+
+  return {
+    forAgent: (agent: EngineAgent): Engine => logged(client(agent), agent, log),
   };
 }
 export type Engines = ReturnType<typeof createEngines>;

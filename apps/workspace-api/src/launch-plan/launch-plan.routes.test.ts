@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { enginePolicy } from '../engines/engine-address';
 import { type Harness, useHarness } from '../../test/harness';
 import { userInput } from '../../test/factories';
 import { createImage } from '../../test/image-factories';
@@ -213,7 +214,10 @@ describe('get_launch_plan', () => {
     const terminal = await install('kasmweb/terminal:1.16.0');
     await install('kasmweb/firefox:1.16.0');
     await h.call('delete_zone', { target_zone: { zone_id: zoneId } });
-    const settings = createSettingsService({ settings: createSettingsRepository(h.data) });
+    const settings = createSettingsService({
+      settings: createSettingsRepository(h.data),
+      enginePolicy: enginePolicy(h.config),
+    });
     const result = await settings.apply(path.join(EXAMPLES, 'settings/settings.yaml'), {
       prune: false,
       dryRun: false,

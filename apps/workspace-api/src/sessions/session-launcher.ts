@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { toWireId } from '@platform/schemas';
+import { EngineError } from '../engines/engine';
 import { sessionHost, type Engines } from '../engines/engines';
 import type { LaunchPlan } from '../launch-plan/launch-plan';
 import { launchSteps } from './container-plan';
@@ -75,8 +76,13 @@ export function createSessionLauncher(options: LauncherOptions) {
     for (const step of steps.exec) {
       const result = await engine.exec(containerId, step);
       if (result.exitCode !== 0) {
+        // The command's output may hold anything the container printed: the log has it, not the session.
+        log.warn(
+          { kasmId: row.id, agentId: row.agent.id, cmd: step.cmd, output: tail(result.output) },
+          'session start-up command failed',
+        );
         throw new LaunchFailed(
-          `exec_config command ${JSON.stringify(step.cmd)} exited with ${result.exitCode}: ${tail(result.output)}`,
+          `A start-up command of the workspace (exec_config) exited with ${result.exitCode}`,
         );
       }
     }
@@ -102,8 +108,15 @@ export function createSessionLauncher(options: LauncherOptions) {
       .removeSession(toWireId(row.id))
       .catch((e: unknown) => log.warn({ err: e, kasmId: row.id }, 'session cleanup failed'));
     if (error instanceof Superseded) return;
-    const message = error instanceof Error ? error.message : String(error);
-    log.warn({ kasmId: row.id, reason: message }, 'session launch failed');
+    // Only our own sentences reach the session (and its user's page); anything else stays in the log.
+    const message =
+      error instanceof LaunchFailed || error instanceof EngineError
+        ? error.message
+        : 'The launch failed on the server (LAUNCH_FAILED)';
+    log.warn(
+      { kasmId: row.id, agentId: row.agent.id, reason: message, err: error },
+      'session launch failed',
+    );
     await kasms.transition(
       row.id,
       ['requested', 'provisioning', 'starting'],

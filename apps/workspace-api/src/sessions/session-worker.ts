@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { toUuid } from '@platform/schemas';
 import type { AgentsRepository } from '../agents/agents.repository';
+import { engineReason } from '../engines/engine';
 import type { Engines } from '../engines/engines';
 import type { KasmsRepository } from './kasms.repository';
 import type { SessionsService } from './sessions.service';
@@ -35,10 +36,8 @@ export function createSessionWorker(options: WorkerOptions) {
         try {
           await agents.recordOnline(agent.id, await engines.forAgent(agent).info());
         } catch (error) {
-          await agents.recordOffline(
-            agent.id,
-            error instanceof Error ? error.message : String(error),
-          );
+          // The engine's own words are in the log (engines.ts); the agent shows the plain reason.
+          await agents.recordOffline(agent.id, engineReason(error));
         }
       }),
     );

@@ -17,22 +17,56 @@ beforeAll(() => ({ h, files, settings, full, apply } = fixture));
 describe('settings apply: engine agents', () => {
   const ENGINE_FILE = `version: 1
 zones: [{name: local, proxy_hostname: desk.example.com}]
-agents: [{hostname: engine-1, zone: local, docker_url: "unix:///nonexistent/docker.sock", cores_override: 4}]
+agents: [{hostname: engine-1, zone: local, docker_url: "unix:///var/run/docker.sock", cores_override: 4}]
 `;
 
   it('creates an agent with its engine address, leaves its detected resources to the heartbeat, and round-trips', async () => {
     const file = await files.write('engine.yaml', ENGINE_FILE);
     expect(await apply(file)).toMatchObject({ status: 'applied', problems: [] });
     const agent = await h.db.agent.findUniqueOrThrow({ where: { hostname: 'engine-1' } });
-    expect(agent).toMatchObject({ dockerUrl: 'unix:///nonexistent/docker.sock', coresOverride: 4 });
+    expect(agent).toMatchObject({ dockerUrl: 'unix:///var/run/docker.sock', coresOverride: 4 });
     // The heartbeat's findings are not settings: a second apply leaves them alone.
     await h.db.agent.update({ where: { id: agent.id }, data: { cores: 16, memory: 2n ** 34n } });
     expect(await apply(file)).toMatchObject({ status: 'unchanged', written: 0 });
     const exported = await settings.export();
-    expect(exported).toContain('docker_url: unix:///nonexistent/docker.sock');
+    expect(exported).toContain('docker_url: unix:///var/run/docker.sock');
     expect(exported).not.toMatch(/^\s+cores: 16$/m);
     const again = await apply(await files.write('exported-engine.yaml', exported));
     expect(again).toMatchObject({ status: 'unchanged', written: 0 });
+  });
+
+  it('refuses engine addresses create_agent refuses, at the line of the field, and writes nothing', async () => {
+    const file = await files.write(
+      'engines.yaml',
+      `version: 1
+zones: [{name: local, proxy_hostname: desk.example.com}]
+agents:
+  - {hostname: plain, zone: local, docker_url: "tcp://10.0.0.5:2375"}
+  - {hostname: socket, zone: local, docker_url: "unix:///run/containerd/containerd.sock"}
+  - hostname: no-ca
+    zone: local
+    docker_url: "tcp://10.0.0.5:2376"
+    tls_cert_path: ${path.join(files.dir, 'cert.pem')}
+    tls_key_path: ${path.join(files.dir, 'key.pem')}
+  - hostname: missing
+    zone: local
+    docker_url: "tcp://10.0.0.5:2376"
+    tls_ca_path: ${path.join(files.dir, 'ca.pem')}
+    tls_cert_path: ${path.join(files.dir, 'cert.pem')}
+    tls_key_path: ${path.join(files.dir, 'key.pem')}
+`,
+    );
+    const result = await apply(file);
+    expect(result.status).toBe('invalid');
+    expect(result.problems.map((p) => [p.line, p.path, p.message.split(/[:;,(]/)[0]])).toEqual([
+      [4, 'agents[0].docker_url', 'tcp'],
+      [5, 'agents[1].docker_url', 'names a socket this service does not allow'],
+      [6, 'agents[2].tls_ca_path', 'is required with a client certificate'],
+      [14, 'agents[3].tls_ca_path', 'names no file'],
+      [15, 'agents[3].tls_cert_path', 'names no file'],
+      [16, 'agents[3].tls_key_path', 'names no file'],
+    ]);
+    expect(await h.db.agent.count()).toBe(0);
   });
 
   it('needs cores and memory for an agent without docker_url', async () => {

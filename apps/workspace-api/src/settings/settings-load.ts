@@ -5,7 +5,15 @@ import { MAX_CONTENT_BYTES } from '../file-mappings/file-mappings.schemas';
 import { emptyDesired, type DesiredSettings } from './desired';
 import type { SettingsProblem } from './problems';
 import { parseSettingsText } from './settings-parse';
-import { normalizeSettings, type ContentFiles } from './settings-normalize';
+import type { FieldProblem } from '@platform/errors';
+import type { EnginePolicy } from '../engines/engine-address';
+import { tlsFileProblems } from '../engines/engine-tls-files';
+import {
+  engineAddressKey,
+  engineAddressOf,
+  normalizeSettings,
+  type ContentFiles,
+} from './settings-normalize';
 
 export interface LoadedSettings {
   desired: DesiredSettings;
@@ -27,6 +35,26 @@ function contentFilesNamed(value: Record<string, unknown>): string[] {
     }
   }
   return [...named];
+}
+
+/** What reading the TLS files of each agent that names some finds, by address. */
+async function readTlsFiles(value: Record<string, unknown>) {
+  const items = Array.isArray(value.agents) ? (value.agents as unknown[]) : [];
+  const addresses = items
+    .filter((item): item is Record<string, unknown> => item !== null && typeof item === 'object')
+    .map((item) =>
+      engineAddressOf(
+        Object.fromEntries(
+          ['docker_url', 'tls_ca_path', 'tls_cert_path', 'tls_key_path']
+            .filter((key) => typeof item[key] === 'string')
+            .map((key) => [key, item[key] as string]),
+        ),
+      ),
+    );
+  const checked = await Promise.all(
+    addresses.map(async (a) => [engineAddressKey(a), await tlsFileProblems(a)] as const),
+  );
+  return new Map<string, FieldProblem[]>(checked);
 }
 
 // `..data/x` is inside (Kubernetes mounts ConfigMap files as links into such a folder); `../x` is not.
@@ -65,7 +93,10 @@ async function readContentFile(
 }
 
 /** Reads and checks a settings file and the content files it names; nothing here touches the database. */
-export async function loadSettingsFile(filePath: string): Promise<LoadedSettings> {
+export async function loadSettingsFile(
+  filePath: string,
+  policy: EnginePolicy,
+): Promise<LoadedSettings> {
   const text = await readFile(filePath, 'utf8').catch((error: Error) => {
     throw new SettingsFileUnreadableError(filePath, error.message);
   });
@@ -81,6 +112,10 @@ export async function loadSettingsFile(filePath: string): Promise<LoadedSettings
     names.map(async (name) => [name, await readContentFile(dir, name)] as const),
   );
   const contentFiles: ContentFiles = new Map(read);
-  const normalized = normalizeSettings(document, parsed.locate, contentFiles);
+  const tlsProblems = await readTlsFiles(document);
+  const normalized = normalizeSettings(document, parsed.locate, contentFiles, {
+    policy,
+    tlsProblems,
+  });
   return { desired: normalized.desired, problems: [...parsed.problems, ...normalized.problems] };
 }

@@ -1,3 +1,4 @@
+import { TEST_ENGINE_POLICY } from '../../test/settings-fixtures';
 import { parseSettingsText } from './settings-parse';
 import { normalizeSettings } from './settings-normalize';
 
@@ -10,6 +11,7 @@ function normalize(text: string, files: Record<string, string | { error: string 
     parsed.value as Record<string, unknown>,
     parsed.locate,
     contentFiles,
+    { policy: TEST_ENGINE_POLICY, tlsProblems: new Map() },
   );
   return {
     desired,

@@ -1,3 +1,9 @@
+import type { FieldProblem } from '@platform/errors';
+import {
+  checkEngineAddress,
+  type EngineAddress,
+  type EnginePolicy,
+} from '../engines/engine-address';
 import type { TargetType } from '../file-mappings/mapping-target';
 import { profilePathProblems } from '../images/profile-path';
 import { normalizeHostname, normalizeUsername } from '../domain/names';
@@ -24,6 +30,28 @@ import {
 
 export type { ContentFiles } from './settings-items';
 
+/** The operator's engine policy, and what reading each agent's TLS files found (settings-load.ts). */
+export interface EngineChecks {
+  policy: EnginePolicy;
+  tlsProblems: ReadonlyMap<string, FieldProblem[]>;
+}
+
+export const engineAddressKey = (a: EngineAddress) =>
+  [a.dockerUrl, a.tlsCaPath, a.tlsCertPath, a.tlsKeyPath].join('\n');
+
+/** An agent item's engine address as the file writes it, '' where left out. */
+export const engineAddressOf = (item: {
+  docker_url?: string;
+  tls_ca_path?: string;
+  tls_cert_path?: string;
+  tls_key_path?: string;
+}): EngineAddress => ({
+  dockerUrl: item.docker_url ?? '',
+  tlsCaPath: item.tls_ca_path ?? '',
+  tlsCertPath: item.tls_cert_path ?? '',
+  tlsKeyPath: item.tls_key_path ?? '',
+});
+
 /**
  * Turns a schema-checked settings document into what the planner compares with the database,
  * and finds what the schema cannot: names listed twice, profile path rules, content rules.
@@ -33,6 +61,7 @@ export function normalizeSettings(
   value: Record<string, unknown>,
   locate: Locate,
   contentFiles: ContentFiles,
+  engines: EngineChecks,
 ): { desired: DesiredSettings; problems: SettingsProblem[] } {
   const desired = emptyDesired();
   const problems: SettingsProblem[] = [];
@@ -85,13 +114,20 @@ export function normalizeSettings(
       problems.push(problemAt(at, 'needs cores and memory, or a docker_url to detect them from'));
       continue;
     }
+    const address = engineAddressOf(valid);
+    const checked = checkEngineAddress(address, engines.policy);
+    const engineProblems = checked.ok
+      ? (engines.tlsProblems.get(engineAddressKey(address)) ?? [])
+      : checked.problems;
+    if (engineProblems.length > 0) {
+      for (const p of engineProblems)
+        problems.push(problemAt(locate([...path, p.field]), p.message));
+      continue;
+    }
     desired.agents.push({
       hostname,
       zone: valid.zone.trim(),
-      dockerUrl: valid.docker_url ?? '',
-      tlsCaPath: valid.tls_ca_path ?? '',
-      tlsCertPath: valid.tls_cert_path ?? '',
-      tlsKeyPath: valid.tls_key_path ?? '',
+      ...address,
       // An engine agent's resources are detected: the file's, if any, are not applied.
       cores: valid.docker_url ? undefined : valid.cores,
       memory: valid.docker_url ? undefined : valid.memory,

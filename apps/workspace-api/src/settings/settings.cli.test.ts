@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { enginePolicy } from '../engines/engine-address';
 import path from 'node:path';
 import { createHarness, type Harness } from '../../test/harness';
 import { userInput } from '../../test/factories';
@@ -41,7 +42,10 @@ async function run(args: string[], flags: { prune?: boolean; dryRun?: boolean } 
     out: (line = '') => out.push(...line.split('\n')),
     err: { write: (s: string) => (err += s) },
     cwd: files.dir,
-    settings: createSettingsService({ settings: createSettingsRepository(h.data) }),
+    settings: createSettingsService({
+      settings: createSettingsRepository(h.data),
+      enginePolicy: enginePolicy(h.config),
+    }),
   };
   if (args[0] === 'schema') await runSettingsSchemaCommand(args[1], context);
   else await runSettingsCommand(args, { prune: false, dryRun: false, ...flags }, context);
@@ -87,7 +91,10 @@ describe('settings CLI', () => {
           out: () => undefined,
           err: { write: (s: string) => (err += s) },
           cwd: files.dir,
-          settings: createSettingsService({ settings: createSettingsRepository(h.data) }),
+          settings: createSettingsService({
+            settings: createSettingsRepository(h.data),
+            enginePolicy: enginePolicy(h.config),
+          }),
         },
       ),
     ).rejects.toMatchObject({

@@ -1,3 +1,4 @@
+import type { EnginePolicy } from '../engines/engine-address';
 import type { SettingsChange } from './changes';
 import { sortProblems, type SettingsProblem } from './problems';
 import { exportSettings } from './settings-export';
@@ -22,7 +23,14 @@ export type ApplyResult =
 // An apply of a large file with big scripts, possibly queued behind another apply's lock.
 const TRANSACTION = { maxWait: 10_000, timeout: 120_000 };
 
-export function createSettingsService({ settings }: { settings: SettingsRepository }) {
+export function createSettingsService({
+  settings,
+  enginePolicy,
+}: {
+  settings: SettingsRepository;
+  /** Which engine addresses agents may name (config), as create_agent checks them. */
+  enginePolicy: EnginePolicy;
+}) {
   return {
     /**
      * Reconciles the database to a settings file in one transaction. Applies are serialized by an
@@ -31,7 +39,7 @@ export function createSettingsService({ settings }: { settings: SettingsReposito
      * granted would miss that.)
      */
     async apply(filePath: string, options: ApplyOptions): Promise<ApplyResult> {
-      const loaded = await loadSettingsFile(filePath);
+      const loaded = await loadSettingsFile(filePath, enginePolicy);
       const usernames = loaded.desired.targets.filter((t) => t.type === 'user').map((t) => t.name);
       return settings.transaction(async (tx): Promise<ApplyResult> => {
         await settings.lockApplies(tx);

@@ -4,6 +4,7 @@ import {
   localEngineUrl,
   registerLocalAgent,
 } from '../../src/agents/local-agent';
+import { enginePolicy } from '../../src/engines/engine-address';
 import { createEngines } from '../../src/engines/engines';
 import { createHarness, type Harness } from '../harness';
 
@@ -14,10 +15,12 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 const register = (dockerHost: string | undefined) => {
-  const engines = createEngines();
+  // As `setup` builds them: the operator's DOCKER_HOST socket is allowed.
+  const policy = enginePolicy({ ...h.config, DOCKER_HOST: dockerHost });
+  const engines = createEngines({ policy, log: { warn: () => undefined } });
   return registerLocalAgent({
     engines,
-    ...localAgentServices(h.data, engines),
+    ...localAgentServices(h.data, engines, policy),
     dockerHost,
     port: 3001,
   });

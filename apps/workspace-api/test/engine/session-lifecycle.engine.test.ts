@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import net from 'node:net';
 import { toUuid, toWireId } from '@platform/schemas';
 import { TEST_WEB_IMAGE, testDockerHost } from '@platform/testing';
+import { createTlsMaterial, type TlsMaterial } from '../tls-material';
+import { tlsEngineDoor } from './engine-doors';
 import {
   closeWorld,
   createSessionWorld,
@@ -14,13 +15,20 @@ import {
 jest.setTimeout(3 * LONG);
 
 let w: SessionWorld;
+let tls: TlsMaterial;
 beforeAll(async () => {
+  tls = await createTlsMaterial();
   w = await createSessionWorld({
     SESSION_KEEPALIVE_SECONDS: '300',
     SESSION_SWEEP_INTERVAL_MS: '50',
+    // The test engine's socket, and one where no engine listens (an offline agent).
+    ENGINE_SOCKET_PATHS: `${new URL(testDockerHost()).pathname},/nonexistent/docker.sock`,
   });
 });
-afterAll(() => closeWorld(w));
+afterAll(async () => {
+  await closeWorld(w);
+  await tls?.remove();
+});
 
 async function running(username: string, body: Record<string, unknown> = {}) {
   const user = await w.member(username);
@@ -29,30 +37,17 @@ async function running(username: string, body: Record<string, unknown> = {}) {
   return { ...requested, user };
 }
 
-/** A TCP door to the test engine's socket: an agent at tcp://127.0.0.1:<port> whose engine can be stopped. */
-async function engineDoor(): Promise<{ url: string; close: () => Promise<void> }> {
-  const socketPath = new URL(testDockerHost()).pathname;
-  const open = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const engine = net.connect(socketPath);
-    open.add(client).add(engine);
-    client.pipe(engine).pipe(client);
-    const end = () => {
-      client.destroy();
-      engine.destroy();
-    };
-    client.on('error', end).on('close', end);
-    engine.on('error', end).on('close', end);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
+/** The test engine behind mutual TLS at tcp://127.0.0.1:<port>, with the agent fields that reach it. */
+async function engineDoor() {
+  const door = await tlsEngineDoor(tls.trusted, tls.trusted.ca);
   return {
-    url: `tcp://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        for (const socket of open) socket.destroy();
-        server.close(() => resolve());
-      }),
+    ...door,
+    agent: {
+      docker_url: door.url,
+      tls_ca_path: tls.trusted.ca,
+      tls_cert_path: tls.trusted.clientCert,
+      tls_key_path: tls.trusted.clientKey,
+    },
   };
 }
 
@@ -149,7 +144,7 @@ describe('agents', () => {
         target_agent: {
           hostname: 'engine-2',
           zone_id: w.zoneId,
-          docker_url: door.url,
+          ...door.agent,
           cores_override: 1,
         },
       });
@@ -183,7 +178,7 @@ describe('agents', () => {
   it('marks an agent whose engine stops answering offline, with the reason', async () => {
     const door = await engineDoor();
     const created = await w.h.call('create_agent', {
-      target_agent: { hostname: 'engine-3', zone_id: w.zoneId, docker_url: door.url },
+      target_agent: { hostname: 'engine-3', zone_id: w.zoneId, ...door.agent },
     });
     const agentId = created.json().agent.agent_id;
     expect(created.json().agent.status).toBe('online');
@@ -196,7 +191,7 @@ describe('agents', () => {
     const agents = (await w.h.call('get_agents')).json().agents;
     const offline = agents.find((a: { agent_id: string }) => a.agent_id === agentId);
     expect(offline.status).toBe('offline');
-    expect(offline.status_reason).toMatch(/does not answer/);
+    expect(offline.status_reason).toBe("The agent's engine does not answer (ENGINE_UNREACHABLE)");
     await w.h.call('delete_agent', { target_agent: { agent_id: agentId } });
   });
 
@@ -210,7 +205,9 @@ describe('agents', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().agent.status).toBe('offline');
-    expect(res.json().agent.status_reason).toMatch(/ENOENT/);
+    expect(res.json().agent.status_reason).toBe(
+      "The agent's engine does not answer (ENGINE_UNREACHABLE)",
+    );
     await w.h.call('delete_agent', { target_agent: { agent_id: res.json().agent.agent_id } });
   });
 });

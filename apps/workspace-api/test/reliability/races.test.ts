@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { enginePolicy } from '../../src/engines/engine-address';
 import { toUuid } from '@platform/schemas';
 import { formatCounts } from '@platform/testing';
 import { buildApp } from '../../src/app';
@@ -177,7 +178,10 @@ describe('races of settings apply', () => {
   beforeEach(() => seedSettingsTargets(h));
 
   const applyAll = (paths: string[]) => {
-    const settings = createSettingsService({ settings: createSettingsRepository(h.data) });
+    const settings = createSettingsService({
+      settings: createSettingsRepository(h.data),
+      enginePolicy: enginePolicy(h.config),
+    });
     return Promise.all(paths.map((p) => settings.apply(p, { prune: false, dryRun: false })));
   };
 
@@ -193,7 +197,10 @@ describe('races of settings apply', () => {
   it('ends with exactly one of two files applied concurrently, as if in some serial order', async () => {
     const a = await files.write('a.yaml', FULL_SETTINGS);
     const b = await files.write('b.yaml', FULL_SETTINGS.replace(/proxy_port: 0/, 'proxy_port: 80'));
-    const settings = createSettingsService({ settings: createSettingsRepository(h.data) });
+    const settings = createSettingsService({
+      settings: createSettingsRepository(h.data),
+      enginePolicy: enginePolicy(h.config),
+    });
     // What each file alone leaves in the database, as the export sees it.
     await applyAll([a]);
     const onlyA = await settings.export();
