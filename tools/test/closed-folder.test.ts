@@ -7,9 +7,7 @@ import { ROOT } from './support/repo';
 
 /** Runs node in `cwd` without a database configured; its exit code and standard error. */
 async function nodeIn(cwd: string, args: string[]): Promise<{ code: number; stderr: string }> {
-  const env = { ...process.env, DATABASE_URL: '', TEST_DATABASE_URL: '' };
-  delete env.DATABASE_URL;
-  delete env.TEST_DATABASE_URL;
+  const { DATABASE_URL: _database, TEST_DATABASE_URL: _test, ...env } = process.env;
   try {
     const { stderr } = await promisify(execFile)(process.execPath, args, {
       cwd,
