@@ -11,6 +11,7 @@ import {
   type ExecResult,
   type ExecSpec,
 } from './engine';
+import { prepareProfile } from './docker-profile';
 
 export interface DockerAddress {
   /** unix:///path/docker.sock or tcp://host:port */
@@ -131,6 +132,13 @@ export function createDockerEngine(address: DockerAddress): Engine {
 
     async create(spec: ContainerSpec) {
       const port = `${spec.sessionPort}/tcp`;
+      // A bind given as Mounts is never created by the engine (as root, through links): only
+      // the folder prepareProfile made is mounted.
+      const profile = spec.profile && {
+        Type: 'bind' as const,
+        Source: await prepareProfile(docker, spec.sessionId, spec.image, spec.profile),
+        Target: spec.profile.home,
+      };
       const container = await docker
         .createContainer({
           name: `session-${spec.sessionId}`,
@@ -143,7 +151,7 @@ export function createDockerEngine(address: DockerAddress): Engine {
             NanoCpus: Math.round(spec.cores * 1e9),
             Memory: spec.memory,
             ShmSize: spec.shmSizeBytes,
-            Binds: spec.profile ? [`${spec.profile.hostPath}:${spec.profile.home}`] : undefined,
+            Mounts: profile ? [profile] : undefined,
             PortBindings: { [port]: [{ HostIp: publishOn, HostPort: '' }] },
             Init: true,
           },

@@ -40,9 +40,26 @@ export interface ContainerSpec {
   memory: number;
   shmSizeBytes?: number;
   /** A folder on the engine's host mounted at `home`, kept between sessions. */
-  profile?: { hostPath: string; home: string };
+  profile?: ProfileSpec;
   sessionPort: number;
   files: readonly ContainerFile[];
+}
+
+/**
+ * A profile folder: `folders` below the operator's `root` (each one name, never `.` or `..`),
+ * created without following links and owned by the image's user, or `user` when the image
+ * does not name a numeric one.
+ */
+export interface ProfileSpec {
+  root: string;
+  folders: readonly string[];
+  home: string;
+  user: ProfileUser;
+}
+
+export interface ProfileUser {
+  uid: number;
+  gid: number;
 }
 
 export interface ExecSpec {

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { toWireId } from '@platform/schemas';
 import { sessionHost, type Engines } from '../engines/engines';
 import type { LaunchPlan } from '../launch-plan/launch-plan';
-import { launchSteps } from './container-plan';
+import { launchSteps, type LaunchInput } from './container-plan';
 import { waitUntilServing } from './session-ready';
 import type { KasmStatus } from '../domain/session-statuses';
 import type { KasmRow, KasmsRepository } from './kasms.repository';
@@ -16,6 +16,7 @@ export interface LauncherOptions {
   leaseMs: number;
   launchTimeoutMs: number;
   keepaliveMs: number;
+  profiles: LaunchInput['profiles'];
 }
 
 export interface LaunchRequest {
@@ -62,6 +63,7 @@ export function createSessionLauncher(options: LauncherOptions) {
       containerSecret: row.containerSecret,
       environment: request.environment,
       kasmUrl: request.kasmUrl,
+      profiles: options.profiles,
     });
     if (!steps.ok) throw new LaunchFailed(steps.reason);
     const engine = engines.forAgent(row.agent);

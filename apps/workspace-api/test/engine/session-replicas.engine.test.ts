@@ -54,6 +54,7 @@ describe('a service killed in the middle of a launch', () => {
   it('leaves no container behind once it runs again', async () => {
     const env = {
       DATABASE_URL: w.h.database.url,
+      PROFILE_ROOT: w.profiles,
       SESSION_LEASE_SECONDS: '2',
       SESSION_SWEEP_INTERVAL_MS: '200',
       LOG_LEVEL: 'warn',
