@@ -1,6 +1,6 @@
-import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
-import { pack } from 'tar-stream';
+import { extract, pack, type Header } from 'tar-stream';
 import { EngineError, SESSION_LABEL, type ProfileSpec, type ProfileUser } from './engine';
 import { profileUser } from './profile-user';
 
@@ -8,27 +8,48 @@ import { profileUser } from './profile-user';
 // engine resolves links inside the helper's own filesystem when it reads or writes there, so a
 // link to / leads into the helper's image, never to the host's root.
 const ROOT_IN_HELPER = '/.workspace-profile-root';
-const MODE_DIR = 2 ** 31;
-const MODE_SYMLINK = 2 ** 27;
-const has = (mode: number, bit: number) => Math.floor(mode / bit) % 2 === 1;
 
-type Kind = 'missing' | 'folder' | 'link' | 'other';
+type Level = { kind: 'missing' } | { kind: 'folder' | 'link' | 'other'; uid: number };
 
-async function kindOf(helper: Docker.Container, path: string): Promise<Kind> {
-  let response: IncomingMessage;
+/**
+ * What lies at a path of the helper, not followed: the first header of the engine's archive of
+ * it (a link is archived as a link), read without the rest of a folder's contents.
+ */
+async function levelOf(helper: Docker.Container, path: string): Promise<Level> {
+  let response: Readable;
   try {
-    response = (await helper.infoArchive({ path })) as IncomingMessage;
+    response = (await helper.getArchive({ path })) as Readable;
   } catch (error) {
-    if ((error as { statusCode?: number }).statusCode === 404) return 'missing';
+    if ((error as { statusCode?: number }).statusCode === 404) return { kind: 'missing' };
     throw error;
   }
-  response.resume();
-  const header = response.headers['x-docker-container-path-stat'];
-  const stat = JSON.parse(Buffer.from(String(header), 'base64').toString('utf8')) as {
-    mode: number;
-  };
-  if (has(stat.mode, MODE_SYMLINK)) return 'link';
-  return has(stat.mode, MODE_DIR) ? 'folder' : 'other';
+  const entries = extract();
+  try {
+    const header = await new Promise<Header>((resolve, reject) => {
+      entries.once('entry', resolve);
+      entries.once('error', reject);
+      entries.once('finish', () => reject(new Error(`the engine sent no entry for ${path}`)));
+      response.once('error', reject).pipe(entries);
+    });
+    const uid = header.uid ?? -1;
+    if (header.type === 'directory') return { kind: 'folder', uid };
+    return { kind: header.type === 'symlink' ? 'link' : 'other', uid };
+  } finally {
+    entries.on('error', () => undefined).destroy();
+    response.on('error', () => undefined).destroy();
+  }
+}
+
+/** Why the engine may not mount through a level of a profile; undefined when it may. */
+function levelProblem(level: Level, last: boolean): string | undefined {
+  if (level.kind === 'link') return 'is a symbolic link: a profile is never made through one';
+  if (level.kind === 'other') return 'is not a folder';
+  // The engine resolves the host path again when it mounts: a folder a session can write (another
+  // profile's home) could have been swapped for a link by then.
+  if (!last && level.kind === 'folder' && level.uid !== 0) {
+    return `belongs to uid ${level.uid}, not root: a profile never lies inside a folder a session can change, such as another profile`;
+  }
+  return undefined;
 }
 
 /** Folders as a tar: new ones above the home owned by root, the home by the session's user. */
@@ -91,12 +112,12 @@ export async function prepareProfile(
     let present = 0;
     for (; present < folders.length; present += 1) {
       const level = folders.slice(0, present + 1);
-      const kind = await kindOf(helper, [ROOT_IN_HELPER, ...level].join('/')).catch(fail);
-      if (kind === 'missing') break;
-      if (kind !== 'folder') {
-        const what = kind === 'link' ? 'a symbolic link' : 'not a folder';
+      const found = await levelOf(helper, [ROOT_IN_HELPER, ...level].join('/')).catch(fail);
+      if (found.kind === 'missing') break;
+      const problem = levelProblem(found, present === folders.length - 1);
+      if (problem) {
         throw new EngineError(
-          `The profile folder ${[profile.root, ...level].join('/')} is ${what}: a profile is never made through it`,
+          `The profile folder ${[profile.root, ...level].join('/')} ${problem}`,
         );
       }
     }

@@ -94,7 +94,10 @@ describe('update_image', () => {
     ['/p/{username}/%2E%2e', 'must not contain . or .. segments, raw or percent-encoded'],
     ['/p/./{username}', 'must not contain . or .. segments, raw or percent-encoded'],
     ['/p\\{username}', 'must separate folders with /, not \\'],
-    ['/p/{username}%00', 'must not contain control characters (NUL included), raw or percent-encoded'],
+    [
+      '/p/{username}%00',
+      'must not contain control characters (NUL included), raw or percent-encoded',
+    ],
   ])('answers 400 PROFILE_PATH_INVALID for %p and keeps the old path', async (path, message) => {
     await update({ persistent_profile_path: '/p/{username}' });
     const res = await update({ persistent_profile_path: path });

@@ -54,7 +54,10 @@ describe('persistent profile path operations', () => {
     ['/{user_id}/%2e%2e', 'must not contain . or .. segments, raw or percent-encoded'],
     ['/p/{username}/%252E%252E/', 'must not contain . or .. segments, raw or percent-encoded'],
     ['/p/{username}\\..\\..', 'must separate folders with /, not \\'],
-    ['/p/{username}\t', 'must not contain control characters (NUL included), raw or percent-encoded'],
+    [
+      '/p/{username}\t',
+      'must not contain control characters (NUL included), raw or percent-encoded',
+    ],
   ])(
     'answers 400 PROFILE_PATH_INVALID for %p, the path that reached the host root',
     async (path, message) => {

@@ -65,9 +65,18 @@ describe('profilePathProblems', () => {
     ['/p/{username}\\..', 'must separate folders with /, not \\'],
     ['/p\\{username}', 'must separate folders with /, not \\'],
     ['/p/{username}%5C', 'must separate folders with /, not \\'],
-    ['/p/{username}\0', 'must not contain control characters (NUL included), raw or percent-encoded'],
-    ['/p/{username}%00', 'must not contain control characters (NUL included), raw or percent-encoded'],
-    ['/p/{username}\n', 'must not contain control characters (NUL included), raw or percent-encoded'],
+    [
+      '/p/{username}\0',
+      'must not contain control characters (NUL included), raw or percent-encoded',
+    ],
+    [
+      '/p/{username}%00',
+      'must not contain control characters (NUL included), raw or percent-encoded',
+    ],
+    [
+      '/p/{username}\n',
+      'must not contain control characters (NUL included), raw or percent-encoded',
+    ],
   ])('refuses %p', (path, problem) => {
     expect(profilePathProblems(path)).toEqual([problem]);
   });

@@ -174,7 +174,7 @@ describe('launchSteps', () => {
   });
 
   it.each([
-    ['/elsewhere/ada', 'is not a folder inside the agent\'s profile root /profiles (PROFILE_ROOT)'],
+    ['/elsewhere/ada', "is not a folder inside the agent's profile root /profiles (PROFILE_ROOT)"],
     ['/profiles-other/ada', 'is not a folder inside'],
     ['/profiles', 'is not a folder inside'],
     ['/profiles/ada/..', 'has a ., .. or \\ segment or a NUL'],

@@ -1,4 +1,12 @@
-import { existsSync, lstatSync, readlinkSync, statSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+} from 'node:fs';
 import path from 'node:path';
 import { toUuid } from '@platform/schemas';
 import { TEST_WEB_IMAGE } from '@platform/testing';
@@ -37,8 +45,13 @@ async function launch(userId: string, imageId: string, status: 'running' | 'erro
 
 describe('a profile of an image that runs as uid 1000', () => {
   it('is writable by the session user and its files are there in the next session', async () => {
-    const imageId = await w.addImage({ name: UID_1000_IMAGE });
+    const imageId = await w.addImage({
+      name: UID_1000_IMAGE,
+      persistentProfilePath: `${w.profiles}/{image_id}/{username}`,
+    });
     const user = await w.member('kim');
+    // As the engine made it before: owned by root, so that uid 1000 could not write it.
+    mkdirSync(path.join(w.profiles, imageId, 'kim'), { recursive: true, mode: 0o755 });
     const first = await launch(user.user_id, imageId, 'running');
     const wrote = await exec(
       first.kasm_id,
@@ -46,8 +59,10 @@ describe('a profile of an image that runs as uid 1000', () => {
       'id -u; touch /home/kasm-user/x && echo "from the first session" > /home/kasm-user/notes.txt',
     );
     expect(wrote).toMatchObject({ exit_code: 0, output: '1000\n' });
-    const home = statSync(path.join(w.profiles, 'kim'));
-    expect([home.uid, home.gid]).toEqual([1000, 1000]);
+    const home = statSync(path.join(w.profiles, imageId, 'kim'));
+    expect([home.uid, home.gid, home.mode & 0o777]).toEqual([1000, 1000, 0o750]);
+    const above = statSync(path.join(w.profiles, imageId));
+    expect([above.uid, above.mode & 0o777]).toEqual([0, 0o755]);
 
     await w.h.call('destroy_kasm', { kasm_id: first.kasm_id, user_id: user.user_id });
     const second = await launch(user.user_id, imageId, 'running');
@@ -80,12 +95,38 @@ describe('a profile nested in another user-writable profile', () => {
 
       const refused = await launch(user.user_id, nested, 'error');
       expect(refused.row.statusMessage).toBe(
-        `The profile folder ${link} is a symbolic link: a profile is never made through it`,
+        `The profile folder ${path.dirname(link)} belongs to uid 1000, not root: a profile never lies inside a folder a session can change, such as another profile`,
       );
       expect(await w.containersOf(refused.kasm_id)).toHaveLength(0);
       expect(lstatSync(link).isSymbolicLink()).toBe(true);
       expect(readlinkSync(link)).toBe('/');
       expect(existsSync(path.join('/', nested))).toBe(false);
+    },
+  );
+});
+
+describe('a profile path through a link on the host', () => {
+  it.each([
+    ['a folder above the home', 'links/{username}', 'links', 'through-links'],
+    ['the home', '{username}', 'linked-home', 'linked-home'],
+  ])(
+    'is refused when %s is a link to /, and nothing is made through it',
+    async (_what, below, at, username) => {
+      const link = path.join(w.profiles, at);
+      symlinkSync('/', link);
+      const imageId = await w.addImage({
+        name: UID_1000_IMAGE,
+        persistentProfilePath: `${w.profiles}/${below}`,
+      });
+      const user = await w.member(username);
+      const refused = await launch(user.user_id, imageId, 'error');
+      expect(refused.row.statusMessage).toBe(
+        `The profile folder ${link} is a symbolic link: a profile is never made through one`,
+      );
+      expect(await w.containersOf(refused.kasm_id)).toHaveLength(0);
+      expect(readlinkSync(link)).toBe('/');
+      expect(existsSync(path.join('/', username))).toBe(false);
+      unlinkSync(link);
     },
   );
 });
