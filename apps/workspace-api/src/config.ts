@@ -95,7 +95,8 @@ export const ConfigSchema = Type.Object({
       "The folder on each agent's host that persistent profiles must lie in; a filled profile path outside it is refused at launch",
   }),
   PROFILE_UID: Type.Integer({
-    minimum: 0,
+    // Never root: a level above a profile's home must belong to root, a home never does.
+    minimum: 1,
     maximum: 2_147_483_647,
     default: 1000,
     description:

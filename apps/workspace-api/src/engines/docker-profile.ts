@@ -132,6 +132,7 @@ export async function prepareProfile(
       .catch(fail);
     return hostPath;
   } finally {
-    await helper.remove({ force: true }).catch(() => undefined);
+    // v: the anonymous volumes of an image's VOLUME lines go with it.
+    await helper.remove({ force: true, v: true }).catch(() => undefined);
   }
 }
