@@ -131,6 +131,10 @@ export async function buildApp(
     ...sessionParts,
     launchTimeoutMs: config.SESSION_LAUNCH_TIMEOUT_SECONDS * 1000,
     keepaliveMs: config.SESSION_KEEPALIVE_SECONDS * 1000,
+    profiles: {
+      root: config.PROFILE_ROOT,
+      user: { uid: config.PROFILE_UID, gid: config.PROFILE_GID },
+    },
   });
   const access = createSessionAccess(sessionParts.kasms, {
     grantTtlMs: config.SESSION_GRANT_TTL_SECONDS * 1000,

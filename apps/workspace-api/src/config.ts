@@ -111,6 +111,22 @@ export const ConfigSchema = Type.Object({
     description:
       'LAB ONLY: accept tcp:// engines without TLS; anyone on that network then owns the engine and its host',
   }),
+  PROFILE_ROOT: Type.String({
+    // Absolute, no . or .. level, no backslash, no : or , (the syntax of the engine's binds).
+    pattern: '^(/(?!\\.\\.?(/|$))[^/\\\\:,\\u0000-\\u001f]+)+$',
+    default: '/var/lib/workspace-api/profiles',
+    description:
+      "The folder on each agent's host that persistent profiles must lie in; a filled profile path outside it is refused at launch",
+  }),
+  PROFILE_UID: Type.Integer({
+    // Never root: a level above a profile's home must belong to root, a home never does.
+    minimum: 1,
+    maximum: 2_147_483_647,
+    default: 1000,
+    description:
+      'Owner of a new profile folder when the image does not run as a numeric non-root user (Kasm images run as 1000)',
+  }),
+  PROFILE_GID: Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 1000 }),
   SESSION_WORKER: Type.Union([Type.Literal('on'), Type.Literal('off')], {
     default: 'on',
     description: 'Run the reaper, reconciler and heartbeat in this process (safe on every replica)',

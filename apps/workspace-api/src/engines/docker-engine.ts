@@ -14,6 +14,7 @@ import {
   type ExecResult,
   type ExecSpec,
 } from './engine';
+import { prepareProfile } from './docker-profile';
 
 // Debian's engine (20.10) speaks 1.41 at most; newer engines still accept it.
 const API_VERSION = 'v1.41';
@@ -123,6 +124,13 @@ export function createDockerEngine(target: EngineTarget): Engine {
 
     async create(spec: ContainerSpec) {
       const port = `${spec.sessionPort}/tcp`;
+      // A bind given as Mounts is never created by the engine (as root, through links): only
+      // the folder prepareProfile made is mounted.
+      const profile = spec.profile && {
+        Type: 'bind' as const,
+        Source: await prepareProfile(docker, spec.sessionId, spec.image, spec.profile),
+        Target: spec.profile.home,
+      };
       const container = await docker
         .createContainer({
           name: `session-${spec.sessionId}`,
@@ -135,7 +143,7 @@ export function createDockerEngine(target: EngineTarget): Engine {
             NanoCpus: Math.round(spec.cores * 1e9),
             Memory: spec.memory,
             ShmSize: spec.shmSizeBytes,
-            Binds: spec.profile ? [`${spec.profile.hostPath}:${spec.profile.home}`] : undefined,
+            Mounts: profile ? [profile] : undefined,
             PortBindings: { [port]: [{ HostIp: publishOn, HostPort: '' }] },
             Init: true,
           },

@@ -40,9 +40,26 @@ export interface ContainerSpec {
   memory: number;
   shmSizeBytes?: number;
   /** A folder on the engine's host mounted at `home`, kept between sessions. */
-  profile?: { hostPath: string; home: string };
+  profile?: ProfileSpec;
   sessionPort: number;
   files: readonly ContainerFile[];
+}
+
+/**
+ * A profile folder: `folders` below the operator's `root` (each one name, never `.` or `..`),
+ * created without following links and owned by the image's user, or `user` when the image
+ * does not name a numeric one.
+ */
+export interface ProfileSpec {
+  root: string;
+  folders: readonly string[];
+  home: string;
+  user: ProfileUser;
+}
+
+export interface ProfileUser {
+  uid: number;
+  gid: number;
 }
 
 export interface ExecSpec {
@@ -78,6 +95,7 @@ export const ENGINE_FAILURES = {
   ENGINE_EXEC_REFUSED: "The agent's engine refused to run the command",
   ENGINE_REMOVE_REFUSED: "The agent's engine refused to remove the container",
   ENGINE_LIST_REFUSED: "The agent's engine refused to list the containers",
+  ENGINE_PROFILE_REFUSED: "The agent's engine could not prepare the profile folder",
 } as const;
 export type EngineFailure = keyof typeof ENGINE_FAILURES;
 
@@ -93,6 +111,14 @@ export class EngineError extends Error {
   ) {
     super(`${ENGINE_FAILURES[failure]} (${failure})`);
   }
+}
+
+/**
+ * A profile folder on the agent that the platform will not mount (a link, not a folder, owned by
+ * a session's user): our own sentence, which the session and its user's page may show.
+ */
+export class ProfileRefusedError extends Error {
+  override name = 'ProfileRefusedError';
 }
 
 /** The container label that ties a container to its session. */

@@ -90,6 +90,27 @@ describe('update_image', () => {
   });
 
   it.each([
+    ['/{user_id}/..', 'must not contain . or .. segments, raw or percent-encoded'],
+    ['/p/{username}/%2E%2e', 'must not contain . or .. segments, raw or percent-encoded'],
+    ['/p/./{username}', 'must not contain . or .. segments, raw or percent-encoded'],
+    ['/p\\{username}', 'must separate folders with /, not \\'],
+    [
+      '/p/{username}%00',
+      'must not contain control characters (NUL included), raw or percent-encoded',
+    ],
+  ])('answers 400 PROFILE_PATH_INVALID for %p and keeps the old path', async (path, message) => {
+    await update({ persistent_profile_path: '/p/{username}' });
+    const res = await update({ persistent_profile_path: path });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      code: 'PROFILE_PATH_INVALID',
+      errors: [{ field: 'target_image.persistent_profile_path', message }],
+    });
+    const image = (await h.call('get_images')).json().images[0];
+    expect(image.persistent_profile_path).toBe('/p/{username}');
+  });
+
+  it.each([
     [{ cores: 0 }, 'target_image.cores'],
     [{ cores: 1e-300 }, 'target_image.cores'],
     [{ cores: 0.009 }, 'target_image.cores'],

@@ -49,6 +49,28 @@ describe('persistent profile path operations', () => {
     expect((await get()).json().persistent_profile_path).toBe('');
   });
 
+  it.each([
+    ['/{user_id}/..', 'must not contain . or .. segments, raw or percent-encoded'],
+    ['/{user_id}/%2e%2e', 'must not contain . or .. segments, raw or percent-encoded'],
+    ['/p/{username}/%252E%252E/', 'must not contain . or .. segments, raw or percent-encoded'],
+    ['/p/{username}\\..\\..', 'must separate folders with /, not \\'],
+    [
+      '/p/{username}\t',
+      'must not contain control characters (NUL included), raw or percent-encoded',
+    ],
+  ])(
+    'answers 400 PROFILE_PATH_INVALID for %p, the path that reached the host root',
+    async (path, message) => {
+      const res = await set(path);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({
+        code: 'PROFILE_PATH_INVALID',
+        errors: [{ field: 'target_image.persistent_profile_path', message }],
+      });
+      expect((await get()).json().persistent_profile_path).toBe('');
+    },
+  );
+
   it('answers 404 for an unknown workspace and 400 without a path', async () => {
     expect(
       (

@@ -1,4 +1,4 @@
-import { fillProfilePath, profilePathProblems } from './profile-path';
+import { fillProfilePath, profilePathProblems, segmentProblems } from './profile-path';
 
 describe('profilePathProblems', () => {
   it.each([
@@ -39,6 +39,70 @@ describe('profilePathProblems', () => {
     expect(profilePathProblems('/p/{username}/{oops')).toEqual(['has an unmatched { or }']);
   });
 
+  const DOTS = 'must not contain . or .. segments, raw or percent-encoded';
+  it.each([
+    '/{user_id}/..',
+    '/p/{username}/../..',
+    '/p/../{username}',
+    '/p/./{username}',
+    '/p/{username}/.',
+    '/p/{username}/%2e%2e',
+    '/p/{username}/%2E%2E',
+    '/p/{username}/%2e%2E/x',
+    '/p/{username}/.%2e',
+    '/p/{username}/%2e.',
+    '/p/{username}/%2e',
+    '/p/{username}/%252e%252e',
+    '/p/{username}%2F..',
+    '/p/{username}/%2f%2e%2e',
+    's3://bucket/{user_id}/..',
+    's3://bucket/%2e%2e/{user_id}',
+  ])('refuses the dot segment in %p, raw or percent-encoded', (path) => {
+    expect(profilePathProblems(path)).toEqual([DOTS]);
+  });
+
+  it.each([
+    ['/p/{username}\\..', 'must separate folders with /, not \\'],
+    ['/p\\{username}', 'must separate folders with /, not \\'],
+    ['/p/{username}%5C', 'must separate folders with /, not \\'],
+    [
+      '/p/{username}\0',
+      'must not contain control characters (NUL included), raw or percent-encoded',
+    ],
+    [
+      '/p/{username}%00',
+      'must not contain control characters (NUL included), raw or percent-encoded',
+    ],
+    [
+      '/p/{username}\n',
+      'must not contain control characters (NUL included), raw or percent-encoded',
+    ],
+  ])('refuses %p', (path, problem) => {
+    expect(profilePathProblems(path)).toEqual([problem]);
+  });
+
+  it.each([
+    '/p/.profiles/{username}',
+    '/p/{username}..',
+    '/p/..{username}',
+    '/p/{username}/...',
+    '/p/a.b/{username}',
+    '/p/%2e%2ex/{username}',
+    '/p/{username}%41',
+    '/p/%e2%82%ac/{username}',
+    '/p/%zz/{username}',
+  ])('accepts names with dots or percent signs that are not dot segments: %p', (path) => {
+    expect(profilePathProblems(path)).toEqual([]);
+  });
+
+  it('names each kind of problem once', () => {
+    expect(segmentProblems('/a/../b/./c\\d%00%5c')).toEqual([
+      DOTS,
+      'must separate folders with /, not \\',
+      'must not contain control characters (NUL included), raw or percent-encoded',
+    ]);
+  });
+
   it('reports every problem at once', () => {
     expect(profilePathProblems('p/{nope}')).toHaveLength(3);
   });
@@ -75,6 +139,15 @@ describe('fillProfilePath', () => {
     expect(fillProfilePath('/p/{username}', { ...owner, username: 'zoë@example.com' })).toBe(
       '/p/zo%C3%AB@example.com',
     );
+  });
+
+  it('keeps every username one name that is neither . nor .., whatever it holds', () => {
+    for (const username of ['.', '..', '...', '/', '../x', 'a\\b', '%2e%2e', 'x\0y', ' ']) {
+      const filled = fillProfilePath('/p/{username}', { ...owner, username }) ?? '';
+      const names = filled.split('/').slice(2);
+      expect(names).toHaveLength(1);
+      expect(names[0]).not.toMatch(/^\.{1,2}$|\\|\0/);
+    }
   });
 
   it('does not treat a filled value as a placeholder', () => {

@@ -25,6 +25,39 @@ export function profilePathProblems(value: string): string[] {
       'must contain {username} or {user_id}, so that each user has a profile of their own',
     );
   }
+  return [...problems, ...segmentProblems(value)];
+}
+
+const hasControl = (text: string) =>
+  [...text].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
+const ENCODED_ASCII = /%([0-7][0-9a-f])/gi;
+
+/** Decodes %XX of ASCII characters until nothing changes, so %252e%252e counts as `..` too. */
+function decodeAscii(value: string): string {
+  let current = value;
+  for (;;) {
+    const next = current.replace(ENCODED_ASCII, (_m, hex: string) =>
+      String.fromCharCode(parseInt(hex, 16)),
+    );
+    if (next === current) return current;
+    current = next;
+  }
+}
+
+/**
+ * Why a path's folders could lead somewhere else; empty when they cannot. A `..` segment climbs
+ * out (Docker cleans `/{user_id}/..` to `/`), `.` and a backslash hide one, and whatever reads
+ * the path later (an S3 client, a proxy) may decode percent-encoding: so every form is refused,
+ * raw or encoded any number of times.
+ */
+export function segmentProblems(value: string): string[] {
+  const decoded = decodeAscii(value);
+  const problems: string[] = [];
+  if (decoded.split('/').some((s) => s === '.' || s === '..'))
+    problems.push('must not contain . or .. segments, raw or percent-encoded');
+  if (decoded.includes('\\')) problems.push('must separate folders with /, not \\');
+  if (hasControl(decoded))
+    problems.push('must not contain control characters (NUL included), raw or percent-encoded');
   return problems;
 }
 

@@ -3,6 +3,7 @@ import type { LaunchPlan } from '../launch-plan/launch-plan';
 import { launchSteps, parseSize } from './container-plan';
 
 const GB = 1024 ** 3;
+const profiles = { root: '/profiles', user: { uid: 1000, gid: 1000 } };
 
 function plan(overrides: Partial<LaunchPlan> = {}, runConfig: unknown = {}): LaunchPlan {
   return {
@@ -33,7 +34,13 @@ function plan(overrides: Partial<LaunchPlan> = {}, runConfig: unknown = {}): Lau
 }
 
 const steps = (p: LaunchPlan, environment: Record<string, string> = {}, kasmUrl?: string) => {
-  const result = launchSteps({ plan: p, containerSecret: 'vnc-secret', environment, kasmUrl });
+  const result = launchSteps({
+    plan: p,
+    containerSecret: 'vnc-secret',
+    environment,
+    kasmUrl,
+    profiles,
+  });
   if (!result.ok) throw new Error(result.reason);
   return result;
 };
@@ -50,7 +57,12 @@ describe('launchSteps', () => {
       cores: 1.5,
       memory: 2 * GB,
       shmSizeBytes: undefined,
-      profile: { hostPath: '/profiles/ada', home: '/home/kasm-user' },
+      profile: {
+        root: '/profiles',
+        folders: ['ada'],
+        home: '/home/kasm-user',
+        user: { uid: 1000, gid: 1000 },
+      },
       sessionPort: 6901,
       files: [],
     });
@@ -66,7 +78,7 @@ describe('launchSteps', () => {
       hostname: 'desk',
       shmSizeBytes: 512 * 1024 ** 2,
       sessionPort: 8080,
-      profile: { hostPath: '/profiles/ada', home: '/root' },
+      profile: { root: '/profiles', folders: ['ada'], home: '/root' },
     });
   });
 
@@ -135,7 +147,7 @@ describe('launchSteps', () => {
     [{ scheme: 'ftp' }, 'run_config.scheme must be "http" or "https", not "ftp"'],
   ])('refuses run_config %j with a reason', (runConfig, reason) => {
     expect(
-      launchSteps({ plan: plan({}, runConfig), containerSecret: 's', environment: {} }),
+      launchSteps({ plan: plan({}, runConfig), containerSecret: 's', environment: {}, profiles }),
     ).toEqual({
       ok: false,
       reason,
@@ -147,11 +159,35 @@ describe('launchSteps', () => {
       plan: plan({ persistentProfilePath: 's3://bucket/ada' }),
       containerSecret: 's',
       environment: {},
+      profiles,
     });
     expect(result).toEqual({
       ok: false,
       reason: 'Profiles at s3://bucket/ada are not supported: a Docker agent mounts a folder path',
     });
+  });
+
+  it('mounts the profile as folders below the profile root, each level one name', () => {
+    const profile = steps(plan({ persistentProfilePath: '/profiles//ada/f00d/' })).container
+      .profile;
+    expect(profile).toMatchObject({ root: '/profiles', folders: ['ada', 'f00d'] });
+  });
+
+  it.each([
+    ['/elsewhere/ada', "is not a folder inside the agent's profile root /profiles (PROFILE_ROOT)"],
+    ['/profiles-other/ada', 'is not a folder inside'],
+    ['/profiles', 'is not a folder inside'],
+    ['/profiles/ada/..', 'has a ., .. or \\ segment or a NUL'],
+    ['/profiles/../etc', 'has a ., .. or \\ segment or a NUL'],
+    ['/profiles/./ada', 'has a ., .. or \\ segment or a NUL'],
+  ])('refuses the profile %p, stored before the rules or filled, with a reason', (path, why) => {
+    const result = launchSteps({
+      plan: plan({ persistentProfilePath: path }),
+      containerSecret: 's',
+      environment: {},
+      profiles,
+    });
+    expect(result).toEqual({ ok: false, reason: expect.stringContaining(why) });
   });
 });
 

@@ -1,5 +1,6 @@
-import type { ContainerSpec, ExecSpec } from '../engines/engine';
+import type { ContainerSpec, ExecSpec, ProfileUser } from '../engines/engine';
 import type { LaunchPlan } from '../launch-plan/launch-plan';
+import { profileFolder } from './profile-folder';
 
 /** How the session's own server is reached, from the workspace's run_config. */
 export interface SessionEndpoint {
@@ -14,6 +15,8 @@ export interface LaunchInput {
   /** The request's `environment`, then `kasm_url` (where a browser in the session should go). */
   environment: Record<string, string>;
   kasmUrl?: string;
+  /** The agent's profile root (PROFILE_ROOT) and who owns a profile when the image does not say. */
+  profiles: { root: string; user: ProfileUser };
 }
 
 export type LaunchSteps =
@@ -80,6 +83,7 @@ export function launchSteps({
   containerSecret,
   environment,
   kasmUrl,
+  profiles,
 }: LaunchInput): LaunchSteps {
   const runConfig = asObject(plan.image.runConfig);
   const endpoint = endpointOf(plan.image.runConfig);
@@ -91,6 +95,8 @@ export function launchSteps({
       reason: `Profiles at ${profile} are not supported: a Docker agent mounts a folder path`,
     };
   }
+  const folder = profile ? profileFolder(profiles.root, profile) : undefined;
+  if (typeof folder === 'string') return { ok: false, reason: folder };
   const home = typeof runConfig.home === 'string' ? runConfig.home : KASM_HOME;
   const env = { ...environment, KASM_URL: kasmUrl ?? plan.sessionUrl, VNC_PW: containerSecret };
 
@@ -105,7 +111,7 @@ export function launchSteps({
       cores: plan.resources.cores,
       memory: plan.resources.memory,
       shmSizeBytes: parseSize(runConfig.shm_size),
-      profile: profile ? { hostPath: profile, home } : undefined,
+      profile: folder && { ...folder, home, user: profiles.user },
       sessionPort: endpoint.port,
       files: plan.fileMappings.map((m) => ({
         path: m.destination,

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { toWireId } from '@platform/schemas';
-import { EngineError } from '../engines/engine';
+import { EngineError, ProfileRefusedError } from '../engines/engine';
 import { sessionHost, type Engines } from '../engines/engines';
 import type { LaunchPlan } from '../launch-plan/launch-plan';
-import { launchSteps } from './container-plan';
+import { launchSteps, type LaunchInput } from './container-plan';
 import { waitUntilServing } from './session-ready';
 import type { KasmStatus } from '../domain/session-statuses';
 import type { KasmRow, KasmsRepository } from './kasms.repository';
@@ -17,6 +17,7 @@ export interface LauncherOptions {
   leaseMs: number;
   launchTimeoutMs: number;
   keepaliveMs: number;
+  profiles: LaunchInput['profiles'];
 }
 
 export interface LaunchRequest {
@@ -63,6 +64,7 @@ export function createSessionLauncher(options: LauncherOptions) {
       containerSecret: row.containerSecret,
       environment: request.environment,
       kasmUrl: request.kasmUrl,
+      profiles: options.profiles,
     });
     if (!steps.ok) throw new LaunchFailed(steps.reason);
     const engine = engines.forAgent(row.agent);
@@ -110,7 +112,9 @@ export function createSessionLauncher(options: LauncherOptions) {
     if (error instanceof Superseded) return;
     // Only our own sentences reach the session (and its user's page); anything else stays in the log.
     const message =
-      error instanceof LaunchFailed || error instanceof EngineError
+      error instanceof LaunchFailed ||
+      error instanceof EngineError ||
+      error instanceof ProfileRefusedError
         ? error.message
         : 'The launch failed on the server (LAUNCH_FAILED)';
     log.warn(

@@ -126,6 +126,23 @@ workspaces:
     ]);
   });
 
+  it('refuses . and .. segments of persistent_profile_path, raw or percent-encoded', () => {
+    const { problems } = normalize(`version: 1
+workspaces:
+  - name: a
+    persistent_profile_path: /{user_id}/..
+  - name: b
+    persistent_profile_path: /p/%2e%2E/{username}
+  - name: c
+    persistent_profile_path: '/p/{username}\\x'
+`);
+    expect(problems).toEqual([
+      '4:30 workspaces[0].persistent_profile_path: must not contain . or .. segments, raw or percent-encoded',
+      '6:30 workspaces[1].persistent_profile_path: must not contain . or .. segments, raw or percent-encoded',
+      '8:30 workspaces[2].persistent_profile_path: must separate folders with /, not \\',
+    ]);
+  });
+
   it('takes content inline or from content_file, and refuses both at once', () => {
     const { desired, problems } = normalize(
       `version: 1

@@ -21,6 +21,7 @@ export interface SessionWorld {
   groupId: string;
   /** The test web workspace (plain HTTP on 8080), allowed to the group. */
   imageId: string;
+  /** The profile root (PROFILE_ROOT) of the world's own harness. */
   profiles: string;
   member: (username?: string) => Promise<{ user_id: string; username: string }>;
   addImage: (overrides?: Partial<Prisma.ImageUncheckedCreateInput>) => Promise<string>;
@@ -34,10 +35,15 @@ export async function createSessionWorld(
   env: Record<string, string> = {},
   harness?: Harness,
 ): Promise<SessionWorld> {
+  const profiles = await mkdtemp(path.join(tmpdir(), 'profiles-'));
   const h =
     harness ??
-    (await createHarness({ SESSION_URL_SCHEME: 'http', SESSION_LEASE_SECONDS: '3', ...env }));
-  const profiles = await mkdtemp(path.join(tmpdir(), 'profiles-'));
+    (await createHarness({
+      SESSION_URL_SCHEME: 'http',
+      SESSION_LEASE_SECONDS: '3',
+      PROFILE_ROOT: profiles,
+      ...env,
+    }));
   const zone = await h.call('create_zone', {
     target_zone: { name: 'local', proxy_hostname: 'localhost', proxy_port: 0 },
   });

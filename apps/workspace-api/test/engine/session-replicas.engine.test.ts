@@ -56,6 +56,7 @@ describe('a service killed in the middle of a launch', () => {
       DATABASE_URL: w.h.database.url,
       // The test engine's socket, as the harness allows it: every replica needs the same policy.
       ENGINE_SOCKET_PATHS: w.h.config.ENGINE_SOCKET_PATHS,
+      PROFILE_ROOT: w.profiles,
       SESSION_LEASE_SECONDS: '2',
       SESSION_SWEEP_INTERVAL_MS: '200',
       LOG_LEVEL: 'warn',
