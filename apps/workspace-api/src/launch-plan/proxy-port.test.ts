@@ -1,9 +1,12 @@
 import { proxyOrigin } from './proxy-port';
 
 describe('proxyOrigin', () => {
-  it.each(['https', 'http'])('reads 443 as https without a port, whatever the platform (%s)', (s) => {
-    expect(proxyOrigin(443, s)).toEqual({ scheme: 'https', port: '' });
-  });
+  it.each(['https', 'http'])(
+    'reads 443 as https without a port, whatever the platform (%s)',
+    (s) => {
+      expect(proxyOrigin(443, s)).toEqual({ scheme: 'https', port: '' });
+    },
+  );
 
   it.each(['https', 'http'])('reads 80 as http without a port, whatever the platform (%s)', (s) => {
     expect(proxyOrigin(80, s)).toEqual({ scheme: 'http', port: '' });
