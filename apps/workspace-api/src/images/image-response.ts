@@ -24,6 +24,8 @@ export function toImageResponse(image: ImageRow): ImageResponse {
     run_config: asObject(image.runConfig),
     exec_config: asObject(image.execConfig),
     volume_mappings: asObject(image.volumeMappings),
+    allow_root_exec: image.allowRootExec,
+    allow_plain_http: image.allowPlainHttp,
     architecture: image.architecture,
     categories: image.categories,
     uncompressed_size_mb: image.uncompressedSizeMb,

@@ -33,6 +33,8 @@ export interface ImageChange {
   cores?: number;
   memory?: number;
   persistentProfilePath?: string;
+  allowRootExec?: boolean;
+  allowPlainHttp?: boolean;
 }
 
 const BY_NAME = [

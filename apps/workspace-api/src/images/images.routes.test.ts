@@ -40,6 +40,8 @@ describe('get_images', () => {
       run_config: { hostname: 'kasm' },
       exec_config: {},
       volume_mappings: {},
+      allow_root_exec: false,
+      allow_plain_http: false,
       architecture: ['amd64'],
       categories: ['Development'],
       uncompressed_size_mb: null,
@@ -78,6 +80,18 @@ describe('update_image', () => {
     expect(
       (await update({ persistent_profile_path: '' })).json().image.persistent_profile_path,
     ).toBe('');
+  });
+
+  it('sets and clears the unsafe allowances only when named, and takes only booleans', async () => {
+    const image = (await update({ allow_root_exec: true })).json().image;
+    expect(image).toMatchObject({ allow_root_exec: true, allow_plain_http: false });
+    expect((await update({ friendly_name: 'Other' })).json().image.allow_root_exec).toBe(true);
+    expect((await update({ allow_root_exec: false })).json().image.allow_root_exec).toBe(false);
+    const bad = await update({ allow_plain_http: 'yes' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors).toEqual([
+      { field: 'target_image.allow_plain_http', message: expect.any(String) },
+    ]);
   });
 
   it('answers 400 PROFILE_PATH_INVALID with every problem of the path', async () => {

@@ -4,6 +4,10 @@ import { CORES_MAX, CORES_MIN, MEMORY_MAX_BYTES, MEMORY_MIN_BYTES } from './imag
 import { TargetUserSchema } from '../users';
 
 const OpenObject = Type.Object({}, { additionalProperties: true });
+const ALLOW_ROOT_EXEC =
+  'UNSAFE: exec_config steps may run as root (user root or 0) and privileged; never set by a registry';
+const ALLOW_PLAIN_HTTP =
+  "UNSAFE: honour run_config.scheme http, where the proxy sends the container's password in clear";
 
 /** An installed workspace, in Kasm's shape (Kasm calls it an image). */
 export const ImageSchema = Type.Object({
@@ -24,6 +28,8 @@ export const ImageSchema = Type.Object({
   run_config: OpenObject,
   exec_config: OpenObject,
   volume_mappings: OpenObject,
+  allow_root_exec: Type.Boolean({ description: ALLOW_ROOT_EXEC }),
+  allow_plain_http: Type.Boolean({ description: ALLOW_PLAIN_HTTP }),
   architecture: Type.Array(Type.String()),
   categories: Type.Array(Type.String()),
   uncompressed_size_mb: Type.Union([Type.Integer(), Type.Null()]),
@@ -63,6 +69,8 @@ export const UpdateImageBodySchema = Type.Object({
       Type.Integer({ minimum: MEMORY_MIN_BYTES, maximum: MEMORY_MAX_BYTES, description: 'Bytes' }),
     ),
     persistent_profile_path: Type.Optional(ProfilePathSchema),
+    allow_root_exec: Type.Optional(Type.Boolean({ description: ALLOW_ROOT_EXEC })),
+    allow_plain_http: Type.Optional(Type.Boolean({ description: ALLOW_PLAIN_HTTP })),
   }),
 });
 export type UpdateImageInput = Static<typeof UpdateImageBodySchema>['target_image'];

@@ -52,6 +52,8 @@ export function createImagesService({
         cores: input.cores,
         memory: input.memory,
         persistentProfilePath: path,
+        allowRootExec: input.allow_root_exec,
+        allowPlainHttp: input.allow_plain_http,
       });
       if (!image) throw new ImageNotFoundError(`image_id ${input.image_id}`);
       return image;

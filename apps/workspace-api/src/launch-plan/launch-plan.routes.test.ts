@@ -130,6 +130,17 @@ describe('get_launch_plan', () => {
     expect(lp.session_url).toBe(`https://desk.example.com:8443/desk/kasm/${lp.session_id}/`);
   });
 
+  it.each([
+    [443, 'https://desk.example.com/kasm/'],
+    [80, 'http://desk.example.com/kasm/'],
+  ])('reads proxy_port %d as its scheme, left out of the session URL', async (port, start) => {
+    await agent('agent-1');
+    await h.call('update_zone', { target_zone: { zone_id: zoneId, proxy_port: port } });
+    const lp = (await plan()).json().launch_plan;
+    expect(lp.session_url).toBe(`${start}${lp.session_id}/`);
+    expect(lp.exec_config.go.cmd).toBe(`open "${start}${lp.session_id}/"`);
+  });
+
   it('chooses the agent with the most free memory that fits, counting overrides and allocation', async () => {
     await agent('big-but-busy', { memory: 64 * GB, allocated_memory: 0 });
     const busy = (await h.call('get_agents')).json().agents[0];

@@ -35,6 +35,8 @@ function input(overrides: Partial<LaunchPlanInput> = {}): LaunchPlanInput {
       persistentProfilePath: '/mnt/profiles/{username}/{image_id}',
       execConfig: { go: { cmd: 'xdg-open "$KASM_URL"' } },
       runConfig: { hostname: 'desk' },
+      allowRootExec: false,
+      allowPlainHttp: true,
     },
     agents: [agent('agent-1.internal', 'z-main')],
     zones: [
@@ -76,6 +78,8 @@ describe('resolveLaunchPlan', () => {
         dockerRegistry: 'https://index.docker.io/v1/',
         registryId: 'reg-1',
         runConfig: { hostname: 'desk' },
+        allowRootExec: false,
+        allowPlainHttp: true,
       },
       resources: { cores: 2, memory: 2.768 * GB },
       allowedThrough: [{ id: 'g-dev', name: 'Developers' }],

@@ -23,6 +23,8 @@ export interface PlanImage {
   persistentProfilePath: string;
   execConfig: unknown;
   runConfig: unknown;
+  allowRootExec: boolean;
+  allowPlainHttp: boolean;
 }
 export type PlanAgent = AgentResources & { id: string; zoneId: string };
 export type PlanZone = ZoneProxy & { id: string; name: string };
@@ -45,7 +47,14 @@ export interface LaunchPlan {
   user: { id: string; username: string };
   image: Pick<
     PlanImage,
-    'id' | 'name' | 'friendlyName' | 'dockerRegistry' | 'registryId' | 'runConfig'
+    | 'id'
+    | 'name'
+    | 'friendlyName'
+    | 'dockerRegistry'
+    | 'registryId'
+    | 'runConfig'
+    | 'allowRootExec'
+    | 'allowPlainHttp'
   >;
   resources: Resources;
   allowedThrough: { id: string; name: string }[];
@@ -104,6 +113,8 @@ export function resolveLaunchPlan(input: LaunchPlanInput): LaunchPlanResult {
         dockerRegistry: image.dockerRegistry,
         registryId: image.registryId,
         runConfig: image.runConfig,
+        allowRootExec: image.allowRootExec,
+        allowPlainHttp: image.allowPlainHttp,
       },
       resources: need,
       allowedThrough: granting.map((g) => ({ id: g.id, name: g.name })),

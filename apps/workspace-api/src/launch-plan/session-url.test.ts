@@ -11,11 +11,20 @@ describe('sessionUrl', () => {
     expect(sessionUrl(zone(0), 'abc')).toBe('https://desk.example.com/kasm/abc/');
   });
 
-  it('puts a non-zero proxy_port in the URL, 443 included', () => {
+  it('puts a non-zero proxy_port other than 443 and 80 in the URL', () => {
     expect(sessionUrl(zone(8443), 'abc')).toBe('https://desk.example.com:8443/kasm/abc/');
-    expect(sessionUrl(zone(443), 'abc')).toBe('https://desk.example.com:443/kasm/abc/');
     expect(sessionUrl(zone(1), 'abc')).toBe('https://desk.example.com:1/kasm/abc/');
     expect(sessionUrl(zone(65535), 'abc')).toBe('https://desk.example.com:65535/kasm/abc/');
+  });
+
+  it('reads proxy_port 443 as https and 80 as http, neither written in the URL', () => {
+    expect(sessionUrl(zone(443), 'abc', 'http')).toBe('https://desk.example.com/kasm/abc/');
+    expect(sessionUrl(zone(80), 'abc', 'https')).toBe('http://desk.example.com/kasm/abc/');
+  });
+
+  it('uses the platform’s scheme for proxy_port 0 and other ports', () => {
+    expect(sessionUrl(zone(0), 'abc', 'http')).toBe('http://desk.example.com/kasm/abc/');
+    expect(sessionUrl(zone(8080), 'abc', 'http')).toBe('http://desk.example.com:8080/kasm/abc/');
   });
 
   it('puts the session under proxy_path, with or without its trailing slash', () => {

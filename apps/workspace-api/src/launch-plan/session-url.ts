@@ -1,15 +1,17 @@
+import { proxyOrigin } from './proxy-port';
+
 export interface ZoneProxy {
   proxyHostname: string;
   proxyPath: string;
-  /** 0: no port in the URL (a reverse proxy fronts the platform; the browser keeps its port). */
+  /** 0: no port in the URL (a reverse proxy fronts the platform); 443 and 80 fix the scheme. */
   proxyPort: number;
 }
 
 /** `https://proxy_hostname[:proxy_port]/proxy_path/kasm/<session_id>/`: the session proxy's address. */
 export function sessionUrl(zone: ZoneProxy, sessionId: string, scheme = 'https'): string {
-  const port = zone.proxyPort === 0 ? '' : `:${zone.proxyPort}`;
+  const { scheme: urlScheme, port } = proxyOrigin(zone.proxyPort, scheme);
   const path = zone.proxyPath.replace(/\/+$/, '');
-  return `${scheme}://${zone.proxyHostname}${port}${path}/kasm/${sessionId}/`;
+  return `${urlScheme}://${zone.proxyHostname}${port}${path}/kasm/${sessionId}/`;
 }
 
 // $KASM_URL_EXTRA is another variable: only a whole name is replaced.

@@ -1,4 +1,5 @@
-import { imageFromEntry } from './image-from-entry';
+import { REASONS } from '../domain/workspace-config';
+import { imageFromEntry, screenEntryConfig } from './image-from-entry';
 import type { WorkspaceEntry } from './registry-list';
 
 const entry = (overrides: Partial<WorkspaceEntry> = {}): WorkspaceEntry => ({
@@ -73,6 +74,44 @@ describe('imageFromEntry', () => {
       cores: 0.5,
       memory: 512_500_000n,
       gpuCount: 2,
+    });
+  });
+});
+
+describe('screenEntryConfig', () => {
+  const hostile = entry({
+    run_config: { hostname: 'kasm', privileged: true, scheme: 'http', port: 8080 },
+    exec_config: {
+      go: { cmd: 'run', user: 'root', privileged: true },
+      first_launch: { cmd: 'chown -R 0 /' },
+    },
+    volume_mappings: { '/': { bind: '/host', mode: 'rw' } },
+  });
+
+  it('keeps the allowlisted config, withheld values included, and reports every key not honoured', () => {
+    expect(screenEntryConfig(hostile)).toEqual({
+      runConfig: { hostname: 'kasm', scheme: 'http', port: 8080 },
+      execConfig: { go: { cmd: 'run', user: 'root', privileged: true } },
+      ignored: [
+        { key: 'run_config.privileged', reason: REASONS.isolation },
+        { key: 'exec_config.first_launch', reason: REASONS.step },
+        { key: 'run_config.scheme', reason: REASONS.plainHttp },
+        { key: 'exec_config.go.user', reason: REASONS.rootExec },
+        { key: 'exec_config.go.privileged', reason: REASONS.privilegedExec },
+        { key: 'volume_mappings./', reason: REASONS.volumeMapping },
+      ],
+    });
+  });
+
+  it('reports nothing for an entry within the rules', () => {
+    expect(screenEntryConfig(entry()).ignored).toEqual([]);
+  });
+
+  it('installs the screened config and no volume mappings', () => {
+    expect(imageFromEntry(hostile, ids)).toMatchObject({
+      runConfig: { hostname: 'kasm', scheme: 'http', port: 8080 },
+      execConfig: { go: { cmd: 'run', user: 'root', privileged: true } },
+      volumeMappings: {},
     });
   });
 });

@@ -1,3 +1,11 @@
+import {
+  allowlistConfig,
+  applyAllowances,
+  NO_ALLOWANCES,
+  REASONS,
+  type ConfigNote,
+  type WorkspaceConfig,
+} from '../domain/workspace-config';
 import * as limits from '../images/image-limits';
 import type { ImageFields } from '../images/images.repository';
 import { installRow } from './compatibility';
@@ -27,6 +35,27 @@ export function entryResourceProblems(entry: WorkspaceEntry, series: string): st
 }
 
 /**
+ * The config an install keeps of an entry, and each key the workspace will not honour, with why.
+ * Keys outside the allowlist and host paths (volume_mappings) are dropped rather than refusing
+ * the entry: they could not reach a container anyway. Root, privileged and plain-HTTP values are
+ * kept but withheld, until an administrator allows them on the workspace.
+ */
+export function screenEntryConfig(entry: WorkspaceEntry): WorkspaceConfig & {
+  ignored: ConfigNote[];
+} {
+  const { runConfig, execConfig, dropped } = allowlistConfig({
+    runConfig: entry.run_config,
+    execConfig: entry.exec_config,
+  });
+  const { withheld } = applyAllowances({ runConfig, execConfig }, NO_ALLOWANCES);
+  const mappings = Object.keys(entry.volume_mappings ?? {}).map((path) => ({
+    key: `volume_mappings.${path}`,
+    reason: REASONS.volumeMapping,
+  }));
+  return { runConfig, execConfig, ignored: [...dropped, ...withheld, ...mappings] };
+}
+
+/**
  * The installed workspace made from a registry entry: its container image is the one listed for
  * this platform (or, for a forced install, the first listed), and it remembers where it came from.
  */
@@ -36,15 +65,16 @@ export function imageFromEntry(
 ): ImageFields {
   const row = installRow(entry.compatibility, series);
   const size = row?.uncompressed_size_mb;
+  const { runConfig, execConfig } = screenEntryConfig(entry);
   return {
     name: row?.image ?? entry.name,
     friendlyName: entry.friendly_name,
     description: entry.description,
     imageSrc: entry.image_src,
     dockerRegistry: entry.docker_registry,
-    runConfig: entry.run_config,
-    execConfig: entry.exec_config,
-    volumeMappings: entry.volume_mappings ?? {},
+    runConfig,
+    execConfig,
+    volumeMappings: {},
     architecture: entry.architecture,
     categories: entry.categories,
     uncompressedSizeMb: size === null || size === undefined ? null : Math.round(size),

@@ -75,6 +75,8 @@ describe('install_workspace', () => {
         assign: { cmd: 'echo assigned' },
       },
       volume_mappings: {},
+      allow_root_exec: false,
+      allow_plain_http: false,
       architecture: ['amd64', 'arm64'],
       categories: ['Development'],
       uncompressed_size_mb: 1200,
@@ -84,19 +86,23 @@ describe('install_workspace', () => {
       registry_entry: 'kasmweb/terminal:1.16.0',
       created: expect.any(String),
     });
+    expect(res.json().ignored_config).toEqual([]);
     expect((await h.call('get_images')).json().images).toEqual([res.json().image]);
   });
 
-  it('takes the resources and extras the entry names, memory converted from MB to bytes', async () => {
-    const { image } = (await install('kasmweb/studio:1.16.0')).json();
+  it('takes the resources and extras the entry names, memory converted from MB to bytes, no host paths', async () => {
+    const { image, ignored_config } = (await install('kasmweb/studio:1.16.0')).json();
     expect(image).toMatchObject({
       cores: 4,
       memory: 8_192_000_000,
       gpu_count: 1,
       notes: 'Needs a GPU',
       cpu_allocation_method: 'Quotas',
-      volume_mappings: { '/mnt/media': { bind: '/home/kasm-user/media', mode: 'ro' } },
+      volume_mappings: {},
     });
+    expect(ignored_config).toEqual([
+      { key: 'volume_mappings./mnt/media', reason: 'a host path: never mounted from a registry' },
+    ]);
   });
 
   it('installs the image a 1.1 registry names for this platform version', async () => {

@@ -59,6 +59,7 @@ describe('get_registry_workspaces', () => {
       cpu_allocation_method: null,
       compatible: true,
       installed: false,
+      ignored_config: [],
     });
   });
 

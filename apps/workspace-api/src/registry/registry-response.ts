@@ -1,5 +1,6 @@
 import { toTimestamp, toWireId } from '@platform/schemas';
 import { installRow, isCompatible } from './compatibility';
+import { screenEntryConfig } from './image-from-entry';
 import type { InvalidEntry, WorkspaceEntry } from './registry-list';
 import type { RegistryRow } from './registry.repository';
 import type { RegistryResponse, RegistryWorkspaceResponse } from './registry.schemas';
@@ -36,5 +37,6 @@ export function toRegistryWorkspaceResponse(
     available_tags: row?.available_tags ?? [],
     compatible: isCompatible(versions, series),
     installed,
+    ignored_config: screenEntryConfig(entry).ignored,
   };
 }

@@ -10,7 +10,8 @@ import {
 import type { ImageRow, ImagesRepository } from '../images/images.repository';
 import { isCompatible } from './compatibility';
 import { firstFreeSettingsName } from '../images/settings-name';
-import { entryResourceProblems, imageFromEntry } from './image-from-entry';
+import type { ConfigNote } from '../domain/workspace-config';
+import { entryResourceProblems, imageFromEntry, screenEntryConfig } from './image-from-entry';
 import type { WorkspaceEntry } from './registry-list';
 import { toRegistryWorkspaceResponse } from './registry-response';
 import type { RegistryRepository } from './registry.repository';
@@ -54,7 +55,10 @@ export function createRegistryWorkspacesService({
       return { workspaces, hiddenIncompatible: all.length - workspaces.length };
     },
 
-    /** Creates an installed workspace from an entry; an incompatible one only with force. */
+    /**
+     * Creates an installed workspace from an entry; an incompatible one only with force. Also
+     * says which of the entry's config keys the workspace does not honour, and why.
+     */
     async install({
       registryId,
       name,
@@ -63,7 +67,7 @@ export function createRegistryWorkspacesService({
       registryId: string;
       name: string;
       force: boolean;
-    }): Promise<ImageRow> {
+    }): Promise<{ image: ImageRow; ignored: ConfigNote[] }> {
       const id = await requireRegistry(registryId);
       const row = await registries.entry(id, name);
       if (!row) throw new RegistryWorkspaceNotFoundError(name);
@@ -73,13 +77,14 @@ export function createRegistryWorkspacesService({
       const problems = entryResourceProblems(entry, series);
       if (problems.length > 0) throw new RegistryWorkspaceInvalidError(name, problems.join('; '));
       const data = imageFromEntry(entry, { registryId: id, series });
+      const { ignored } = screenEntryConfig(entry);
       // The settings name is picked from those taken; a concurrent install taking the same one
       // makes the unique index refuse it, and the next attempt picks again.
       for (let attempt = 1; ; attempt += 1) {
         const taken = await images.settingsNamesFrom(data.name);
         const settingsName = firstFreeSettingsName(data.name, taken);
         try {
-          return await images.create({ ...data, settingsName });
+          return { image: await images.create({ ...data, settingsName }), ignored };
         } catch (error) {
           if (!isUniqueViolation(error)) throw error;
           const installed = (await images.installedFrom(id)).has(name);

@@ -121,7 +121,7 @@ export async function runRegistryCommand(
     }
   } else if (command === 'install' && first && second) {
     const registry = (await findRegistry(first)) ?? (await add(first));
-    const image = await workspaces.install({
+    const { image, ignored } = await workspaces.install({
       registryId: registry.id,
       name: second,
       force: flags.force,
@@ -129,6 +129,7 @@ export async function runRegistryCommand(
     out(
       `Installed "${image.friendlyName}" as workspace ${toWireId(image.id)} (image ${image.name}).`,
     );
+    for (const { key, reason } of ignored) out(`  not honoured: ${key}: ${reason}`);
     out('No one may use it yet: add it to a group with add_images_group.');
   } else {
     throw new Error(`Unknown registry command "${args.join(' ')}"\n\n${REGISTRY_USAGE}`);

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { toImageResponse } from '../images/image-response';
-import { ImageEnvelopeSchema } from '../images/images.schemas';
 import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
 import { toRegistryResponse } from './registry-response';
 import type { RegistryWorkspacesService } from './registry-workspaces.service';
 import {
   AddRegistryBodySchema,
   GetRegistryWorkspacesBodySchema,
+  InstallResultSchema,
   InstallWorkspaceBodySchema,
   RefreshResultSchema,
   RegistriesSchema,
@@ -123,16 +123,13 @@ export const registryRoutes: FastifyPluginAsyncTypebox<{
         security,
         summary: "Install a registry's workspace; an incompatible one needs force",
         body: InstallWorkspaceBodySchema,
-        response: { 200: ImageEnvelopeSchema, ...errorResponses(404, 409) },
+        response: { 200: InstallResultSchema, ...errorResponses(404, 409) },
       },
     },
     async (request) => {
       const { registry_id: registryId, name, force } = request.body;
-      return {
-        image: toImageResponse(
-          await registryWorkspaces.install({ registryId, name, force: force ?? false }),
-        ),
-      };
+      const installed = await registryWorkspaces.install({ registryId, name, force: !!force });
+      return { image: toImageResponse(installed.image), ignored_config: installed.ignored };
     },
   );
 };

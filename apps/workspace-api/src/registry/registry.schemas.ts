@@ -1,6 +1,16 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { IdSchema, TimestampSchema } from '@platform/schemas';
+import { ImageSchema } from '../images/images.schemas';
 import { ExecConfigSchema, RunConfigSchema, VolumeMappingsSchema } from './registry-entry.schemas';
+
+/** Each key of an entry's config that an installed workspace does not honour (spec §11). */
+export const IgnoredConfigSchema = Type.Array(
+  Type.Object({
+    key: Type.String({ description: 'e.g. exec_config.go.user' }),
+    reason: Type.String(),
+  }),
+  { description: 'The entry config keys a workspace from it does not honour, each with why' },
+);
 
 const FieldProblemSchema = Type.Object({ field: Type.String(), message: Type.String() });
 
@@ -62,6 +72,7 @@ export const RegistryWorkspaceSchema = Type.Object({
   cpu_allocation_method: Nullable(Type.String()),
   compatible: Type.Boolean({ description: 'Lists this platform version' }),
   installed: Type.Boolean(),
+  ignored_config: IgnoredConfigSchema,
 });
 export type RegistryWorkspaceResponse = Static<typeof RegistryWorkspaceSchema>;
 
@@ -97,4 +108,9 @@ export const InstallWorkspaceBodySchema = Type.Object({
   force: Type.Optional(
     Type.Boolean({ default: false, description: 'Install even when not compatible' }),
   ),
+});
+
+export const InstallResultSchema = Type.Object({
+  image: ImageSchema,
+  ignored_config: IgnoredConfigSchema,
 });

@@ -1,11 +1,16 @@
 import { idlePlanAgent } from '../../test/launch-plan-fixtures';
+import { NO_ALLOWANCES, REASONS, type ConfigAllowances } from '../domain/workspace-config';
 import type { LaunchPlan } from '../launch-plan/launch-plan';
 import { launchSteps, parseSize } from './container-plan';
 
 const GB = 1024 ** 3;
 const profiles = { root: '/profiles', user: { uid: 1000, gid: 1000 } };
 
-function plan(overrides: Partial<LaunchPlan> = {}, runConfig: unknown = {}): LaunchPlan {
+function plan(
+  overrides: Partial<LaunchPlan> = {},
+  runConfig: unknown = {},
+  allowances: ConfigAllowances = NO_ALLOWANCES,
+): LaunchPlan {
   return {
     user: { id: 'u1', username: 'ada' },
     image: {
@@ -15,6 +20,7 @@ function plan(overrides: Partial<LaunchPlan> = {}, runConfig: unknown = {}): Lau
       dockerRegistry: '',
       registryId: null,
       runConfig,
+      ...allowances,
     },
     resources: { cores: 1.5, memory: 2 * GB },
     allowedThrough: [],
@@ -71,7 +77,11 @@ describe('launchSteps', () => {
 
   it('takes port, scheme, shm_size, hostname and home from run_config', () => {
     const result = steps(
-      plan({}, { port: 8080, scheme: 'http', shm_size: '512m', hostname: 'desk', home: '/root' }),
+      plan(
+        {},
+        { port: 8080, scheme: 'http', shm_size: '512m', hostname: 'desk', home: '/root' },
+        { allowRootExec: false, allowPlainHttp: true },
+      ),
     );
     expect(result.endpoint).toEqual({ port: 8080, scheme: 'http' });
     expect(result.container).toMatchObject({
@@ -114,13 +124,17 @@ describe('launchSteps', () => {
 
   it('runs exec_config go, then assign, with KASM_URL and each step’s own settings', () => {
     const result = steps(
-      plan({
-        execConfig: {
-          go: { cmd: 'echo go', environment: { A: 1 }, user: 'root', privileged: true },
-          assign: { cmd: 'echo assign', workdir: '/tmp' },
-          other: { cmd: 'ignored' },
+      plan(
+        {
+          execConfig: {
+            go: { cmd: 'echo go', environment: { A: 1 }, user: 'root', privileged: true },
+            assign: { cmd: 'echo assign', workdir: '/tmp' },
+            other: { cmd: 'ignored' },
+          },
         },
-      }),
+        {},
+        { allowRootExec: true, allowPlainHttp: false },
+      ),
     );
     const kasmUrl = 'https://desk.example.com/kasm/f00d/';
     expect(result.exec).toEqual([
@@ -139,6 +153,74 @@ describe('launchSteps', () => {
         privileged: false,
       },
     ]);
+  });
+
+  it('runs root and privileged steps as the image’s user, unprivileged, unless the workspace allows them', () => {
+    const result = steps(
+      plan({
+        execConfig: {
+          go: { cmd: 'echo go', user: 'root', privileged: true },
+          assign: { cmd: 'echo assign', user: 0 },
+        },
+      }),
+    );
+    expect(result.exec.map(({ user, privileged }) => ({ user, privileged }))).toEqual([
+      { user: undefined, privileged: false },
+      { user: undefined, privileged: false },
+    ]);
+    expect(result.ignored).toEqual([
+      { key: 'exec_config.go.user', reason: REASONS.rootExec },
+      { key: 'exec_config.go.privileged', reason: REASONS.privilegedExec },
+      { key: 'exec_config.assign.user', reason: REASONS.rootExec },
+    ]);
+  });
+
+  it('runs a step as the non-root user it names, a uid included', () => {
+    const result = steps(plan({ execConfig: { go: { cmd: 'id', user: 1000 } } }));
+    expect(result.exec[0].user).toBe('1000');
+  });
+
+  it('refuses run_config.scheme http unless the workspace allows plain HTTP', () => {
+    expect(
+      launchSteps({
+        plan: plan({}, { scheme: 'http' }),
+        containerSecret: 's',
+        environment: {},
+        profiles,
+      }),
+    ).toEqual({ ok: false, reason: `run_config.scheme "http" ${REASONS.plainHttp}` });
+  });
+
+  it('ignores run_config keys outside the allowlist, and a home that is not a clean path', () => {
+    const result = steps(
+      plan({}, { privileged: true, network_mode: 'host', cap_add: ['SYS_ADMIN'], home: '/../etc' }),
+    );
+    expect(result.container.profile).toMatchObject({
+      root: '/profiles',
+      folders: ['ada'],
+      home: '/home/kasm-user',
+    });
+    expect(result.ignored.map((note) => note.key)).toEqual([
+      'run_config.privileged',
+      'run_config.network_mode',
+      'run_config.cap_add',
+      'run_config.home',
+    ]);
+  });
+
+  it('gives a plan stored before allowances existed none of them', () => {
+    const old = plan({ execConfig: { go: { cmd: 'id', user: 'root' } } }, { scheme: 'http' });
+    const image = { ...old.image } as Record<string, unknown>;
+    delete image.allowRootExec;
+    delete image.allowPlainHttp;
+    const stored = { ...old, image } as unknown as LaunchPlan;
+    expect(
+      launchSteps({ plan: stored, containerSecret: 's', environment: {}, profiles }),
+    ).toMatchObject({
+      ok: false,
+    });
+    const withoutHttp = { ...stored, image: { ...image, runConfig: {} } } as unknown as LaunchPlan;
+    expect(steps(withoutHttp).exec[0].user).toBeUndefined();
   });
 
   it.each([

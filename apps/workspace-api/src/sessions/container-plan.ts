@@ -1,3 +1,4 @@
+import { effectiveConfig, type ConfigNote } from '../domain/workspace-config';
 import type { ContainerSpec, ExecSpec, ProfileUser } from '../engines/engine';
 import type { LaunchPlan } from '../launch-plan/launch-plan';
 import { profileFolder } from './profile-folder';
@@ -20,7 +21,14 @@ export interface LaunchInput {
 }
 
 export type LaunchSteps =
-  | { ok: true; container: ContainerSpec; endpoint: SessionEndpoint; exec: ExecSpec[] }
+  | {
+      ok: true;
+      container: ContainerSpec;
+      endpoint: SessionEndpoint;
+      exec: ExecSpec[];
+      /** What the workspace's config asked for and the session does not get, with why. */
+      ignored: ConfigNote[];
+    }
   | { ok: false; reason: string };
 
 // Kasm images keep the user's home here and serve KasmVNC over HTTPS on 6901.
@@ -70,14 +78,17 @@ function execSteps(execConfig: unknown, env: Record<string, string>): ExecSpec[]
         cmd: item.cmd,
         env: { ...env, ...stepEnv },
         workdir: typeof item.workdir === 'string' ? item.workdir : undefined,
-        user: typeof item.user === 'string' ? item.user : undefined,
+        user: item.user === undefined ? undefined : String(item.user),
         privileged: item.privileged === true,
       },
     ];
   });
 }
 
-/** What the launcher asks of the engine to carry out a plan; pure, so every rule is unit-tested. */
+/**
+ * What the launcher asks of the engine to carry out a plan; pure, so every rule is unit-tested.
+ * The workspace's config is screened here again, whatever row or stored plan it came from.
+ */
 export function launchSteps({
   plan,
   containerSecret,
@@ -85,8 +96,18 @@ export function launchSteps({
   kasmUrl,
   profiles,
 }: LaunchInput): LaunchSteps {
-  const runConfig = asObject(plan.image.runConfig);
-  const endpoint = endpointOf(plan.image.runConfig);
+  const config = effectiveConfig(
+    { runConfig: plan.image.runConfig, execConfig: plan.execConfig },
+    // A plan stored before the allowances existed has none: it gets none.
+    {
+      allowRootExec: plan.image.allowRootExec === true,
+      allowPlainHttp: plan.image.allowPlainHttp === true,
+    },
+  );
+  const refused = config.ignored.find((note) => note.key === 'run_config.scheme');
+  if (refused) return { ok: false, reason: `run_config.scheme "http" ${refused.reason}` };
+  const { runConfig } = config;
+  const endpoint = endpointOf(runConfig);
   if (typeof endpoint === 'string') return { ok: false, reason: endpoint };
   const profile = plan.persistentProfilePath;
   if (profile && !profile.startsWith('/')) {
@@ -119,6 +140,7 @@ export function launchSteps({
         executable: m.executable,
       })),
     },
-    exec: execSteps(plan.execConfig, { KASM_URL: env.KASM_URL }),
+    exec: execSteps(config.execConfig, { KASM_URL: env.KASM_URL }),
+    ignored: config.ignored,
   };
 }

@@ -67,6 +67,10 @@ export function createSessionLauncher(options: LauncherOptions) {
       profiles: options.profiles,
     });
     if (!steps.ok) throw new LaunchFailed(steps.reason);
+    if (steps.ignored.length > 0) {
+      // Keys and reasons only: a value (an environment, a command) may hold a secret.
+      log.warn({ kasmId: row.id, ignored: steps.ignored }, 'workspace config not honoured');
+    }
     const engine = engines.forAgent(row.agent);
 
     await move(row.id, 'requested', { status: 'provisioning' });

@@ -77,6 +77,8 @@ export async function createSessionWorld(
         cores: 0.5,
         memory: BigInt(256 * 1024 ** 2),
         runConfig: { port: 8080, scheme: 'http', home: '/home/kasm-user' },
+        // The test image serves plain HTTP: an administrator's explicit exception.
+        allowPlainHttp: true,
         persistentProfilePath: `${profiles}/{username}`,
         ...overrides,
       });
