@@ -98,17 +98,16 @@ export async function launchDesktop(world: DesktopWorld, friendlyName: string) {
 }
 
 /** How many colours a sample of noVNC's canvas holds: 0 before it draws, 1 while it is blank. */
-export function canvasColours(tab: Page): Promise<number> {
-  return tab.evaluate(() => {
-    const canvas = document.querySelector<HTMLCanvasElement>('#noVNC_container canvas');
-    if (!canvas || canvas.width === 0) return 0;
-    const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
-    const seen = new Set<number>();
-    for (let i = 0; i < data.length; i += 4 * 31)
-      seen.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
-    return seen.size;
-  });
-}
+const CANVAS_COLOURS = `(() => {
+  const canvas = document.querySelector('#noVNC_container canvas');
+  if (!canvas || canvas.width === 0) return 0;
+  const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+  const seen = new Set();
+  for (let i = 0; i < data.length; i += 4 * 31) seen.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+  return seen.size;
+})()`;
+
+export const canvasColours = (tab: Page): Promise<number> => tab.evaluate(CANVAS_COLOURS);
 
 /** Waits until the desktop is drawn: the canvas shows more than a background. */
 export async function waitForDesktop(tab: Page): Promise<number> {
