@@ -17,6 +17,7 @@ function engineHost(dockerHost = process.env.DOCKER_HOST) {
     : 'unix:///var/run/docker.sock';
 }
 
+/** @param {string[]} args */
 async function main(args) {
   const images = STAGES.filter((s) => s.image).map((s) => s.name);
   const unknown = args.filter((a) => !images.includes(a));

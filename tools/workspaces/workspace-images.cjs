@@ -7,7 +7,7 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { importTar, imageInfo } = require('../docker-engine/engine-api.cjs');
+const { engineRequest, importTar, imageInfo } = require('../docker-engine/engine-api.cjs');
 const debian = require('./debian.cjs');
 const { IMAGE_CHANGES, PRUNED, STAGES } = require('./recipes.cjs');
 
@@ -180,6 +180,8 @@ async function ensureWorkspaceImages(host, { log = () => {}, only } = {}) {
         `LABEL ${INPUTS_LABEL}=${hash}`,
       ]);
       action = built ? 'built' : 'imported';
+      // The replaced image would linger untagged; one a container still uses stays.
+      if (existing) await engineRequest(host, 'DELETE', `/images/${existing.Id}`).catch(() => {});
     }
     const size = Math.round(((await imageInfo(host, image))?.Size ?? 0) / 1e6);
     report.push({ image, action, sizeMb: size, ms: Date.now() - started });

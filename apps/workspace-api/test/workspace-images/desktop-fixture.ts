@@ -21,10 +21,11 @@ export interface DesktopWorld {
 }
 
 /**
- * A session world whose zone points at a listening app, the own registry added and `friendlyName`
- * installed from it and allowed to the group, and `ada` signed in on the root page in Chromium.
+ * A session world whose zone points at a listening app, the own registry added, the workspaces
+ * `friendlyNames` installed from it and allowed to the group, and `ada` signed in on the root
+ * page in Chromium.
  */
-export async function createDesktopWorld(friendlyName: string): Promise<DesktopWorld> {
+export async function createDesktopWorld(friendlyNames: string[]): Promise<DesktopWorld> {
   const w = await createSessionWorld();
   const origin = await w.h.app.listen({ host: '127.0.0.1', port: 0 });
   await w.h.db.zone.update({
@@ -33,16 +34,18 @@ export async function createDesktopWorld(friendlyName: string): Promise<DesktopW
   });
   const added = await w.h.call('add_registry', { registry_url: `${origin}/registry/` });
   expect(added.statusCode).toBe(200);
-  const installed = await w.h.call('install_workspace', {
-    registry_id: added.json().registry.registry_id,
-    name: friendlyName,
-  });
-  expect(installed.statusCode).toBe(200);
-  const grant = await w.h.call('add_images_group', {
-    target_group: { group_id: w.groupId },
-    target_image: { image_id: installed.json().image.image_id },
-  });
-  expect(grant.statusCode).toBe(200);
+  for (const name of friendlyNames) {
+    const installed = await w.h.call('install_workspace', {
+      registry_id: added.json().registry.registry_id,
+      name,
+    });
+    expect(installed.statusCode).toBe(200);
+    const grant = await w.h.call('add_images_group', {
+      target_group: { group_id: w.groupId },
+      target_image: { image_id: installed.json().image.image_id },
+    });
+    expect(grant.statusCode).toBe(200);
+  }
   const { user_id: userId } = await w.member('ada');
 
   const browser = await launchChromium();
@@ -52,7 +55,7 @@ export async function createDesktopWorld(friendlyName: string): Promise<DesktopW
   await page.getByLabel('Username').fill('ada');
   await page.getByLabel('Password').fill(VALID_PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: friendlyName }).waitFor();
+  for (const name of friendlyNames) await page.getByRole('heading', { name }).waitFor();
   return { w, origin, browser, context, page, userId };
 }
 
@@ -120,6 +123,21 @@ export async function waitForDesktop(tab: Page): Promise<number> {
     LONG,
     250,
   );
+}
+
+/**
+ * Screenshots the desktop once programs started from its terminal have drawn their windows: the
+ * canvas then holds more colours than `before`. A picture for the docs, so it asserts nothing.
+ */
+export async function screenshotWhenDrawn(tab: Page, before: number, name: string) {
+  await waitFor(
+    async () => {
+      if ((await canvasColours(tab)) <= before) throw new Error('nothing new drawn yet');
+    },
+    LONG,
+    250,
+  ).catch(() => undefined);
+  await tab.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
 }
 
 /**
