@@ -47,7 +47,9 @@ describe('the Desktop workspace in Chromium', () => {
     expect(await fileInSession(world, desktop.kasmId, '/home/kasm-user/typed.txt')).toBe('hello\n');
     // The file manager and the editor, pictured for the docs.
     const before = await canvasColours(desktop.tab);
-    await typeInTerminal(desktop.tab, ['pcmanfm ~ & mousepad ~/typed.txt &']);
+    await typeInTerminal(desktop.tab, [
+      'clear; pcmanfm ~ 2>/dev/null & mousepad ~/typed.txt 2>/dev/null &',
+    ]);
     await screenshotWhenDrawn(desktop.tab, before, 'desktop');
   });
 
@@ -81,7 +83,9 @@ describe('the Development workspace in Chromium', () => {
     );
     // Run again on screen, with the source in Geany, pictured for the docs.
     const before = await canvasColours(tab);
-    await typeInTerminal(tab, ['./hello; git --version; python3 --version', 'geany hello.c &']);
+    await typeInTerminal(tab, [
+      'clear; ./hello; git --version; python3 --version; geany hello.c 2>/dev/null &',
+    ]);
     await screenshotWhenDrawn(tab, before, 'development');
     await destroyFromPage('Development');
   });
