@@ -46,8 +46,8 @@ const upgrade = {
   'sec-websocket-key': randomBytes(16).toString('base64'),
 };
 
-async function exec(cmd: string): Promise<string> {
-  const run = await container.exec({ Cmd: ['/bin/sh', '-c', cmd], AttachStdout: true });
+async function exec(cmd: string, target = container): Promise<string> {
+  const run = await target.exec({ Cmd: ['/bin/sh', '-c', cmd], AttachStdout: true });
   const stream = await run.start({ Detach: false });
   const chunks: Buffer[] = [];
   await new Promise((resolve) =>
@@ -61,15 +61,18 @@ async function exec(cmd: string): Promise<string> {
   return Buffer.concat(out).toString();
 }
 
-beforeAll(async () => {
-  container = await docker.createContainer({
-    Image: DESKTOP,
+const startImage = (image: string) =>
+  docker.createContainer({
+    Image: image,
     Env: [`VNC_PW=${password}`],
     HostConfig: {
       Init: true,
       PortBindings: { '6901/tcp': [{ HostIp: '127.0.0.1', HostPort: '' }] },
     },
   });
+
+beforeAll(async () => {
+  container = await startImage(DESKTOP);
   await container.start();
   const info = await container.inspect();
   port = Number(info.NetworkSettings.Ports['6901/tcp'][0].HostPort);
@@ -131,5 +134,18 @@ describe('the Desktop image', () => {
     await container.stop({ t: 60 });
     const info = await container.inspect();
     expect(info.State.ExitCode).toBe(0);
+  });
+});
+
+describe('the Firefox image', () => {
+  it('runs Firefox ESR on its display', async () => {
+    const browser = await startImage(OWN_WORKSPACES[2].image);
+    try {
+      await browser.start();
+      const running = () => exec('cat /proc/[0-9]*/comm', browser);
+      await waitFor(async () => expect(await running()).toMatch(/^firefox-esr$/m), LONG, 250);
+    } finally {
+      await browser.remove({ force: true });
+    }
   });
 });
