@@ -27,7 +27,7 @@ export const OWN_WORKSPACES: readonly OwnWorkspace[] = [
     categories: ['Desktop'],
     cores: 1,
     memory: 1536,
-    sizeMb: 0,
+    sizeMb: 510,
     icon: 'desktop.svg',
   },
   {
@@ -38,7 +38,7 @@ export const OWN_WORKSPACES: readonly OwnWorkspace[] = [
     categories: ['Development', 'Desktop'],
     cores: 2,
     memory: 2048,
-    sizeMb: 0,
+    sizeMb: 710,
     icon: 'development.svg',
   },
   {
@@ -48,7 +48,7 @@ export const OWN_WORKSPACES: readonly OwnWorkspace[] = [
     categories: ['Browser'],
     cores: 1,
     memory: 2048,
-    sizeMb: 0,
+    sizeMb: 810,
     icon: 'browser.svg',
   },
 ];
