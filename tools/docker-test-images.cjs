@@ -9,7 +9,7 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { engineRequest } = require('./docker-engine/engine-api.cjs');
+const { engineRequest, imageInfo, importTar } = require('./docker-engine/engine-api.cjs');
 
 const TEST_WEB_IMAGE = 'platform-test/web:1';
 const TEST_SHELL_IMAGE = 'platform-test/shell:1';
@@ -120,38 +120,27 @@ function removeStaleRootfs() {
 }
 
 async function imageLabel(host, image) {
-  const { status, body } = await engineRequest(host, 'GET', `/images/${image}/json`);
-  if (status === 404) return { id: null, label: null };
-  if (status !== 200) throw new Error(`inspecting ${image} failed (${status}): ${body}`);
-  const info = JSON.parse(body);
-  return { id: info.Id, label: info.Config?.Labels?.[INPUTS_LABEL] ?? null };
+  const info = await imageInfo(host, image);
+  return { id: info?.Id ?? null, label: info?.Config?.Labels?.[INPUTS_LABEL] ?? null };
 }
 
-/** `docker import`: the rootfs as a tar stream into POST /images/create?fromSrc=-. */
+/** `docker import` of the rootfs folder, as a tar stream. */
 async function importRootfs(host, root, image, changes) {
-  const [repo, tag] = image.split(':');
-  const query = new URLSearchParams({ fromSrc: '-', repo, tag });
-  for (const change of changes) query.append('changes', change);
   const tar = spawn('tar', ['-C', root, '--owner=0', '--group=0', '--numeric-owner', '-c', '.'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let tarError = '';
   tar.stderr.on('data', (c) => (tarError += c));
   const tarExit = new Promise((resolve) => tar.once('close', resolve));
-  const { status, body } = await engineRequest(host, 'POST', `/images/create?${query}`, {
-    body: tar.stdout,
-    headers: { 'content-type': 'application/x-tar' },
-    timeoutMs: 300_000,
-  });
-  const code = await tarExit;
-  const failure = body
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line))
-    .find((m) => m.error);
+  const [code, importError] = await Promise.all([
+    tarExit,
+    importTar(host, tar.stdout, image, changes).then(
+      () => null,
+      (error) => error,
+    ),
+  ]);
   if (code !== 0) throw new Error(`tar of the ${image} rootfs failed: ${tarError}`);
-  if (status !== 200 || failure)
-    throw new Error(`importing ${image} failed: ${failure?.error ?? body}`);
+  if (importError) throw importError;
 }
 
 /** Builds whichever test image is missing or stale; returns what it did, with timings. */

@@ -31,6 +31,24 @@ async function waitReady(port, child) {
   throw new Error(`service on port ${port} did not become ready`);
 }
 
+/**
+ * With a Docker engine, workspace-api's own registry (the images `npm run workspaces:build`
+ * makes) is added once, so the images are there to install; the CLI prints what it did.
+ */
+function addOwnRegistry(service, env) {
+  const cli = (...args) =>
+    spawnSync(process.execPath, [path.join(service.dist, 'cli.js'), 'registry', ...args], {
+      env,
+      encoding: 'utf8',
+    });
+  const url = `http://localhost:${env.PORT}/registry/`;
+  const listed = cli('list');
+  if (listed.status !== 0 || listed.stdout.includes(url)) return;
+  const added = cli('add', url);
+  const said = added.status === 0 ? added.stdout : added.stderr.split('\n').slice(-2).join('\n');
+  process.stdout.write(said.trim().replace(/^/gm, `[${service.name}] `) + '\n');
+}
+
 async function main() {
   const started = Date.now();
   if (!process.env.DATABASE_URL) assertReachableAsRoot('dev');
@@ -61,6 +79,7 @@ async function main() {
       encoding: 'utf8',
     });
     process.stdout.write(setup.stdout.replace(/^/gm, `[${service.name}] `));
+    service.hasEngine = /^Sessions run on the Docker engine/m.test(setup.stdout);
     if (setup.status !== 0) {
       process.stderr.write(setup.stderr);
       return stop(1);
@@ -73,6 +92,8 @@ async function main() {
     service.listenPort = env.PORT;
   }
   await Promise.all(SERVICES.map((s, i) => waitReady(s.listenPort, children[i])));
+  const workspaceApi = SERVICES.find((s) => s.name === 'workspace-api');
+  if (workspaceApi.hasEngine) addOwnRegistry(workspaceApi, serviceEnv(workspaceApi, databaseUrl));
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   for (const s of SERVICES) {
     process.stdout.write(

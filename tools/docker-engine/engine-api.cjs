@@ -42,8 +42,11 @@ async function list(host, urlPath) {
 /**
  * Empties a private engine of what tests leave: containers (with their anonymous volumes),
  * networks (each holds a bridge interface on the machine), volumes, and with `images` every
- * image tag but platform-test/*. Never called on an engine DOCKER_HOST names.
+ * image tag but the test images and the workspace images (minutes to build). Never called on an
+ * engine DOCKER_HOST names.
  */
+const KEPT_IMAGES = ['platform-test/', 'workspace-platform/'];
+
 async function clearEngine(host, { images }) {
   const remove = (urlPath) => engineRequest(host, 'DELETE', urlPath).catch(() => undefined);
   const containers = await list(host, '/containers/json?all=true');
@@ -59,10 +62,40 @@ async function clearEngine(host, { images }) {
   // Other tags go, also on the test images; an image left without a tag goes with its last one.
   for (const image of await list(host, '/images/json')) {
     const tags = (image.RepoTags ?? []).filter((tag) => tag !== '<none>:<none>');
-    const others = tags.filter((tag) => !tag.startsWith('platform-test/'));
+    const others = tags.filter((tag) => !KEPT_IMAGES.some((prefix) => tag.startsWith(prefix)));
     if (tags.length === 0) await remove(`/images/${image.Id}?force=true`);
     for (const tag of others) await remove(`/images/${tag}`);
   }
 }
 
-module.exports = { clearEngine, engineRequest, ping };
+/** An image's inspection, or null when the engine has no such image. */
+async function imageInfo(host, image) {
+  const { status, body } = await engineRequest(host, 'GET', `/images/${image}/json`);
+  if (status === 404) return null;
+  if (status !== 200) throw new Error(`inspecting ${image} failed (${status}): ${body}`);
+  return JSON.parse(body);
+}
+
+/**
+ * `docker import`: a rootfs tar stream into POST /images/create?fromSrc=-, tagged `image`, with
+ * Dockerfile-like `changes` (CMD, ENV, USER, LABEL, …).
+ */
+async function importTar(host, tarStream, image, changes) {
+  const [repo, tag] = image.split(':');
+  const query = new URLSearchParams({ fromSrc: '-', repo, tag });
+  for (const change of changes) query.append('changes', change);
+  const { status, body } = await engineRequest(host, 'POST', `/images/create?${query}`, {
+    body: tarStream,
+    headers: { 'content-type': 'application/x-tar' },
+    timeoutMs: 600_000,
+  });
+  const failure = body
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line))
+    .find((m) => m.error);
+  if (status !== 200 || failure)
+    throw new Error(`importing ${image} failed: ${failure?.error ?? body}`);
+}
+
+module.exports = { clearEngine, engineRequest, imageInfo, importTar, ping };

@@ -2,7 +2,7 @@
 // own bridge on an unused 172.30.x.0/24, no iptables rules and no sysctl changes, so it never
 // clashes with another daemon on the machine. Its data-root is the image cache in
 // .data/docker-engine (one run at a time; a concurrent run gets a data-root in its temp folder),
-// emptied of everything but the platform-test/* images at start and stop.
+// emptied of everything but the test and workspace images at start and stop.
 const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');

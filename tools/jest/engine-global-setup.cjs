@@ -4,6 +4,18 @@
 const setupPostgres = require('./global-setup.cjs');
 const { startTestEngine } = require('../docker-engine.cjs');
 const { ensureTestImages, formatReport } = require('../docker-test-images.cjs');
+const { ensureWorkspaceImages } = require('../workspaces/workspace-images.cjs');
+
+/** The workspace images (npm run workspaces:build), built or imported from the cache if needed. */
+async function workspaceImages(host) {
+  process.stderr.write('\nworkspace images: building what is missing (minutes the first time)\n');
+  const report = await ensureWorkspaceImages(host, {
+    log: (line) => process.stderr.write(`  ${line}\n`),
+  });
+  return report
+    .map((r) => `${r.image} ${r.action} (${r.sizeMb} MB) in ${(r.ms / 1000).toFixed(0)} s`)
+    .join(', ');
+}
 
 module.exports = async (globalConfig, projectConfig) => {
   await setupPostgres(globalConfig, projectConfig);
@@ -21,13 +33,14 @@ module.exports = async (globalConfig, projectConfig) => {
   const ready = Date.now();
   let report;
   try {
-    report = await ensureTestImages(engine.host);
+    report = formatReport(await ensureTestImages(engine.host));
+    if (globalThis.__workspaceImagesSelected) report += `; ${await workspaceImages(engine.host)}`;
   } catch (error) {
     await engine.stop();
     throw error;
   }
   process.env.TEST_DOCKER_HOST = engine.host;
   process.stderr.write(
-    `\ntest engine ${engine.host} (${engine.kind}) ready in ${((ready - started) / 1000).toFixed(1)} s; ${formatReport(report)}\n`,
+    `\ntest engine ${engine.host} (${engine.kind}) ready in ${((ready - started) / 1000).toFixed(1)} s; ${report}\n`,
   );
 };

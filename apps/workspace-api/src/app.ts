@@ -41,6 +41,7 @@ import { createSessionsService } from './sessions/sessions.service';
 import { OPERATIONS_PREFIX, SECURITY_SCHEMES } from './operations';
 import { authPlugin } from './plugins/auth.plugin';
 import { authThrottleOptions } from './plugins/auth-throttle';
+import { ownRegistryRoutes } from './own-registry/own-registry.routes';
 import { platformSeries } from './registry/compatibility';
 import { createRepositories } from './repositories';
 import { createRegistryWorkspacesService } from './registry/registry-workspaces.service';
@@ -213,6 +214,7 @@ export async function buildApp(
     signedInUser: async (token) => (await logins.sessionUser(token))?.userId ?? null,
   });
   await app.register(webPlugin, { logins, sessions, images, icons });
+  await app.register(ownRegistryRoutes, { series: platformSeries(config.PLATFORM_VERSION) });
   app.decorate('sessionWorker', sessionWorker);
   if (config.SESSION_WORKER === 'on') app.addHook('onReady', async () => sessionWorker.start());
   app.addHook('onClose', async () => {

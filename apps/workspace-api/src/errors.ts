@@ -232,3 +232,8 @@ export const CsrfRejectedError = createError(
   'The form was not sent from this site or has expired; reload the page and try again',
   403,
 );
+export const OwnRegistryFileNotFoundError = createError(
+  'REGISTRY_FILE_NOT_FOUND',
+  'The registry has no file %s',
+  404,
+);

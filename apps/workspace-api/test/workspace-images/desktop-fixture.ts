@@ -1,0 +1,174 @@
+import path from 'node:path';
+import type { Browser, BrowserContext, Page, WebSocket } from 'playwright-core';
+import { toUuid } from '@platform/schemas';
+import { waitFor } from '@platform/testing';
+import { VALID_PASSWORD } from '../factories';
+import { closeWorld, createSessionWorld, type SessionWorld } from '../engine/session-fixture';
+import { launchChromium } from '../browser/browser-fixture';
+
+/** Launches start a desktop's container and its X server: generous, every wait ends early. */
+export const LONG = 120_000;
+/** The screenshots of the real desktops; docs/ holds copies of them. */
+export const SCREENSHOT_DIR = path.resolve(__dirname, '../../screenshots');
+
+export interface DesktopWorld {
+  w: SessionWorld;
+  origin: string;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  userId: string;
+}
+
+/**
+ * A session world whose zone points at a listening app, the own registry added, the workspaces
+ * `friendlyNames` installed from it and allowed to the group, and `ada` signed in on the root
+ * page in Chromium.
+ */
+export async function createDesktopWorld(friendlyNames: string[]): Promise<DesktopWorld> {
+  const w = await createSessionWorld();
+  const origin = await w.h.app.listen({ host: '127.0.0.1', port: 0 });
+  await w.h.db.zone.update({
+    where: { id: toUuid(w.zoneId) },
+    data: { proxyHostname: '127.0.0.1', proxyPort: Number(new URL(origin).port) },
+  });
+  const added = await w.h.call('add_registry', { registry_url: `${origin}/registry/` });
+  expect(added.statusCode).toBe(200);
+  for (const name of friendlyNames) {
+    const installed = await w.h.call('install_workspace', {
+      registry_id: added.json().registry.registry_id,
+      name,
+    });
+    expect(installed.statusCode).toBe(200);
+    const grant = await w.h.call('add_images_group', {
+      target_group: { group_id: w.groupId },
+      target_image: { image_id: installed.json().image.image_id },
+    });
+    expect(grant.statusCode).toBe(200);
+  }
+  const { user_id: userId } = await w.member('ada');
+
+  const browser = await launchChromium();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(`${origin}/`);
+  await page.getByLabel('Username').fill('ada');
+  await page.getByLabel('Password').fill(VALID_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  for (const name of friendlyNames) await page.getByRole('heading', { name }).waitFor();
+  return { w, origin, browser, context, page, userId };
+}
+
+export async function closeDesktopWorld(world: DesktopWorld | undefined) {
+  await world?.browser.close();
+  await closeWorld(world?.w);
+}
+
+export interface LaunchedDesktop {
+  tab: Page;
+  kasmId: string;
+  /** The noVNC stream's WebSocket, once it opened. */
+  stream: WebSocket;
+}
+
+/**
+ * Presses Launch and follows the new tab to noVNC's page, until its WebSocket is open. Chromium
+ * aborts loads with ERR_NETWORK_CHANGED while the engine adds the container's interface: the
+ * tab is then opened again from the session's start page, once.
+ */
+export async function launchDesktop(world: DesktopWorld, friendlyName: string) {
+  const [tab] = await Promise.all([
+    world.context.waitForEvent('page'),
+    world.page.getByRole('button', { name: `Launch ${friendlyName}` }).click(),
+  ]);
+  const streams: WebSocket[] = [];
+  tab.on('websocket', (ws) => streams.push(ws));
+  const reached = () => tab.waitForURL(/\/kasm\/[0-9a-f]{32}\/vnc\.html\?/, { timeout: LONG });
+  await reached().catch(async (error) => {
+    if (!tab.url().startsWith('chrome-error:')) throw error;
+    const kasm = await world.w.h.db.kasm.findFirstOrThrow({ where: { status: 'running' } });
+    await tab.goto(`${world.origin}/sessions/${kasm.id.replaceAll('-', '')}`);
+    await tab.getByRole('button', { name: 'Open the workspace' }).click();
+    await reached();
+  });
+  const kasmId = new URL(tab.url()).pathname.split('/')[2];
+  const stream = await waitFor(async () => {
+    const open = streams.find((ws) => ws.url().endsWith(`/kasm/${kasmId}/websockify`));
+    if (!open || open.isClosed()) throw new Error('the stream is not open yet');
+    return open;
+  }, LONG);
+  return { tab, kasmId, stream } satisfies LaunchedDesktop;
+}
+
+/** How many colours a sample of noVNC's canvas holds: 0 before it draws, 1 while it is blank. */
+const CANVAS_COLOURS = `(() => {
+  const canvas = document.querySelector('#noVNC_container canvas');
+  if (!canvas || canvas.width === 0) return 0;
+  const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+  const seen = new Set();
+  for (let i = 0; i < data.length; i += 4 * 31) seen.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+  return seen.size;
+})()`;
+
+export const canvasColours = (tab: Page): Promise<number> => tab.evaluate(CANVAS_COLOURS);
+
+/** Waits until the desktop is drawn: the canvas shows more than a background. */
+export async function waitForDesktop(tab: Page): Promise<number> {
+  return waitFor(
+    async () => {
+      const colours = await canvasColours(tab);
+      if (colours < 8) throw new Error(`the canvas shows ${colours} colour(s)`);
+      return colours;
+    },
+    LONG,
+    250,
+  );
+}
+
+/**
+ * Screenshots the desktop once programs started from its terminal have drawn their windows (their
+ * icons and widgets add hundreds of colours to the canvas; text in the terminal adds tens). A
+ * picture for the docs, so it asserts nothing.
+ */
+export async function screenshotWhenDrawn(tab: Page, before: number, name: string) {
+  await waitFor(
+    async () => {
+      if ((await canvasColours(tab)) < before * 1.5) throw new Error('no new window drawn yet');
+    },
+    LONG / 4,
+    250,
+  ).catch(() => undefined);
+  await tab.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+}
+
+/**
+ * Clicks into the terminal (the desktop opens it at the top left, focused) and types `lines`,
+ * each followed by Enter, as a person would.
+ */
+export async function typeInTerminal(tab: Page, lines: string[]): Promise<void> {
+  const box = await tab.locator('#noVNC_container canvas').boundingBox();
+  if (!box) throw new Error('no canvas');
+  await tab.mouse.click(box.x + 200, box.y + 150);
+  for (const line of lines) {
+    await tab.keyboard.type(line, { delay: 15 });
+    await tab.keyboard.press('Enter');
+  }
+}
+
+/** A file's text in the session's container, read through exec_command_kasm. */
+export function fileInSession(world: DesktopWorld, kasmId: string, file: string) {
+  return waitFor(
+    async () => {
+      const res = await world.w.h.call('exec_command_kasm', {
+        kasm_id: kasmId,
+        user_id: world.userId,
+        exec_config: { cmd: `cat ${file}` },
+      });
+      expect(res.statusCode).toBe(200);
+      if (res.json().exit_code !== 0) throw new Error(`${file}: ${res.json().output}`);
+      return String(res.json().output);
+    },
+    LONG,
+    250,
+  );
+}

@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import https from 'node:https';
+import type Docker from 'dockerode';
+import { waitFor } from '@platform/testing';
+import { docker } from '../engine/session-fixture';
+import { OWN_WORKSPACES } from '../../src/own-registry/own-workspaces';
+
+// The images `npm run workspaces:build` makes (the engine setup builds them for this folder),
+// held to what the platform expects of a Kasm image (spec §10), without the platform.
+const LONG = 120_000;
+jest.setTimeout(3 * LONG);
+
+// The first workspace of the own registry is the Desktop.
+const DESKTOP = OWN_WORKSPACES[0].image;
+const password = randomBytes(12).toString('base64url');
+let container: Docker.Container;
+let port: number;
+
+type Answer = { status: number; body: string };
+function get(path: string, headers: Record<string, string> = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = https.request(
+      { host: '127.0.0.1', port, path, headers, rejectUnauthorized: false },
+      (res) => {
+        let body = '';
+        res
+          .on('data', (c) => (body += c))
+          .on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    // A WebSocket upgrade that is accepted answers 101 here instead of a response.
+    req.on('upgrade', (res, socket) => {
+      socket.destroy();
+      resolve({ status: res.statusCode ?? 0, body: '' });
+    });
+    req.on('error', reject).end();
+  });
+}
+const basic = (user: string, pass: string) => ({
+  authorization: `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`,
+});
+const upgrade = {
+  connection: 'Upgrade',
+  upgrade: 'websocket',
+  'sec-websocket-version': '13',
+  'sec-websocket-key': randomBytes(16).toString('base64'),
+};
+
+async function exec(cmd: string, target = container): Promise<string> {
+  const run = await target.exec({ Cmd: ['/bin/sh', '-c', cmd], AttachStdout: true });
+  const stream = await run.start({ Detach: false });
+  const chunks: Buffer[] = [];
+  await new Promise((resolve) =>
+    stream.on('data', (c: Buffer) => chunks.push(c)).on('end', resolve),
+  );
+  // Drop the 8-byte frame headers of the multiplexed stream.
+  const all = Buffer.concat(chunks);
+  const out: Buffer[] = [];
+  for (let i = 0; i + 8 <= all.length; i += 8 + all.readUInt32BE(i + 4))
+    out.push(all.subarray(i + 8, i + 8 + all.readUInt32BE(i + 4)));
+  return Buffer.concat(out).toString();
+}
+
+const startImage = (image: string) =>
+  docker.createContainer({
+    Image: image,
+    Env: [`VNC_PW=${password}`],
+    HostConfig: {
+      Init: true,
+      PortBindings: { '6901/tcp': [{ HostIp: '127.0.0.1', HostPort: '' }] },
+    },
+  });
+
+beforeAll(async () => {
+  container = await startImage(DESKTOP);
+  await container.start();
+  const info = await container.inspect();
+  port = Number(info.NetworkSettings.Ports['6901/tcp'][0].HostPort);
+  await waitFor(() => get('/'), LONG, 200);
+});
+afterAll(() => container?.remove({ force: true }).catch(() => undefined));
+
+describe('the workspace images', () => {
+  it.each(OWN_WORKSPACES.map((w) => [w.image]))(
+    '%s runs as uid 1000 in /home/kasm-user, serves 6901 and stays under 1 GB',
+    async (image) => {
+      const info = await docker.getImage(image).inspect();
+      expect(info.Config.User).toBe('1000');
+      expect(info.Config.Env).toContain('HOME=/home/kasm-user');
+      expect(Object.keys(info.Config.ExposedPorts ?? {})).toEqual(['6901/tcp']);
+      expect(info.Size).toBeLessThan(1_000_000_000);
+    },
+  );
+});
+
+describe('the Desktop image', () => {
+  it('guards its page with Basic auth as kasm_user:$VNC_PW, over TLS', async () => {
+    expect((await get('/')).status).toBe(401);
+    expect((await get('/', basic('kasm_user', 'wrong'))).status).toBe(401);
+    expect((await get('/', basic('root', password))).status).toBe(401);
+    const page = await get('/', basic('kasm_user', password));
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('start.js');
+    expect((await get('/vnc.html', basic('kasm_user', password))).status).toBe(200);
+  });
+
+  it('guards its WebSocket stream the same way', async () => {
+    expect((await get('/websockify', upgrade)).status).toBe(401);
+    expect((await get('/websockify', { ...upgrade, ...basic('kasm_user', 'wrong') })).status).toBe(
+      401,
+    );
+    expect((await get('/websockify', { ...upgrade, ...basic('kasm_user', password) })).status).toBe(
+      101,
+    );
+  });
+
+  it('runs every process as uid 1000, and no command line shows the password', async () => {
+    expect((await exec('id -u')).trim()).toBe('1000');
+    const processes = await exec(
+      'for p in /proc/[0-9]*; do printf "%s " "$(stat -c %u "$p")"; tr "\\0" " " < "$p/cmdline"; echo; done',
+    );
+    expect(processes).toMatch(/Xvnc/);
+    expect(processes).toMatch(/websockify/);
+    expect(processes).not.toContain(password);
+    // A process that ended while listed (the listing's own) leaves its owner empty.
+    const owners = processes
+      .split('\n')
+      .map((l) => l.split(' ')[0])
+      .filter(Boolean);
+    expect(new Set(owners)).toEqual(new Set(['1000']));
+  });
+
+  it('stops cleanly on SIGTERM: exit code 0, not killed after the grace period', async () => {
+    await container.stop({ t: 60 });
+    const info = await container.inspect();
+    expect(info.State.ExitCode).toBe(0);
+  });
+});
+
+describe('the Firefox image', () => {
+  it('runs Firefox ESR on its display', async () => {
+    const browser = await startImage(OWN_WORKSPACES[2].image);
+    try {
+      await browser.start();
+      const running = () => exec('cat /proc/[0-9]*/comm', browser);
+      await waitFor(async () => expect(await running()).toMatch(/^firefox-esr$/m), LONG, 250);
+    } finally {
+      await browser.remove({ force: true });
+    }
+  });
+});

@@ -1,0 +1,92 @@
+// @ts-check
+// The workspace images this repository ships, as stages built from Debian 12 packages: each
+// stage is its parent's rootfs plus packages, files (rootfs/<stage>) and setup commands. Stages
+// with an `image` are imported into the engine; the others are cached rootfs only.
+
+/**
+ * @typedef {object} Stage
+ * @property {string} name
+ * @property {string | null} parent  the stage whose rootfs this one starts from (null: debootstrap)
+ * @property {string[]} packages     installed with --no-install-recommends
+ * @property {string[]} [extracted]  packages whose files are unpacked without their dependencies
+ * @property {string} [setup]        shell run in the chroot as root after packages and files
+ * @property {string} [image]        the image's name and tag, for stages that are images
+ * @property {string} [description]
+ */
+
+const IMAGE_PREFIX = 'workspace-platform/';
+const IMAGE_TAG = '1.0';
+const LIB = '/usr/lib/x86_64-linux-gnu';
+
+/** @type {Stage[]} */
+const STAGES = [
+  { name: 'base', parent: null, packages: [] },
+  {
+    name: 'vnc',
+    parent: 'base',
+    packages: [
+      'tigervnc-standalone-server',
+      'openbox',
+      'websockify',
+      'python3',
+      'openssl',
+      'fonts-dejavu-core',
+      'x11-xserver-utils',
+    ],
+    // noVNC is static files; its package's dependency on nodejs (for its own tooling) is 70 MB.
+    extracted: ['novnc'],
+    setup: [
+      'useradd --uid 1000 --user-group --create-home --home-dir /home/kasm-user --shell /bin/bash kasm-user',
+      'for f in /usr/share/novnc/*; do ln -s "$f" /usr/local/share/workspace-web/; done',
+      // Mesa's software OpenGL (its LLVM, 140 MB), which Xvnc's libGL pulls in, goes: Xvnc runs
+      // without GLX, and the images (Firefox's above all) stay well under 1 GB.
+      `rm -rf ${LIB}/dri ${LIB}/libLLVM-15.so.1 ${LIB}/libz3.so.4`,
+    ].join('\n'),
+  },
+  {
+    name: 'desktop',
+    parent: 'vnc',
+    packages: ['tint2', 'xterm', 'pcmanfm', 'mousepad', 'adwaita-icon-theme'],
+    image: `${IMAGE_PREFIX}desktop:${IMAGE_TAG}`,
+    description: 'Openbox desktop with a panel, terminal, file manager and text editor',
+  },
+  {
+    name: 'development',
+    parent: 'desktop',
+    packages: ['git', 'gcc', 'libc6-dev', 'make', 'geany', 'vim-tiny', 'less', 'openssh-client'],
+    image: `${IMAGE_PREFIX}development:${IMAGE_TAG}`,
+    description: 'The desktop plus git, gcc, make, Python 3 and the Geany editor',
+  },
+  {
+    name: 'browser',
+    parent: 'vnc',
+    packages: ['firefox-esr'],
+    image: `${IMAGE_PREFIX}browser:${IMAGE_TAG}`,
+    description: 'Firefox ESR, full screen',
+  },
+];
+
+/** What every image says about itself (docker import's --change lines). */
+const IMAGE_CHANGES = [
+  'USER 1000',
+  'ENV HOME=/home/kasm-user',
+  'ENV LANG=C.UTF-8',
+  'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+  'WORKDIR /home/kasm-user',
+  'EXPOSE 6901/tcp',
+  'CMD ["/usr/local/bin/workspace-start"]',
+];
+
+/** Left out of every stage: documentation, manuals, translations, package caches. */
+const PRUNED = [
+  'usr/share/doc',
+  'usr/share/man',
+  'usr/share/info',
+  'usr/share/locale',
+  'usr/share/lintian',
+  'var/cache/apt',
+  'var/lib/apt/lists',
+  'var/log',
+];
+
+module.exports = { IMAGE_CHANGES, IMAGE_PREFIX, PRUNED, STAGES };
