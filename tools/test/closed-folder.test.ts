@@ -7,7 +7,9 @@ import { ROOT } from './support/repo';
 
 /** Runs node in `cwd` without a database configured; its exit code and standard error. */
 async function nodeIn(cwd: string, args: string[]): Promise<{ code: number; stderr: string }> {
-  const { DATABASE_URL: _database, TEST_DATABASE_URL: _test, ...env } = process.env;
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(TEST_)?DATABASE_URL$/.test(name)),
+  );
   try {
     const { stderr } = await promisify(execFile)(process.execPath, args, {
       cwd,
