@@ -10,12 +10,11 @@ import {
   type LaunchedDesktop,
 } from './desktop-fixture';
 
-jest.setTimeout(4 * LONG);
-
 // Web VNC clients that open the stream beside their page through the proxy, as KasmVNC's does,
 // against the Desktop image's real websockify: each must show the desktop in its own tab.
-let world: DesktopWorld;
 let desktop: LaunchedDesktop;
+let world: DesktopWorld;
+jest.setTimeout(4 * LONG);
 
 beforeAll(async () => {
   world = await createDesktopWorld(['Desktop']);
