@@ -18,6 +18,8 @@ export interface DesktopWorld {
   context: BrowserContext;
   page: Page;
   userId: string;
+  /** The installed workspaces' image_id, by friendly name. */
+  imageIds: Record<string, string>;
 }
 
 /**
@@ -34,12 +36,14 @@ export async function createDesktopWorld(friendlyNames: string[]): Promise<Deskt
   });
   const added = await w.h.call('add_registry', { registry_url: `${origin}/registry/` });
   expect(added.statusCode).toBe(200);
+  const imageIds: Record<string, string> = {};
   for (const name of friendlyNames) {
     const installed = await w.h.call('install_workspace', {
       registry_id: added.json().registry.registry_id,
       name,
     });
     expect(installed.statusCode).toBe(200);
+    imageIds[name] = installed.json().image.image_id;
     const grant = await w.h.call('add_images_group', {
       target_group: { group_id: w.groupId },
       target_image: { image_id: installed.json().image.image_id },
@@ -56,7 +60,7 @@ export async function createDesktopWorld(friendlyNames: string[]): Promise<Deskt
   await page.getByLabel('Password').fill(VALID_PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   for (const name of friendlyNames) await page.getByRole('heading', { name }).waitFor();
-  return { w, origin, browser, context, page, userId };
+  return { w, origin, browser, context, page, userId, imageIds };
 }
 
 export async function closeDesktopWorld(world: DesktopWorld | undefined) {
@@ -81,8 +85,7 @@ export async function launchDesktop(world: DesktopWorld, friendlyName: string) {
     world.context.waitForEvent('page'),
     world.page.getByRole('button', { name: `Launch ${friendlyName}` }).click(),
   ]);
-  const streams: WebSocket[] = [];
-  tab.on('websocket', (ws) => streams.push(ws));
+  const streams = watchStreams(tab);
   const reached = () => tab.waitForURL(/\/kasm\/[0-9a-f]{32}\/vnc\.html\?/, { timeout: LONG });
   await reached().catch(async (error) => {
     if (!tab.url().startsWith('chrome-error:')) throw error;
@@ -92,12 +95,47 @@ export async function launchDesktop(world: DesktopWorld, friendlyName: string) {
     await reached();
   });
   const kasmId = new URL(tab.url()).pathname.split('/')[2];
-  const stream = await waitFor(async () => {
+  const stream = await openStream(streams, kasmId);
+  return { tab, kasmId, stream } satisfies LaunchedDesktop;
+}
+
+/** Every WebSocket the tab opens, from now on. */
+function watchStreams(tab: Page): WebSocket[] {
+  const streams: WebSocket[] = [];
+  tab.on('websocket', (ws) => streams.push(ws));
+  return streams;
+}
+
+/** The session's stream through the proxy, once one of `streams` is open. */
+const openStream = (streams: WebSocket[], kasmId: string) =>
+  waitFor(async () => {
     const open = streams.find((ws) => ws.url().endsWith(`/kasm/${kasmId}/websockify`));
     if (!open || open.isClosed()) throw new Error('the stream is not open yet');
     return open;
   }, LONG);
+
+/**
+ * Opens `url` (a web VNC client of the session, through the proxy) in a new tab of the signed-in
+ * context, loading it once more after an ERR_NETWORK_CHANGED, until its stream is open.
+ */
+export async function openClient(world: DesktopWorld, kasmId: string, url: string) {
+  const tab = await world.context.newPage();
+  const streams = watchStreams(tab);
+  await tab.goto(url).catch(async (error: Error) => {
+    if (!/ERR_NETWORK_CHANGED/.test(error.message)) throw error;
+    await tab.goto(url);
+  });
+  const stream = await openStream(streams, kasmId);
   return { tab, kasmId, stream } satisfies LaunchedDesktop;
+}
+
+/** Destroys the session from the signed-in page, as its user does. */
+export async function destroyFromPage(world: DesktopWorld, friendlyName: string) {
+  await world.page
+    .locator('.session', { hasText: friendlyName })
+    .getByRole('button', { name: `Destroy ${friendlyName}` })
+    .click();
+  await world.page.getByText('The session was destroyed.').waitFor({ timeout: LONG });
 }
 
 /** How many colours a sample of noVNC's canvas holds: 0 before it draws, 1 while it is blank. */

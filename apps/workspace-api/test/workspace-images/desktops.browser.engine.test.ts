@@ -4,6 +4,7 @@ import { waitFor } from '@platform/testing';
 import {
   closeDesktopWorld,
   createDesktopWorld,
+  destroyFromPage,
   fileInSession,
   launchDesktop,
   canvasColours,
@@ -26,14 +27,6 @@ beforeAll(async () => {
 });
 afterAll(() => closeDesktopWorld(world));
 
-async function destroyFromPage(friendlyName: string) {
-  await world.page
-    .locator('.session', { hasText: friendlyName })
-    .getByRole('button', { name: `Destroy ${friendlyName}` })
-    .click();
-  await world.page.getByText('The session was destroyed.').waitFor({ timeout: LONG });
-}
-
 describe('the Desktop workspace in Chromium', () => {
   let desktop: LaunchedDesktop;
 
@@ -55,7 +48,7 @@ describe('the Desktop workspace in Chromium', () => {
 
   it('ends the stream when the session is destroyed from the page', async () => {
     const closed = new Promise((resolve) => desktop.stream.on('close', resolve));
-    await destroyFromPage('Desktop');
+    await destroyFromPage(world, 'Desktop');
     await closed;
     const kasm = await world.w.h.db.kasm.findUniqueOrThrow({
       where: { id: toUuid(desktop.kasmId) },
@@ -87,6 +80,6 @@ describe('the Development workspace in Chromium', () => {
       'clear; ./hello; git --version; python3 --version; geany hello.c 2>/dev/null &',
     ]);
     await screenshotWhenDrawn(tab, before, 'development');
-    await destroyFromPage('Development');
+    await destroyFromPage(world, 'Development');
   });
 });
