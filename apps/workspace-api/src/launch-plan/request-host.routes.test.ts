@@ -122,3 +122,28 @@ describe('zones with proxy_hostname $request_host$', () => {
     );
   });
 });
+
+describe('the web page’s policy', () => {
+  const policyAt = async (host: string) =>
+    String((await h.inject({ method: 'GET', url: '/', headers: { host } })).headers[
+      'content-security-policy'
+    ]);
+
+  it('lets its forms lead to each zone’s session origin, and to no other site', async () => {
+    await h.call('create_zone', {
+      target_zone: { name: 'eu', proxy_hostname: 'desk.example.com', proxy_port: 8443 },
+    });
+    await h.call('update_zone', { target_zone: { zone_id: zoneId, proxy_port: 6443 } });
+    // The page reads zones at most once a second.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const policy = await policyAt('box.example:3001');
+    expect(policy).toContain(
+      "form-action 'self' http://box.example:6443 http://desk.example.com:8443;",
+    );
+    expect(policy).not.toMatch(/form-action[^;]*\*/);
+  });
+
+  it('names no $request_host$ origin for a request whose host is not valid', async () => {
+    expect(await policyAt('bad host')).toContain("form-action 'self';");
+  });
+});
