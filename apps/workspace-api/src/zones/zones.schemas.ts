@@ -25,8 +25,8 @@ export const ZoneFields = {
     minLength: 1,
     maxLength: 255,
     pattern: `^(${REQUEST_HOST.replace(/\$/g, '\\$')}|${HOST_NAME})$`,
-    description:
-      'a host name (letters, digits, dots and hyphens), or $request_host$: the host each request came to (with proxy_port 0, its port too)',
+    // Problems read "must be <description>": $request_host$ is explained in the README.
+    description: 'a host name (letters, digits, dots and hyphens) or $request_host$',
   }),
   proxy_path: Type.String({
     maxLength: 1024,
