@@ -213,7 +213,14 @@ export async function buildApp(
     sockets,
     signedInUser: async (token) => (await logins.sessionUser(token))?.userId ?? null,
   });
-  await app.register(webPlugin, { logins, sessions, images, icons });
+  await app.register(webPlugin, {
+    logins,
+    sessions,
+    images,
+    icons,
+    zones,
+    sessionScheme: config.SESSION_URL_SCHEME,
+  });
   await app.register(ownRegistryRoutes, { series: platformSeries(config.PLATFORM_VERSION) });
   app.decorate('sessionWorker', sessionWorker);
   if (config.SESSION_WORKER === 'on') app.addHook('onReady', async () => sessionWorker.start());

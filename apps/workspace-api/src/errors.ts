@@ -216,6 +216,11 @@ export const AgentHasSessionsError = createError(
   409,
 );
 export const ProxyCredentialsMissingError = createError('SESSION_CREDENTIALS_MISSING', '%s', 401);
+export const RequestHostInvalidError = createError(
+  'REQUEST_HOST_INVALID',
+  'The request’s host (Host, or X-Forwarded-Host from a trusted proxy) is not a host name or IP address with an optional port',
+  400,
+);
 export const ProxyAccessDeniedError = createError('SESSION_ACCESS_DENIED', '%s', 403);
 export const ProxyOriginRejectedError = createError(
   'SESSION_ORIGIN_REJECTED',

@@ -16,6 +16,8 @@ export interface PagePolicyOptions {
   styleNonce?: string;
   /** Also allows fonts from data: URLs (a component's embedded icon font). */
   dataFonts?: boolean;
+  /** Origins besides its own that the page's forms may lead to (a redirect counts too). */
+  formTargets?: readonly string[];
 }
 
 /**
@@ -23,7 +25,11 @@ export interface PagePolicyOptions {
  * elsewhere, only the page's own files, its own API and its own images. Forms post only here,
  * and no other site may frame the page.
  */
-export function pagePolicy({ styleNonce, dataFonts }: PagePolicyOptions = {}): string {
+export function pagePolicy({
+  styleNonce,
+  dataFonts,
+  formTargets = [],
+}: PagePolicyOptions = {}): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
@@ -31,7 +37,7 @@ export function pagePolicy({ styleNonce, dataFonts }: PagePolicyOptions = {}): s
     ...(dataFonts ? ['font-src data:'] : []),
     "img-src 'self'",
     "connect-src 'self'",
-    "form-action 'self'",
+    ["form-action 'self'", ...formTargets].join(' '),
     "frame-ancestors 'none'",
     "base-uri 'none'",
   ].join('; ');

@@ -3,6 +3,7 @@ import type { Database } from '../db';
 import { EngineError } from '../engines/engine';
 import type { EnginePolicy } from '../engines/engine-address';
 import type { Engines } from '../engines/engines';
+import { REQUEST_HOST } from '../launch-plan/request-host';
 import { createZonesRepository } from '../zones/zones.repository';
 import { createZonesService, type ZonesService } from '../zones/zones.service';
 import { createAgentsRepository } from './agents.repository';
@@ -27,6 +28,23 @@ export function localAgentServices(database: Database, engines: Engines, policy:
       reservations: async () => new Map(),
     }),
   };
+}
+
+/**
+ * The zone "local": sessions on the host and port each person's page is on, so the page works
+ * from 127.0.0.1, localhost or the machine's address alike. A zone still holding setup's earlier
+ * default (localhost and the service's port) moves to this one; any other setting is the
+ * administrator's and stays.
+ */
+async function localZone(zones: ZonesService, port: number) {
+  const existing = (await zones.list()).find((z) => z.name === LOCAL_AGENT);
+  const fields = { proxy_hostname: REQUEST_HOST, proxy_port: 0 } as const;
+  if (!existing) return zones.create({ name: LOCAL_AGENT, ...fields });
+  const oldDefault =
+    existing.proxyHostname === 'localhost' &&
+    existing.proxyPort === port &&
+    existing.proxyPath === '/';
+  return oldDefault ? zones.update({ zone_id: toWireId(existing.id), ...fields }) : existing;
 }
 
 export type LocalAgentResult =
@@ -58,13 +76,7 @@ export async function registerLocalAgent(deps: {
           : String(error);
     return { registered: false, url, reason };
   }
-  const zone =
-    (await deps.zones.list()).find((z) => z.name === LOCAL_AGENT) ??
-    (await deps.zones.create({
-      name: LOCAL_AGENT,
-      proxy_hostname: 'localhost',
-      proxy_port: deps.port,
-    }));
+  const zone = await localZone(deps.zones, deps.port);
   const existing = (await deps.agents.list()).find((a) => a.hostname === LOCAL_AGENT);
   const agent = existing
     ? await deps.agents.update({ agent_id: toWireId(existing.id), docker_url: url })

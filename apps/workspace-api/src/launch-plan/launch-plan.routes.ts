@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { API_KEY_SECURITY, errorResponses } from '../operations';
+import { requestHostOf } from './request-host';
 import { toLaunchPlanResponse } from './launch-plan-response';
 import { LaunchPlanBodySchema, LaunchPlanEnvelopeSchema } from './launch-plan.schemas';
 import type { LaunchPlanService } from './launch-plan.service';
@@ -22,7 +23,11 @@ export const launchPlanRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => ({
       launch_plan: toLaunchPlanResponse(
-        await launchPlans.plan(request.body.target_user, request.body.target_image.image_id),
+        await launchPlans.plan(
+          request.body.target_user,
+          request.body.target_image.image_id,
+          requestHostOf(request),
+        ),
       ),
     }),
   );

@@ -11,6 +11,7 @@ import {
   WorkspaceNotAllowedError,
 } from '../errors';
 import { resolveLaunchPlan, type LaunchPlan, type PlanAgent } from './launch-plan';
+import type { RequestHost } from './request-host';
 import { loadPlanInputs, type PlanSources } from './plan-inputs';
 import type { TargetUser } from '../users';
 
@@ -20,6 +21,8 @@ export interface PlanOptions {
   /** Agents left out before planning, with why; reported beside the plan's own refusals. */
   refusals?: readonly { hostname: string; reason: string }[];
   sessionId?: string;
+  /** The host the request came to: a `$request_host$` zone's session URL uses it. */
+  requestHost?: RequestHost;
 }
 
 /** Loads what a launch plan depends on and resolves it with the pure resolveLaunchPlan. */
@@ -61,6 +64,7 @@ export function createLaunchPlanService({
       ...inputs,
       agents,
       urlScheme,
+      requestHost: options.requestHost,
       sessionId: options.sessionId ?? toWireId(randomUUID()),
     });
     if (result.outcome === 'not_allowed') throw new WorkspaceNotAllowedError(result.reason);
@@ -79,8 +83,8 @@ export function createLaunchPlanService({
   }
 
   return {
-    plan: async (target: TargetUser, imageId: string) =>
-      planIn(undefined, await users.idOf(target), imageId),
+    plan: async (target: TargetUser, imageId: string, requestHost?: RequestHost) =>
+      planIn(undefined, await users.idOf(target), imageId, { requestHost }),
     /** The plan inside a caller's transaction, over the agents it has locked. */
     planIn,
   };

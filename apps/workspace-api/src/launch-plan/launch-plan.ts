@@ -9,6 +9,7 @@ import { decideAccess } from '../images/access';
 import { fillProfilePath } from '../images/profile-path';
 import type { TargetedMapping } from '../file-mappings/mapping-target';
 import { mergeFileMappings, type MergedMapping } from './merge-file-mappings';
+import { REQUEST_HOST, type RequestHost } from './request-host';
 import { resolveKasmUrl, sessionUrl, type ZoneProxy } from './session-url';
 
 export interface PlanImage {
@@ -41,6 +42,8 @@ export interface LaunchPlanInput {
   sessionId: string;
   /** The scheme of session URLs (https unless the platform is served over plain HTTP). */
   urlScheme?: string;
+  /** The host the request for the plan came to, for a zone whose host is `$request_host$`. */
+  requestHost?: RequestHost;
 }
 
 export interface LaunchPlan {
@@ -66,7 +69,10 @@ export interface LaunchPlan {
     free: Resources;
   };
   sessionId: string;
+  /** The URL as the launching request saw it; KASM_URL in the container. */
   sessionUrl: string;
+  /** Set when the zone's host is `$request_host$`: each later request gets a URL on its own host. */
+  requestHostZone?: ZoneProxy & { scheme: string };
   persistentProfilePath: string | null;
   fileMappings: MergedMapping[];
   execConfig: unknown;
@@ -99,7 +105,12 @@ export function resolveLaunchPlan(input: LaunchPlanInput): LaunchPlanResult {
   }
   const { agent, free } = choice;
   const zone = zones.get(agent.zoneId) as PlanZone;
-  const url = sessionUrl(zone, input.sessionId, input.urlScheme);
+  const url = sessionUrl(zone, input.sessionId, input.urlScheme, input.requestHost);
+  const { proxyHostname, proxyPath, proxyPort } = zone;
+  const requestHostZone =
+    proxyHostname === REQUEST_HOST
+      ? { proxyHostname, proxyPath, proxyPort, scheme: input.urlScheme ?? 'https' }
+      : undefined;
   const owner = { username: user.username, userId: toWireId(user.id), imageId: toWireId(image.id) };
 
   return {
@@ -127,6 +138,7 @@ export function resolveLaunchPlan(input: LaunchPlanInput): LaunchPlanResult {
       },
       sessionId: input.sessionId,
       sessionUrl: url,
+      ...(requestHostZone ? { requestHostZone } : {}),
       persistentProfilePath: fillProfilePath(image.persistentProfilePath, owner),
       fileMappings: mergeFileMappings({
         image,
@@ -137,4 +149,11 @@ export function resolveLaunchPlan(input: LaunchPlanInput): LaunchPlanResult {
       execConfig: resolveKasmUrl(image.execConfig, url),
     },
   };
+}
+
+/** The session's URL for a request that came to `requestHost` (only `$request_host$` zones differ). */
+export function sessionUrlFor(plan: LaunchPlan, requestHost: RequestHost): string {
+  const zone = plan.requestHostZone;
+  if (!zone) return plan.sessionUrl;
+  return sessionUrl(zone, plan.sessionId, zone.scheme, requestHost);
 }

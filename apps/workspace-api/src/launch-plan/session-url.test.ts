@@ -80,3 +80,43 @@ describe('resolveKasmUrl', () => {
     expect(config.go.cmd).toBe('$KASM_URL');
   });
 });
+
+describe('sessionUrl with proxy_hostname $request_host$', () => {
+  const requestZone = (proxyPort: number, proxyPath = '/') => ({
+    proxyHostname: '$request_host$',
+    proxyPath,
+    proxyPort,
+  });
+  const at = (hostname: string, port = '') => ({ hostname, port });
+
+  it('uses the request’s host and, with proxy_port 0, its port: the origin the person is on', () => {
+    expect(sessionUrl(requestZone(0), 'abc', 'http', at('127.0.0.1', '3001'))).toBe(
+      'http://127.0.0.1:3001/kasm/abc/',
+    );
+    expect(sessionUrl(requestZone(0), 'abc', 'https', at('desk.example.com'))).toBe(
+      'https://desk.example.com/kasm/abc/',
+    );
+    expect(sessionUrl(requestZone(0), 'abc', 'http', at('[::1]', '8080'))).toBe(
+      'http://[::1]:8080/kasm/abc/',
+    );
+  });
+
+  it('keeps an explicit proxy_port (and the scheme 443 and 80 fix) over the request’s port', () => {
+    expect(sessionUrl(requestZone(8443), 'abc', 'https', at('10.0.0.5', '3001'))).toBe(
+      'https://10.0.0.5:8443/kasm/abc/',
+    );
+    expect(sessionUrl(requestZone(443, '/desk/'), 'abc', 'http', at('box', '3001'))).toBe(
+      'https://box/desk/kasm/abc/',
+    );
+  });
+
+  it('falls back to localhost where no request names a host', () => {
+    expect(sessionUrl(requestZone(3001), 'abc', 'http')).toBe('http://localhost:3001/kasm/abc/');
+  });
+
+  it('leaves zones with a host of their own on that host, whatever the request’s', () => {
+    expect(sessionUrl(zone(0), 'abc', 'https', at('127.0.0.1', '3001'))).toBe(
+      'https://desk.example.com/kasm/abc/',
+    );
+  });
+});

@@ -1,4 +1,5 @@
 import { proxyOrigin } from './proxy-port';
+import { REQUEST_HOST, type RequestHost } from './request-host';
 
 export interface ZoneProxy {
   proxyHostname: string;
@@ -7,11 +8,27 @@ export interface ZoneProxy {
   proxyPort: number;
 }
 
-/** `https://proxy_hostname[:proxy_port]/proxy_path/kasm/<session_id>/`: the session proxy's address. */
-export function sessionUrl(zone: ZoneProxy, sessionId: string, scheme = 'https'): string {
-  const { scheme: urlScheme, port } = proxyOrigin(zone.proxyPort, scheme);
+/**
+ * `https://proxy_hostname[:proxy_port]/proxy_path/kasm/<session_id>/`: the session proxy's address.
+ * A zone whose host is `$request_host$` takes `requestHost` (the host the request came to), and
+ * with proxy_port 0 that request's port too: the session is on the origin the person is using.
+ * Without a request there is no such host: `localhost`, the machine's own name.
+ */
+export function sessionUrl(
+  zone: ZoneProxy,
+  sessionId: string,
+  scheme = 'https',
+  requestHost?: RequestHost,
+): string {
+  const origin = proxyOrigin(zone.proxyPort, scheme);
+  let host = zone.proxyHostname;
+  let port = origin.port;
+  if (host === REQUEST_HOST) {
+    host = requestHost?.hostname ?? 'localhost';
+    if (zone.proxyPort === 0 && requestHost?.port) port = `:${requestHost.port}`;
+  }
   const path = zone.proxyPath.replace(/\/+$/, '');
-  return `${urlScheme}://${zone.proxyHostname}${port}${path}/kasm/${sessionId}/`;
+  return `${origin.scheme}://${host}${port}${path}/kasm/${sessionId}/`;
 }
 
 // $KASM_URL_EXTRA is another variable: only a whole name is replaced.

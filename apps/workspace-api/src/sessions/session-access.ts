@@ -98,7 +98,10 @@ export function createSessionAccess(kasms: KasmsRepository, options: AccessOptio
       const id = sessionId(rawId);
       const row = await kasms.find(id);
       if (!row) throw new KasmNotFoundError(`kasm_id ${rawId}`);
-      if (!onSessionHost(request.hostname, (row.plan as unknown as LaunchPlan).sessionUrl))
+      // A `$request_host$` zone's kasm_url is on whatever host its request came to, so every
+      // host the platform is reached at is the session's host; other zones name theirs.
+      const plan = row.plan as unknown as LaunchPlan;
+      if (!plan.requestHostZone && !onSessionHost(request.hostname, plan.sessionUrl))
         throw new ProxyAccessDeniedError('Open the session at the address of its kasm_url');
       if (request.signedInAs !== null && request.signedInAs !== row.userId) throw notYours();
       const secret = randomSecret(32);

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { toTimestamp, toWireId } from '@platform/schemas';
 import { holds } from '../api-keys/permissions';
+import { requestHostOf } from '../launch-plan/request-host';
 import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
 import { toKasmResponse } from './kasm-response';
 import {
@@ -35,7 +36,7 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsServi
         response: { 200: RequestKasmResponseSchema, ...errorResponses(404, 409, 502) },
       },
     },
-    async (request) => sessions.request(request.body),
+    async (request) => sessions.request(request.body, requestHostOf(request)),
   );
 
   app.post(
@@ -55,7 +56,10 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsServi
     async (request) => {
       const { kasm_id, user_id } = request.body;
       const newLink = request.apiKey !== null && holds(request.apiKey, 'users.auth_session');
-      const { row, kasmUrl } = await sessions.status(kasm_id, user_id, { newLink });
+      const { row, kasmUrl } = await sessions.status(kasm_id, user_id, {
+        newLink,
+        requestHost: requestHostOf(request),
+      });
       const kasm = toKasmResponse(row);
       return {
         kasm,

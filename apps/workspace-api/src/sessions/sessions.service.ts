@@ -15,7 +15,8 @@ import {
   SessionLimitReachedError,
   UserNotFoundError,
 } from '../errors';
-import type { LaunchPlan } from '../launch-plan/launch-plan';
+import { sessionUrlFor, type LaunchPlan } from '../launch-plan/launch-plan';
+import type { RequestHost } from '../launch-plan/request-host';
 import type { LaunchPlanService } from '../launch-plan/launch-plan.service';
 import type { KasmRow, KasmsRepository } from './kasms.repository';
 import { LIVE_STATUSES } from '../domain/session-statuses';
@@ -62,6 +63,7 @@ export function createSessionsService(deps: SessionsDeps) {
   async function reserve(
     input: RequestKasmBody & { image_id: string },
     token: string,
+    requestHost: RequestHost,
   ): Promise<KasmRow> {
     const userId = toUuid(input.user_id);
     const id = randomUUID();
@@ -94,6 +96,7 @@ export function createSessionsService(deps: SessionsDeps) {
         });
         const plan = await launchPlans.planIn(tx, input.user_id, input.image_id, {
           sessionId: toWireId(id),
+          requestHost,
           refusals,
           agents: usable.map((agent) => {
             const resources = agentResources(agent);
@@ -165,7 +168,8 @@ export function createSessionsService(deps: SessionsDeps) {
   }
 
   return {
-    async request(input: RequestKasmBody) {
+    /** Launches a session; `requestHost` is where the request came to (`$request_host$` zones). */
+    async request(input: RequestKasmBody, requestHost: RequestHost) {
       const imageId = input.image_id ?? (await deps.defaultImageOf(input.user_id));
       if (!imageId) {
         throw withFieldErrors(new ValidationFailedError('The request is invalid'), [
@@ -173,7 +177,7 @@ export function createSessionsService(deps: SessionsDeps) {
         ]);
       }
       const token = randomSecret(32);
-      const row = await reserve({ ...input, image_id: imageId }, token);
+      const row = await reserve({ ...input, image_id: imageId }, token, requestHost);
       launcher.launch(row, {
         environment: input.environment ?? {},
         kasmUrl: input.kasm_url ?? undefined,
@@ -194,13 +198,17 @@ export function createSessionsService(deps: SessionsDeps) {
      * stops working). Without it the current link stays as it is: only a caller who may act as
      * the user (users.auth_session, or the user themselves) gets a way into their desktop.
      */
-    async status(kasmId: string, userId: string | undefined, { newLink }: { newLink: boolean }) {
+    async status(
+      kasmId: string,
+      userId: string | undefined,
+      { newLink, requestHost }: { newLink: boolean; requestHost: RequestHost },
+    ) {
       const row = await load(kasmId, userId);
       let kasmUrl: string | null = null;
       if (newLink && isLive(row.status)) {
         const token = randomSecret(32);
         await kasms.transition(row.id, [...LIVE_STATUSES], { tokenHash: hashSecret(token) });
-        kasmUrl = withToken((row.plan as unknown as LaunchPlan).sessionUrl, token);
+        kasmUrl = withToken(sessionUrlFor(row.plan as unknown as LaunchPlan, requestHost), token);
       }
       return { row, kasmUrl };
     },

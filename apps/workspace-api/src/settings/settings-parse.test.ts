@@ -76,7 +76,7 @@ workspaces:
 `;
     expect(problemsOf(text)).toEqual([
       '3:11 zones[0].name: must not be empty',
-      '4:21 zones[0].proxy_hostname: must be a host name: letters, digits, dots and hyphens',
+      '4:21 zones[0].proxy_hostname: must be a host name (letters, digits, dots and hyphens) or $request_host$',
       '5:17 zones[0].proxy_path: must be an absolute URL path such as /desk/: letters, digits and . _ ~ - between single slashes, no "." or ".." segment (default "/")',
       '6:17 zones[0].proxy_port: must be at most 65535',
       '10:12 agents[0].cores: must be a whole number',

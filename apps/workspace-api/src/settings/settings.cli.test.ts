@@ -102,7 +102,7 @@ describe('settings CLI', () => {
       message: 'The settings file bad.yaml has 2 problem(s); nothing was changed',
     });
     expect(err).toBe(
-      'bad.yaml:4:21  zones[0].proxy_hostname: must be a host name: letters, digits, dots and hyphens\n' +
+      'bad.yaml:4:21  zones[0].proxy_hostname: must be a host name (letters, digits, dots and hyphens) or $request_host$\n' +
         'bad.yaml:5:20  users[0].username: no user has the username "ghost"\n',
     );
   });

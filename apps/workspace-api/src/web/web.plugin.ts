@@ -1,14 +1,17 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { AssetParamsSchema, sendAsset, setPageHeaders } from '@platform/http';
+import { AssetParamsSchema, pagePolicy, sendAsset, setPageHeaders } from '@platform/http';
 import { IdSchema } from '@platform/schemas';
 import { Type } from '@sinclair/typebox';
 import type { ImagesService } from '../images/images.service';
 import type { IconsService } from '../icons/icons.service';
 import type { LoginsService, SignedIn } from '../logins/logins.service';
 import type { SessionsService } from '../sessions/sessions.service';
+import { parseRequestHost } from '../launch-plan/request-host';
+import type { ZoneProxy } from '../launch-plan/session-url';
 import { messagePage } from './pages';
+import { sessionOrigins } from './session-origins';
 import { loadAssets } from './web-assets';
 import { signInRoutes } from './sign-in.routes';
 import { csrfTokenFor, sessionCookieName } from './web-security';
@@ -19,12 +22,18 @@ export interface WebOptions {
   sessions: SessionsService;
   images: ImagesService;
   icons: IconsService;
+  /** The zones' proxy settings: the page's forms may lead to their session origins. */
+  zones: { list(): Promise<ZoneProxy[]> };
+  /** SESSION_URL_SCHEME. */
+  sessionScheme: string;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in user of a web page request, and the CSRF token of their forms. */
     signedIn: (SignedIn & { csrf: string; token: string }) | null;
+    /** Session origins the page's forms may lead to (its form-action), besides its own. */
+    formTargets: string[];
   }
 }
 
@@ -32,7 +41,7 @@ const ICON_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
 /** Sends a rendered page with the page's security headers. */
 export function sendPage(reply: FastifyReply, page: { text: string }, status = 200) {
-  setPageHeaders(reply);
+  setPageHeaders(reply, pagePolicy({ formTargets: reply.request.formTargets ?? [] }));
   return reply.code(status).type('text/html; charset=utf-8').send(page.text);
 }
 
@@ -52,7 +61,16 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (parent, options)
     (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
   );
 
+  // Zones change rarely: read at most once a second, however many pages are served.
+  let zones = { list: [] as ZoneProxy[], until: 0 };
   app.decorateRequest('signedIn', null);
+  app.decorateRequest('formTargets', null as unknown as string[]);
+  app.addHook('onRequest', async (request) => {
+    if (zones.until <= Date.now())
+      zones = { list: await options.zones.list(), until: Date.now() + 1000 };
+    const host = parseRequestHost(request.host);
+    request.formTargets = sessionOrigins(zones.list, options.sessionScheme, host);
+  });
   app.addHook('onRequest', async (request) => {
     const token = request.cookies[sessionCookieName(request)];
     if (!token || token.length > 200) return;

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { IdSchema, toWireId } from '@platform/schemas';
 import { KasmNotRunningError } from '../errors';
+import { requestHostOf } from '../launch-plan/request-host';
 import type { KasmRow } from '../sessions/kasms.repository';
 import { toKasmResponse } from '../sessions/kasm-response';
 import { dashboardPage, signInPage } from './pages';
@@ -28,6 +29,16 @@ function lineOf(row: KasmRow): SessionLine {
     message: row.statusMessage,
     expiresAt: row.expiresAt,
   };
+}
+
+/**
+ * Whether the page's policy (form-action: its own origin and the zones' session origins) lets the
+ * Open form's redirect go to `url`; elsewhere the Opening page takes the browser on.
+ */
+function formMayReach(url: string, request: FastifyRequest): boolean {
+  const origin = new URL(url).origin;
+  const own = new URL(`${request.protocol}://${request.host}`).origin;
+  return origin === own || request.formTargets.includes(origin);
 }
 
 /** The signed-in user, or the reply is already on its way (sign-in page, redirect or 401). */
@@ -98,10 +109,10 @@ export const workspacesRoutes: FastifyPluginAsyncTypebox<WebOptions> = async (
       const user = userOf(request, reply);
       if (!user) return reply;
       assertCsrf(request, user.token);
-      const kasm = await sessions.request({
-        user_id: toWireId(user.userId),
-        image_id: request.params.imageId,
-      });
+      const kasm = await sessions.request(
+        { user_id: toWireId(user.userId), image_id: request.params.imageId },
+        requestHostOf(request),
+      );
       return reply.redirect(`/sessions/${kasm.kasm_id}`, 303);
     },
   );
@@ -150,10 +161,13 @@ export const workspacesRoutes: FastifyPluginAsyncTypebox<WebOptions> = async (
 
   // A new connect link each time (the previous one stops working); the proxy turns it into its cookie.
   sessionAction('open', async (kasmId, userId, reply) => {
-    const { row, kasmUrl } = await sessions.status(kasmId, userId, { newLink: true });
+    const { row, kasmUrl } = await sessions.status(kasmId, userId, {
+      newLink: true,
+      requestHost: requestHostOf(reply.request),
+    });
     if (row.status !== 'running' || !kasmUrl)
       throw new KasmNotRunningError(`The session is ${row.status}`);
-    if (new URL(kasmUrl).hostname === reply.request.hostname) return reply.redirect(kasmUrl, 303);
+    if (formMayReach(kasmUrl, reply.request)) return reply.redirect(kasmUrl, 303);
     return sendPage(reply, openingPage({ friendlyName: row.image.friendlyName, url: kasmUrl }));
   });
   sessionAction('keepalive', async (kasmId, userId, reply) => {

@@ -1,11 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdSchema, TimestampSchema } from '@platform/schemas';
+import { REQUEST_HOST } from '../launch-plan/request-host';
+
+const HOST_NAME = '[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?';
 
 /** A DNS name or IPv4 address: it goes into session URLs and, through $KASM_URL, into shell commands. */
 export const HostnameSchema = Type.String({
   minLength: 1,
   maxLength: 255,
-  pattern: '^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$',
+  pattern: `^${HOST_NAME}$`,
   description: 'a host name: letters, digits, dots and hyphens',
 });
 
@@ -17,7 +20,14 @@ export const ZoneFields = {
     pattern: '\\S',
     description: 'Unique; trimmed when stored',
   }),
-  proxy_hostname: HostnameSchema,
+  // One pattern, not a union: a wrong value gets one problem, not one per alternative.
+  proxy_hostname: Type.String({
+    minLength: 1,
+    maxLength: 255,
+    pattern: `^(${REQUEST_HOST.replace(/\$/g, '\\$')}|${HOST_NAME})$`,
+    // Problems read "must be <description>": $request_host$ is explained in the README.
+    description: 'a host name (letters, digits, dots and hyphens) or $request_host$',
+  }),
   proxy_path: Type.String({
     maxLength: 1024,
     // Segments of letters, digits and . _ ~ -; never empty, "." or "..", which would let a

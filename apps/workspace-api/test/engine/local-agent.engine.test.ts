@@ -37,7 +37,36 @@ describe('registerLocalAgent', () => {
     expect(agents[0]).toMatchObject({ hostname: 'local', zone_name: 'local', status: 'online' });
     expect(agents[0].cores).toBeGreaterThan(0);
     const zone = (await h.call('get_zones')).json().zones[0];
-    expect(zone).toMatchObject({ name: 'local', proxy_hostname: 'localhost', proxy_port: 3001 });
+    expect(zone).toMatchObject({
+      name: 'local',
+      proxy_hostname: '$request_host$',
+      proxy_port: 0,
+      proxy_path: '/',
+    });
+  });
+
+  it('moves a zone "local" still on the earlier default (localhost) to $request_host$', async () => {
+    const zone = (await h.call('get_zones')).json().zones[0];
+    const target_zone = { zone_id: zone.zone_id, proxy_hostname: 'localhost', proxy_port: 3001 };
+    expect((await h.call('update_zone', { target_zone })).statusCode).toBe(200);
+    await register(testDockerHost());
+    expect((await h.call('get_zones')).json().zones[0]).toMatchObject({
+      proxy_hostname: '$request_host$',
+      proxy_port: 0,
+    });
+  });
+
+  it('leaves a zone "local" that an administrator set otherwise as it is', async () => {
+    const zone = (await h.call('get_zones')).json().zones[0];
+    for (const change of [
+      { proxy_hostname: 'desk.example.com', proxy_port: 3001 },
+      { proxy_hostname: 'localhost', proxy_port: 8443 },
+    ]) {
+      const target_zone = { zone_id: zone.zone_id, ...change };
+      expect((await h.call('update_zone', { target_zone })).statusCode).toBe(200);
+      await register(testDockerHost());
+      expect((await h.call('get_zones')).json().zones[0]).toMatchObject(change);
+    }
   });
 
   it('says why when no engine answers, and registers nothing', async () => {
