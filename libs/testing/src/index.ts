@@ -48,3 +48,4 @@ export {
 export type { DocLink } from './doc-references';
 export { sendOverWire, stillServing } from './wire';
 export type { WireRequest, WireResponse } from './wire';
+export { bodiesToEveryRoute, bodyKinds, concretePath } from './route-bodies';

@@ -24,7 +24,9 @@ export function sendOverWire(
   request: WireRequest,
   timeoutMs = 10_000,
 ): Promise<WireResponse> {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve, rejectWith) => {
+    const reject = (error: Error) =>
+      rejectWith(new Error(`${request.method} ${request.url}: ${error.message}`));
     const payload =
       typeof request.payload === 'string' ? Buffer.from(request.payload) : request.payload;
     const headers: Record<string, string | number> = { ...request.headers };
@@ -39,7 +41,7 @@ export function sendOverWire(
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('error', reject);
         res.on('close', () => {
-          if (!res.complete) reject(new Error(`${request.method} ${request.url}: answer cut off`));
+          if (!res.complete) reject(new Error('answer cut off'));
         });
         res.on('end', () => {
           const body = Buffer.concat(chunks).toString('utf8');
