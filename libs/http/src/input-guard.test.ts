@@ -52,6 +52,9 @@ describe('what the guard walks', () => {
   it('looks into plain objects, null-prototype objects and arrays only: a stream, a Buffer or a class instance is not parsed input', () => {
     const nullPrototype = Object.assign(Object.create(null) as object, { q: 'x\u0000' });
     expect(holdsBadText(nullPrototype)).toBe(true);
+    // As Fastify's query and params objects: a prototype that is itself prototype-less.
+    const dictionary = Object.assign(Object.create(Object.create(null)) as object, { q: '\ud800' });
+    expect(holdsBadText(dictionary)).toBe(true);
     class Holder {
       text = 'x\u0000';
     }

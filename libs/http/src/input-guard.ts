@@ -11,16 +11,24 @@ export function isBadText(value: string): boolean {
 const BAD_TEXT_MESSAGE = 'must not contain the NUL character or an invalid Unicode code point';
 
 /**
- * Whether `value` is parsed input to look inside: an array, or an object whose prototype is
- * `Object.prototype` or none, as JSON, query-string and form parsers make them. Anything else
- * (a stream, a Buffer, any class instance) is not the client's parsed data: the session proxy's
- * body is the request stream itself, whose object graph is cyclic and reaches the whole server.
+ * Whether `value` is parsed input to look inside: an array, or a dictionary as JSON, query-string,
+ * form and router parsers make them: no class anywhere on its prototype chain (Fastify's query
+ * and params objects inherit from a prototype-less object). Anything else (a stream, a Buffer, any
+ * class instance) is not the client's parsed data: the session proxy's body is the request stream
+ * itself, whose object graph is cyclic and reaches the whole server.
  */
 function isParsedContainer(value: unknown): value is object {
   if (Array.isArray(value)) return true;
   if (typeof value !== 'object' || value === null) return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
+  for (
+    let p: object | null = Object.getPrototypeOf(value);
+    p !== null;
+    p = Object.getPrototypeOf(p)
+  ) {
+    if (p === Object.prototype) return true;
+    if (Object.hasOwn(p, 'constructor')) return false;
+  }
+  return true;
 }
 
 /**
