@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http';
+import { createServer, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Ajv, { type Options as AjvOptions } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -15,6 +15,26 @@ export interface HttpOptions {
   logStream?: NodeJS.WritableStream;
   /** Whose X-Forwarded-For to believe for `request.ip` (see `parseTrustProxy`). */
   trustProxy?: TrustProxy;
+  /** The longest a request (line, headers and body) may take to arrive; 30 s unless set. */
+  requestTimeoutMs?: number;
+}
+
+/**
+ * The HTTP server with its request timeout set where Node applies it. Fastify sets
+ * `server.requestTimeout` after construction, where Node 20 ignores it while `headersTimeout`
+ * (60 s by default) is longer: a client could then trickle a body for ever. Node checks its
+ * timeouts every `connectionsCheckingInterval` (30 s by default): a quarter of the timeout here.
+ */
+function serverWithTimeouts(requestTimeoutMs: number) {
+  return (handler: Parameters<typeof createServer>[1]) =>
+    createServer(
+      {
+        requestTimeout: requestTimeoutMs,
+        headersTimeout: Math.min(60_000, requestTimeoutMs),
+        connectionsCheckingInterval: Math.max(100, Math.min(30_000, requestTimeoutMs / 4)),
+      },
+      handler,
+    );
 }
 
 const COMMON_AJV: AjvOptions = {
@@ -101,7 +121,8 @@ export function fastifyOptions(options: HttpOptions): FastifyServerOptions {
     },
     logController: new RequestLineController(),
     bodyLimit: options.bodyLimitBytes,
-    requestTimeout: 30_000,
+    requestTimeout: options.requestTimeoutMs ?? 30_000,
+    serverFactory: serverWithTimeouts(options.requestTimeoutMs ?? 30_000),
     // problemDetailsPlugin answers requests that arrive while closing, as problem+json.
     return503OnClosing: false,
     forceCloseConnections: 'idle',

@@ -1,3 +1,6 @@
+import { IncomingMessage } from 'node:http';
+import { Socket } from 'node:net';
+import { PassThrough } from 'node:stream';
 import { badBasicCredentials, badTextFields, holdsBadText, isBadText } from './input-guard';
 
 describe('isBadText', () => {
@@ -42,6 +45,50 @@ describe('holdsBadText', () => {
       expect(holdsBadText(value)).toBe(badTextFields(value, '').length > 0);
     }
     expect(values.map(holdsBadText)).toEqual([true, true, true, true, false, false, false]);
+  });
+});
+
+describe('what the guard walks', () => {
+  it('looks into plain objects, null-prototype objects and arrays only: a stream, a Buffer or a class instance is not parsed input', () => {
+    const nullPrototype = Object.assign(Object.create(null) as object, { q: 'x\u0000' });
+    expect(holdsBadText(nullPrototype)).toBe(true);
+    // As Fastify's query and params objects: a prototype that is itself prototype-less.
+    const dictionary = Object.assign(Object.create(Object.create(null)) as object, { q: '\ud800' });
+    expect(holdsBadText(dictionary)).toBe(true);
+    class Holder {
+      text = 'x\u0000';
+    }
+    const notParsed: unknown[] = [
+      new Holder(),
+      Buffer.from('a\u0000b'),
+      new Map([['k', 'x\u0000']]),
+      Object.assign(new PassThrough(), { text: 'x\u0000' }),
+    ];
+    for (const value of notParsed) {
+      expect(holdsBadText(value)).toBe(false);
+      expect(holdsBadText({ body: value })).toBe(false);
+      expect(badTextFields([value], '')).toEqual([]);
+    }
+  });
+
+  it('ends on the request stream the session proxy hands over as its body (a cyclic graph reaching the server)', () => {
+    const request = new IncomingMessage(new Socket());
+    expect(holdsBadText(request)).toBe(false);
+    expect(badTextFields(request, '')).toEqual([]);
+  });
+
+  it('enters each object once, so a cyclic or widely shared plain graph is walked in bounded time', () => {
+    const cyclic: Record<string, unknown> = { name: 'ok' };
+    cyclic.self = cyclic;
+    cyclic.list = [cyclic, cyclic];
+    expect(holdsBadText(cyclic)).toBe(false);
+    cyclic.bad = 'x\u0000';
+    expect(holdsBadText(cyclic)).toBe(true);
+    expect(badTextFields(cyclic, '')).toEqual([{ field: 'bad', message: expect.any(String) }]);
+    // 40 levels, each holding the one below twice: 2^40 paths, 41 objects.
+    let shared: unknown = { leaf: 'fine' };
+    for (let i = 0; i < 40; i += 1) shared = { a: shared, b: shared };
+    expect(holdsBadText(shared)).toBe(false);
   });
 });
 

@@ -11,46 +11,88 @@ export function isBadText(value: string): boolean {
 const BAD_TEXT_MESSAGE = 'must not contain the NUL character or an invalid Unicode code point';
 
 /**
- * Whether any string or object key of a parsed value holds bad text: the check every request
- * gets, without building field names (`badTextFields` says where, once something is found).
+ * Whether `value` is parsed input to look inside: an array, or a dictionary as JSON, query-string,
+ * form and router parsers make them: no class anywhere on its prototype chain (Fastify's query
+ * and params objects inherit from a prototype-less object). Anything else (a stream, a Buffer, any
+ * class instance) is not the client's parsed data: the session proxy's body is the request stream
+ * itself, whose object graph is cyclic and reaches the whole server.
  */
-export function holdsBadText(root: unknown): boolean {
-  const pending: unknown[] = [root];
+function isParsedContainer(value: unknown): value is object {
+  if (Array.isArray(value)) return true;
+  if (typeof value !== 'object' || value === null) return false;
+  for (
+    let p: object | null = Object.getPrototypeOf(value);
+    p !== null;
+    p = Object.getPrototypeOf(p)
+  ) {
+    if (p === Object.prototype) return true;
+    if (Object.hasOwn(p, 'constructor')) return false;
+  }
+  return true;
+}
+
+/**
+ * Calls `visit` with each string and each object key (as `key`) inside `root` with its dotted
+ * field (none when `rootField` is null), until `visit` answers true. Iterative, because a client decides how deep its JSON nests;
+ * each container is entered once, so even a cyclic or shared graph is walked in bounded time.
+ */
+function walkText(
+  root: unknown,
+  rootField: string | null,
+  visit: (text: string, field: string, isKey: boolean) => boolean,
+): void {
+  if (typeof root === 'string') {
+    visit(root, rootField ?? '', false);
+    return;
+  }
+  if (!isParsedContainer(root)) return;
+  const seen = new Set<object>([root]);
+  const pending: [object, string][] = [[root, rootField ?? '']];
+  const enter = (value: unknown, field: string): boolean => {
+    if (typeof value === 'string') return visit(value, field, false);
+    if (isParsedContainer(value) && !seen.has(value)) {
+      seen.add(value);
+      pending.push([value, field]);
+    }
+    return false;
+  };
   while (pending.length > 0) {
-    const value = pending.pop();
-    if (typeof value === 'string') {
-      if (isBadText(value)) return true;
-    } else if (Array.isArray(value)) {
-      for (const item of value) pending.push(item);
-    } else if (typeof value === 'object' && value !== null) {
-      for (const key of Object.keys(value)) {
-        if (isBadText(key)) return true;
-        pending.push((value as Record<string, unknown>)[key]);
+    const [container, field] = pending.pop() as [object, string];
+    // Field names only when asked for: the check every request gets builds none.
+    const at = (key: string | number) =>
+      rootField === null ? '' : field ? `${field}.${key}` : String(key);
+    if (Array.isArray(container)) {
+      for (let i = 0; i < container.length; i += 1) if (enter(container[i], at(i))) return;
+    } else {
+      for (const key of Object.keys(container)) {
+        if (isBadText(key) && visit(key, at(key), true)) return;
+        if (enter((container as Record<string, unknown>)[key], at(key))) return;
       }
     }
   }
-  return false;
+}
+
+/**
+ * Whether any string or object key of a parsed value holds bad text: the check every request
+ * gets (`badTextFields` says where, once something is found).
+ */
+export function holdsBadText(root: unknown): boolean {
+  let found = false;
+  walkText(root, null, (text) => (found = isBadText(text)));
+  return found;
 }
 
 /**
  * Where the strings (and object keys) of a parsed value hold bad text, as dotted fields under
- * `root`. Iterative, because a client decides how deep its JSON nests; stops at the first few.
+ * `root`; stops at the first few.
  */
 export function badTextFields(root: unknown, rootField: string, limit = 10): FieldProblem[] {
   const found: FieldProblem[] = [];
-  const pending: [unknown, string][] = [[root, rootField]];
-  while (pending.length > 0 && found.length < limit) {
-    const [value, field] = pending.pop() as [unknown, string];
-    if (typeof value === 'string') {
-      if (isBadText(value)) found.push({ field: field || 'body', message: BAD_TEXT_MESSAGE });
-    } else if (typeof value === 'object' && value !== null) {
-      for (const [key, sub] of Object.entries(value)) {
-        const at = field ? `${field}.${key}` : key;
-        if (isBadText(key)) found.push({ field: at, message: `its name ${BAD_TEXT_MESSAGE}` });
-        else pending.push([sub, at]);
-      }
-    }
-  }
+  walkText(root, rootField, (text, field, isKey) => {
+    if (isKey) found.push({ field, message: `its name ${BAD_TEXT_MESSAGE}` });
+    else if (isBadText(text)) found.push({ field: field || 'body', message: BAD_TEXT_MESSAGE });
+    return found.length >= limit;
+  });
   return found;
 }
 

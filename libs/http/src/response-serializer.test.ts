@@ -56,7 +56,12 @@ describe('nullableAsTypeList', () => {
 describe("a service's responses", () => {
   it('are serialized through the type lists while the OpenAPI document keeps the unions as nullable', async () => {
     const app = createServiceApp(
-      { LOG_LEVEL: 'silent', BODY_LIMIT_BYTES: 1024, TRUST_PROXY: 'false' },
+      {
+        LOG_LEVEL: 'silent',
+        BODY_LIMIT_BYTES: 1024,
+        REQUEST_TIMEOUT_MS: 30_000,
+        TRUST_PROXY: 'false',
+      },
       {},
     );
     await app.register(import('@fastify/swagger'), { openapi: { openapi: '3.0.3' } });

@@ -9,11 +9,13 @@ import { healthRoutes } from './health.routes';
 import { inputGuardPlugin } from './input-guard.plugin';
 import { serializerCompiler } from './response-serializer';
 import { parseTrustProxy } from './trust-proxy';
+import { unreadBodyPlugin } from './unread-body.plugin';
 
 /** The HTTP settings every service's config holds. */
 export interface ServiceHttpConfig {
   LOG_LEVEL: string;
   BODY_LIMIT_BYTES: number;
+  REQUEST_TIMEOUT_MS: number;
   TRUST_PROXY: string;
 }
 
@@ -36,6 +38,7 @@ export function createServiceApp(
     ...fastifyOptions({
       logLevel: config.LOG_LEVEL,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
       logStream: overrides.logStream,
       trustProxy: parseTrustProxy(config.TRUST_PROXY),
     }),
@@ -55,6 +58,7 @@ export interface ServiceFoundationOptions {
 
 /**
  * What every service registers before its own routes: problem+json errors, the input guard, the
+ * closing of connections whose body went unread, the
  * database's lifecycle, the OpenAPI docs (before any route, so that they see every one) and the
  * health routes.
  */
@@ -62,6 +66,7 @@ export const serviceFoundation = fp(
   async (app: FastifyInstance, options: ServiceFoundationOptions) => {
     await app.register(problemDetailsPlugin, { mapError: options.mapError });
     await app.register(inputGuardPlugin);
+    await app.register(unreadBodyPlugin);
     await app.register(databasePlugin, options.database);
     await app.register(docsPlugin, options.docs);
     await app.register(healthRoutes, { checkDatabase: options.database.ping });

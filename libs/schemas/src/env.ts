@@ -47,6 +47,12 @@ export function serviceEnv(defaults: { port: number; schema: string }) {
     DATABASE_POOL_MAX: Type.Integer({ minimum: 1, default: 10 }),
     DATABASE_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 5000 }),
     BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1_048_576 }),
+    REQUEST_TIMEOUT_MS: Type.Integer({
+      minimum: 1000,
+      default: 30_000,
+      description:
+        'The longest a request may take to arrive, body included (also an upload through the session proxy); then 408',
+    }),
   };
 }
 

@@ -46,3 +46,6 @@ export {
   referenceProblem,
 } from './doc-references';
 export type { DocLink } from './doc-references';
+export { sendOverWire, stillServing } from './wire';
+export type { WireRequest, WireResponse } from './wire';
+export { bodiesToEveryRoute, bodyKinds, concretePath } from './route-bodies';

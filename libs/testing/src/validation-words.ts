@@ -24,9 +24,12 @@ export function wrongValue(schema: JsonSchema): unknown {
   return WRONG_TEXT;
 }
 
-/** Words that mean a message leaks the schema instead of saying what is expected. */
+/**
+ * Words that mean a message leaks the schema instead of saying what is expected. A `$` is a
+ * regex anchor, except in Kasm's own placeholder `$request_host$`, which users type as it is.
+ */
 export const JARGON =
-  /pattern|must match|constant|anyOf|oneOf|\^|\$|\\S|must NOT|property '|format "/;
+  /pattern|must match|constant|anyOf|oneOf|\^|(?<!\$request_host)\$(?!request_host\$)|\\S|must NOT|property '|format "/;
 
 /**
  * For every route with a body or query schema, sends values that break each rule and answers

@@ -13,7 +13,9 @@ const DATE_HINT =
 const EXPLICIT_DATE_PARSER = new chrono.Chrono(chrono.en.configuration.createConfiguration(false));
 const RELATIVE_TAG = /^(?:casualReference\/|result\/relativeDate)/;
 const WEEKDAY_MODIFIER = /\b(?:next|last|past|previous|this|coming)\b/i;
-const EDGE_JUNK = /^[\s,:;.!?\-–—]+|[\s,:;.!?\-–—]+$/g;
+// The trailing run only from its first character (the lookbehind): tried from every character of
+// a long run of junk in mid-line, it took seconds on a message-sized line.
+const EDGE_JUNK = /^[\s,:;.!?\-–—]+|(?<![\s,:;.!?\-–—])[\s,:;.!?\-–—]+$/g;
 const SLACK_WRAPPED = /^([*_~])\s*((?:(?!\1).)*?)\s*\1$/;
 // "on March 14": chrono leaves the preposition out of the date phrase, the title should too.
 const PREPOSITION_BEFORE_DATE = /(?:^|\s)(?:on|at)\s*$/i;
@@ -65,3 +67,6 @@ function titleWithout(line: string, index: number, length: number): string {
     .replace(SLACK_WRAPPED, '$2')
     .replace(EDGE_JUNK, '');
 }
+
+/** `text` without spaces and punctuation at either end. */
+export const withoutEdgeJunk = (text: string): string => text.replace(EDGE_JUNK, '');

@@ -1,5 +1,6 @@
 import { hashSecret, randomSecret, secretMatches } from '@platform/secrets';
 import { toUuid, toWireId } from '@platform/schemas';
+import { createExpiringCache } from '../domain/expiring-cache';
 import { sessionHost } from '../engines/engines';
 import {
   KasmNotFoundError,
@@ -33,6 +34,8 @@ export interface AccessOptions {
 // Grants and targets are read at most this often per process: a browser's burst of requests
 // costs one lookup, and a destroyed session is refused within this long everywhere.
 const CACHE_MS = 1000;
+// Keyed by ids from requests: bounded, so that distinct ids cannot grow a process without end.
+const MAX_CACHED = 10_000;
 
 const ID = /^[0-9a-f]{32}$/i;
 const notYours = () =>
@@ -44,11 +47,12 @@ const DASHED = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** Admits browsers to sessions: a connect token becomes a grant cookie, and the cookie admits. */
 export function createSessionAccess(kasms: KasmsRepository, options: AccessOptions) {
-  const targets = new Map<string, { target: SessionTarget | Error; until: number }>();
-  const grants = new Map<
+  const cache = { ttlMs: CACHE_MS, maxEntries: MAX_CACHED };
+  const targets = createExpiringCache<string, SessionTarget | Error>(cache);
+  const grants = createExpiringCache<
     string,
-    { kasmId: string; secretHash: string; expiresAt: Date; until: number }
-  >();
+    { kasmId: string; secretHash: string; expiresAt: Date }
+  >(cache);
 
   function sessionId(raw: string): string {
     if (!ID.test(raw) && !DASHED.test(raw))
@@ -58,9 +62,9 @@ export function createSessionAccess(kasms: KasmsRepository, options: AccessOptio
 
   async function targetOf(id: string): Promise<SessionTarget> {
     const cached = targets.get(id);
-    if (cached && cached.until > Date.now()) {
-      if (cached.target instanceof Error) throw cached.target;
-      return cached.target;
+    if (cached) {
+      if (cached instanceof Error) throw cached;
+      return cached;
     }
     const row = await kasms.find(id);
     let target: SessionTarget | Error;
@@ -77,7 +81,7 @@ export function createSessionAccess(kasms: KasmsRepository, options: AccessOptio
         userId: row.userId,
       };
     }
-    targets.set(id, { target, until: Date.now() + CACHE_MS });
+    targets.set(id, target);
     if (target instanceof Error) throw target;
     return target;
   }
@@ -137,10 +141,10 @@ export function createSessionAccess(kasms: KasmsRepository, options: AccessOptio
       if (!secret || !ID.test(grantId))
         throw new ProxyAccessDeniedError('The session cookie is not valid');
       let grant = grants.get(grantId);
-      if (!grant || grant.until <= Date.now()) {
+      if (!grant) {
         const row = await kasms.findGrant(toUuid(grantId));
         if (!row) throw new ProxyAccessDeniedError('The session cookie is not valid');
-        grant = { ...row, until: Date.now() + CACHE_MS };
+        grant = row;
         grants.set(grantId, grant);
       }
       if (grant.kasmId !== id || !secretMatches(secret, grant.secretHash)) {
@@ -157,7 +161,7 @@ export function createSessionAccess(kasms: KasmsRepository, options: AccessOptio
     revoke(rawId: string): void {
       const id = toUuid(rawId);
       targets.delete(id);
-      for (const [grantId, grant] of grants) if (grant.kasmId === id) grants.delete(grantId);
+      grants.deleteWhere((grant) => grant.kasmId === id);
     },
   };
 }
