@@ -1,8 +1,10 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { publicBaseUrl } from '@platform/schemas';
 import { FEED_USAGE, runFeedCommand } from './cli-feeds';
 import { printIssued, runTokenCommand, TOKEN_USAGE } from './cli-tokens';
-import { loadConfig } from './config';
+import { configReferenceText, loadConfig } from './config';
 import { openDatabase } from './db';
 import { createFeedAddressesService } from './feed/feed-addresses.service';
 import { migrateDatabase } from './migrations';
@@ -12,10 +14,11 @@ const USAGE = `Usage: npm run calendar -- <command>
 
   migrate                   apply pending database migrations
   setup                     migrate, and on a database without tokens issue the first one
+  config reference [file]   the configuration reference (stdout without file)
 ${TOKEN_USAGE}
 ${FEED_USAGE}`;
 
-const COMMANDS = new Set(['migrate', 'setup', 'token', 'feed']);
+const COMMANDS = new Set(['migrate', 'setup', 'token', 'feed', 'config']);
 
 const print = (line = '') => process.stdout.write(`${line}\n`);
 // A reader that stops early (`| head`) has what it wanted: the command still finishes its work,
@@ -40,6 +43,15 @@ async function main(argv: string[]) {
   const [command, ...rest] = positionals;
   if (values.help || command === undefined) return print(USAGE);
   if (!COMMANDS.has(command)) throw new Error(`Unknown command "${command}"\n\n${USAGE}`);
+  if (command === 'config') {
+    if (rest[0] !== 'reference')
+      throw new Error(`Unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
+    if (!rest[1]) return print(configReferenceText().replace(/\n$/, ''));
+    // npm runs scripts from the package's folder; INIT_CWD is where the command was typed.
+    const target = path.resolve(process.env.INIT_CWD ?? process.cwd(), rest[1]);
+    await writeFile(target, configReferenceText());
+    return void process.stderr.write(`Wrote the configuration reference to ${target}\n`);
+  }
 
   const config = loadConfig();
   if (command === 'migrate' || command === 'setup') {

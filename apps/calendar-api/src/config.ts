@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { securityEnv, securityEnvProblems } from '@platform/http';
 import { createOutboundPolicy, parseIp } from '@platform/outbound';
-import { ConfigError, parseEnv, serviceEnv } from '@platform/schemas';
+import { parseEnv, ConfigError, configReference, serviceEnv } from '@platform/schemas';
 import { parseChannelPeriods } from './domain/channel-periods';
 import { parseWebhookTargets } from './domain/webhook-targets';
 import { isTimeZone } from './domain/calendar-days';
@@ -52,7 +52,12 @@ export const ConfigSchema = Type.Object({
   NOTIFY_INTERVAL_MS: ms(1000, 10, 'Poll interval of the dispatcher when idle'),
   NOTIFY_TIMEOUT_MS: ms(5000, 50, 'Longest wait for a webhook to answer'),
   NOTIFY_LEASE_MS: ms(60_000, 100, 'How long a claimed notification stays with its dispatcher'),
-  NOTIFY_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 100, default: 8 }),
+  NOTIFY_MAX_ATTEMPTS: Type.Integer({
+    minimum: 1,
+    maximum: 100,
+    default: 8,
+    description: 'Deliveries of a notification tried before it is given up',
+  }),
   NOTIFY_BACKOFF_BASE_MS: ms(2000, 1, 'Delay before the first retry; doubles per attempt'),
   NOTIFY_BACKOFF_MAX_MS: ms(600_000, 1, 'Longest delay between two attempts'),
   DIGEST_TIME: Type.String({
@@ -130,3 +135,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   return config;
 }
+
+/** The configuration reference committed as docs/configuration/calendar-api.md. */
+export const configReferenceText = () =>
+  configReference(
+    'calendar-api',
+    ConfigSchema,
+    'npm run calendar -- config reference docs/configuration/calendar-api.md',
+  );

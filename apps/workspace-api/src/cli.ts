@@ -4,7 +4,7 @@ import { createApiKeyFence } from './api-keys/api-key-fence';
 import { createApiKeysRepository } from './api-keys/api-keys.repository';
 import { createApiKeysService, type IssuedApiKey } from './api-keys/api-keys.service';
 import { PERMISSIONS, type Permission } from './api-keys/permissions';
-import { loadConfig, type Config } from './config';
+import { configReferenceText, loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './db';
 import { migrateDatabase } from './migrations';
 import { REGISTRY_USAGE } from './registry/registry-usage';
@@ -20,6 +20,7 @@ const USAGE = `Usage: npm run workspace -- <command>
   api-key create --name NAME --permission P [--permission P ...] [--read-only] [--expires ISO-8601]
   api-key list
   api-key revoke <api_key_id | api_key>
+  config reference [file]         the configuration reference (stdout without file)
 ${REGISTRY_USAGE}
 ${SETTINGS_USAGE}
 
@@ -100,6 +101,10 @@ async function main(argv: string[]) {
   if (values.help || command === '') return print(USAGE);
   const cwd = process.env.INIT_CWD ?? process.cwd();
   const io = { out: print, err: process.stderr, cwd };
+  if (positionals[0] === 'config' && positionals[1] === 'reference') {
+    const { emitText } = await import('./settings/settings.cli');
+    return emitText(configReferenceText(), positionals[2], io, 'the configuration reference');
+  }
   if (positionals[0] === 'settings' && positionals[1] === 'schema') {
     const { runSettingsSchemaCommand } = await import('./settings/settings.cli');
     return runSettingsSchemaCommand(positionals[2], io);

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { securityEnv, securityEnvProblems } from '@platform/http';
-import { ConfigError, parseEnv, serviceEnv } from '@platform/schemas';
+import { ConfigError, configReference, parseEnv, serviceEnv } from '@platform/schemas';
 
 export const ConfigSchema = Type.Object({
   ...serviceEnv({ port: 3001, schema: 'workspace' }),
@@ -11,15 +11,29 @@ export const ConfigSchema = Type.Object({
     description:
       'Failed logins per (client address, username) and window before 429, below MAX_FAILED_LOGINS so that it trips before the account lock; 0 turns it off',
   }),
-  LOGIN_FAILURE_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 300 }),
-  BCRYPT_COST: Type.Integer({ minimum: 4, maximum: 15, default: 12 }),
+  LOGIN_FAILURE_WINDOW_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 86_400,
+    default: 300,
+    description: 'The window in which refused logins are counted',
+  }),
+  BCRYPT_COST: Type.Integer({
+    minimum: 4,
+    maximum: 15,
+    default: 12,
+    description: 'bcrypt cost of user passwords',
+  }),
   MAX_FAILED_LOGINS: Type.Integer({
     minimum: 1,
     default: 5,
     description:
       'Consecutive wrong passwords from addresses the user signed in from that lock the account; per window from any other address, the count past which those addresses get 429 for that account',
   }),
-  SESSION_TTL_HOURS: Type.Integer({ minimum: 1, default: 12 }),
+  SESSION_TTL_HOURS: Type.Integer({
+    minimum: 1,
+    default: 12,
+    description: "Lifetime of a login session (also the web page's)",
+  }),
   LOGIN_LINK_TTL_SECONDS: Type.Integer({
     minimum: 10,
     maximum: 86_400,
@@ -126,7 +140,12 @@ export const ConfigSchema = Type.Object({
     description:
       'Owner of a new profile folder when the image does not run as a numeric non-root user (Kasm images run as 1000)',
   }),
-  PROFILE_GID: Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 1000 }),
+  PROFILE_GID: Type.Integer({
+    minimum: 0,
+    maximum: 2_147_483_647,
+    default: 1000,
+    description: 'Group of a new profile folder, beside PROFILE_UID',
+  }),
   SESSION_WORKER: Type.Union([Type.Literal('on'), Type.Literal('off')], {
     default: 'on',
     description: 'Run the reaper, reconciler and heartbeat in this process (safe on every replica)',
@@ -154,3 +173,11 @@ function loginLimitProblems(config: Config): string[] {
     `LOGIN_FAILURE_LIMIT (${limit}) must be below MAX_FAILED_LOGINS (${lockAt}), or 0 to turn the throttle off`,
   ];
 }
+
+/** The configuration reference committed as docs/configuration/workspace-api.md. */
+export const configReferenceText = () =>
+  configReference(
+    'workspace-api',
+    ConfigSchema,
+    'npm run workspace -- config reference docs/configuration/workspace-api.md',
+  );

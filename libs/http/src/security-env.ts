@@ -32,7 +32,12 @@ export function securityEnv(defaults: { keyPrefix: string }) {
       description:
         'Failed credentials and logins per client address and window, whatever the keys, tokens or usernames',
     }),
-    AUTH_FAILURE_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 300 }),
+    AUTH_FAILURE_WINDOW_SECONDS: Type.Integer({
+      minimum: 1,
+      maximum: 86_400,
+      default: 300,
+      description: 'The window in which failed credentials are counted',
+    }),
     OUTBOUND_ALLOW_PRIVATE: Type.Boolean({
       default: false,
       description: 'Let webhooks/registries reach private, loopback and link-local addresses',
@@ -41,7 +46,12 @@ export function securityEnv(defaults: { keyPrefix: string }) {
       default: '',
       description: 'Addresses, CIDR ranges and host names (*.example.org) always allowed',
     }),
-    OUTBOUND_MAX_REDIRECTS: Type.Integer({ minimum: 0, maximum: 10, default: 3 }),
+    OUTBOUND_MAX_REDIRECTS: Type.Integer({
+      minimum: 0,
+      maximum: 10,
+      default: 3,
+      description: 'Redirects an outbound request follows, each checked again',
+    }),
   };
 }
 

@@ -31,7 +31,12 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 /** The configuration every service shares: where it listens, logs and keeps its data. */
 export function serviceEnv(defaults: { port: number; schema: string }) {
   return {
-    PORT: Type.Integer({ minimum: 0, maximum: 65535, default: defaults.port }),
+    PORT: Type.Integer({
+      minimum: 0,
+      maximum: 65535,
+      default: defaults.port,
+      description: 'The port the service listens on, on 0.0.0.0',
+    }),
     PUBLIC_URL: Type.String({
       pattern: '^(https?://[^\\s/?#]+(/[^\\s?#]*)?)?$',
       default: '',
@@ -40,13 +45,33 @@ export function serviceEnv(defaults: { port: number; schema: string }) {
     }),
     LOG_LEVEL: Type.Union(
       LOG_LEVELS.map((l) => Type.Literal(l)),
-      { default: 'info' },
+      {
+        default: 'info',
+        description:
+          'At info one JSON line per request (reqId, method, route, status, ms); at debug also each arrival',
+      },
     ),
     DATABASE_URL: Type.String({ minLength: 1, description: 'postgres:// connection string' }),
-    DATABASE_SCHEMA: Type.String({ pattern: '^[a-z_][a-z0-9_]*$', default: defaults.schema }),
-    DATABASE_POOL_MAX: Type.Integer({ minimum: 1, default: 10 }),
-    DATABASE_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 5000 }),
-    BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1_048_576 }),
+    DATABASE_SCHEMA: Type.String({
+      pattern: '^[a-z_][a-z0-9_]*$',
+      default: defaults.schema,
+      description: 'The Postgres schema the service owns',
+    }),
+    DATABASE_POOL_MAX: Type.Integer({
+      minimum: 1,
+      default: 10,
+      description: 'Database connections per process',
+    }),
+    DATABASE_TIMEOUT_MS: Type.Integer({
+      minimum: 100,
+      default: 5000,
+      description: 'The longest wait for a database connection or a statement',
+    }),
+    BODY_LIMIT_BYTES: Type.Integer({
+      minimum: 1024,
+      default: 1_048_576,
+      description: 'Larger request bodies get 413',
+    }),
     REQUEST_TIMEOUT_MS: Type.Integer({
       minimum: 1000,
       default: 30_000,

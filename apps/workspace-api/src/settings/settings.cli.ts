@@ -14,7 +14,13 @@ export interface SettingsCliContext {
   cwd: string;
 }
 
-async function emit(text: string, file: string | undefined, ctx: SettingsCliContext, what: string) {
+/** Prints `text`, or writes it to `file` (relative to where the command was run). */
+export async function emitText(
+  text: string,
+  file: string | undefined,
+  ctx: SettingsCliContext,
+  what: string,
+) {
   if (!file) return ctx.out(text.replace(/\n$/, ''));
   const target = path.resolve(ctx.cwd, file);
   await writeFile(target, text);
@@ -23,7 +29,7 @@ async function emit(text: string, file: string | undefined, ctx: SettingsCliCont
 
 /** `settings schema` needs no database, so it runs before any configuration is read. */
 export const runSettingsSchemaCommand = (file: string | undefined, ctx: SettingsCliContext) =>
-  emit(settingsJsonSchemaText(), file, ctx, 'the settings JSON Schema');
+  emitText(settingsJsonSchemaText(), file, ctx, 'the settings JSON Schema');
 
 export async function runSettingsCommand(
   args: string[],
@@ -31,7 +37,7 @@ export async function runSettingsCommand(
   ctx: SettingsCliContext & { settings: SettingsService },
 ): Promise<void> {
   const [command, file] = args;
-  if (command === 'export') return emit(await ctx.settings.export(), file, ctx, 'the settings');
+  if (command === 'export') return emitText(await ctx.settings.export(), file, ctx, 'the settings');
   if (command !== 'apply' || !file)
     throw new Error(`Unknown settings command "${args.join(' ')}"\n\n${SETTINGS_USAGE}`);
 
