@@ -125,9 +125,11 @@ describe('zones with proxy_hostname $request_host$', () => {
 
 describe('the web page’s policy', () => {
   const policyAt = async (host: string) =>
-    String((await h.inject({ method: 'GET', url: '/', headers: { host } })).headers[
-      'content-security-policy'
-    ]);
+    String(
+      (await h.inject({ method: 'GET', url: '/', headers: { host } })).headers[
+        'content-security-policy'
+      ],
+    );
 
   it('lets its forms lead to each zone’s session origin, and to no other site', async () => {
     await h.call('create_zone', {
@@ -144,6 +146,9 @@ describe('the web page’s policy', () => {
   });
 
   it('names no $request_host$ origin for a request whose host is not valid', async () => {
-    expect(await policyAt('bad host')).toContain("form-action 'self';");
+    // Only zones with a host of their own may remain (the other test's, if it ran first).
+    expect(await policyAt('bad host')).toMatch(
+      /form-action 'self'( http:\/\/desk\.example\.com:8443)?;/,
+    );
   });
 });

@@ -26,7 +26,8 @@ const PLAIN = "The agent's engine refused to create the container (ENGINE_CREATE
 describe('an engine that refuses a launch', () => {
   it("shows the plain reason in the API and on the user's pages, and its own words only in the log", async () => {
     const user = await w.member('refused');
-    const imageId = await w.addImage({ memory: BigInt(1024 * 1024) });
+    // No profile: this harness keeps the default PROFILE_ROOT, and the refusal is the engine's.
+    const imageId = await w.addImage({ memory: BigInt(1024 * 1024), persistentProfilePath: '' });
     const { kasm_id } = await w.request({ user_id: user.user_id, image_id: imageId });
     await w.waitForStatus(toUuid(kasm_id), 'error');
 
