@@ -106,11 +106,17 @@ function watchStreams(tab: Page): WebSocket[] {
   return streams;
 }
 
-/** The session's stream through the proxy, once one of `streams` is open. */
+/**
+ * The session's stream through the proxy, once one of `streams` is open. A first attempt may
+ * close (on a loaded machine the container's VNC server can be late): noVNC then reconnects, so
+ * any open one counts, not only the first.
+ */
 const openStream = (streams: WebSocket[], kasmId: string) =>
   waitFor(async () => {
-    const open = streams.find((ws) => ws.url().endsWith(`/kasm/${kasmId}/websockify`));
-    if (!open || open.isClosed()) throw new Error('the stream is not open yet');
+    const open = streams.find(
+      (ws) => ws.url().endsWith(`/kasm/${kasmId}/websockify`) && !ws.isClosed(),
+    );
+    if (!open) throw new Error('the stream is not open yet');
     return open;
   }, LONG);
 
