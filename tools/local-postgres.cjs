@@ -30,7 +30,10 @@ const DATABASE = 'platform';
 function isListening(port) {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => socket.end(() => resolve(true)));
+    socket.once('connect', () => {
+      resolve(true);
+      socket.end();
+    });
     socket.once('error', () => resolve(false));
   });
 }
@@ -130,11 +133,7 @@ async function embeddedServer({ dir, port }) {
       await server.start();
       return fresh;
     },
-    async stop() {
-      await server.stop();
-      // As root, the server runs under `su`, which may exit before the postmaster is gone.
-      while (await isListening(port)) await new Promise((resolve) => setTimeout(resolve, 20));
-    },
+    stop: () => server.stop(),
     /** @param {string} name */
     createDatabase: (name) => server.createDatabase(name),
   };

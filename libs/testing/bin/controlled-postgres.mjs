@@ -9,7 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 
-const { embeddedServer } = createRequire(import.meta.url)('../../../tools/local-postgres.cjs');
+const { embeddedServer, isListening } = createRequire(import.meta.url)(
+  '../../../tools/local-postgres.cjs',
+);
 
 const send = (event, extra = {}) =>
   process.stdout.write(`${JSON.stringify({ event, ...extra })}\n`);
@@ -55,6 +57,8 @@ commands.on('line', (line) => {
     const command = line.trim();
     if (command === 'stop') {
       await pg.stop();
+      // As root, the server runs under `su`, which may exit before the postmaster is gone.
+      while (await isListening(port)) await new Promise((resolve) => setTimeout(resolve, 20));
       send('stopped');
     } else if (command === 'start') {
       await pg.start();
