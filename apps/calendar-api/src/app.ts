@@ -17,8 +17,7 @@ import { feedAddressesRoutes } from './feed/feed-addresses.routes';
 import { createFeedAddressesService } from './feed/feed-addresses.service';
 import { FEED_SECRET_THROTTLE, feedRoutes } from './feed/feed.routes';
 import { createFeedService } from './feed/feed.service';
-import { messagesRoutes } from './messages/messages.routes';
-import { createMessagesService } from './messages/messages.service';
+import { createMessagesService, messagesRoutes } from './messages';
 import { parseWebhookTargets } from './domain/webhook-targets';
 import { createDispatcher } from './notifications/dispatcher';
 import { notificationsRoutes } from './notifications/notifications.routes';
@@ -27,7 +26,7 @@ import { createOutbox } from './notifications/outbox';
 import { createScheduler } from './notifications/scheduler';
 import { authPlugin, BEARER_THROTTLE } from './plugins/auth.plugin';
 import { API_PREFIX, SECURITY_SCHEMES } from './routes';
-import { createTokensService } from './tokens/tokens.service';
+import { createTokensService } from './tokens';
 import { calendarPageRoutes } from './web/calendar-page.routes';
 import { workersPlugin, type Workers } from './workers/workers.plugin';
 

@@ -1,5 +1,4 @@
-import { parseExpiry, tokenState } from './tokens/token-rules';
-import type { IssuedToken, TokensService } from './tokens/tokens.service';
+import { type IssuedToken, parseExpiry, type TokensService, tokenState } from './tokens';
 
 export const TOKEN_USAGE = `  token create --name NAME [--scope read|write] [--expires WHEN]
                             issue a bearer token (printed once); scope write (the default)

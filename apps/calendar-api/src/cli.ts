@@ -8,7 +8,7 @@ import { configReferenceText, loadConfig } from './config';
 import { openDatabase } from './db';
 import { createFeedAddressesService } from './feed/feed-addresses.service';
 import { migrateDatabase } from './migrations';
-import { createTokensService } from './tokens/tokens.service';
+import { createTokensService } from './tokens';
 
 const USAGE = `Usage: npm run calendar -- <command>
 

@@ -51,7 +51,7 @@ async function setUpLocalAgent(database: Database, config: Config) {
   const [{ createEngines }, { enginePolicy }, { registerLocalAgent, localAgentServices }] =
     await Promise.all([
       import('./engines/engines'),
-      import('./engines/engine-address'),
+      import('./engines'),
       import('./agents/local-agent'),
     ]);
   const policy = enginePolicy(config);
@@ -170,7 +170,7 @@ async function main(argv: string[]) {
         import('./settings/settings.cli'),
         import('./settings/settings.service'),
         import('./settings/settings.repository'),
-        import('./engines/engine-address'),
+        import('./engines'),
       ]);
       const settings = createSettingsService({
         settings: createSettingsRepository(database),

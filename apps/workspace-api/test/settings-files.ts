@@ -1,5 +1,5 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { enginePolicy } from '../src/engines/engine-address';
+import { enginePolicy } from '../src/engines';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createSettingsRepository } from '../src/settings/settings.repository';

@@ -1,4 +1,4 @@
-import type { EnginePolicy } from '../src/engines/engine-address';
+import type { EnginePolicy } from '../src/engines';
 import type { TargetedMapping } from '../src/file-mappings/mapping-target';
 import type { CurrentSettings } from '../src/settings/current';
 import type { DesiredSettings } from '../src/settings/desired';

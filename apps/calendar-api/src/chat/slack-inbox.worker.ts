@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Database, Tx } from '../db';
-import type { MessagesService } from '../messages/messages.service';
+import type { MessagesService } from '../messages';
 import { backoffDelayMs } from '../notifications/delivery-policy';
 import { createWorkerLoop } from '../workers/worker-loop';
 import { interpretSlackPayload, slackTsToDate } from './slack-event';

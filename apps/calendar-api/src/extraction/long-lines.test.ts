@@ -1,5 +1,5 @@
 import { parseIsoDay } from '../domain/calendar-date';
-import { MAX_MESSAGE_LENGTH } from '../messages/messages.schemas';
+import { MAX_MESSAGE_LENGTH } from '../messages';
 import { parseDayLine, splitDayLine } from './day-line';
 import { parseFreeTextDate, withoutEdgeJunk } from './free-text-date';
 

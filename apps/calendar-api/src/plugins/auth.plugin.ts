@@ -2,8 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import { TokenInvalidError, TokenMissingError, TokenReadOnlyError } from '../errors';
-import { scopeAllows, type RouteAccess } from '../tokens/token-rules';
-import type { TokensService } from '../tokens/tokens.service';
+import { type RouteAccess, scopeAllows, type TokensService } from '../tokens';
 import { routeAccess } from './route-access';
 
 /** The throttle rule counting wrong tokens per client address. */

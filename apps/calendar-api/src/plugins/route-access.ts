@@ -1,4 +1,4 @@
-import type { RouteAccess } from '../tokens/token-rules';
+import type { RouteAccess } from '../tokens';
 
 export const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -1,14 +1,14 @@
 import { ValidationFailedError, withFieldErrors, type FieldProblem } from '@platform/errors';
 import { toUuid } from '@platform/schemas';
 import { isForeignKeyViolation, isUniqueViolation } from '../db';
-import { engineReason } from '../engines/engine';
 import {
   checkEngineAddress,
   type EngineAddress,
   type EnginePolicy,
-} from '../engines/engine-address';
-import { tlsFileProblems } from '../engines/engine-tls-files';
-import type { Engines } from '../engines/engines';
+  engineReason,
+  type Engines,
+  tlsFileProblems,
+} from '../engines';
 import {
   AgentHasSessionsError,
   AgentHostnameTakenError,

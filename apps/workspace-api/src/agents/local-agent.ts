@@ -1,8 +1,6 @@
 import { toWireId } from '@platform/schemas';
 import type { Database } from '../db';
-import { EngineError } from '../engines/engine';
-import type { EnginePolicy } from '../engines/engine-address';
-import type { Engines } from '../engines/engines';
+import { EngineError, type EnginePolicy, type Engines } from '../engines';
 import { REQUEST_HOST } from '../launch-plan/request-host';
 import { createZonesRepository } from '../zones/zones.repository';
 import { createZonesService, type ZonesService } from '../zones/zones.service';

@@ -176,3 +176,9 @@ export function enginePolicy(config: {
     allowInsecureTcp: config.ENGINE_ALLOW_INSECURE_TCP,
   };
 }
+
+/** The host that a session's published port is reached on from this service. */
+export function sessionHost(address: EngineAddress): string {
+  const url = new URL(address.dockerUrl);
+  return url.protocol === 'unix:' ? '127.0.0.1' : url.hostname;
+}

@@ -12,12 +12,6 @@ export interface EngineLog {
   warn(fields: object, message: string): void;
 }
 
-/** The host that a session's published port is reached on from this service. */
-export function sessionHost(address: EngineAddress): string {
-  const url = new URL(address.dockerUrl);
-  return url.protocol === 'unix:' ? '127.0.0.1' : url.hostname;
-}
-
 /** Writes each failure's engine-side detail to the log, with the agent; callers see only the plain reason. */
 function logged(engine: Engine, agent: EngineAgent, log: EngineLog): Engine {
   const watch =

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { enginePolicy } from '../engines/engine-address';
+import { enginePolicy } from '../engines';
 import { type Harness, useHarness } from '../../test/harness';
 import { userInput } from '../../test/factories';
 import { createImage } from '../../test/image-factories';

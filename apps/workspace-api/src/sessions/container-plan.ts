@@ -1,5 +1,5 @@
 import { effectiveConfig, type ConfigNote } from '../domain/workspace-config';
-import type { ContainerSpec, ExecSpec, ProfileUser } from '../engines/engine';
+import type { ContainerSpec, ExecSpec, ProfileUser } from '../engines';
 import type { LaunchPlan } from '../launch-plan/launch-plan';
 import { profileFolder } from './profile-folder';
 

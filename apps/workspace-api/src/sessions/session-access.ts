@@ -1,7 +1,7 @@
 import { hashSecret, randomSecret, secretMatches } from '@platform/secrets';
 import { toUuid, toWireId } from '@platform/schemas';
 import { createExpiringCache } from '../domain/expiring-cache';
-import { sessionHost } from '../engines/engines';
+import { sessionHost } from '../engines';
 import {
   KasmNotFoundError,
   KasmNotRunningError,

@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { toWireId } from '@platform/schemas';
-import { EngineError, ProfileRefusedError } from '../engines/engine';
-import { sessionHost, type Engines } from '../engines/engines';
+import { EngineError, type Engines, ProfileRefusedError, sessionHost } from '../engines';
 import type { LaunchPlan } from '../launch-plan/launch-plan';
 import { launchSteps, type LaunchInput } from './container-plan';
 import { waitUntilServing } from './session-ready';

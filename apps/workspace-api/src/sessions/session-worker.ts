@@ -1,8 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { toUuid } from '@platform/schemas';
 import type { AgentsRepository } from '../agents/agents.repository';
-import { engineReason } from '../engines/engine';
-import type { Engines } from '../engines/engines';
+import { engineReason, type Engines } from '../engines';
 import type { KasmsRepository } from './kasms.repository';
 import type { SessionsService } from './sessions.service';
 

@@ -6,8 +6,7 @@ import { agentResources } from '../agents/agent-response';
 import type { AgentsRepository } from '../agents/agents.repository';
 import type { Config } from '../config';
 import type { Tx } from '../db';
-import { EngineError } from '../engines/engine';
-import type { Engines } from '../engines/engines';
+import { EngineError, type Engines } from '../engines';
 import {
   EngineFailedError,
   KasmNotFoundError,

@@ -6,8 +6,7 @@ import { emptyDesired, type DesiredSettings } from './desired';
 import type { SettingsProblem } from './problems';
 import { parseSettingsText } from './settings-parse';
 import type { FieldProblem } from '@platform/errors';
-import type { EnginePolicy } from '../engines/engine-address';
-import { tlsFileProblems } from '../engines/engine-tls-files';
+import { type EnginePolicy, tlsFileProblems } from '../engines';
 import {
   engineAddressKey,
   engineAddressOf,

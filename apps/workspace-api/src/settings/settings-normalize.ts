@@ -1,9 +1,5 @@
 import type { FieldProblem } from '@platform/errors';
-import {
-  checkEngineAddress,
-  type EngineAddress,
-  type EnginePolicy,
-} from '../engines/engine-address';
+import { checkEngineAddress, type EngineAddress, type EnginePolicy } from '../engines';
 import type { TargetType } from '../file-mappings/mapping-target';
 import { profilePathProblems } from '../images/profile-path';
 import { normalizeHostname, normalizeUsername } from '../domain/names';

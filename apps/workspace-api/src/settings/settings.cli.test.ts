@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { enginePolicy } from '../engines/engine-address';
+import { enginePolicy } from '../engines';
 import path from 'node:path';
 import { createHarness, type Harness } from '../../test/harness';
 import { userInput } from '../../test/factories';

@@ -1,4 +1,4 @@
-import type { EnginePolicy } from '../engines/engine-address';
+import type { EnginePolicy } from '../engines';
 import type { SettingsChange } from './changes';
 import { sortProblems, type SettingsProblem } from './problems';
 import { exportSettings } from './settings-export';

@@ -4,7 +4,7 @@ import {
   localEngineUrl,
   registerLocalAgent,
 } from '../../src/agents/local-agent';
-import { enginePolicy } from '../../src/engines/engine-address';
+import { enginePolicy } from '../../src/engines';
 import { createEngines } from '../../src/engines/engines';
 import { createHarness, type Harness } from '../harness';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { enginePolicy } from '../../src/engines/engine-address';
+import { enginePolicy } from '../../src/engines';
 import { toUuid } from '@platform/schemas';
 import { formatCounts } from '@platform/testing';
 import { buildApp } from '../../src/app';

@@ -76,7 +76,7 @@ beforeAll(async () => {
   await container.start();
   const info = await container.inspect();
   port = Number(info.NetworkSettings.Ports['6901/tcp'][0].HostPort);
-  await waitFor(() => get('/'), LONG, 200);
+  await waitFor(() => get('/'), LONG);
 });
 afterAll(() => container?.remove({ force: true }).catch(() => undefined));
 
@@ -143,7 +143,7 @@ describe('the Firefox image', () => {
     try {
       await browser.start();
       const running = () => exec('cat /proc/[0-9]*/comm', browser);
-      await waitFor(async () => expect(await running()).toMatch(/^firefox-esr$/m), LONG, 250);
+      await waitFor(async () => expect(await running()).toMatch(/^firefox-esr$/m), LONG);
     } finally {
       await browser.remove({ force: true });
     }
