@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import httpProxy from '@fastify/http-proxy';
+import { createExpiringCache } from '../domain/expiring-cache';
 import { ProxyOriginRejectedError } from '../errors';
 import { sessionCookieName } from '../web/web-security';
 import { containerCookieHeader, GRANT_COOKIE, scopeSetCookies } from './proxy-cookies';
@@ -41,10 +42,19 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
   await app.register(cookie);
   app.addHook('onClose', async () => sockets.closeAll());
 
+  // A page's burst of requests (assets, the stream) costs one lookup of its login a second; a
+  // stale answer only narrows what the browser may enter.
+  const signedIn = createExpiringCache<string, string | null>({
+    ttlMs: 1000,
+    maxEntries: 10_000,
+  });
   // An unknown or ended login session is no sign-in: the grant alone decides then.
   const signedInAs = async (request: FastifyRequest): Promise<string | null> => {
     const token = request.cookies[sessionCookieName(request)];
-    return token && token.length <= 200 ? signedInUser(token) : null;
+    if (!token || token.length > 200) return null;
+    let user = signedIn.get(token);
+    if (user === undefined) signedIn.set(token, (user = await signedInUser(token)));
+    return user;
   };
 
   await app.register(httpProxy, {

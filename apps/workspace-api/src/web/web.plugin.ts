@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AssetParamsSchema, pagePolicy, sendAsset, setPageHeaders } from '@platform/http';
 import { IdSchema } from '@platform/schemas';
 import { Type } from '@sinclair/typebox';
+import { createExpiringCache } from '../domain/expiring-cache';
 import type { ImagesService } from '../images/images.service';
 import type { IconsService } from '../icons/icons.service';
 import type { LoginsService, SignedIn } from '../logins/logins.service';
@@ -62,14 +63,14 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (parent, options)
   );
 
   // Zones change rarely: read at most once a second, however many pages are served.
-  let zones = { list: [] as ZoneProxy[], until: 0 };
+  const zoneCache = createExpiringCache<'zones', ZoneProxy[]>({ ttlMs: 1000, maxEntries: 1 });
   app.decorateRequest('signedIn', null);
   app.decorateRequest('formTargets', null as unknown as string[]);
   app.addHook('onRequest', async (request) => {
-    if (zones.until <= Date.now())
-      zones = { list: await options.zones.list(), until: Date.now() + 1000 };
+    let zones = zoneCache.get('zones');
+    if (!zones) zoneCache.set('zones', (zones = await options.zones.list()));
     const host = parseRequestHost(request.host);
-    request.formTargets = sessionOrigins(zones.list, options.sessionScheme, host);
+    request.formTargets = sessionOrigins(zones, options.sessionScheme, host);
   });
   app.addHook('onRequest', async (request) => {
     const token = request.cookies[sessionCookieName(request)];
