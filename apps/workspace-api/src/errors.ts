@@ -227,6 +227,11 @@ export const ProxyOriginRejectedError = createError(
   'A WebSocket to a session must be opened by a page of the host it connects to (Origin)',
   403,
 );
+export const ProxyPathInvalidError = createError(
+  'SESSION_PATH_INVALID',
+  'The path after /kasm/<kasm_id> must be a path on the session’s container',
+  400,
+);
 export const LoginLinkInvalidError = createError(
   'LOGIN_LINK_INVALID',
   'This sign-in link is not valid any more: it was used, it expired or it was revoked',

@@ -2,15 +2,30 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import httpProxy from '@fastify/http-proxy';
 import { createExpiringCache } from '../domain/expiring-cache';
-import { ProxyOriginRejectedError } from '../errors';
+import { ProxyOriginRejectedError, ProxyPathInvalidError } from '../errors';
 import { sessionCookieName } from '../web/web-security';
 import { containerCookieHeader, GRANT_COOKIE, scopeSetCookies } from './proxy-cookies';
 import type { SessionAccess, SessionTarget } from './session-access';
 import { originMatchesHost } from './session-origin';
 import type { SessionSockets } from './session-sockets';
+import { pipeUrl, pipeWebSocket } from './websocket-pipe';
 
 export { GRANT_COOKIE } from './proxy-cookies';
 export const TOKEN_PARAM = 'kasm_token';
+const PREFIX = '/kasm/';
+
+/** The path and query on the container of a `/kasm/<kasm_id>/…` address (`/` for none). */
+const containerPath = (url: string): string => {
+  const slash = url.indexOf('/', PREFIX.length);
+  return slash === -1 ? '/' : url.slice(slash);
+};
+
+/** The container's response headers with its cookies kept inside the session's path. */
+function scopedHeaders<T extends Record<string, unknown>>(headers: T, kasmId: string): T {
+  const { 'set-cookie': setCookie, ...rest } = headers;
+  const scoped = scopeSetCookies(setCookie as string | string[] | undefined, kasmId);
+  return (scoped ? { ...rest, 'set-cookie': scoped } : rest) as T;
+}
 /** Admitted targets by raw request: the proxy's hooks see the request through different types. */
 const admitted = new WeakMap<object, SessionTarget>();
 const targetOf = (request: { raw: object }): SessionTarget => {
@@ -60,6 +75,7 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
   await app.register(httpProxy, {
     prefix: '/kasm/:kasmId',
     upstream: '',
+    // Upgrades are routed through Fastify (and so the preHandler below, which pipes them).
     websocket: true,
     // The service's own request line is the one log line per request; reply-from would add two.
     disableRequestLogging: true,
@@ -88,13 +104,26 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
         return reply.redirect(`${url.pathname}${url.search}`, 303);
       }
       const grant = request.cookies[GRANT_COOKIE];
-      admitted.set(request.raw, await access.admit(kasmId, grant, await signedInAs(request)));
-      if (upgrade) {
-        sockets.track(request.raw.socket, kasmId, async () => {
-          await access.admit(kasmId, grant, await signedInAs(request));
-          return true;
-        });
+      const target = await access.admit(kasmId, grant, await signedInAs(request));
+      if (!upgrade) {
+        admitted.set(request.raw, target);
+        return;
       }
+      const pipeTo = pipeUrl(target.origin, containerPath(request.url));
+      if (!pipeTo) throw new ProxyPathInvalidError();
+      const client = request.raw.socket;
+      sockets.track(client, kasmId, async () => {
+        await access.admit(kasmId, grant, await signedInAs(request));
+        return true;
+      });
+      reply.hijack();
+      pipeWebSocket(client, request.raw, pipeTo, {
+        headers: {
+          cookie: containerCookieHeader(request.headers.cookie),
+          authorization: target.authorization,
+        },
+        rewriteResponseHeaders: (headers) => scopedHeaders(headers, kasmId),
+      });
     },
     replyOptions: {
       getUpstream: (request) => targetOf(request).origin,
@@ -103,27 +132,8 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
         cookie: containerCookieHeader(headers.cookie as string | undefined),
         authorization: targetOf(request).authorization,
       }),
-      rewriteHeaders: (headers, request) => {
-        const { kasmId } = (request as { params: { kasmId: string } }).params;
-        const { 'set-cookie': setCookie, ...rest } = headers;
-        const scoped = scopeSetCookies(setCookie as string | string[] | undefined, kasmId);
-        return scoped ? { ...rest, 'set-cookie': scoped } : rest;
-      },
+      rewriteHeaders: (headers, request) =>
+        scopedHeaders(headers, (request as { params: { kasmId: string } }).params.kasmId),
     },
-    // rewriteRequestHeaders is honoured for WebSockets at run time, though the types omit it.
-    wsClientOptions: {
-      rejectUnauthorized: false,
-      rewriteRequestHeaders: (
-        headers: Record<string, string>,
-        request: { raw: object; headers: Record<string, string | undefined> },
-      ) => {
-        const cookies = containerCookieHeader(request.headers.cookie);
-        return {
-          ...headers,
-          ...(cookies ? { cookie: cookies } : {}),
-          authorization: targetOf(request).authorization,
-        };
-      },
-    } as object,
   });
 };

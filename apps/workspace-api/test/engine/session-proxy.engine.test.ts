@@ -1,3 +1,6 @@
+import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { Duplex } from 'node:stream';
 import { toUuid } from '@platform/schemas';
 import WebSocket from 'ws';
 import { closeWorld, createSessionWorld, LONG, type SessionWorld } from './session-fixture';
@@ -64,6 +67,50 @@ function echo(url: string, headers: Record<string, string>, message: string): Pr
   });
 }
 
+interface RawUpgrade {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  socket?: Duplex;
+  /** What the server sent after the handshake, read with it. */
+  head?: Buffer;
+  body: string;
+}
+
+/** A WebSocket handshake written by hand, so the test knows its key and sees its answer as is. */
+function rawUpgrade(path: string, headers: Record<string, string>): Promise<RawUpgrade> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${base}${path}`, {
+      headers: { connection: 'Upgrade', upgrade: 'websocket', origin: base, ...headers },
+    });
+    req.once('upgrade', (res, socket, head) =>
+      resolve({ status: 101, headers: res.headers, socket, head, body: '' }),
+    );
+    req.once('response', (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      res.once('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.once('error', reject);
+    req.end();
+  });
+}
+
+/** The payload of the first unmasked text frame (under 64 KiB) a server sends. */
+function firstFrame({ socket, head }: RawUpgrade): Promise<string> {
+  return new Promise((resolve) => {
+    let buffered = Buffer.alloc(0);
+    const take = (chunk: Buffer) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      const short = buffered[1] & 0x7f;
+      const [length, start] = short === 126 ? [buffered.readUInt16BE(2), 4] : [short, 2];
+      if (buffered.length >= start + length)
+        resolve(buffered.subarray(start, start + length).toString());
+    };
+    socket!.on('data', take);
+    take(head ?? Buffer.alloc(0));
+  });
+}
+
 describe('the session proxy', () => {
   it('exchanges the kasm_url token for a cookie, then serves the workspace page through it', async () => {
     const cookie = await signIn(kasmUrl);
@@ -79,6 +126,55 @@ describe('the session proxy', () => {
     const wsUrl = `${base.replace('http', 'ws')}/kasm/${kasmId}/websockify`;
     expect(await echo(wsUrl, { cookie }, 'ping through the proxy')).toBe('ping through the proxy');
     await expect(echo(wsUrl, {}, 'no cookie')).rejects.toThrow('refused with 401');
+  });
+
+  it('joins the browser to the container’s own handshake, bytes untouched', async () => {
+    const cookie = await signIn();
+    const key = randomBytes(16).toString('base64');
+    const upgraded = await rawUpgrade(`/kasm/${kasmId}/headers`, {
+      cookie,
+      'sec-websocket-key': key,
+      'sec-websocket-version': '13',
+    });
+    expect(upgraded.status).toBe(101);
+    const accept = createHash('sha1')
+      .update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
+      .digest('base64');
+    expect(upgraded.headers['sec-websocket-accept']).toBe(accept);
+    const seen = JSON.parse(await firstFrame(upgraded)) as Record<string, string>;
+    upgraded.socket!.destroy();
+    // The container answered the browser's own key: the proxy piped the handshake, not a copy.
+    expect(seen['sec-websocket-key']).toBe(key);
+    expect(seen.authorization).toMatch(/^Basic /);
+    expect(seen.cookie).toBeUndefined();
+  });
+
+  it('refuses an upgrade whose path would leave the container, before reaching it', async () => {
+    const cookie = await signIn();
+    const refused = await rawUpgrade(`/kasm/${kasmId}//elsewhere.invalid/x`, {
+      cookie,
+      'sec-websocket-key': randomBytes(16).toString('base64'),
+      'sec-websocket-version': '13',
+    });
+    expect(refused.status).toBe(400);
+    expect((JSON.parse(refused.body) as { code: string }).code).toBe('SESSION_PATH_INVALID');
+  });
+
+  it('carries large binary messages intact both ways', async () => {
+    const cookie = await signIn();
+    const payload = randomBytes(4 * 1024 ** 2);
+    const echoed = await new Promise<Buffer>((resolve, reject) => {
+      const socket = new WebSocket(`${base.replace('http', 'ws')}/kasm/${kasmId}/websockify`, {
+        headers: { origin: base, cookie },
+      });
+      socket.once('open', () => socket.send(payload));
+      socket.once('message', (data) => {
+        socket.close();
+        resolve(data as Buffer);
+      });
+      socket.once('error', reject);
+    });
+    expect(echoed.equals(payload)).toBe(true);
   });
 
   it('never shows the container the grant cookie, and sends the container password itself', async () => {
