@@ -225,7 +225,7 @@ async function main() {
     };
     // Every server serves its hot requests for a while before anything is measured: a freshly
     // started service takes tens of seconds to reach its steady speed, the baseline a few
-    // (bench/README.md), and a long-running server is what the ratios are about.
+    // (bench/README.md at 5a21cd5), and a long-running server is what the ratios are about.
     const warmUps = [
       ...(['get_user', 'get_users', 'update_user'].some(wanted)
         ? [getUserTargets.service, getUserTargets.baseline]

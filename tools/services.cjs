@@ -12,13 +12,14 @@ const SERVICES = [
 
 const NX_ENV = { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
 
-// On a developer's machine a registry or webhook on localhost is normal (README: a registry
-// served with python3 -m http.server); deployments keep the default, public addresses only.
+// On a developer's machine a registry or webhook on localhost is normal (a registry served with
+// python3 -m http.server, docs/groups-images-registry.md); deployments keep the default, public
+// addresses only.
 // Sessions run on this machine's Docker engine when one answers, opened over plain HTTP.
 // A registry in a local folder (examples/registry) is a development convenience: it lets a key
 // with registries.modify read the server's files, so NODE_ENV=production leaves it off.
-// The README's calendar examples post to channel C123, the CSA class (CHANNEL_PERIODS set in the
-// environment replaces this map).
+// The calendar examples (README.md, docs/calendar-api.md) post to channel C123, the CSA class
+// (CHANNEL_PERIODS set in the environment replaces this map).
 const LOCAL_DEFAULTS = {
   OUTBOUND_ALLOWLIST: 'localhost,127.0.0.0/8,::1',
   LOCAL_AGENT: 'on',

@@ -70,7 +70,7 @@ async function setUpLocalAgent(database: Database, config: Config) {
     );
   } else {
     print(`No Docker engine answers at ${result.url} (${result.reason}).`);
-    print('Sessions answer 503 until an agent is added; everything else works (README: Sessions).');
+    print('Sessions answer 503 until an agent is added; everything else works (docs/sessions.md).');
   }
 }
 

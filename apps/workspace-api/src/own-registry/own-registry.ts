@@ -6,7 +6,8 @@ export const OWN_SCHEMA_VERSION = '1.1';
 /**
  * workspace-api's own registry list (schema 1.1) for a platform series (`1.16.x`): each image is
  * listed for that series, so a platform always finds its own images compatible. `registryUrl`
- * is where the list is served: the images are built on the agent, not pulled (README).
+ * is where the list is served: the images are built on the agent, not pulled
+ * (docs/workspace-images.md).
  */
 export function ownRegistryList({ series, registryUrl }: { series: string; registryUrl: string }) {
   return {

@@ -22,12 +22,12 @@ function unresolved(text: string, fromFile: string) {
 const FROM_ROOT = path.join(REPO_ROOT, '(generated)');
 
 describe('where the settings texts send their readers', () => {
-  it('the header of every export names a README section that exists', () => {
+  it('the header of every export names a docs section that exists', () => {
     const header = exportSettings(EMPTY).split('\nversion:')[0];
     expect(unresolved(header, FROM_ROOT)).toEqual([]);
   });
 
-  it('the JSON Schema, generated and committed, names a README section that exists', async () => {
+  it('the JSON Schema, generated and committed, names a docs section that exists', async () => {
     const committed = await readFile(
       path.join(REPO_ROOT, 'examples/settings/settings.schema.json'),
       'utf8',
@@ -39,7 +39,7 @@ describe('where the settings texts send their readers', () => {
       expect(unresolved(description, FROM_ROOT)).toEqual([]);
   });
 
-  it('the example settings file names a README section that exists, relative to itself', async () => {
+  it('the example settings file names a docs section that exists, relative to itself', async () => {
     const file = path.join(REPO_ROOT, 'examples/settings/settings.yaml');
     expect(unresolved(await readFile(file, 'utf8'), file)).toEqual([]);
   });

@@ -5,7 +5,7 @@ import { ProfilePathSchema } from '../images/images.schemas';
 import { ZONE_DEFAULTS, ZoneFields } from '../zones/zones.schemas';
 
 /** Where the settings file is documented: a path from the repository's root and its section. */
-export const SETTINGS_DOCS = 'README.md#the-settings-file';
+export const SETTINGS_DOCS = 'docs/settings.md#the-settings-file';
 
 // The field rules are the operations' own; only defaults and descriptions are added here.
 const withDefault = <T extends TSchema>(schema: T, value: unknown) =>

@@ -3,7 +3,7 @@ import { LIVE_STATUSES } from '../domain/session-statuses';
 
 // The users repository's fixed statements. Each is one round trip, prepared by name on the pool:
 // Prisma's include costs three queries and its update-with-include a four-statement transaction
-// (bench/README.md has the measurements).
+// (bench/README.md at 5a21cd5 has the measurements).
 
 /** A change to a user: only the fields given change. */
 export interface UserChange {
@@ -35,7 +35,8 @@ const LIVE = LIVE_STATUSES.map((status) => `'${status}'`).join(', ');
 /**
  * The users repository's fixed statements in `schema`, their texts built once, when the
  * repository is: pg compares a named statement's text with the prepared one at every run, and a
- * text built anew per request was a fresh string to build, flatten and compare (bench/README.md).
+ * text built anew per request was a fresh string to build, flatten and compare
+ * (bench/README.md at 5a21cd5).
  */
 export function userStatements(schema: string) {
   const user = qualified(schema, 'user');

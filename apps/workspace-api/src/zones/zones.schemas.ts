@@ -25,7 +25,7 @@ export const ZoneFields = {
     minLength: 1,
     maxLength: 255,
     pattern: `^(${REQUEST_HOST.replace(/\$/g, '\\$')}|${HOST_NAME})$`,
-    // Problems read "must be <description>": $request_host$ is explained in the README.
+    // Problems read "must be <description>": $request_host$ is explained in docs/settings.md.
     description: 'a host name (letters, digits, dots and hyphens) or $request_host$',
   }),
   proxy_path: Type.String({
