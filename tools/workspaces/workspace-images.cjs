@@ -74,6 +74,8 @@ async function buildStage(stage, root, log) {
   const sources = debian.aptSources();
   if (!stage.parent) {
     log(`debootstrap --variant=minbase ${debian.SUITE} from ${sources.mirror}`);
+    // debootstrap refuses a --cache-dir that does not exist (a fresh clone has none).
+    fs.mkdirSync(DEBS_DIR, { recursive: true });
     await debian.run('debootstrap', [
       '--variant=minbase',
       `--cache-dir=${DEBS_DIR}`,
