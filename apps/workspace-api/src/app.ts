@@ -38,7 +38,12 @@ import { createSessionSockets, SOCKET_RECHECK_MS } from './sessions/session-sock
 import { createSessionWorker, type SessionWorker } from './sessions/session-worker';
 import { sessionsRoutes } from './sessions/sessions.routes';
 import { createSessionsService } from './sessions/sessions.service';
-import { OPERATIONS_PREFIX, SECURITY_SCHEMES } from './operations';
+import {
+  ADMIN_OPERATIONS_PREFIX,
+  OPERATIONS_PREFIX,
+  SECURITY_SCHEMES,
+  undocumentedAlias,
+} from './operations';
 import { authPlugin } from './plugins/auth.plugin';
 import { authThrottleOptions } from './plugins/auth-throttle';
 import { ownRegistryRoutes } from './own-registry/own-registry.routes';
@@ -148,6 +153,7 @@ export async function buildApp(
   const sessions = createSessionsService({
     ...sessionParts,
     config,
+    userExists: (userId) => data.users.exists(userId),
     lockUser: (tx, userId) => data.users.lockForLaunch(tx, userId),
     sessionLimit: (tx, userId) => data.groups.sessionLimit(tx, userId),
     launchPlans,
@@ -229,28 +235,27 @@ export async function buildApp(
     await launcher.close();
   });
 
-  await app.register(
-    async (api) => {
-      await api.register(authPlugin, { apiKeys });
-      await api.register(usersRoutes, { users, sessions });
-      await api.register(attributesRoutes, { attributes });
-      await api.register(loginsRoutes, { logins });
-      await api.register(membershipsRoutes, { memberships });
-      await api.register(groupsRoutes, { groups });
-      await api.register(groupImagesRoutes, { groupImages });
-      await api.register(imagesRoutes, { images });
-      await api.register(registryRoutes, { registries, registryWorkspaces });
-      await api.register(apiKeysRoutes, { apiKeys });
-      await api.register(zonesRoutes, { zones });
-      await api.register(agentsRoutes, { agents });
-      await api.register(profilePathRoutes, { images });
-      const bodyLimit = Math.max(config.BODY_LIMIT_BYTES, FILE_MAPPING_BODY_LIMIT_BYTES);
-      await api.register(fileMappingsRoutes, { fileMappings, bodyLimit });
-      await api.register(launchPlanRoutes, { launchPlans });
-      await api.register(sessionsRoutes, { sessions });
-    },
-    { prefix: OPERATIONS_PREFIX },
-  );
+  const operations = async (api: FastifyInstance) => {
+    await api.register(authPlugin, { apiKeys });
+    await api.register(usersRoutes, { users, sessions });
+    await api.register(attributesRoutes, { attributes });
+    await api.register(loginsRoutes, { logins });
+    await api.register(membershipsRoutes, { memberships });
+    await api.register(groupsRoutes, { groups });
+    await api.register(groupImagesRoutes, { groupImages });
+    await api.register(imagesRoutes, { images });
+    await api.register(registryRoutes, { registries, registryWorkspaces });
+    await api.register(apiKeysRoutes, { apiKeys });
+    await api.register(zonesRoutes, { zones });
+    await api.register(agentsRoutes, { agents });
+    await api.register(profilePathRoutes, { images });
+    const bodyLimit = Math.max(config.BODY_LIMIT_BYTES, FILE_MAPPING_BODY_LIMIT_BYTES);
+    await api.register(fileMappingsRoutes, { fileMappings, bodyLimit });
+    await api.register(launchPlanRoutes, { launchPlans });
+    await api.register(sessionsRoutes, { sessions });
+  };
+  await app.register(operations, { prefix: OPERATIONS_PREFIX });
+  await app.register(undocumentedAlias(operations), { prefix: ADMIN_OPERATIONS_PREFIX });
 
   return app;
 }

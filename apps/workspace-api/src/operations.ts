@@ -1,8 +1,27 @@
 import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync } from 'fastify';
 import { problemResponses } from '@platform/schemas';
 
 /** Every operation's base path; the name after it is the Kasm operation name. */
 export const OPERATIONS_PREFIX = '/api/public';
+/** Kasm serves its operations here too, and some of its clients call them here. */
+export const ADMIN_OPERATIONS_PREFIX = '/api/admin';
+
+/**
+ * `operations` once more, for another prefix, left out of the OpenAPI document and the route
+ * fuzzing (which cover them once, under OPERATIONS_PREFIX). The same routes with the same hooks:
+ * only the path differs. The flag is set on the route's own schema object, which the document and
+ * the route catalog already hold (their onRoute hooks, the root's, ran first); each registration
+ * of a routes plugin builds its own.
+ */
+export function undocumentedAlias(operations: FastifyPluginAsync): FastifyPluginAsync {
+  return async (scope) => {
+    scope.addHook('onRoute', (route) => {
+      route.schema = Object.assign(route.schema ?? {}, { hide: true });
+    });
+    await scope.register(operations);
+  };
+}
 
 /** The errors any authenticated operation can answer (429: too many wrong credentials), plus the ones it names. */
 export function errorResponses(...statuses: number[]) {

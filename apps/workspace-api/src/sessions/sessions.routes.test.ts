@@ -71,6 +71,26 @@ describe('request_kasm without a usable agent', () => {
     );
   });
 
+  it('refuses enable_sharing: true with 400 naming the field, before placing: sessions are not shared', async () => {
+    const { user, imageId } = await allowedUser();
+    const res = await h.call('request_kasm', {
+      user_id: user.user_id,
+      image_id: imageId,
+      enable_sharing: true,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      errors: [{ field: 'enable_sharing', message: 'is not supported: sessions are not shared' }],
+    });
+    expect(await h.db.kasm.count()).toBe(0);
+    const both = await h.call('request_kasm', { user_id: user.user_id, enable_sharing: true });
+    expect(both.json().errors.map((e: { field: string }) => e.field)).toEqual([
+      'enable_sharing',
+      'image_id',
+    ]);
+  });
+
   it('answers 409 SESSION_LIMIT_REACHED before placing when the group allows no session', async () => {
     const group = await createGroup(h, { name: 'None allowed', max_kasms_per_user: 0 });
     const user = await createMember(h, group.group_id);
@@ -205,6 +225,38 @@ describe('get_kasm_status and the connect link', () => {
     expect(url.pathname).toBe(`/kasm/${kasm_id}/`);
     expect((await openLink(kasm_id, token)).statusCode).toBe(403);
     expect((await openLink(kasm_id, url.searchParams.get('kasm_token')!)).statusCode).toBe(303);
+  });
+});
+
+describe('get_user_kasms', () => {
+  it("lists the user's live sessions as get_kasms lists them, and none for a user without any", async () => {
+    const { kasm_id } = await runningSession();
+    const all = (await h.call('get_kasms')).json();
+    const owner = all.kasms[0].user_id;
+    const res = await h.call('get_user_kasms', { user_id: owner });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ kasms: all.kasms, current_time: expect.any(String) });
+    expect(res.json().kasms.map((k: { kasm_id: string }) => k.kasm_id)).toEqual([kasm_id]);
+    const idle = await createMember(h, (await createGroup(h, { name: 'Idle' })).group_id);
+    expect((await h.call('get_user_kasms', { user_id: idle.user_id })).json().kasms).toEqual([]);
+  });
+
+  it('answers 404 USER_NOT_FOUND for an unknown user and 400 for a malformed or missing user_id', async () => {
+    const unknown = await h.call('get_user_kasms', { user_id: toWireId(randomUUID()) });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().code).toBe('USER_NOT_FOUND');
+    expect((await h.call('get_user_kasms', { user_id: 'nope' })).statusCode).toBe(400);
+    expect((await h.call('get_user_kasms', {})).statusCode).toBe(400);
+  });
+
+  it('needs sessions.view, as get_kasms does; a read-only key may call it', async () => {
+    const { user } = await allowedUser();
+    const viewer = await h.issueKey(['sessions.view'], { readOnly: true });
+    const body = { user_id: user.user_id };
+    expect((await h.call('get_user_kasms', body, viewer)).statusCode).toBe(200);
+    const other = await h.issueKey(['users.view', 'sessions.modify']);
+    expect((await h.call('get_user_kasms', body, other)).json().code).toBe('FORBIDDEN');
+    expect((await h.call('get_user_kasms', body, null)).statusCode).toBe(401);
   });
 });
 

@@ -13,6 +13,7 @@ import {
   KeepaliveSchema,
   RequestKasmBodySchema,
   RequestKasmResponseSchema,
+  UserIdBodySchema,
 } from './sessions.schemas';
 import type { SessionsService } from './sessions.service';
 
@@ -89,6 +90,24 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsServi
   );
 
   app.post(
+    '/get_user_kasms',
+    {
+      config: { permission: 'sessions.view' },
+      schema: {
+        tags,
+        security,
+        summary: "One user's live sessions",
+        body: UserIdBodySchema,
+        response: { 200: KasmsSchema, ...errorResponses(404) },
+      },
+    },
+    async (request) => ({
+      kasms: (await sessions.listLiveOf(request.body.user_id)).map(toKasmResponse),
+      current_time: now(),
+    }),
+  );
+
+  app.post(
     '/keepalive',
     {
       config: { permission: 'sessions.modify' },
@@ -113,7 +132,8 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsServi
       schema: {
         tags,
         security,
-        summary: 'Run a command inside a running session; answers its exit code and output',
+        summary:
+          'Run a command inside a running session; answers the session, the exit code and output',
         body: ExecCommandBodySchema,
         response: { 200: ExecResultSchema, ...errorResponses(404, 409, 502) },
       },
@@ -121,9 +141,11 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsServi
     async (request) => {
       const result = await sessions.exec(request.body);
       return {
+        kasm: toKasmResponse(result.row),
         kasm_id: toWireId(request.body.kasm_id),
         exit_code: result.exitCode,
         output: result.output,
+        current_time: now(),
       };
     },
   );

@@ -25,8 +25,16 @@ export const RequestKasmBodySchema = Type.Object({
       description: 'Where a browser inside the session should go (KASM_URL)',
     }),
   ),
+  enable_sharing: Type.Optional(
+    Type.Union([Type.Boolean(), Type.Null()], {
+      description:
+        "Kasm's session sharing, which this platform does not offer: true is refused (400); false or absent launches as usual",
+    }),
+  ),
 });
 export type RequestKasmBody = Static<typeof RequestKasmBodySchema>;
+
+export const UserIdBodySchema = Type.Object({ user_id: IdSchema });
 
 export const KasmIdBodySchema = Type.Object({
   kasm_id: IdSchema,
@@ -84,6 +92,9 @@ export const RequestKasmResponseSchema = Type.Object({
     description: 'Admits a browser to the session; also inside kasm_url',
   }),
   kasm_url: Type.String(),
+  share_id: Type.Union([Type.String(), Type.Null()], {
+    description: "Kasm's share id; always null here, where sessions are not shared",
+  }),
 });
 
 export const KasmStatusSchema = Type.Object({
@@ -109,7 +120,9 @@ export const KeepaliveSchema = Type.Object({
   expiration_date: TimestampSchema,
 });
 export const ExecResultSchema = Type.Object({
+  kasm: KasmSchema,
   kasm_id: Type.String(),
   exit_code: Type.Integer(),
   output: Type.String({ description: 'stdout and stderr, at most 1 MiB' }),
+  current_time: Type.String(),
 });

@@ -33,6 +33,8 @@ export interface SessionsDeps {
   engines: Engines;
   launcher: SessionLauncher;
   owner: string;
+  /** Whether a user has the id (users). */
+  userExists: (userId: string) => Promise<boolean>;
   /** Locks the user's row for a launch until `tx` ends; false when no user has the id (users). */
   lockUser: (tx: Tx, userId: string) => Promise<boolean>;
   /** The limit set by the user's groups, or null when none sets one (groups). */
@@ -170,10 +172,22 @@ export function createSessionsService(deps: SessionsDeps) {
     /** Launches a session; `requestHost` is where the request came to (`$request_host$` zones). */
     async request(input: RequestKasmBody, requestHost: RequestHost) {
       const imageId = input.image_id ?? (await deps.defaultImageOf(input.user_id));
-      if (!imageId) {
-        throw withFieldErrors(new ValidationFailedError('The request is invalid'), [
-          { field: 'image_id', message: 'is required: the user has no default_image attribute' },
-        ]);
+      const problems = [
+        // A share id that admitted nobody would be a link that fails for whoever gets it.
+        ...(input.enable_sharing
+          ? [{ field: 'enable_sharing', message: 'is not supported: sessions are not shared' }]
+          : []),
+        ...(imageId
+          ? []
+          : [
+              {
+                field: 'image_id',
+                message: 'is required: the user has no default_image attribute',
+              },
+            ]),
+      ];
+      if (problems.length > 0 || !imageId) {
+        throw withFieldErrors(new ValidationFailedError('The request is invalid'), problems);
       }
       const token = randomSecret(32);
       const row = await reserve({ ...input, image_id: imageId }, token, requestHost);
@@ -189,6 +203,7 @@ export function createSessionsService(deps: SessionsDeps) {
         username: row.user.username,
         session_token: token,
         kasm_url: withToken(plan.sessionUrl, token),
+        share_id: null,
       };
     },
 
@@ -214,6 +229,13 @@ export function createSessionsService(deps: SessionsDeps) {
 
     listLive: (userId?: string) => kasms.listLive(userId && toUuid(userId)),
 
+    /** The user's live sessions (get_user_kasms); USER_NOT_FOUND when no user has the id. */
+    async listLiveOf(userId: string) {
+      if (!(await deps.userExists(toUuid(userId))))
+        throw new UserNotFoundError(`user_id ${userId}`);
+      return kasms.listLive(toUuid(userId));
+    },
+
     /** The session as stored, without a new connect link (the web page polls this). */
     find: (kasmId: string, userId?: string) => load(kasmId, userId),
 
@@ -233,8 +255,9 @@ export function createSessionsService(deps: SessionsDeps) {
         throw new KasmNotRunningError(`The session is ${row.status}`);
       }
       const command = input.exec_config;
+      let result;
       try {
-        return await engines.forAgent(row.agent).exec(row.containerId, {
+        result = await engines.forAgent(row.agent).exec(row.containerId, {
           cmd: command.cmd,
           env: command.environment ?? undefined,
           workdir: command.workdir ?? undefined,
@@ -245,6 +268,8 @@ export function createSessionsService(deps: SessionsDeps) {
         if (error instanceof EngineError) throw new EngineFailedError(error.message);
         throw error;
       }
+      // The session as it is once the command ended, as get_kasm_status would give it.
+      return { ...result, row: (await kasms.find(row.id)) ?? row };
     },
 
     async destroy(kasmId: string, userId?: string): Promise<void> {

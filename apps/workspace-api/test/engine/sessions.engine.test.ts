@@ -100,6 +100,40 @@ describe('exec_command_kasm', () => {
     expect(result.exit_code).toBe(3);
     expect(result.output.split('\n').sort()).toEqual(['', 'err', 'out']);
   });
+
+  it('answers the session as get_kasm_status gives it, and the current time, as Kasm does', async () => {
+    const user = await w.member('exec-kasm');
+    const { kasm_id } = await launch(user.user_id);
+    const res = await w.h.call('exec_command_kasm', {
+      kasm_id,
+      user_id: user.user_id,
+      exec_config: { cmd: 'echo hi' },
+    });
+    expect(res.statusCode).toBe(200);
+    const status = (await w.h.call('get_kasm_status', { kasm_id })).json();
+    expect(res.json()).toEqual({
+      kasm: status.kasm,
+      kasm_id,
+      exit_code: 0,
+      output: 'hi\n',
+      current_time: expect.any(String),
+    });
+    expect(res.json().kasm).toMatchObject({ kasm_id, operational_status: 'running' });
+  });
+});
+
+describe('request_kasm', () => {
+  it('answers share_id null: sessions are not shared here', async () => {
+    const user = await w.member('sharer');
+    const res = await w.h.call('request_kasm', {
+      user_id: user.user_id,
+      image_id: w.imageId,
+      enable_sharing: false,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toHaveProperty('share_id', null);
+    await w.waitForStatus(toUuid(res.json().kasm_id), 'running');
+  });
 });
 
 describe('destroy_kasm', () => {
