@@ -8,11 +8,11 @@ export const OPERATIONS_PREFIX = '/api/public';
 export const ADMIN_OPERATIONS_PREFIX = '/api/admin';
 
 /**
- * `operations` once more, for another prefix, left out of the OpenAPI document and the route
- * fuzzing (which cover them once, under OPERATIONS_PREFIX). The same routes with the same hooks:
- * only the path differs. The flag is set on the route's own schema object, which the document and
- * the route catalog already hold (their onRoute hooks, the root's, ran first); each registration
- * of a routes plugin builds its own.
+ * `operations` once more, for another prefix: the same routes with the same hooks, only the path
+ * differs. Left out of the OpenAPI document and the schema fuzzing, which cover them once, under
+ * OPERATIONS_PREFIX. The flag goes on the route's own schema object, which the document and the
+ * route catalog already hold (their onRoute hooks, the root's, ran first); each registration of a
+ * routes plugin builds its own.
  */
 export function undocumentedAlias(operations: FastifyPluginAsync): FastifyPluginAsync {
   return async (scope) => {

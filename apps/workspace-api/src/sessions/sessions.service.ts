@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { ValidationFailedError, withFieldErrors } from '@platform/errors';
+import { ValidationFailedError, withFieldErrors, type FieldProblem } from '@platform/errors';
 import { hashSecret, randomSecret } from '@platform/secrets';
 import { toUuid, toWireId } from '@platform/schemas';
 import { agentResources } from '../agents/agent-response';
@@ -172,20 +172,20 @@ export function createSessionsService(deps: SessionsDeps) {
     /** Launches a session; `requestHost` is where the request came to (`$request_host$` zones). */
     async request(input: RequestKasmBody, requestHost: RequestHost) {
       const imageId = input.image_id ?? (await deps.defaultImageOf(input.user_id));
-      const problems = [
-        // A share id that admitted nobody would be a link that fails for whoever gets it.
-        ...(input.enable_sharing
-          ? [{ field: 'enable_sharing', message: 'is not supported: sessions are not shared' }]
-          : []),
-        ...(imageId
-          ? []
-          : [
-              {
-                field: 'image_id',
-                message: 'is required: the user has no default_image attribute',
-              },
-            ]),
-      ];
+      const problems: FieldProblem[] = [];
+      // A share id that admitted nobody would be a link that fails for whoever gets it.
+      if (input.enable_sharing) {
+        problems.push({
+          field: 'enable_sharing',
+          message: 'is not supported: sessions are not shared',
+        });
+      }
+      if (!imageId) {
+        problems.push({
+          field: 'image_id',
+          message: 'is required: the user has no default_image attribute',
+        });
+      }
       if (problems.length > 0 || !imageId) {
         throw withFieldErrors(new ValidationFailedError('The request is invalid'), problems);
       }
