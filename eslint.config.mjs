@@ -7,7 +7,10 @@ const TEST_FILES = [
   'libs/db/src/testing/**/*.ts',
 ];
 
-/** The project-level rules; `testOnly` lists the tags a test file may use besides libs. */
+/**
+ * The project-level rules; `testOnly` lists the tags a test file may use besides libs.
+ * @param {string[]} testOnly
+ */
 const boundaries = (testOnly) => ({
   allow: [],
   depConstraints: [

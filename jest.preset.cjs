@@ -3,6 +3,7 @@
 // (tools/test/node-engines.test.ts keeps it so).
 const path = require('node:path');
 
+/** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
   testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],

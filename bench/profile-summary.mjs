@@ -5,13 +5,17 @@ import fs from 'node:fs';
 
 const [file, top = '25'] = process.argv.slice(2);
 if (!file) throw new Error('usage: node bench/profile-summary.mjs <file.cpuprofile> [top]');
+/** @typedef {import('node:inspector').Profiler.ProfileNode} ProfileNode */
+/** @type {import('node:inspector').Profiler.Profile & { samples: number[], timeDeltas: number[] }} */
 const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+/** @type {Map<number, number>} */
 const self = new Map();
 const dt = profile.timeDeltas;
 profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (dt[i] ?? 0)));
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 
+/** @param {string} url */
 function where(url) {
   if (!url) return '(native/vm)';
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
@@ -20,16 +24,19 @@ function where(url) {
   return url.replace(/^file:\/\//, '').replace(/^.*\/(apps|bench|libs)\//, '$1/');
 }
 
+/** @type {Map<string, number>} */
 const groups = new Map();
+/** @type {Map<string, number>} */
 const functions = new Map();
 for (const [id, time] of self) {
-  const { callFrame } = byId.get(id);
+  // Every sample names a node of the profile.
+  const { callFrame } = /** @type {ProfileNode} */ (byId.get(id));
   const g = callFrame.url ? where(callFrame.url) : callFrame.functionName || '(program)';
   groups.set(g, (groups.get(g) ?? 0) + time);
   const f = `${callFrame.functionName || '(anonymous)'} ${where(callFrame.url)}:${callFrame.lineNumber + 1}`;
   functions.set(f, (functions.get(f) ?? 0) + time);
 }
-const print = (title, map) => {
+const print = (/** @type {string} */ title, /** @type {Map<string, number>} */ map) => {
   process.stdout.write(`\n${title}\n`);
   for (const [name, time] of [...map].sort((a, b) => b[1] - a[1]).slice(0, Number(top))) {
     process.stdout.write(

@@ -23,8 +23,13 @@ const VARIANTS = [
 ];
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
-const log = (line) => process.stdout.write(`${line}\n`);
+const log = (/** @type {string} */ line) => process.stdout.write(`${line}\n`);
 
+/**
+ * @param {string} lib the bundled http lib
+ * @param {string} variant
+ * @param {number} port
+ */
 async function start(lib, variant, port) {
   const file = path.join(RESULTS_DIR, 'logs', `logging-${variant}.log`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -50,18 +55,23 @@ async function start(lib, variant, port) {
 
 await bundle(path.join(ROOT, 'libs/http/src/index.ts'), 'http-lib');
 const lib = path.join(RESULTS_DIR, '.build', 'http-lib.cjs');
+/** @type {Record<string, Awaited<ReturnType<typeof start>>>} */
 const servers = {};
 for (const variant of VARIANTS) servers[variant] = await start(lib, variant, await freePort());
+/** @type {Record<string, number[]>} */
 const rates = Object.fromEntries(VARIANTS.map((v) => [v, []]));
+/** @type {Record<string, number[]>} */
 const cpu = Object.fromEntries(VARIANTS.map((v) => [v, []]));
 try {
   for (let round = 0; round < ROUNDS; round++) {
     for (const variant of VARIANTS) {
       const target = { url: servers[variant].url, path: '/hello' };
       await measure(target, { duration: 1, warmup: 0 });
-      const before = cpuSeconds(servers[variant].child.pid);
+      // Spawned: it answered /hello.
+      const pid = /** @type {number} */ (servers[variant].child.pid);
+      const before = cpuSeconds(pid);
       const m = await measure(target, { duration: DURATION_S, warmup: 0 });
-      cpu[variant].push(((cpuSeconds(servers[variant].child.pid) - before) / m.count) * 1e6);
+      cpu[variant].push(((cpuSeconds(pid) - before) / m.count) * 1e6);
       rates[variant].push(m.rps);
     }
   }
@@ -69,7 +79,8 @@ try {
   for (const { child } of Object.values(servers)) child.kill('SIGTERM');
 }
 await sleep(500);
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const median = (/** @type {number[]} */ xs) =>
+  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const offCpu = median(cpu.off);
 log(
   'variant                   req/s   CPU µs per request   over no logging   log bytes per request',

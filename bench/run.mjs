@@ -9,7 +9,15 @@ import { measureExtraction } from './lib/extraction.mjs';
 import { CONNECTIONS, DURATION_S, ROUNDS, measure, measurePair } from './lib/load.mjs';
 import { weeklyMessage } from './lib/messages.mjs';
 import { APPS_ROOT, BENCH_DIR, ROOT, distOf } from './lib/paths.mjs';
-import { freePort, issueAdminKey, rssMiB, runCli, sleep, startServer } from './lib/processes.mjs';
+import {
+  freePort,
+  issueAdminKey,
+  matched,
+  rssMiB,
+  runCli,
+  sleep,
+  startServer,
+} from './lib/processes.mjs';
 import { formatTable, writeResults } from './lib/report.mjs';
 import {
   CALENDAR_DAYS,
@@ -24,6 +32,7 @@ import { checkPlans } from './lib/plans.mjs';
 import { measureNpmStart } from './lib/startup.mjs';
 import { measureCli } from './lib/cli.mjs';
 
+/** @type {typeof import('../tools/services.cjs')} */
 const { SERVICES, buildApps } = createRequire(import.meta.url)('../tools/services.cjs');
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
@@ -35,31 +44,62 @@ const LAST_PAGE = Math.ceil(USERS / 100) - 1;
 const ONLY = process.env.BENCH_ONLY?.split(',');
 /** Seconds each server serves its hot requests after starting, before the first measurement. */
 const SERVER_WARMUP_S = Number(process.env.BENCH_SERVER_WARMUP ?? (SCALE < 1 ? 2 : 20));
-const wanted = (id) => !ONLY || ONLY.includes(id);
+const wanted = (/** @type {string} */ id) => !ONLY || ONLY.includes(id);
 
-const log = (line) => process.stdout.write(`${line}\n`);
+const log = (/** @type {string} */ line) => process.stdout.write(`${line}\n`);
 const DAY_MS = 86_400_000;
 /** Days from CALENDAR_FIRST_DAY to the `week`th week of the recurring series' year. */
-const recurringDay = (week) =>
+const recurringDay = (/** @type {number} */ week) =>
   (Date.parse(RECURRING_FIRST_DAY) - Date.parse(CALENDAR_FIRST_DAY)) / DAY_MS + week * 7;
+/**
+ * @template T
+ * @param {T[]} list
+ */
 const pick = (list) => list[Math.floor(Math.random() * list.length)];
-const dayString = (offset) => {
+const dayString = (/** @type {number} */ offset) => {
   const day = new Date(`${CALENDAR_FIRST_DAY}T00:00:00Z`);
   day.setUTCDate(day.getUTCDate() + offset);
   return day.toISOString().slice(0, 10);
 };
 
-/** A measurement without its raw response times, and with the rate of each round. */
+/**
+ * @typedef {import('./lib/load.mjs').Measurement} Measurement
+ * @typedef {import('./lib/load.mjs').Target} Target
+ */
+
+/**
+ * A measurement without its raw response times, and with the rate of each round.
+ * @param {Measurement | null | undefined} measured
+ */
 function figures(measured) {
   if (!measured) return measured;
   const { runs, ...rest } = measured;
   return { ...rest, rounds: runs?.map((r) => r.ok / r.seconds) };
 }
 
+/**
+ * What a row says besides its measurement.
+ * @typedef {object} RowExtra
+ * @property {string} result
+ * @property {string} target
+ * @property {boolean | null} pass
+ * @property {Measurement} [baseline]
+ * @property {number} [ratio] service/baseline
+ * @property {number[]} [ratios] of each round
+ * @property {number} [value] the figure judged
+ * @property {number} [p50]
+ * @property {number} [p99]
+ */
+
+/**
+ * @param {string} scenario
+ * @param {Measurement | null} measured
+ * @param {RowExtra} extra
+ */
 function row(scenario, measured, extra) {
   const failures = measured?.failed ?? 0;
   if (failures > 0)
-    log(`  ${scenario}: ${failures} failed responses ${JSON.stringify(measured.statusCodes)}`);
+    log(`  ${scenario}: ${failures} failed responses ${JSON.stringify(measured?.statusCodes)}`);
   const pass =
     extra.pass === null
       ? null
@@ -87,8 +127,11 @@ async function main() {
     DATABASE_URL: db.url,
     ...(process.env.BENCH_LOG_LEVEL ? { LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}),
   };
+  /** @type {import('./lib/processes.mjs').Server[]} */
   const servers = [];
+  /** @type {ReturnType<typeof row>[]} */
   const rows = [];
+  /** @type {Awaited<ReturnType<typeof checkPlans>>['plans']} */
   let plans = [];
   // Ctrl-C: stop the servers and drop the database before leaving.
   process.once('SIGINT', async () => {
@@ -102,7 +145,7 @@ async function main() {
     runCli('calendar-api', ['migrate'], env);
     const credentials = issueAdminKey(env);
     const tokenOutput = runCli('calendar-api', ['token', 'create', '--name', 'bench'], env);
-    const token = /(cal_\S+)/.exec(tokenOutput)[1];
+    const token = matched(/(cal_\S+)/, tokenOutput);
 
     let seeded = performance.now();
     await seedWorkspace(db.url, USERS);
@@ -148,7 +191,11 @@ async function main() {
       );
     }
 
-    const start = (name, app, port) =>
+    const start = (
+      /** @type {string} */ name,
+      /** @type {string} */ app,
+      /** @type {number} */ port,
+    ) =>
       startServer({ name, script: path.join(distOf(app), 'server.js'), env, port }).then(
         (s) => (servers.push(s), s),
       );
@@ -174,14 +221,16 @@ async function main() {
       );
     }
 
-    const operation = (name, body) => ({
+    /** @returns {Target} */
+    const operation = (/** @type {string} */ name, /** @type {() => object} */ body) => ({
       url: workspace.url,
       pid: workspace.pid,
       method: 'POST',
       path: `/api/public/${name}`,
       body: () => ({ ...credentials, ...body() }),
     });
-    const baselineCall = (name, body) => ({
+    /** @returns {Target} */
+    const baselineCall = (/** @type {string} */ name, /** @type {() => object} */ body) => ({
       url: baseline.url,
       pid: baseline.pid,
       method: 'POST',
@@ -243,6 +292,16 @@ async function main() {
       row('baseline: Fastify, no database', hello, { result: '—', target: '—', pass: null }),
     );
 
+    /**
+     * @typedef {(s: Measurement, b: Measurement, ratio: number) => { target: string, pass: boolean }} Judge
+     */
+    /**
+     * @param {string} id
+     * @param {string} title
+     * @param {Target} service
+     * @param {Target} base
+     * @param {Judge} judge
+     */
     const compare = async (id, title, service, base, judge) => {
       if (!wanted(id)) return;
       log(`Measuring ${title}`);
@@ -260,7 +319,11 @@ async function main() {
       );
       return s;
     };
-    const atLeast = (min) => (_s, _b, ratio) => ({ target: `ratio ≥ ${min}`, pass: ratio >= min });
+    /** @returns {Judge} */
+    const atLeast = (/** @type {number} */ min) => (_s, _b, ratio) => ({
+      target: `ratio ≥ ${min}`,
+      pass: ratio >= min,
+    });
 
     const getUser = await compare(
       'get_user',
@@ -317,7 +380,7 @@ async function main() {
     );
     if (wanted('recurring')) {
       // The same read of a week, inside the recurring series' year and outside it.
-      const rangeOf = (d) =>
+      const rangeOf = (/** @type {number} */ d) =>
         `/api/calendar/events/range?start=${dayString(d)}&end=${dayString(d + 6)}`;
       const heavyWeek = () => recurringDay(Math.floor(Math.random() * 50));
       await compare(

@@ -21,17 +21,21 @@ const LAUNCHES = Number(process.env.BENCH_LAUNCHES ?? 10);
 const PORT = 3211;
 const CORES = Number(process.env.BENCH_SESSION_CORES ?? 0.5);
 const MEMORY = 256 * 1024 ** 2;
-const log = (line) => process.stdout.write(`${line}\n`);
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const log = (/** @type {string} */ line) => process.stdout.write(`${line}\n`);
+const median = (/** @type {number[]} */ values) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** The same readiness as a launch's: the server answers HTTP (the engine's port proxy accepts earlier). */
-const serverAnswers = (port) =>
+const serverAnswers = (/** @type {number} */ port) =>
   fetch(`http://127.0.0.1:${port}/`, { method: 'HEAD' }).then(
     () => true,
     () => false,
   );
 
-/** The engine's own create + start of the container a session gets, until its port answers. */
+/**
+ * The engine's own create + start of the container a session gets, until its port answers.
+ * @param {string} host
+ */
 async function engineLaunch(host) {
   const started = performance.now();
   const created = await engineRequest(host, 'POST', '/containers/create', {
@@ -57,6 +61,15 @@ async function engineLaunch(host) {
   return ms;
 }
 
+/**
+ * What the bench reads of the answers of the operations it calls.
+ * @typedef {object} Answers
+ * @property {{ zone: { zone_id: string } }} create_zone
+ * @property {{ user: { user_id: string } }} create_user
+ * @property {{ kasm_id: string, kasm_url: string }} request_kasm
+ * @property {{ operational_status: string, operational_message?: string, kasm_url?: string }} get_kasm_status
+ */
+
 async function main() {
   const startedAt = new Date().toISOString();
   buildApps(SERVICES.map((s) => s.name));
@@ -64,6 +77,7 @@ async function main() {
   if (!engine)
     throw new Error('No Docker engine: set DOCKER_HOST, or run as root with dockerd on PATH');
   const db = await createBenchDatabase();
+  /** @type {import('./lib/processes.mjs').Server | undefined} */
   let server;
   try {
     await ensureTestImages(engine.host);
@@ -80,15 +94,22 @@ async function main() {
       env,
       port: PORT,
     });
+    /**
+     * @template {string} O
+     * @param {O} operation
+     * @param {object} [body]
+     * @returns {Promise<O extends keyof Answers ? Answers[O] : unknown>}
+     */
     const call = async (operation, body = {}) => {
-      const res = await fetch(`${server.url}/api/public/${operation}`, {
+      const { url } = /** @type {import('./lib/processes.mjs').Server} */ (server); // started above
+      const res = await fetch(`${url}/api/public/${operation}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ ...credentials, ...body }),
       });
       const json = await res.json();
       if (!res.ok) throw new Error(`${operation}: ${res.status} ${JSON.stringify(json)}`);
-      return json;
+      return /** @type {O extends keyof Answers ? Answers[O] : unknown} */ (json);
     };
 
     const zone = (
@@ -152,7 +173,9 @@ async function main() {
     const visit = await fetch(`${server.url}${new URL(fresh).pathname}${new URL(fresh).search}`, {
       redirect: 'manual',
     });
-    const cookie = visit.headers.get('set-cookie').split(';')[0];
+    const setCookie = visit.headers.get('set-cookie');
+    if (!setCookie) throw new Error(`the session's URL set no cookie (status ${visit.status})`);
+    const cookie = setCookie.split(';')[0];
     const row = (
       await db.query(`SELECT host_port FROM workspace.kasm WHERE id = $1::uuid`, [kasm_id])
     )[0];
@@ -167,7 +190,8 @@ async function main() {
     );
     await call('destroy_kasm', { kasm_id });
 
-    const ms = (v) => `${v.toFixed(0)} ms`;
+    const ms = (/** @type {number} */ v) => `${v.toFixed(0)} ms`;
+    /** @type {(import('./lib/report.mjs').Row & { runs?: unknown })[]} */
     const rows = [
       {
         scenario: `request_kasm → running vs engine create+start (median of ${LAUNCHES})`,
@@ -206,7 +230,11 @@ async function main() {
   }
 }
 
-/** Installs the test web workspace straight into the bench database (no registry is needed). */
+/**
+ * Installs the test web workspace straight into the bench database (no registry is needed).
+ * @param {import('./lib/database.mjs').BenchDatabase} db
+ * @returns {Promise<string>}
+ */
 async function installTestImage(db) {
   const [image] = await db.query(
     `INSERT INTO workspace.image (id, name, settings_name, friendly_name, cores, memory, run_config, architecture, categories, updated_at)

@@ -3,6 +3,7 @@
 const path = require('node:path');
 const preset = require('../jest.preset.cjs');
 
+/** @type {import('jest').Config} */
 module.exports = {
   ...preset,
   testMatch: ['<rootDir>/test/images/**/*.test.ts'],

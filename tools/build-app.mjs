@@ -13,6 +13,10 @@ import { fileURLToPath } from 'node:url';
 const require = createRequire(import.meta.url);
 const PRIVATE_TO_A_LIB = /[/\\]libs[/\\][^/\\]+[/\\]node_modules[/\\]/;
 
+/**
+ * @param {string} specifier
+ * @param {string} resolveDir
+ */
 function isPrivateToLib(specifier, resolveDir) {
   try {
     return PRIVATE_TO_A_LIB.test(require.resolve(specifier, { paths: [resolveDir] }));
@@ -25,6 +29,7 @@ const app = process.argv[2];
 if (!app) throw new Error('usage: node tools/build-app.mjs <app-name>');
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'apps', app);
 
+/** @type {import('esbuild').Plugin} */
 const externalPackages = {
   name: 'external-packages',
   setup(b) {

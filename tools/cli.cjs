@@ -14,7 +14,11 @@ async function main() {
   buildApps([name]);
   const local = process.env.DATABASE_URL ? null : await startLocalPostgres('dev');
   try {
-    const env = serviceEnv(service, process.env.DATABASE_URL ?? local.url);
+    // Without DATABASE_URL, local is the embedded server started above.
+    const env = serviceEnv(
+      service,
+      process.env.DATABASE_URL ?? /** @type {{ url: string }} */ (local).url,
+    );
     const result = spawnSync(process.execPath, [path.join(service.dist, 'cli.js'), ...args], {
       stdio: 'inherit',
       env,

@@ -11,6 +11,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { engineRequest, ping } = require('./docker-engine/engine-api.cjs');
 
+/** @param {string} command */
 function onPath(command) {
   return (process.env.PATH ?? '').split(path.delimiter).some((dir) => {
     try {
@@ -45,6 +46,7 @@ async function startTestEngine() {
   let stderr = '';
   keeper.stderr.on('data', (c) => (stderr += c));
   const exited = new Promise((resolve) => keeper.once('exit', resolve));
+  /** @type {{ host: string, cached: boolean }} */
   const started = await new Promise((resolve, reject) => {
     let out = '';
     keeper.stdout.on('data', (c) => {
@@ -54,7 +56,13 @@ async function startTestEngine() {
     exited.then(() => reject(new Error(`the test engine did not start: ${stderr.trim()}`)));
   });
   // The keeper must never hold the test run open; stop() or the run's exit ends it.
-  const handles = [keeper, keeper.stdin, keeper.stdout, keeper.stderr];
+  // A child's pipes are sockets: they hold the event loop like the child does.
+  const pipes = /** @type {import('node:net').Socket[]} */ ([
+    keeper.stdin,
+    keeper.stdout,
+    keeper.stderr,
+  ]);
+  const handles = [keeper, ...pipes];
   for (const handle of handles) handle.unref();
   return {
     host: started.host,
@@ -67,6 +75,7 @@ async function startTestEngine() {
   };
 }
 
+/** @param {string | undefined} mode */
 async function main(mode) {
   if (mode !== 'keep' && mode !== 'serve') {
     process.stderr.write('usage: node tools/docker-engine.cjs serve\n');
@@ -77,7 +86,7 @@ async function main(mode) {
   try {
     engine = await startPrivateEngine();
   } catch (error) {
-    process.stderr.write(`${error.message}\n`);
+    process.stderr.write(`${/** @type {Error} */ (error).message}\n`);
     process.exit(1);
   }
   let stopping;

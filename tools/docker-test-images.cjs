@@ -17,6 +17,16 @@ const BUSYBOX = '/bin/busybox';
 const INPUTS_LABEL = 'platform-test.inputs';
 const ROOTFS_PREFIX = 'platform-test-rootfs-';
 
+/**
+ * @typedef {object} Recipe what goes into an image's rootfs, and its docker import changes
+ * @property {string} image
+ * @property {{ from: string, to: string, mode: number }[]} files copied from this machine
+ * @property {{ to: string, target: string }[]} links symbolic links
+ * @property {string[]} dirs
+ * @property {{ to: string, content: string }[]} texts
+ * @property {string[]} changes
+ */
+
 function busyboxTree() {
   const applets = execFileSync(BUSYBOX, ['--list'], { encoding: 'utf8' })
     .split('\n')
@@ -48,6 +58,10 @@ function nodeFiles() {
   ];
 }
 
+/**
+ * @param {string} name an npm package
+ * @param {string} into its folder in the rootfs
+ */
 function packageFiles(name, into) {
   const root = path.dirname(require.resolve(`${name}/package.json`));
   return fs
@@ -58,6 +72,7 @@ function packageFiles(name, into) {
     .map((from) => ({ from, to: path.join(into, path.relative(root, from)), mode: 0o644 }));
 }
 
+/** @returns {Recipe[]} */
 function recipes() {
   const busybox = busyboxTree();
   return [
@@ -86,6 +101,7 @@ function recipes() {
   ];
 }
 
+/** @param {Recipe} recipe */
 function inputsHash(recipe) {
   const hash = crypto.createHash('sha256');
   hash.update(JSON.stringify({ ...recipe, files: recipe.files.map(({ to, mode }) => [to, mode]) }));
@@ -93,6 +109,10 @@ function inputsHash(recipe) {
   return hash.digest('hex').slice(0, 32);
 }
 
+/**
+ * @param {Recipe} recipe
+ * @param {string} root
+ */
 function assemble(recipe, root) {
   for (const dir of recipe.dirs) fs.mkdirSync(path.join(root, dir), { recursive: true });
   fs.chmodSync(path.join(root, 'tmp'), 0o1777);
@@ -113,18 +133,28 @@ function removeStaleRootfs() {
     try {
       process.kill(pid, 0);
     } catch (error) {
-      alive = error.code === 'EPERM';
+      alive = /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
     }
     if (!alive) fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
   }
 }
 
+/**
+ * @param {string} host
+ * @param {string} image
+ */
 async function imageLabel(host, image) {
   const info = await imageInfo(host, image);
   return { id: info?.Id ?? null, label: info?.Config?.Labels?.[INPUTS_LABEL] ?? null };
 }
 
-/** `docker import` of the rootfs folder, as a tar stream. */
+/**
+ * `docker import` of the rootfs folder, as a tar stream.
+ * @param {string} host
+ * @param {string} root
+ * @param {string} image
+ * @param {string[]} changes
+ */
 async function importRootfs(host, root, image, changes) {
   const tar = spawn('tar', ['-C', root, '--owner=0', '--group=0', '--numeric-owner', '-c', '.'], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -143,9 +173,17 @@ async function importRootfs(host, root, image, changes) {
   if (importError) throw importError;
 }
 
-/** Builds whichever test image is missing or stale; returns what it did, with timings. */
+/**
+ * @typedef {{ image: string, built: boolean, ms: number }} ImageReport
+ */
+
+/**
+ * Builds whichever test image is missing or stale; returns what it did, with timings.
+ * @param {string} host
+ */
 async function ensureTestImages(host) {
   removeStaleRootfs();
+  /** @type {ImageReport[]} */
   const report = [];
   for (const recipe of recipes()) {
     const started = Date.now();
@@ -172,6 +210,7 @@ async function ensureTestImages(host) {
   return report;
 }
 
+/** @param {ImageReport[]} report */
 function formatReport(report) {
   return report
     .map((r) => `${r.image} ${r.built ? 'built' : 'reused'} in ${(r.ms / 1000).toFixed(1)} s`)

@@ -5,6 +5,15 @@ const fs = require('node:fs');
 
 const ROOT = path.join(__dirname, '..');
 
+/**
+ * @typedef {object} Service
+ * @property {string} name the app's folder under apps/
+ * @property {number} port its default port
+ * @property {string} portVar the variable that changes it
+ * @property {string} dist its built output
+ */
+
+/** @type {Service[]} */
 const SERVICES = [
   { name: 'workspace-api', port: 3001, portVar: 'WORKSPACE_API_PORT' },
   { name: 'calendar-api', port: 3002, portVar: 'CALENDAR_API_PORT' },
@@ -31,6 +40,8 @@ const LOCAL_DEFAULTS = {
  * The environment a service's server or CLI runs with under `npm start` and `npm run <service>`:
  * the local defaults, the caller's environment, the database, and the port from
  * WORKSPACE_API_PORT / CALENDAR_API_PORT, so that what the CLI prints matches where it listens.
+ * @param {Service} service
+ * @param {string} databaseUrl
  */
 function serviceEnv(service, databaseUrl, env = process.env) {
   const port = env[service.portVar] || String(service.port);
@@ -40,7 +51,11 @@ function serviceEnv(service, databaseUrl, env = process.env) {
 
 const SKIPPED = new Set(['node_modules', 'dist', '.data']);
 
-/** The newest modification time of the files and folders below `target` (a deletion changes its folder's). */
+/**
+ * The newest modification time of the files and folders below `target` (a deletion changes its folder's).
+ * @param {string} target
+ * @returns {number}
+ */
 function newestChange(target) {
   let info;
   try {
@@ -60,6 +75,7 @@ function newestChange(target) {
  * The apps whose bundle is older than something it is built from: its sources and generated
  * Prisma client, the libs, its Prisma schema, the bundler and the lockfile. Asking Nx costs
  * seconds of CPU even when everything is cached; this costs a few milliseconds.
+ * @param {string[]} names
  */
 function staleApps(names) {
   return names.filter((name) => {
@@ -79,7 +95,10 @@ function staleApps(names) {
   });
 }
 
-/** Builds those of the given apps that are stale (staleApps) through Nx. */
+/**
+ * Builds those of the given apps that are stale (staleApps) through Nx.
+ * @param {string[]} names
+ */
 function buildApps(names) {
   const stale = staleApps(names);
   if (stale.length === 0) return;

@@ -10,7 +10,12 @@ const { ROOT } = require('./services.cjs');
 const WORKSPACE_PORT = 3101;
 const CALENDAR_PORT = 3102;
 
+/** @type {boolean[]} */
 const results = [];
+/**
+ * @param {string} name
+ * @param {boolean} ok
+ */
 const check = (name, ok, detail = '') => {
   results.push(ok);
   process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${name}${detail ? ` (${detail})` : ''}\n`);
@@ -18,6 +23,7 @@ const check = (name, ok, detail = '') => {
 
 async function main() {
   // Its own empty data folder and ports, so a developer's running stack is left alone.
+  /** @type {NodeJS.ProcessEnv & { LOCAL_PG_DATA: string }} */
   const env = {
     ...process.env,
     LOCAL_PG_DATA: fs.mkdtempSync(path.join(os.tmpdir(), 'smoke-pg-')),
@@ -69,7 +75,7 @@ async function main() {
   check('calendar-api is ready', calendar.status === 200, `status ${calendar.status}`);
 
   // Ctrl-C in a terminal signals the whole foreground process group, npm included.
-  process.kill(-child.pid, 'SIGINT');
+  process.kill(-(/** @type {number} */ (child.pid)), 'SIGINT');
   const code = await Promise.race([
     exited,
     new Promise((r) => setTimeout(() => r('timeout'), 30_000)),

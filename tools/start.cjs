@@ -7,17 +7,32 @@ const path = require('node:path');
 const { assertReachableAsRoot, startLocalPostgres } = require('./local-postgres.cjs');
 const { SERVICES, buildApps, serviceEnv } = require('./services.cjs');
 
+/**
+ * A service with what main() learns as it starts it.
+ * @typedef {import('./services.cjs').Service & { hasEngine?: boolean, listenPort?: string }} StartedService
+ */
+
+/** @type {import('node:child_process').ChildProcessWithoutNullStreams[]} */
 const children = [];
 
+/**
+ * @param {string} name
+ * @param {import('node:stream').Readable} stream
+ * @param {NodeJS.WritableStream} out
+ */
 function prefixed(name, stream, out) {
   let rest = '';
   stream.on('data', (chunk) => {
     const lines = (rest + chunk).split('\n');
-    rest = lines.pop();
+    rest = lines.pop() ?? '';
     for (const line of lines) out.write(`[${name}] ${line}\n`);
   });
 }
 
+/**
+ * @param {string} port
+ * @param {import('node:child_process').ChildProcess} child
+ */
 async function waitReady(port, child) {
   for (let i = 0; i < 200 && child.exitCode === null; i++) {
     try {
@@ -34,9 +49,11 @@ async function waitReady(port, child) {
 /**
  * With a Docker engine, workspace-api's own registry (the images `npm run workspaces:build`
  * makes) is added once, so the images are there to install; the CLI prints what it did.
+ * @param {StartedService} service
+ * @param {NodeJS.ProcessEnv} env
  */
 function addOwnRegistry(service, env) {
-  const cli = (...args) =>
+  const cli = (/** @type {string[]} */ ...args) =>
     spawnSync(process.execPath, [path.join(service.dist, 'cli.js'), 'registry', ...args], {
       env,
       encoding: 'utf8',
@@ -54,10 +71,11 @@ async function main() {
   if (!process.env.DATABASE_URL) assertReachableAsRoot('dev');
   buildApps(SERVICES.map((s) => s.name));
   const local = process.env.DATABASE_URL ? null : await startLocalPostgres('dev');
-  const databaseUrl = process.env.DATABASE_URL ?? local.url;
+  // Without DATABASE_URL, local is the embedded server started above.
+  const databaseUrl = process.env.DATABASE_URL ?? /** @type {{ url: string }} */ (local).url;
 
   let stopping = false;
-  const stop = async (code) => {
+  const stop = async (/** @type {number} */ code) => {
     if (stopping) return;
     stopping = true;
     await Promise.all(
@@ -72,7 +90,9 @@ async function main() {
   process.on('SIGINT', () => stop(0));
   process.on('SIGTERM', () => stop(0));
 
-  for (const service of SERVICES) {
+  /** @type {StartedService[]} */
+  const services = SERVICES;
+  for (const service of services) {
     const env = serviceEnv(service, databaseUrl);
     const setup = spawnSync(process.execPath, [path.join(service.dist, 'cli.js'), 'setup'], {
       env,
@@ -91,11 +111,14 @@ async function main() {
     children.push(child);
     service.listenPort = env.PORT;
   }
-  await Promise.all(SERVICES.map((s, i) => waitReady(s.listenPort, children[i])));
-  const workspaceApi = SERVICES.find((s) => s.name === 'workspace-api');
-  if (workspaceApi.hasEngine) addOwnRegistry(workspaceApi, serviceEnv(workspaceApi, databaseUrl));
+  // The loop above set every listenPort.
+  await Promise.all(
+    services.map((s, i) => waitReady(/** @type {string} */ (s.listenPort), children[i])),
+  );
+  const workspaceApi = services.find((s) => s.name === 'workspace-api');
+  if (workspaceApi?.hasEngine) addOwnRegistry(workspaceApi, serviceEnv(workspaceApi, databaseUrl));
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  for (const s of SERVICES) {
+  for (const s of services) {
     process.stdout.write(
       `${s.name} ready on http://localhost:${s.listenPort} (API reference: /docs)\n`,
     );

@@ -3,4 +3,5 @@
 // (*.browser.test.ts) are left out without Chromium (tools/jest/browser-tests.cjs).
 const { browserConfig } = require('../../tools/jest/browser-tests.cjs');
 
+/** @type {import('jest').Config} */
 module.exports = { ...require('../../jest.preset.cjs'), testTimeout: 120_000, ...browserConfig() };

@@ -8,12 +8,14 @@ const preset = require('../../jest.preset.cjs');
 
 const JEST_TOOLS = path.join(__dirname, '../../tools/jest');
 
+/** @type {import('jest').Config} */
 const engineConfig = {
   globalSetup: path.join(JEST_TOOLS, 'engine-global-setup.cjs'),
   globalTeardown: path.join(JEST_TOOLS, 'engine-global-teardown.cjs'),
   testSequencer: path.join(JEST_TOOLS, 'engine-sequencer.cjs'),
 };
 
+/** @returns {import('jest').Config} */
 function withoutEngineTests() {
   process.stderr.write(
     "engine tests not run: they need a Docker engine (install Debian's docker.io or set DOCKER_HOST)\n",

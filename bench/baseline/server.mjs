@@ -62,8 +62,26 @@ const userReply = { response: { 200: { type: 'object', properties: { user: UserS
 const eventsReply = { response: { 200: { type: 'array', items: EventSchema } } };
 
 // workspace-api's statements and wire form (a user without live sessions has no kasms).
-const wireId = (uuid) => uuid.replace(/-/g, '');
-const toUser = (u) => ({
+const wireId = (/** @type {string} */ uuid) => uuid.replace(/-/g, '');
+/**
+ * A row of GET_USER and UPDATE_USER (statements.mjs).
+ * @typedef {object} UserRow
+ * @property {string} id
+ * @property {string} username
+ * @property {string} firstName
+ * @property {string} lastName
+ * @property {string} phone
+ * @property {string} organization
+ * @property {string} notes
+ * @property {boolean} locked
+ * @property {boolean} disabled
+ * @property {string} realm
+ * @property {{ id: string, name: string }[]} groups
+ * @property {Date} createdAt
+ * @property {Date | null} lastSession
+ * @property {Date | null} passwordSetDate
+ */
+const toUser = (/** @type {UserRow} */ u) => ({
   user_id: wireId(u.id),
   username: u.username,
   first_name: u.firstName,
@@ -83,9 +101,26 @@ const toUser = (u) => ({
 // calendar-api's SELECT (dates and timestamps as text, reformatted without parsing), and its wire
 // form. Recurring events are answered as their master rows, not expanded: the scenarios read days
 // outside the series' year, where the series half finds nothing.
-const isoFromUtcText = (text) =>
+const isoFromUtcText = (/** @type {string} */ text) =>
   `${text.slice(0, 10)}T${text.slice(11, 19)}.${text.length > 20 ? text.slice(20).padEnd(3, '0') : '000'}Z`;
-const toEvent = (e) => ({
+/**
+ * A row of the events statements (statements.mjs).
+ * @typedef {object} EventRow
+ * @property {number} id
+ * @property {string} date
+ * @property {string} title
+ * @property {string} description
+ * @property {string} type
+ * @property {string | null} period
+ * @property {string} createdAt
+ * @property {string} updatedAt
+ * @property {boolean} fromChat
+ * @property {string | null} sourceChannel
+ * @property {string | null} sourceMessageId
+ * @property {string | null} rrule
+ * @property {string[] | null} exdates
+ */
+const toEvent = (/** @type {EventRow} */ e) => ({
   id: e.id,
   date: e.date,
   title: e.title,
@@ -104,7 +139,8 @@ app.get(
   async () => ({ hello: 'world' }),
 );
 
-app.post('/get_user', { schema: userReply }, async (request) => {
+/** @typedef {import('fastify').FastifyRequest<{ Body: { user_id: string } }>} GetUserRequest */
+app.post('/get_user', { schema: userReply }, async (/** @type {GetUserRequest} */ request) => {
   const { rows } = await pool.query({
     name: 'get_user',
     text: STATEMENTS['get_user by id'],
@@ -113,17 +149,27 @@ app.post('/get_user', { schema: userReply }, async (request) => {
   return { user: Object.assign(toUser(rows[0]), { kasms: [] }) };
 });
 
-app.post('/update_user', { schema: userReply }, async (request) => {
-  const { user_id: id, first_name: first, last_name: last } = request.body;
-  const { rows } = await pool.query({
-    name: 'update_user',
-    text: STATEMENTS.update_user,
-    values: [id, null, first, last, null, null, null, null, null, null],
-  });
-  return { user: toUser(rows[0]) };
-});
+/**
+ * @typedef {import('fastify').FastifyRequest<{
+ *   Body: { user_id: string, first_name?: string, last_name?: string },
+ * }>} UpdateUserRequest
+ */
+app.post(
+  '/update_user',
+  { schema: userReply },
+  async (/** @type {UpdateUserRequest} */ request) => {
+    const { user_id: id, first_name: first, last_name: last } = request.body;
+    const { rows } = await pool.query({
+      name: 'update_user',
+      text: STATEMENTS.update_user,
+      values: [id, null, first, last, null, null, null, null, null, null],
+    });
+    return { user: toUser(rows[0]) };
+  },
+);
 
-app.get('/events/range', { schema: eventsReply }, async (request) => {
+/** @typedef {import('fastify').FastifyRequest<{ Querystring: { start: string, end: string } }>} RangeRequest */
+app.get('/events/range', { schema: eventsReply }, async (/** @type {RangeRequest} */ request) => {
   const { rows } = await pool.query({
     name: 'range',
     text: STATEMENTS['GET /events/range'],
@@ -132,7 +178,8 @@ app.get('/events/range', { schema: eventsReply }, async (request) => {
   return rows.map(toEvent);
 });
 
-app.get('/events/:date', { schema: eventsReply }, async (request) => {
+/** @typedef {import('fastify').FastifyRequest<{ Params: { date: string } }>} DateRequest */
+app.get('/events/:date', { schema: eventsReply }, async (/** @type {DateRequest} */ request) => {
   const { rows } = await pool.query({
     name: 'on_date',
     text: STATEMENTS['GET /events/{date}'],

@@ -46,7 +46,7 @@ const UPDATE_USER = `
 
 // The events: the single ones, then the recurring ones whose series reach the window.
 
-const columns = (single) => `${
+const columns = (/** @type {boolean} */ single) => `${
   single ? 'NULL::text AS rrule, NULL::text[] AS exdates' : 'e.rrule, e.exdates::text[] AS exdates'
 }, e.id, e.date::text AS date, e.title, e.description, e.type, e.period,
     e.source_channel AS "sourceChannel", e.source_message_id AS "sourceMessageId",
@@ -54,7 +54,7 @@ const columns = (single) => `${
     (e.created_at AT TIME ZONE 'UTC')::text AS "createdAt",
     (e.updated_at AT TIME ZONE 'UTC')::text AS "updatedAt"`;
 
-const events = (single, series) =>
+const events = (/** @type {string} */ single, /** @type {string} */ series) =>
   `(SELECT ${columns(true)} FROM "calendar"."calendar_event" e
     WHERE e.rrule IS NULL AND ${single} ORDER BY e.date, e.id) UNION ALL (SELECT ${columns(false)} FROM "calendar"."calendar_event" e
     WHERE e.rrule IS NOT NULL AND ${series})`;
@@ -73,6 +73,10 @@ export const STATEMENTS = {
   ),
 };
 
-/** Statement texts compared without regard to spacing. */
+/**
+ * Statement texts compared without regard to spacing.
+ * @param {string} a
+ * @param {string} b
+ */
 export const sameStatement = (a, b) =>
   a.replace(/\s+/g, ' ').trim() === b.replace(/\s+/g, ' ').trim();

@@ -8,7 +8,7 @@ import { RESULTS_DIR } from './paths.mjs';
 const require = createRequire(import.meta.url);
 // A package npm installed inside a lib (libs/x/node_modules) would not resolve from the output.
 const PRIVATE_TO_A_LIB = /[/\\]libs[/\\][^/\\]+[/\\]node_modules[/\\]/;
-const privateToLib = (specifier, resolveDir) => {
+const privateToLib = (/** @type {string} */ specifier, /** @type {string} */ resolveDir) => {
   try {
     return PRIVATE_TO_A_LIB.test(require.resolve(specifier, { paths: [resolveDir] }));
   } catch {
@@ -16,6 +16,13 @@ const privateToLib = (specifier, resolveDir) => {
   }
 };
 
+/**
+ * Bundles `entry` into bench/results/.build/<name>.cjs and loads it.
+ * @template T the entry's exports
+ * @param {string} entry
+ * @param {string} name
+ * @returns {Promise<T>}
+ */
 export async function bundle(entry, name) {
   const outfile = path.join(RESULTS_DIR, '.build', `${name}.cjs`);
   await build({

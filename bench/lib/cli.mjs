@@ -32,8 +32,14 @@ export const CLI_COMMANDS = [
   },
 ];
 
-/** Median wall time in seconds of `runs` runs (after one untimed run that warms the caches). */
+/**
+ * Median wall time in seconds of `runs` runs (after one untimed run that warms the caches).
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {NodeJS.ProcessEnv} env
+ */
 function medianSeconds(cmd, args, env) {
+  /** @type {number[]} */
   const times = [];
   for (let i = 0; i <= RUNS; i++) {
     const started = performance.now();
@@ -49,7 +55,10 @@ function medianSeconds(cmd, args, env) {
   return times[Math.floor(times.length / 2)];
 }
 
-/** The baselines and each command: `{ title, seconds }`, measured back to back. */
+/**
+ * The baselines and each command: `{ title, seconds }`, measured back to back.
+ * @param {NodeJS.ProcessEnv} env
+ */
 export function measureCli(env) {
   const node = medianSeconds(process.execPath, ['-e', '0'], env);
   const pg = medianSeconds(process.execPath, ['-e', PG_QUERY], env);

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
+/** @type {typeof import('../../tools/local-postgres.cjs')} */
 const { isListening, startLocalPostgres } = createRequire(import.meta.url)(
   '../../tools/local-postgres.cjs',
 );
@@ -36,6 +37,12 @@ async function chooseServer() {
   return startEmbedded();
 }
 
+/**
+ * @template T
+ * @param {string} url
+ * @param {(client: pg.Client) => Promise<T>} fn
+ * @returns {Promise<T>}
+ */
 async function withClient(url, fn) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -45,6 +52,8 @@ async function withClient(url, fn) {
     await client.end();
   }
 }
+
+/** @typedef {Awaited<ReturnType<typeof createBenchDatabase>>} BenchDatabase */
 
 /** Creates `bench_<random>` on the chosen server; `drop` removes it and stops what was started. */
 export async function createBenchDatabase() {
@@ -61,6 +70,10 @@ export async function createBenchDatabase() {
     url: url.toString(),
     name,
     server: `${server.kind}, PostgreSQL ${version}`,
+    /**
+     * @param {string} sql
+     * @param {unknown[]} [params]
+     */
     query: (sql, params) =>
       withClient(url.toString(), async (c) => (await c.query(sql, params)).rows),
     drop: async () => {

@@ -6,18 +6,20 @@ import { APPS_ROOT } from './paths.mjs';
 import { longMessage } from './messages.mjs';
 
 export async function measureExtraction({ lines = 500, iterations = 300, warmup = 50 } = {}) {
+  /** @type {typeof import('../../apps/calendar-api/src/extraction/index.ts')} */
   const { extractEvents } = await bundle(
     path.join(APPS_ROOT, 'apps/calendar-api/src/extraction/index.ts'),
     'extraction',
   );
   const messages = Array.from({ length: 20 }, (_, i) => longMessage(lines, i * 40));
-  const run = (i) =>
+  const run = (/** @type {number} */ i) =>
     extractEvents({
       text: messages[i % messages.length],
       referenceDate: '2025-01-06',
       period: null,
     });
   for (let i = 0; i < warmup; i++) run(i);
+  /** @type {number[]} */
   const times = [];
   let events = 0;
   for (let i = 0; i < iterations; i++) {

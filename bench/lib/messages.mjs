@@ -16,13 +16,17 @@ const MONTHS = [
   'December',
 ];
 
+/** @param {number} n */
 function mondayOf(n) {
   // Weeks from Monday 2025-01-06 onwards, cycling over about 20 years.
   const day = new Date(Date.UTC(2025, 0, 6) + (n % 1000) * 7 * 86_400_000);
   return { m: day.getUTCMonth() + 1, d: day.getUTCDate(), y: day.getUTCFullYear(), date: day };
 }
 
-/** A 20-line weekly message; about 10 events, 3 lines read by chrono, 2 ignored. */
+/**
+ * A 20-line weekly message; about 10 events, 3 lines read by chrono, 2 ignored.
+ * @param {number} n
+ */
 export function weeklyMessage(n) {
   const { m, d, y, date } = mondayOf(n);
   const wednesday = new Date(date.getTime() + 2 * 86_400_000);
@@ -50,8 +54,12 @@ export function weeklyMessage(n) {
   ].join('\n');
 }
 
-/** A semester plan: `lines` lines of consecutive weekly blocks. */
+/**
+ * A semester plan: `lines` lines of consecutive weekly blocks.
+ * @param {number} lines
+ */
 export function longMessage(lines, n = 0) {
+  /** @type {string[]} */
   const blocks = [];
   for (let i = 0; blocks.length * 20 < lines; i++) blocks.push(weeklyMessage(n + i));
   return blocks.join('\n').split('\n').slice(0, lines).join('\n');

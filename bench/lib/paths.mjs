@@ -8,4 +8,4 @@ export const RESULTS_DIR = path.join(BENCH_DIR, 'results');
 export const APPS_ROOT = process.env.BENCH_APPS_ROOT
   ? path.resolve(process.env.BENCH_APPS_ROOT)
   : ROOT;
-export const distOf = (app) => path.join(APPS_ROOT, 'apps', app, 'dist');
+export const distOf = (/** @type {string} */ app) => path.join(APPS_ROOT, 'apps', app, 'dist');

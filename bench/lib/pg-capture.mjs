@@ -6,28 +6,46 @@ import net from 'node:net';
 const SSL_REQUEST = 80877103;
 const GSS_REQUEST = 80877104;
 
-/** Reads the client→server stream of one connection and calls `onExecute(text, values)`. */
+/**
+ * A statement as executed: its text and its parameters in text form (null for SQL NULL).
+ * @typedef {{ text: string, values: (string | null)[] }} Executed
+ */
+
+/**
+ * Reads the client→server stream of one connection and calls `onExecute(text, values)`.
+ * @param {(text: string, values: Executed['values']) => void} onExecute
+ */
 function frontendParser(onExecute) {
   let buffer = Buffer.alloc(0);
   let startup = true;
+  /** @type {Map<string, string>} */
   const named = new Map();
   let unnamed = '';
 
+  /**
+   * A NUL-terminated string at `at`, and the offset after it.
+   * @param {Buffer} message
+   * @param {number} at
+   * @returns {[string, number]}
+   */
   const cString = (message, at) => {
     const end = message.indexOf(0, at);
     return [message.toString('utf8', at, end), end + 1];
   };
 
+  /** @param {Buffer} message */
   function bind(message) {
     let at = cString(message, 0)[1];
     const [statement, next] = cString(message, at);
     at = next;
     const formatCount = message.readInt16BE(at);
+    /** @type {number[]} */
     const formats = [];
     for (let i = 0; i < formatCount; i++) formats.push(message.readInt16BE(at + 2 + 2 * i));
     at += 2 + 2 * formatCount;
     const count = message.readInt16BE(at);
     at += 2;
+    /** @type {Executed['values']} */
     const values = [];
     for (let i = 0; i < count; i++) {
       const length = message.readInt32BE(at);
@@ -38,10 +56,11 @@ function frontendParser(onExecute) {
       else return; // binary parameters: not something the plan check can replay
       if (length > 0) at += length;
     }
-    onExecute(statement ? named.get(statement) : unnamed, values);
+    // A statement this connection never parsed here: nothing the plan check keeps.
+    onExecute(statement ? (named.get(statement) ?? '') : unnamed, values);
   }
 
-  return (chunk) => {
+  return (/** @type {Buffer} */ chunk) => {
     buffer = Buffer.concat([buffer, chunk]);
     for (;;) {
       if (startup) {
@@ -74,10 +93,13 @@ function frontendParser(onExecute) {
  * Listens on a free local port and forwards to the server of `databaseUrl`. Returns the URL to
  * give the services instead, `take()` (the statements executed since the last take, in order)
  * and `close()`.
+ * @param {string} databaseUrl
  */
 export async function startCapture(databaseUrl) {
   const target = new URL(databaseUrl);
+  /** @type {Executed[]} */
   let executed = [];
+  /** @type {Set<net.Socket>} */
   const sockets = new Set();
   const server = net.createServer((client) => {
     const upstream = net.connect(Number(target.port || 5432), target.hostname);
@@ -93,10 +115,12 @@ export async function startCapture(databaseUrl) {
     });
     upstream.on('data', (chunk) => client.write(chunk));
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await /** @type {Promise<void>} */ (
+    new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  );
   const url = new URL(databaseUrl);
   url.hostname = '127.0.0.1';
-  url.port = String(server.address().port);
+  url.port = String(/** @type {net.AddressInfo} */ (server.address()).port);
   return {
     url: url.toString(),
     take() {

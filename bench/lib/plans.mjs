@@ -13,8 +13,31 @@ import { sleep, startServer } from './processes.mjs';
 const PLANNED = /^[\s(]*(select|with|insert|update|delete)\b/i;
 const WRITES = /^\s*(insert|update|delete)\b|\b(update|insert into|delete from)\s+"?\w+"?\./i;
 
+/**
+ * @typedef {import('../plans/requests.mjs').PlanRequest} PlanRequest
+ * @typedef {import('../plans/requests.mjs').Answer} Answer
+ * @typedef {import('./pg-capture.mjs').Executed} Executed
+ */
+
+/**
+ * A node of EXPLAIN (FORMAT JSON)'s plan.
+ * @typedef {{
+ *   'Node Type': string,
+ *   'Actual Loops'?: number,
+ *   'Index Name'?: string,
+ *   'Relation Name'?: string,
+ *   'Scan Direction'?: string,
+ *   Plans?: PlanNode[],
+ * }} PlanNode
+ */
+
+/**
+ * @param {PlanNode} plan
+ * @param {boolean} analyzed
+ * @param {string[]} [out]
+ */
 function nodesOf(plan, analyzed, out = []) {
-  if (!analyzed || plan['Actual Loops'] > 0) {
+  if (!analyzed || (plan['Actual Loops'] ?? 0) > 0) {
     const index = plan['Index Name'] ? ` using ${plan['Index Name']}` : '';
     const relation = plan['Relation Name'] ? ` on ${plan['Relation Name']}` : '';
     out.push(
@@ -25,6 +48,12 @@ function nodesOf(plan, analyzed, out = []) {
   return out;
 }
 
+/**
+ * @param {Record<string, { url: string, credentials?: object }>} services by PlanRequest app
+ * @param {PlanRequest} request
+ * @param {Answer | null} previous
+ * @returns {Promise<Answer>}
+ */
 async function send(services, request, previous) {
   const service = services[request.app];
   const response = request.operation
@@ -34,15 +63,20 @@ async function send(services, request, previous) {
         body: JSON.stringify({ ...service.credentials, ...request.body(previous) }),
       })
     : await fetch(`${service.url}${request.path}`);
-  const body = await response.json();
+  const body = /** @type {Answer} */ (await response.json());
   if (!response.ok) throw new Error(`${request.name}: ${response.status} ${JSON.stringify(body)}`);
   return body;
 }
 
-/** Sends each request through the proxy and returns the statements each one executed. */
+/**
+ * Sends each request through the proxy and returns the statements each one executed.
+ * @param {PlanOptions} options
+ * @param {PlanRequest[]} requests
+ */
 async function capture({ url, env, credentials, ports }, requests) {
   const proxy = await startCapture(url);
   const proxied = { ...env, DATABASE_URL: proxy.url };
+  /** @type {import('./processes.mjs').Server[]} */
   const started = [];
   try {
     for (const [app, port] of Object.entries(ports)) {
@@ -60,7 +94,9 @@ async function capture({ url, env, credentials, ports }, requests) {
     // statements that count; a worker's statement sent meanwhile is checked with the request's.
     await sleep(1000);
     await send(services, requests[0], null);
+    /** @type {Answer | null} */
     let previous = null;
+    /** @type {{ request: PlanRequest, statements: Executed[] }[]} */
     const captured = [];
     for (const request of requests) {
       proxy.take();
@@ -74,6 +110,12 @@ async function capture({ url, env, credentials, ports }, requests) {
   }
 }
 
+/**
+ * @param {pg.Client} client
+ * @param {Executed} statement
+ * @param {string} mode plan_cache_mode
+ * @param {number} n numbers the prepared statement
+ */
 async function explain(client, statement, mode, n) {
   const analyze = !WRITES.test(statement.text);
   await client.query(`SET plan_cache_mode = ${mode}`);
@@ -92,9 +134,15 @@ async function explain(client, statement, mode, n) {
 }
 
 /**
- * `options`: the bench database `url`, the services' `env`, workspace-api `credentials`, the
- * `ports` to run the services on ({ workspace, calendar }) and the `sample` of planRequests.
+ * @typedef {object} PlanOptions
+ * @property {string} url the bench database
+ * @property {NodeJS.ProcessEnv} env the services'
+ * @property {{ api_key: string, api_key_secret: string }} credentials workspace-api's
+ * @property {{ workspace: number, calendar: number }} ports to run the services on
+ * @property {import('../plans/requests.mjs').PlanSample} sample of planRequests
  */
+
+/** @param {PlanOptions} options */
 export async function checkPlans(options) {
   const captured = await capture(options, planRequests(options.sample));
   const client = new pg.Client({ connectionString: options.url });
@@ -107,10 +155,11 @@ export async function checkPlans(options) {
     await client.query('BEGIN');
     for (const { request, statements } of captured) {
       if (statements.length === 0) problems.push(`${request.name}: no statement captured`);
-      const mirrored = STATEMENTS[request.name];
+      const mirrored = /** @type {Partial<Record<string, string>>} */ (STATEMENTS)[request.name];
       if (mirrored && !statements.some((s) => sameStatement(s.text, mirrored)))
         problems.push(`${request.name}: the baseline's statement is not the one the service sent`);
       for (const mode of ['force_custom_plan', 'force_generic_plan']) {
+        /** @type {string[]} */
         const nodes = [];
         for (const statement of statements) {
           const plan = await explain(client, statement, mode, n++);

@@ -6,24 +6,31 @@ import net from 'node:net';
 import path from 'node:path';
 import { distOf, RESULTS_DIR } from './paths.mjs';
 
-export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+export const sleep = (/** @type {number} */ ms) =>
+  new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A port free right now. Fixed ports let two benches on one machine measure each other's
  * servers (the second server fails to listen, and its readiness check reaches the first).
+ * @returns {Promise<number>}
  */
 export function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
+      const { port } = /** @type {net.AddressInfo} */ (server.address());
       server.close(() => resolve(port));
     });
   });
 }
 
-/** Runs `node apps/<app>/dist/cli.js …` and returns its output; throws when it fails. */
+/**
+ * Runs `node apps/<app>/dist/cli.js …` and returns its output; throws when it fails.
+ * @param {string} app
+ * @param {string[]} args
+ * @param {NodeJS.ProcessEnv} env
+ */
 export function runCli(app, args, env) {
   const result = spawnSync(process.execPath, [path.join(distOf(app), 'cli.js'), ...args], {
     env: { ...process.env, ...env },
@@ -34,6 +41,21 @@ export function runCli(app, args, env) {
   return result.stdout;
 }
 
+/**
+ * The first group of `pattern` in a command's output; throws when the output lacks it.
+ * @param {RegExp} pattern
+ * @param {string} output
+ */
+export function matched(pattern, output) {
+  const match = pattern.exec(output);
+  if (!match) throw new Error(`${pattern} not found in:\n${output}`);
+  return match[1];
+}
+
+/**
+ * @param {string} url
+ * @param {import('node:child_process').ChildProcess} child
+ */
 async function waitReady(url, child, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline && child.exitCode === null) {
@@ -47,7 +69,10 @@ async function waitReady(url, child, timeoutMs = 30_000) {
   throw new Error(`${url} did not become ready (exit code ${child.exitCode})`);
 }
 
-/** A global_admin API key issued through workspace-api's CLI, as the request body's credentials. */
+/**
+ * A global_admin API key issued through workspace-api's CLI, as the request body's credentials.
+ * @param {NodeJS.ProcessEnv} env
+ */
 export function issueAdminKey(env) {
   const output = runCli(
     'workspace-api',
@@ -55,14 +80,17 @@ export function issueAdminKey(env) {
     env,
   );
   return {
-    api_key: /api_key:\s+(\S+)/.exec(output)[1],
-    api_key_secret: /api_key_secret:\s+(\S+)/.exec(output)[1],
+    api_key: matched(/api_key:\s+(\S+)/, output),
+    api_key_secret: matched(/api_key_secret:\s+(\S+)/, output),
   };
 }
 
 const TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout);
 
-/** CPU time a process has used so far, user and system, in seconds, from /proc (Linux). */
+/**
+ * CPU time a process has used so far, user and system, in seconds, from /proc (Linux).
+ * @param {number} pid
+ */
 export function cpuSeconds(pid) {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
@@ -70,15 +98,27 @@ export function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 
-/** Resident set size of a process in MiB, from /proc (Linux). */
+/**
+ * Resident set size of a process in MiB, from /proc (Linux).
+ * @param {number} pid
+ */
 export function rssMiB(pid) {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)[1]) / 1024;
+  return Number(matched(/VmRSS:\s+(\d+)\s+kB/, status)) / 1024;
 }
+
+/** @typedef {Awaited<ReturnType<typeof startServer>>} Server */
 
 /**
  * Starts `node <script>` and waits until `readyPath` answers 2xx. Returns the process, how long
  * it took to be ready, and `stop()`, which sends SIGTERM and waits for the exit.
+ * @param {object} options
+ * @param {string} options.name names its log file (bench/results/logs/<name>.log)
+ * @param {string} options.script
+ * @param {string[]} [options.args]
+ * @param {NodeJS.ProcessEnv} options.env
+ * @param {number} options.port
+ * @param {string} [options.readyPath]
  */
 export async function startServer({
   name,
@@ -108,7 +148,8 @@ export async function startServer({
   await waitReady(`http://127.0.0.1:${port}${readyPath}`, child);
   return {
     name,
-    pid: child.pid,
+    // Spawned: the server answered.
+    pid: /** @type {number} */ (child.pid),
     url: `http://127.0.0.1:${port}`,
     readyMs: performance.now() - started,
     stop: async () => {

@@ -3,11 +3,35 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { RESULTS_DIR } from './paths.mjs';
 
+/**
+ * What the table shows of a measurement (lib/load.mjs).
+ * @typedef {object} Figures
+ * @property {number} [rps]
+ * @property {number} [p50]
+ * @property {number} [p99]
+ * @property {number | null} [cpuUs]
+ */
+
+/**
+ * One line of the table: a measured scenario carries its figures and its baseline's.
+ * @typedef {Figures & {
+ *   scenario: string,
+ *   baseline?: Figures | null,
+ *   result: string,
+ *   target: string,
+ *   pass: boolean | null,
+ * }} Row
+ */
+
+/**
+ * @param {number | null | undefined} value
+ */
 const num = (value, digits = 0) =>
   value === undefined || value === null || Number.isNaN(value) ? '—' : value.toFixed(digits);
-const ms = (value) =>
+const ms = (/** @type {number | undefined} */ value) =>
   value === undefined ? '—' : value < 10 ? value.toFixed(2) : value.toFixed(1);
 
+/** @type {[title: string, cell: (row: Row) => string | undefined][]} */
 const COLUMNS = [
   ['scenario', (r) => r.scenario],
   ['req/s', (r) => num(r.rps)],
@@ -23,13 +47,14 @@ const COLUMNS = [
   ['pass', (r) => (r.pass === null ? '—' : r.pass ? 'PASS' : 'FAIL')],
 ];
 
+/** @param {Row[]} rows */
 export function formatTable(rows) {
   const cells = [
     COLUMNS.map(([title]) => title),
     ...rows.map((r) => COLUMNS.map(([, cell]) => String(cell(r)))),
   ];
   const widths = COLUMNS.map((_, i) => Math.max(...cells.map((row) => row[i].length)));
-  const line = (row) =>
+  const line = (/** @type {string[]} */ row) =>
     row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
   return [
     line(cells[0]),
@@ -38,6 +63,7 @@ export function formatTable(rows) {
   ].join('\n');
 }
 
+/** @param {Row[]} rows */
 export function formatMarkdown(rows) {
   const head = `| ${COLUMNS.map(([title]) => title).join(' | ')} |`;
   const rule = `|${COLUMNS.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`;
@@ -48,7 +74,11 @@ export function formatMarkdown(rows) {
   ].join('\n');
 }
 
-/** Writes `<timestamp>.json`, `latest.json` and `latest.md`; returns the JSON file's path. */
+/**
+ * Writes `<timestamp>.json`, `latest.json` and `latest.md`; returns the JSON file's path.
+ * @param {{ startedAt: string, scale: number, connections: number, durationS: number, database: string, runtimeS: number, rows: Row[] }} report
+ *   and whatever else the JSON should hold
+ */
 export function writeResults(report) {
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   const stamp = report.startedAt.replace(/[:.]/g, '-');

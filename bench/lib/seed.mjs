@@ -32,6 +32,12 @@ const PASSWORD_HASH = '$2b$12$C6UzMDM.H6dfI/f/IKxGhuUJ4WsOr2o2oM2iCZkq7iH9hWnN5K
 export const CALENDAR_FIRST_DAY = '2018-01-01';
 export const CALENDAR_DAYS = 3653;
 
+/**
+ * @template T
+ * @param {string} url
+ * @param {(client: pg.Client) => Promise<T>} fn
+ * @returns {Promise<T>}
+ */
 async function withClient(url, fn) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -42,6 +48,10 @@ async function withClient(url, fn) {
   }
 }
 
+/**
+ * @param {string} url
+ * @param {number} users
+ */
 export async function seedWorkspace(url, users) {
   await withClient(url, async (c) => {
     await c.query('SET search_path TO workspace');
@@ -81,6 +91,10 @@ export async function seedWorkspace(url, users) {
   });
 }
 
+/**
+ * @param {string} url
+ * @param {number} events
+ */
 export async function seedCalendar(url, events) {
   await withClient(url, async (c) => {
     await c.query('SET search_path TO calendar');
@@ -111,7 +125,12 @@ export async function seedCalendar(url, events) {
   });
 }
 
-/** Random user ids in the wire form (32 hex characters). */
+/**
+ * Random user ids in the wire form (32 hex characters).
+ * @param {string} url
+ * @param {number} count
+ * @returns {Promise<string[]>}
+ */
 export async function sampleUserIds(url, count) {
   return withClient(url, async (c) => {
     const { rows } = await c.query(
@@ -129,6 +148,8 @@ export const RECURRING_LAST_DAY = '2023-12-31';
 /**
  * `count` weekly series running through RECURRING_FIRST_DAY's year, each on the weekday it starts
  * on and skipping its third week (an EXDATE), with its last occurrence as the service stores it.
+ * @param {string} url
+ * @param {number} count
  */
 export async function seedRecurring(url, count) {
   await withClient(url, async (c) => {

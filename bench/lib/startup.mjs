@@ -9,6 +9,7 @@ import { ROOT } from './paths.mjs';
 
 const DATA_DIR = path.join(ROOT, '.data/postgres-bench-start');
 
+/** @param {NodeJS.ProcessEnv} env */
 async function startOnce(env) {
   const started = performance.now();
   const child = spawn('npm', ['start'], { cwd: ROOT, env, detached: true });
@@ -26,13 +27,14 @@ async function startOnce(env) {
   }
   const seconds = (performance.now() - started) / 1000;
   const ready = output.includes('Both services ready');
-  process.kill(-child.pid, 'SIGINT');
+  process.kill(-(/** @type {number} */ (child.pid)), 'SIGINT');
   await Promise.race([exited, sleep(20_000)]);
   if (!ready) throw new Error(`npm start did not become ready:\n${output.slice(-3000)}`);
   return seconds;
 }
 
 export async function measureNpmStart() {
+  /** @type {NodeJS.ProcessEnv} */
   const env = {
     ...process.env,
     LOCAL_PG_DATA: DATA_DIR,

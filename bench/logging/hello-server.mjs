@@ -5,6 +5,7 @@ import Fastify from 'fastify';
 import pino from 'pino';
 
 const [libFile, variant, port] = process.argv.slice(2);
+/** @type {typeof import('@platform/http')} */
 const { fastifyOptions } = createRequire(import.meta.url)(libFile);
 const { LogController } = Fastify;
 
@@ -12,6 +13,7 @@ const options = fastifyOptions({
   logLevel: variant === 'off' ? 'silent' : 'info',
   bodyLimitBytes: 1 << 20,
 });
+/** @type {Record<string, import('fastify').FastifyServerOptions & { destination?: { sync: boolean, minLength?: number } }>} */
 const VARIANTS = {
   off: {},
   // Before: Fastify's own two lines per request, written synchronously.
@@ -29,7 +31,11 @@ const VARIANTS = {
 };
 const { destination, ...override } = VARIANTS[variant];
 if (destination !== undefined)
-  options.logger = { ...options.logger, stream: pino.destination({ dest: 1, ...destination }) };
+  options.logger = {
+    // fastifyOptions gives the logger's options, never a boolean.
+    .../** @type {object} */ (options.logger),
+    stream: pino.destination({ dest: 1, ...destination }),
+  };
 const app = Fastify({ ...options, ...override });
 app.get('/hello', async () => ({ hello: 'world' }));
 await app.listen({ host: '127.0.0.1', port: Number(port) });

@@ -5,6 +5,37 @@
 /** No request's statements may scan the big tables sequentially. */
 export const NEVER = ['Seq Scan on user', 'Seq Scan on calendar_event'];
 
+/**
+ * A JSON answer of a service; `body(previous)` gets the previous request's (null for the first).
+ * @typedef {Record<string, unknown>} Answer
+ */
+
+/**
+ * A workspace-api public API call (POST with the credentials), or a calendar-api GET of `path`;
+ * `uses`: the indexes its statements must use.
+ * @typedef {{ name: string, app: 'workspace', operation: string, uses: string[], body: (previous: Answer | null) => object, path?: undefined }
+ *   | { name: string, app: 'calendar', path: string, uses: string[], operation?: undefined, body?: undefined }} PlanRequest
+ */
+
+/**
+ * A user (dashed id, username), the last page of get_users, a day and the day six days later,
+ * and the same inside the year of the recurring series.
+ * @typedef {object} PlanSample
+ * @property {{ id: string, username: string }} user
+ * @property {number} lastPage
+ * @property {string} day
+ * @property {string} weekEnd
+ * @property {string} seriesDay
+ * @property {string} seriesWeekEnd
+ */
+
+/**
+ * @param {string} name
+ * @param {string} operation
+ * @param {string[]} uses
+ * @param {(previous: Answer | null) => object} body
+ * @returns {PlanRequest}
+ */
 const operation = (name, operation, uses, body) => ({
   name,
   app: 'workspace',
@@ -12,12 +43,19 @@ const operation = (name, operation, uses, body) => ({
   uses,
   body,
 });
+/**
+ * @param {string} name
+ * @param {string[]} uses
+ * @param {object} extra
+ */
 const usersPage = (name, uses, extra) =>
   operation(name, 'get_users', uses, () => ({ page_size: 100, ...extra }));
 
 /**
- * `sample`: a user (dashed id, username), the last page of get_users, a day and the day six days
- * later, and the same inside the year of the recurring series. A `body(previous)` gets the previous request's answer (for get_users' `next_cursor`).
+ * The requests for the `sample`. A `body(previous)` gets the previous request's answer (for
+ * get_users' `next_cursor`).
+ * @param {PlanSample} sample
+ * @returns {PlanRequest[]}
  */
 export function planRequests({ user, lastPage, day, weekEnd, seriesDay, seriesWeekEnd }) {
   return [
@@ -33,7 +71,7 @@ export function planRequests({ user, lastPage, day, weekEnd, seriesDay, seriesWe
     usersPage('get_users page 0', ['user_created_at_id_idx'], { page: 0 }),
     operation('get_users after a cursor', 'get_users', ['user_created_at_id_idx'], (previous) => ({
       page_size: 100,
-      cursor: previous.next_cursor,
+      cursor: previous?.next_cursor,
     })),
     usersPage(`get_users page ${lastPage}`, ['user_created_at_id_idx'], { page: lastPage }),
     usersPage('get_users by username', ['user_username_key'], {

@@ -15,17 +15,21 @@ const BRIDGE_PREFIX = 'pteng';
 const READY_TIMEOUT_MS = 60_000;
 const EXIT_TIMEOUT_MS = 30_000;
 
-/** Whether pid runs; a zombie (exited, not yet reaped by a busy or absent init) does not. */
+/**
+ * Whether pid runs; a zombie (exited, not yet reaped by a busy or absent init) does not.
+ * @param {number} pid
+ */
 function alive(pid) {
   if (!pid) return false;
   try {
     process.kill(pid, 0);
   } catch (error) {
-    return error.code === 'EPERM';
+    return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
   }
   return !/^\d+ \(.*\) Z/.test(read(`/proc/${pid}/stat`));
 }
 
+/** @param {string} file */
 function read(file) {
   try {
     return fs.readFileSync(file, 'utf8').trim();
@@ -34,8 +38,12 @@ function read(file) {
   }
 }
 
-const readPid = (file) => Number(read(file)) || 0;
+const readPid = (/** @type {string} */ file) => Number(read(file)) || 0;
 
+/**
+ * @param {() => boolean | Promise<boolean>} check
+ * @param {number} timeoutMs
+ */
 async function waitUntil(check, timeoutMs, intervalMs = 50) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -45,6 +53,7 @@ async function waitUntil(check, timeoutMs, intervalMs = 50) {
   return check();
 }
 
+/** @param {string[]} args */
 function ip(...args) {
   return execFileSync('ip', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
@@ -66,7 +75,10 @@ function freeSubnet() {
   throw new Error('no free 172.30.x.0/24 subnet for the test engine bridge');
 }
 
-/** Unmounts everything under dir, deepest first (the daemon's netns and data-root bind mounts). */
+/**
+ * Unmounts everything under dir, deepest first (the daemon's netns and data-root bind mounts).
+ * @param {string} dir
+ */
 function unmountUnder(dir) {
   const mounts = fs
     .readFileSync('/proc/mounts', 'utf8')
@@ -86,8 +98,10 @@ function unmountUnder(dir) {
 /**
  * Processes of a daemon: dockerd, its containerd and shims name its folder (or data-root) on
  * their command line; its docker-proxy processes name a container address in its subnet.
+ * @param {string} dir
  */
 function processesNaming(dir, subnet = '') {
+  /** @type {number[]} */
   const pids = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
@@ -102,6 +116,7 @@ function processesNaming(dir, subnet = '') {
   return pids;
 }
 
+/** @param {number[]} pids */
 function killAll(pids) {
   for (const pid of pids) {
     try {
@@ -131,12 +146,17 @@ function claimCache() {
   return dataRoot;
 }
 
+/** @param {number} keeperPid */
 function releaseCache(keeperPid) {
   const lock = path.join(CACHE_DIR, 'keeper.pid');
   if (keeperPid && readPid(lock) === keeperPid) fs.rmSync(lock, { force: true });
 }
 
-/** Stops a folder's daemon by its PID, then removes its processes, mounts, bridge and folder. */
+/**
+ * Stops a folder's daemon by its PID, then removes its processes, mounts, bridge and folder.
+ * @param {string} dir
+ * @param {{ clear: boolean }} options clear: empty the engine before stopping it
+ */
 async function cleanUp(dir, { clear }) {
   const daemonPid = readPid(path.join(dir, 'docker.pid'));
   const subnet = read(path.join(dir, 'subnet'));
@@ -179,6 +199,12 @@ async function removeStale() {
   }
 }
 
+/**
+ * @param {string} dir
+ * @param {string} dataRoot
+ * @param {string} bridge
+ * @param {string} host
+ */
 function startDaemon(dir, dataRoot, bridge, host) {
   const log = fs.openSync(path.join(dir, 'dockerd.log'), 'a');
   const daemon = spawn(

@@ -6,11 +6,15 @@ const BROWSER_TESTS = '\\.browser(\\.engine)?\\.test\\.ts$';
 
 /** CHROMIUM_PATH, else Debian's chromium; the tests read it as TEST_CHROMIUM_PATH. */
 function chromiumPath() {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].filter(Boolean);
+  const candidates = [process.env.CHROMIUM_PATH ?? '', '/usr/bin/chromium'].filter(Boolean);
   return candidates.find((candidate) => existsSync(candidate)) ?? null;
 }
 
-/** Jest options that run the browser tests, or leave them out beside `ignored`. */
+/**
+ * Jest options that run the browser tests, or leave them out beside `ignored`.
+ * @param {string[]} [ignored]
+ * @returns {import('jest').Config}
+ */
 function browserConfig(ignored) {
   const chromium = chromiumPath();
   if (chromium) {

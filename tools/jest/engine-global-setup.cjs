@@ -6,7 +6,10 @@ const { startTestEngine } = require('../docker-engine.cjs');
 const { ensureTestImages, formatReport } = require('../docker-test-images.cjs');
 const { ensureWorkspaceImages } = require('../workspaces/workspace-images.cjs');
 
-/** The workspace images (npm run workspaces:build), built or imported from the cache if needed. */
+/**
+ * The workspace images (npm run workspaces:build), built or imported from the cache if needed.
+ * @param {string} host
+ */
 async function workspaceImages(host) {
   process.stderr.write('\nworkspace images: building what is missing (minutes the first time)\n');
   const report = await ensureWorkspaceImages(host, {
@@ -17,8 +20,8 @@ async function workspaceImages(host) {
     .join(', ');
 }
 
-module.exports = async (globalConfig, projectConfig) => {
-  await setupPostgres(globalConfig, projectConfig);
+module.exports = async () => {
+  await setupPostgres();
   if (!globalThis.__engineTestsSelected) return;
 
   const started = Date.now();

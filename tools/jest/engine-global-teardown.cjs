@@ -1,6 +1,6 @@
 const teardownPostgres = require('./global-teardown.cjs');
 
-module.exports = async (globalConfig, projectConfig) => {
+module.exports = async () => {
   await globalThis.__stopTestEngine?.();
-  await teardownPostgres(globalConfig, projectConfig);
+  await teardownPostgres();
 };

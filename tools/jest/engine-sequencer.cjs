@@ -6,9 +6,14 @@
 const path = require('node:path');
 
 const jestDir = path.dirname(require.resolve('jest/package.json'));
+/** @type {typeof import('@jest/test-sequencer').default} */
 const Sequencer = require(require.resolve('@jest/test-sequencer', { paths: [jestDir] })).default;
 
 class EngineSequencer extends Sequencer {
+  /**
+   * @override
+   * @param {import('@jest/test-result').Test[]} tests
+   */
   sort(tests) {
     globalThis.__engineTestsSelected = tests.some((test) => test.path.endsWith('.engine.test.ts'));
     globalThis.__workspaceImagesSelected = tests.some((test) =>

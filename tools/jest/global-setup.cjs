@@ -8,7 +8,7 @@ module.exports = async () => {
     local = await startLocalPostgres('test');
   } catch (error) {
     // What to do, in a sentence, rather than Jest's stack trace of the launcher.
-    process.stderr.write(`\n${error.message}\n`);
+    process.stderr.write(`\n${/** @type {Error} */ (error).message}\n`);
     process.exit(1);
   }
   process.env.TEST_DATABASE_URL = local.url;

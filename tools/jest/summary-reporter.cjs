@@ -2,6 +2,10 @@
 const fs = require('node:fs');
 
 class SummaryReporter {
+  /**
+   * @param {unknown} _contexts
+   * @param {import('@jest/test-result').AggregatedResult} results
+   */
   onRunComplete(_contexts, results) {
     const file = process.env.TEST_SUMMARY_FILE;
     if (!file) return;

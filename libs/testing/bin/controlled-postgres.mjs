@@ -9,25 +9,32 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 
+/** @type {typeof import('../../../tools/local-postgres.cjs')} */
 const { embeddedServer, isListening } = createRequire(import.meta.url)(
   '../../../tools/local-postgres.cjs',
 );
 
+/**
+ * @param {string} event
+ * @param {Record<string, unknown>} [extra]
+ */
 const send = (event, extra = {}) =>
   process.stdout.write(`${JSON.stringify({ event, ...extra })}\n`);
 
+/** @returns {Promise<number>} */
 const freePort = () =>
   new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
       server.close(() => resolve(port));
     });
   });
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'controlled-pg-'));
 const port = await freePort();
+/** @type {Awaited<ReturnType<typeof embeddedServer>> | undefined} */
 let pg;
 
 let exiting = false;
@@ -44,7 +51,7 @@ try {
   pg = await embeddedServer({ dir, port });
   await pg.start();
 } catch (error) {
-  send('failed', { message: String(error?.message ?? error) });
+  send('failed', { message: String(/** @type {Error | undefined} */ (error)?.message ?? error) });
   fs.rmSync(dir, { recursive: true, force: true });
   process.exit(1);
 }
