@@ -50,6 +50,18 @@ describe('bufferedDestination', () => {
     destination.end();
   });
 
+  it('stops flushing once destroyed, even before its close arrives', () => {
+    // The interval is driven by hand, so that it fires in the window between destroy and close.
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    try {
+      const destination = bufferedDestination(openSync(path.join(dir, 'destroyed.log'), 'w'));
+      destination.destroy();
+      expect(() => jest.advanceTimersByTime(5_000)).not.toThrow();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('writes what is buffered when flushed synchronously, as pino does at exit', async () => {
     const file = path.join(dir, 'exit.log');
     const destination = bufferedDestination(openSync(file, 'w'));

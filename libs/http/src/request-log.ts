@@ -94,7 +94,11 @@ export function bufferedDestination(fd: number) {
   // sonic-boom's types describe its text mode only; in buffer mode `write` takes a Buffer.
   const append = destination.write.bind(destination) as unknown as (line: Buffer) => boolean;
   destination.write = (line: string) => append(Buffer.from(line));
-  const flushing = setInterval(() => destination.flush(), LOG_FLUSH_MS).unref();
+  // Destroyed (at shutdown, or its fd failed) before its 'close' arrives: nothing to flush then,
+  // and sonic-boom throws on a flush of a destroyed stream.
+  const flushing = setInterval(() => {
+    if (!destination.destroyed) destination.flush();
+  }, LOG_FLUSH_MS).unref();
   destination.once('close', () => clearInterval(flushing));
   return destination;
 }
