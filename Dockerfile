@@ -23,6 +23,7 @@ COPY apps/$APP/package.json apps/$APP/
 COPY libs/db/package.json libs/db/
 COPY libs/errors/package.json libs/errors/
 COPY libs/http/package.json libs/http/
+COPY libs/metrics/package.json libs/metrics/
 COPY libs/outbound/package.json libs/outbound/
 COPY libs/password-rules/package.json libs/password-rules/
 COPY libs/rate-limit/package.json libs/rate-limit/

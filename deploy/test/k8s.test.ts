@@ -29,7 +29,7 @@ interface PodSpec {
 }
 
 interface PodTemplate {
-  metadata: { labels: Record<string, string> };
+  metadata: { labels: Record<string, string>; annotations?: Record<string, string> };
   spec: PodSpec;
 }
 
@@ -159,9 +159,25 @@ describe.each(Object.entries(OVERLAYS))('deploy/k8s/overlays/%s', (overlay, name
 
     it('probes /health/live and /health/ready on the container port', () => {
       const [container] = deployment(name).spec.template.spec.containers;
-      expect(container.ports).toEqual([{ name: 'http', containerPort: port }]);
+      expect(container.ports).toEqual([
+        { name: 'http', containerPort: port },
+        { name: 'metrics', containerPort: 9464 },
+      ]);
       expect(container.livenessProbe?.httpGet).toEqual({ path: '/health/live', port: 'http' });
       expect(container.readinessProbe?.httpGet).toEqual({ path: '/health/ready', port: 'http' });
+    });
+
+    it('serves /metrics on a port of its own that the pod annotations point Prometheus to', () => {
+      const { template } = deployment(name).spec;
+      const config = ofKind<K8sObject & { data: Record<string, string> }>('ConfigMap').find((c) =>
+        c.metadata.name.startsWith(`${name}-config`),
+      );
+      expect(config?.data.METRICS_PORT).toBe('9464');
+      expect(template.metadata.annotations).toEqual({
+        'prometheus.io/scrape': 'true',
+        'prometheus.io/port': '9464',
+        'prometheus.io/path': '/metrics',
+      });
     });
 
     it('migrates in an init container of the same image before the server starts', () => {

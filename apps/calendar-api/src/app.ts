@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { createServiceApp, serviceFoundation, type ServiceAppOverrides } from '@platform/http';
+import { backgroundRounds, createRegistry, metrics } from '@platform/metrics';
 import { createOutboundFetch, createOutboundPolicy } from '@platform/outbound';
 import { authThrottlePlugin } from '@platform/rate-limit';
 import { publicBaseUrl } from '@platform/schemas';
@@ -23,6 +24,7 @@ import { createDispatcher } from './notifications/dispatcher';
 import { notificationsRoutes } from './notifications/notifications.routes';
 import { createNotificationsService } from './notifications/notifications.service';
 import { createOutbox } from './notifications/outbox';
+import { createOutboxMetrics } from './notifications/outbox-metrics';
 import { createScheduler } from './notifications/scheduler';
 import { authPlugin, BEARER_THROTTLE } from './plugins/auth.plugin';
 import { API_PREFIX, SECURITY_SCHEMES } from './routes';
@@ -64,6 +66,8 @@ export async function buildApp(
   const notifications = createNotificationsService({ db });
   const feed = createFeedService({ events: queries, config });
   const feedAddresses = createFeedAddressesService({ db });
+  const registry = createRegistry();
+  const rounds = backgroundRounds(registry);
   const workers: Workers = {
     dispatcher: createDispatcher({
       db,
@@ -71,12 +75,17 @@ export async function buildApp(
       targets,
       fetch: outbound,
       log: app.log.child({ worker: 'dispatcher' }),
+      observe: {
+        attempt: createOutboxMetrics({ registry, db, log: app.log }),
+        rounds: rounds('notification-dispatcher'),
+      },
     }),
     slackInbox: createSlackInbox({
       db,
       config,
       messages,
       log: app.log.child({ worker: 'slack-inbox' }),
+      rounds: rounds('slack-inbox'),
     }),
     scheduler: createScheduler({
       db,
@@ -86,11 +95,13 @@ export async function buildApp(
       outbox,
       now,
       log: app.log.child({ worker: 'scheduler' }),
+      rounds: rounds('scheduler'),
       onEnqueued: () => workers.dispatcher.wake(),
     }),
   };
   const slack = createSlackEventsService({ db, onRecorded: () => workers.slackInbox.wake() });
 
+  await app.register(metrics, { registry, config });
   await app.register(serviceFoundation, {
     mapError: toDatabaseError,
     database: db,

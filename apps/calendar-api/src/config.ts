@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { securityEnv, securityEnvProblems } from '@platform/http';
+import { metricsEnv, metricsEnvProblems } from '@platform/metrics';
 import { createOutboundPolicy, parseIp } from '@platform/outbound';
 import { parseEnv, ConfigError, configReference, serviceEnv } from '@platform/schemas';
 import { parseChannelPeriods } from './domain/channel-periods';
@@ -14,6 +15,7 @@ const ms = (defaultMs: number, minimum: number, description: string) =>
 export const ConfigSchema = Type.Object({
   ...serviceEnv({ port: 3002, schema: 'calendar' }),
   ...securityEnv({ keyPrefix: 'calendar-api:' }),
+  ...metricsEnv(),
   CALENDAR_TIMEZONE: Type.String({
     default: 'UTC',
     description: 'IANA zone in which "today", "tomorrow" and "this week" are computed',
@@ -115,7 +117,7 @@ function crossChecks(config: Config): string[] {
   }
   check('CHANNEL_PERIODS', () => parseChannelPeriods(config.CHANNEL_PERIODS));
   check('NOTIFY_WEBHOOKS', () => parseWebhookTargets(config.NOTIFY_WEBHOOKS));
-  problems.push(...securityEnvProblems(config));
+  problems.push(...securityEnvProblems(config), ...metricsEnvProblems(config));
   if (problems.length === 0) check('NOTIFY_WEBHOOKS', () => refusedWebhookAddresses(config));
   // A delivery (webhook timeout, then recording its outcome) must end before its lease does,
   // or another replica could claim and deliver it a second time.

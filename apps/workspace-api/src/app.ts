@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { createServiceApp, serviceFoundation, type ServiceAppOverrides } from '@platform/http';
+import { backgroundRounds, createRegistry, metrics } from '@platform/metrics';
 import { createOutboundFetch, createOutboundPolicy } from '@platform/outbound';
 import { authThrottlePlugin } from '@platform/rate-limit';
 import { agentsRoutes } from './agents/agents.routes';
@@ -26,6 +27,7 @@ import { createMembershipsService } from './groups/memberships.service';
 import { imagesRoutes } from './images/images.routes';
 import { createImagesService } from './images/images.service';
 import { profilePathRoutes } from './images/profile-path.routes';
+import { createWorkspaceMetrics } from './metrics';
 import { launchPlanRoutes } from './launch-plan/launch-plan.routes';
 import { createLaunchPlanService } from './launch-plan/launch-plan.service';
 import { enginePolicy, type Engines } from './engines';
@@ -133,8 +135,16 @@ export async function buildApp(
     policy,
     reservations: () => sessionParts.kasms.reservations(),
   });
+  const registry = createRegistry();
+  const workspaceMetrics = createWorkspaceMetrics({
+    registry,
+    log: app.log,
+    sessionCounts: () => sessionParts.kasms.countLiveByStatusAndWorkspace(),
+    agents: () => agents.list(),
+  });
   const launcher = createSessionLauncher({
     ...sessionParts,
+    observer: workspaceMetrics.launches,
     launchTimeoutMs: config.SESSION_LAUNCH_TIMEOUT_SECONDS * 1000,
     keepaliveMs: config.SESSION_KEEPALIVE_SECONDS * 1000,
     profiles: {
@@ -193,12 +203,14 @@ export async function buildApp(
     ...sessionParts,
     sessions,
     intervalMs: config.SESSION_SWEEP_INTERVAL_MS,
+    rounds: backgroundRounds(registry)('session-worker'),
     steps: [
       ['icon fetch', () => icons.fillMissing()],
       ['grant sweep', async () => void (await sessionParts.kasms.sweepGrants())],
     ],
   });
 
+  await app.register(metrics, { registry, config });
   await app.register(serviceFoundation, {
     database: {
       ping: () => database.ping(),

@@ -1,10 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { securityEnv, securityEnvProblems } from '@platform/http';
+import { metricsEnv, metricsEnvProblems } from '@platform/metrics';
 import { ConfigError, configReference, parseEnv, serviceEnv } from '@platform/schemas';
 
 export const ConfigSchema = Type.Object({
   ...serviceEnv({ port: 3001, schema: 'workspace' }),
   ...securityEnv({ keyPrefix: 'workspace-api:' }),
+  ...metricsEnv(),
   LOGIN_FAILURE_LIMIT: Type.Integer({
     minimum: 0,
     default: 3,
@@ -160,7 +162,11 @@ export type Config = Static<typeof ConfigSchema>;
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const config = parseEnv(ConfigSchema, env);
-  const problems = [...securityEnvProblems(config), ...loginLimitProblems(config)];
+  const problems = [
+    ...securityEnvProblems(config),
+    ...metricsEnvProblems(config),
+    ...loginLimitProblems(config),
+  ];
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   return config;
 }

@@ -49,3 +49,9 @@ export type { DocLink } from './doc-references';
 export { sendOverWire, stillServing } from './wire';
 export type { WireRequest, WireResponse } from './wire';
 export { bodiesToEveryRoute, bodyKinds, concretePath } from './route-bodies';
+export {
+  DASHBOARD_PATH,
+  dashboardExpressions,
+  dashboardNamesMissing,
+  promqlMetricNames,
+} from './dashboard-metrics';

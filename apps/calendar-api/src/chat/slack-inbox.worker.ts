@@ -1,3 +1,4 @@
+import type { RoundObserver } from '@platform/metrics';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Database, Tx } from '../db';
@@ -20,11 +21,14 @@ export function createSlackInbox({
   config,
   messages,
   log,
+  rounds,
 }: {
   db: Database;
   config: Config;
   messages: MessagesService;
   log: FastifyBaseLogger;
+  /** Told of each round (the metrics). */
+  rounds?: RoundObserver;
 }) {
   const inbox = createSlackInboxRepository(db);
 
@@ -76,7 +80,12 @@ export function createSlackInbox({
     return handled;
   }
 
-  const loop = createWorkerLoop({ intervalMs: config.SLACK_INBOX_INTERVAL_MS, runOnce, log });
+  const loop = createWorkerLoop({
+    intervalMs: config.SLACK_INBOX_INTERVAL_MS,
+    runOnce,
+    log,
+    rounds,
+  });
   return { runOnce, start: loop.start, stop: loop.stop, wake: loop.wake };
 }
 export type SlackInboxWorker = ReturnType<typeof createSlackInbox>;

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { RoundObserver } from '@platform/metrics';
 import { readTextPrefix, type OutboundFetch } from '@platform/outbound';
 import type { Config } from '../config';
 import type { Database } from '../db';
@@ -11,6 +12,9 @@ import {
   type Result,
 } from './notifications.repository';
 import type { WebhookTarget } from '../domain/webhook-targets';
+
+/** How a delivery attempt ended: delivered, to be tried again, or failed for good. */
+export type DeliveryOutcome = 'delivered' | 'retried' | 'failed';
 
 const BATCH_SIZE = 10;
 /** Enough of a failed answer to say what went wrong; a target may send far more. */
@@ -26,6 +30,7 @@ export function createDispatcher({
   targets,
   fetch,
   log,
+  observe,
 }: {
   db: Database;
   config: Config;
@@ -33,6 +38,8 @@ export function createDispatcher({
   /** Outbound HTTP that checks where it connects (see createOutboundFetch). */
   fetch: OutboundFetch;
   log: FastifyBaseLogger;
+  /** Told of each attempt's outcome and of each round (the metrics). */
+  observe?: { attempt: (target: string, outcome: DeliveryOutcome) => void; rounds: RoundObserver };
 }) {
   const repository = createNotificationsRepository(db);
   const byName = new Map(targets.map((target) => [target.name, target]));
@@ -86,6 +93,7 @@ export function createDispatcher({
       };
     }
     const outcome = decideOutcome(attempt, row.attempts, policy);
+    observe?.attempt(row.target, outcome.status === 'pending' ? 'retried' : outcome.status);
     const context = { notification: row.id, target: row.target, attempt: row.attempts, ...result };
     if (outcome.status === 'delivered') {
       await repository.delivered(row, result);
@@ -106,7 +114,12 @@ export function createDispatcher({
     return rows.length;
   }
 
-  const loop = createWorkerLoop({ intervalMs: config.NOTIFY_INTERVAL_MS, runOnce, log });
+  const loop = createWorkerLoop({
+    intervalMs: config.NOTIFY_INTERVAL_MS,
+    runOnce,
+    log,
+    rounds: observe?.rounds,
+  });
   return {
     runOnce,
     start: () => loop.start(),

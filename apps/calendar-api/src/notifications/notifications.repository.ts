@@ -99,6 +99,15 @@ export function createNotificationsRepository(db: Database) {
     retryAfter: (row: ClaimedNotification, delayMs: number, result: Result) =>
       finish(row, { status: 'pending', delay: after(delayMs) }, result),
 
+    /** Pending notifications by target, with the age of the oldest (the metrics' view). */
+    backlog: () =>
+      db.prisma.$queryRaw<{ target: string; count: number; oldestSeconds: number }[]>`
+        SELECT target, count(*)::integer AS count,
+               extract(epoch FROM now() - min(created_at))::float8 AS "oldestSeconds"
+          FROM ${table}
+         WHERE status = 'pending'
+         GROUP BY target`,
+
     /** Hands a claimed row back untried (its dispatcher is stopping): claimable at once, attempt not counted. */
     release: (row: ClaimedNotification) =>
       db.prisma.$executeRaw`

@@ -1,3 +1,4 @@
+import type { RoundObserver } from '@platform/metrics';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Database } from '../db';
@@ -31,6 +32,8 @@ interface SchedulerDeps {
   outbox: Outbox;
   now: () => Date;
   log: FastifyBaseLogger;
+  /** Told of each round (the metrics). */
+  rounds?: RoundObserver;
   onEnqueued: () => void;
 }
 
@@ -93,7 +96,12 @@ export function createScheduler(deps: SchedulerDeps) {
     return claimed;
   }
 
-  const loop = createWorkerLoop({ intervalMs: config.SCHEDULER_INTERVAL_MS, runOnce, log });
+  const loop = createWorkerLoop({
+    intervalMs: config.SCHEDULER_INTERVAL_MS,
+    runOnce,
+    log,
+    rounds: deps.rounds,
+  });
   return { runOnce, start: loop.start, stop: loop.stop, wake: loop.wake };
 }
 export type Scheduler = ReturnType<typeof createScheduler>;

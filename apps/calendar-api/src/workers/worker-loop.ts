@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { RoundObserver } from '@platform/metrics';
 
 export interface WorkerLoop {
   start(): void;
@@ -20,16 +21,24 @@ export function createWorkerLoop(options: {
   intervalMs: number;
   runOnce: () => Promise<number>;
   log: FastifyBaseLogger;
+  /** Told of each round: how late after its idle wait's end it began, how long it ran. */
+  rounds?: RoundObserver;
 }): WorkerLoop {
   let running = false;
   let current: Promise<void> | null = null;
   let endWait: (() => void) | null = null;
   // Set by wake(), cleared as a round starts: a wake during a round means work it may have missed.
   let woken = false;
+  // When the round about to run was due: the end of an idle wait that timed out; otherwise now.
+  let due: number | null = null;
 
   const idle = () =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(done, options.intervalMs);
+      const scheduled = Date.now() + options.intervalMs;
+      const timer = setTimeout(() => {
+        due = scheduled;
+        done();
+      }, options.intervalMs);
       timer.unref();
       function done() {
         clearTimeout(timer);
@@ -42,12 +51,16 @@ export function createWorkerLoop(options: {
   async function loop() {
     while (running) {
       woken = false;
+      const began = Date.now();
+      const lateMs = began - (due ?? began);
+      due = null;
       let handled = 0;
       try {
         handled = await options.runOnce();
       } catch (error) {
         options.log.error({ err: error }, 'worker round failed');
       }
+      options.rounds?.({ lateMs, durationMs: Date.now() - began });
       if (running && handled === 0 && !woken) await idle();
     }
   }

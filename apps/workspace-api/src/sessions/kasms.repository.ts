@@ -2,6 +2,7 @@ import { AGENT_ENGINE_SELECT } from '../agents/agents.repository';
 import { Prisma } from '../generated/prisma/client';
 import { qualified, type Database, type TransactionOptions, type Tx } from '../db';
 import { LIVE_STATUSES, type KasmStatus } from '../domain/session-statuses';
+import type { TimelineEntry } from './launch-timeline';
 
 /** Statuses in which some process is working on the session under a lease. */
 const PASSING_STATUSES = ['requested', 'provisioning', 'starting', 'stopping'] as const;
@@ -80,12 +81,21 @@ export function createKasmsRepository(database: Database) {
     async transition(
       id: string,
       from: readonly KasmStatus[],
-      data: Prisma.KasmUncheckedUpdateManyInput & { status?: KasmStatus },
+      data: Omit<Prisma.KasmUncheckedUpdateManyInput, 'launchTimeline'> & {
+        status?: KasmStatus;
+        launchTimeline?: TimelineEntry[];
+      },
       owner?: string,
     ): Promise<boolean> {
+      const { launchTimeline, ...fields } = data;
       const { count } = await db.kasm.updateMany({
         where: { id, status: { in: [...from] }, ...(owner ? { leaseOwner: owner } : {}) },
-        data,
+        data: {
+          ...fields,
+          ...(launchTimeline
+            ? { launchTimeline: launchTimeline as unknown as Prisma.InputJsonArray }
+            : {}),
+        },
       });
       return count === 1;
     },
@@ -114,6 +124,14 @@ export function createKasmsRepository(database: Database) {
         FROM due WHERE k.id = due.id
         RETURNING k.id, due.status AS previous`;
     },
+
+    /** Live sessions by status and workspace (the metrics' view), in one grouped query. */
+    countLiveByStatusAndWorkspace: () =>
+      db.$queryRaw<{ status: KasmStatus; workspace: string; count: number }[]>`
+        SELECT k.status, i.name AS workspace, count(*)::integer AS count
+          FROM ${table('kasm')} k JOIN ${table('image')} i ON i.id = k.image_id
+         WHERE k.status IN (${Prisma.join([...LIVE_STATUSES])})
+         GROUP BY k.status, i.name`,
 
     /** Sessions on record for the given ids (the reconciler's view of an agent's containers). */
     statusesOf: (ids: readonly string[]) =>

@@ -6,6 +6,13 @@ import { launchSteps, type LaunchInput } from './container-plan';
 import { waitUntilServing } from './session-ready';
 import type { KasmStatus } from '../domain/session-statuses';
 import type { KasmRow, KasmsRepository } from './kasms.repository';
+import { createLaunchTimeline, type LaunchPhase, type LaunchTimeline } from './launch-timeline';
+
+/** What a launch tells the metrics: each phase's duration, and how the launch ended. */
+export interface LaunchObserver {
+  phase(phase: LaunchPhase, seconds: number): void;
+  outcome(outcome: 'running' | 'error' | 'superseded'): void;
+}
 
 export interface LauncherOptions {
   kasms: KasmsRepository;
@@ -17,6 +24,7 @@ export interface LauncherOptions {
   launchTimeoutMs: number;
   keepaliveMs: number;
   profiles: LaunchInput['profiles'];
+  observer?: LaunchObserver;
 }
 
 export interface LaunchRequest {
@@ -56,7 +64,11 @@ export function createSessionLauncher(options: LauncherOptions) {
     if (!(await kasms.transition(id, [from], data, owner))) throw new Superseded();
   }
 
-  async function carryOut(row: KasmRow, request: LaunchRequest): Promise<void> {
+  async function carryOut(
+    row: KasmRow,
+    request: LaunchRequest,
+    timeline: LaunchTimeline,
+  ): Promise<void> {
     const deadline = Date.now() + options.launchTimeoutMs;
     const steps = launchSteps({
       plan: row.plan as unknown as LaunchPlan,
@@ -72,12 +84,20 @@ export function createSessionLauncher(options: LauncherOptions) {
     }
     const engine = engines.forAgent(row.agent);
 
-    await move(row.id, 'requested', { status: 'provisioning' });
+    // Each phase's beginning is stored with the move it comes with, so that a status shows it.
+    await move(row.id, 'requested', {
+      status: 'provisioning',
+      launchTimeline: timeline.begin('pull'),
+    });
     await engine.ensureImage(steps.container.image);
+    await move(row.id, 'provisioning', { launchTimeline: timeline.begin('create') });
     const containerId = await engine.create(steps.container);
-    await move(row.id, 'provisioning', { status: 'starting', containerId });
+    await move(row.id, 'provisioning', {
+      status: 'starting',
+      containerId,
+      launchTimeline: timeline.begin('start'),
+    });
     const hostPort = await engine.start(containerId, steps.endpoint.port);
-    await move(row.id, 'starting', { hostPort });
     for (const step of steps.exec) {
       const result = await engine.exec(containerId, step);
       if (result.exitCode !== 0) {
@@ -91,6 +111,7 @@ export function createSessionLauncher(options: LauncherOptions) {
         );
       }
     }
+    await move(row.id, 'starting', { hostPort, launchTimeline: timeline.begin('ready') });
     const { port, scheme } = steps.endpoint;
     if (!(await waitUntilServing(sessionHost(row.agent), hostPort, scheme, deadline))) {
       throw new LaunchFailed(`The session's server never answered on port ${port} (${scheme})`);
@@ -104,10 +125,12 @@ export function createSessionLauncher(options: LauncherOptions) {
       ),
       leaseOwner: null,
       leaseUntil: null,
+      launchTimeline: timeline.complete(),
     });
+    options.observer?.outcome('running');
   }
 
-  async function cleanUp(row: KasmRow, error: unknown): Promise<void> {
+  async function cleanUp(row: KasmRow, error: unknown, timeline: LaunchTimeline): Promise<void> {
     await engines
       .forAgent(row.agent)
       .removeSession(toWireId(row.id))
@@ -133,6 +156,7 @@ export function createSessionLauncher(options: LauncherOptions) {
         stoppedAt: new Date(),
         leaseOwner: null,
         leaseUntil: null,
+        launchTimeline: timeline.fail(),
       },
       owner,
     );
@@ -148,16 +172,20 @@ export function createSessionLauncher(options: LauncherOptions) {
         reject(new LaunchFailed(`The launch took longer than ${limitS} s`));
       }, options.launchTimeoutMs);
     });
-    const work = carryOut(row, request);
+    const timeline = createLaunchTimeline((phase, seconds) =>
+      options.observer?.phase(phase, seconds),
+    );
+    const work = carryOut(row, request, timeline);
     try {
       await Promise.race([work, timeout]);
     } catch (error) {
-      await cleanUp(row, error).catch((e: unknown) =>
+      options.observer?.outcome(error instanceof Superseded ? 'superseded' : 'error');
+      await cleanUp(row, error, timeline).catch((e: unknown) =>
         log.error({ err: e }, 'session cleanup failed'),
       );
       // A step still under way after a timeout may yet make a container: its next move fails
       // (the session is no longer ours), and what it made is removed then.
-      if (timedOut) work.catch(() => cleanUp(row, new Superseded()));
+      if (timedOut) work.catch(() => cleanUp(row, new Superseded(), timeline));
     } finally {
       clearTimeout(timer);
     }

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { RoundObserver } from '@platform/metrics';
 import { toUuid } from '@platform/schemas';
 import type { AgentsRepository } from '../agents/agents.repository';
 import { engineReason, type Engines } from '../engines';
@@ -16,6 +17,8 @@ export interface WorkerOptions {
   leaseMs: number;
   /** More background work done in the same rounds (e.g. fetching workspace icons). */
   steps?: (readonly [string, () => Promise<void>])[];
+  /** Told of each scheduled round: how late it began, how long it ran. */
+  rounds?: RoundObserver;
 }
 
 const CLAIM_BATCH = 20;
@@ -104,10 +107,18 @@ export function createSessionWorker(options: WorkerOptions) {
   let timer: NodeJS.Timeout | undefined;
   let current: Promise<void> | undefined;
   let stopped = false;
+  const timed = (due: number) => {
+    const began = Date.now();
+    return round().finally(() => {
+      options.rounds?.({ lateMs: began - due, durationMs: Date.now() - began });
+      schedule();
+    });
+  };
   const schedule = () => {
     if (stopped) return;
+    const due = Date.now() + options.intervalMs;
     timer = setTimeout(() => {
-      current = round().finally(schedule);
+      current = timed(due);
     }, options.intervalMs);
   };
 
@@ -116,7 +127,7 @@ export function createSessionWorker(options: WorkerOptions) {
     round,
     start(): void {
       stopped = false;
-      current = round().finally(schedule);
+      current = timed(Date.now());
     },
     async stop(): Promise<void> {
       stopped = true;

@@ -4,6 +4,7 @@ import { holds } from '../api-keys/permissions';
 import { requestHostOf } from '../launch-plan/request-host';
 import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
 import { toKasmResponse } from './kasm-response';
+import { readTimeline } from './launch-timeline';
 import {
   ExecCommandBodySchema,
   ExecResultSchema,
@@ -69,6 +70,7 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsServi
         operational_status: kasm.operational_status,
         operational_message: kasm.operational_message,
         operational_progress: kasm.operational_progress,
+        launch_timeline: readTimeline(row.launchTimeline),
         kasm_url: kasmUrl,
         current_time: now(),
       };

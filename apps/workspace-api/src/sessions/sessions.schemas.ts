@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdSchema, TimestampSchema } from '@platform/schemas';
+import { LAUNCH_PHASES } from './launch-timeline';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
   Type.Optional(Type.Union([schema, Type.Null()]));
@@ -97,6 +98,20 @@ export const RequestKasmResponseSchema = Type.Object({
   }),
 });
 
+const LaunchPhaseSchema = Type.Object({
+  phase: Type.Union(
+    LAUNCH_PHASES.map((phase) => Type.Literal(phase)),
+    {
+      description:
+        'pull (the image), create (the container), start (it and its start-up commands), ready (until it answers)',
+    },
+  ),
+  started_at: Type.String({ format: 'date-time' }),
+  ended_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'Null while the phase runs',
+  }),
+});
+
 export const KasmStatusSchema = Type.Object({
   kasm: KasmSchema,
   kasm_id: Type.String(),
@@ -104,6 +119,9 @@ export const KasmStatusSchema = Type.Object({
   operational_status: Type.String(),
   operational_message: Type.String(),
   operational_progress: Type.Integer(),
+  launch_timeline: Type.Array(LaunchPhaseSchema, {
+    description: 'When each phase of the launch began and ended; empty before it begins',
+  }),
   kasm_url: Type.Union([Type.String(), Type.Null()], {
     description:
       'A fresh link for live sessions (the previous one stops working) when the key holds users.auth_session; null otherwise',

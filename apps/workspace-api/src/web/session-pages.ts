@@ -7,6 +7,8 @@ export interface SessionLine {
   status: string;
   progress: number;
   message: string;
+  /** The launch phase under way, in words ("pulling"); null when none runs. */
+  phase: string | null;
   expiresAt: Date;
 }
 
@@ -69,6 +71,7 @@ export function startPage(o: { username: string; csrf: string; session: SessionL
         <p id="launch-status" role="status">
           ${running ? 'Ready' : s.status === 'error' ? 'The launch failed' : 'Starting'}:
           <span id="status-text">${s.status}</span>
+          <span id="launch-phase" class="muted">${s.phase ?? ''}</span>
         </p>
         <progress id="launch-progress" max="100" value="${s.progress}" aria-label="Launch progress">
           ${s.progress}%

@@ -6,6 +6,7 @@ import { KasmNotRunningError } from '../errors';
 import { requestHostOf } from '../launch-plan/request-host';
 import type { KasmRow } from '../sessions/kasms.repository';
 import { toKasmResponse } from '../sessions/kasm-response';
+import { currentPhaseWords } from '../sessions/launch-timeline';
 import { dashboardPage, signInPage } from './pages';
 import { openingPage, sessionsSection, startPage, type SessionLine } from './session-pages';
 import { sendPage, type WebOptions } from './web.plugin';
@@ -27,6 +28,7 @@ function lineOf(row: KasmRow): SessionLine {
     status: row.status,
     progress: wire.operational_progress,
     message: row.statusMessage,
+    phase: currentPhaseWords(row.status, row.launchTimeline),
     expiresAt: row.expiresAt,
   };
 }
@@ -139,7 +141,12 @@ export const workspacesRoutes: FastifyPluginAsyncTypebox<WebOptions> = async (
       if (!user) return reply;
       const line = lineOf(await sessions.find(request.params.kasmId, user.userId));
       reply.header('cache-control', 'no-store');
-      return { status: line.status, progress: line.progress, message: line.message };
+      return {
+        status: line.status,
+        phase: line.phase,
+        progress: line.progress,
+        message: line.message,
+      };
     },
   );
 

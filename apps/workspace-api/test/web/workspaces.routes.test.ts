@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { toUuid, toWireId } from '@platform/schemas';
 import { VALID_PASSWORD } from '../factories';
 import { createGroup, createMember } from '../group-factories';
 import { createHarness, type Harness } from '../harness';
@@ -72,5 +74,63 @@ describe('launching from the web page', () => {
     });
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('/');
+  });
+});
+
+describe('the start page of a launch under way', () => {
+  /** A session of lena's recorded in the given state of its launch (no engine runs here). */
+  async function launching(status: string, launchTimeline: object[]) {
+    const zone = (
+      await h.call('create_zone', {
+        target_zone: { name: 'z', proxy_hostname: 'desk.example.com' },
+      })
+    ).json().zone;
+    const agent = (
+      await h.call('create_agent', {
+        target_agent: { hostname: 'planner', zone_id: zone.zone_id, cores: 8, memory: 2 ** 34 },
+      })
+    ).json().agent;
+    const user = await h.db.user.findFirstOrThrow({ where: { username: 'lena' } });
+    const id = randomUUID();
+    await h.db.kasm.create({
+      data: {
+        id,
+        userId: user.id,
+        imageId: allowed,
+        agentId: toUuid(agent.agent_id),
+        status,
+        cores: 1,
+        memory: BigInt(2 ** 30),
+        plan: {},
+        tokenHash: '0'.repeat(64),
+        containerSecret: 'secret',
+        expiresAt: new Date(Date.now() + 3_600_000),
+        hardExpiresAt: new Date(Date.now() + 86_400_000),
+        launchTimeline,
+      },
+    });
+    return toWireId(id);
+  }
+  const since = (phase: string) => ({
+    phase,
+    started_at: new Date().toISOString(),
+    ended_at: null,
+  });
+
+  it('says the phase under way in the status it polls and on the page itself', async () => {
+    const kasmId = await launching('provisioning', [since('pull')]);
+    const poll = await client.get(`/sessions/${kasmId}/status`);
+    expect(poll.json()).toMatchObject({ status: 'provisioning', phase: 'pulling' });
+    const page = await client.get(`/sessions/${kasmId}`);
+    expect(page.body).toMatch(/<span id="launch-phase"[^>]*>pulling<\/span>/);
+  });
+
+  it('says no phase once the launch is over', async () => {
+    const ended = { ...since('ready'), ended_at: new Date().toISOString() };
+    const kasmId = await launching('running', [ended]);
+    expect((await client.get(`/sessions/${kasmId}/status`)).json()).toMatchObject({
+      status: 'running',
+      phase: null,
+    });
   });
 });

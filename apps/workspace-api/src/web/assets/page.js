@@ -9,6 +9,7 @@
   var kasmId = main.getAttribute('data-kasm-id');
   if (kasmId) {
     var text = document.getElementById('status-text');
+    var phase = document.getElementById('launch-phase');
     var headline = document.getElementById('launch-status');
     var bar = document.getElementById('launch-progress');
     var message = document.getElementById('launch-message');
@@ -21,6 +22,7 @@
         })
         .then(function (s) {
           text.textContent = s.status;
+          phase.textContent = s.phase || '';
           bar.value = s.progress;
           bar.textContent = s.progress + '%';
           message.textContent = s.message || '';

@@ -1,0 +1,2 @@
+export { createWorkspaceMetrics } from './workspace-metrics';
+export type { WorkspaceMetricsSources } from './workspace-metrics';

@@ -1,0 +1,14 @@
+export { backgroundRounds } from './background-rounds';
+export type { RoundObserver } from './background-rounds';
+export { bearerMatches } from './bearer';
+export { metricsEnv, metricsEnvProblems, metricsExposure } from './metrics-env';
+export type { MetricsConfig } from './metrics-env';
+export { metrics, MetricsTokenError } from './metrics.plugin';
+export type { MetricsPluginOptions } from './metrics.plugin';
+export { createRegistry } from './registry';
+export { Counter, Gauge, Histogram } from 'prom-client';
+export type { Registry } from 'prom-client';
+export { scrapedGauges } from './scraped-gauges';
+export type { ScrapedGaugesOptions } from './scraped-gauges';
+export { parseExposition, sampleSum } from './exposition';
+export type { Exposition, Sample } from './exposition';
