@@ -5,6 +5,8 @@ import { Type, type Static, type TObject } from '@sinclair/typebox';
  * at all. METRICS_PORT set: `/metrics` on its own listener there, never on the public port.
  * METRICS_TOKEN set: `/metrics` asks for `Authorization: Bearer <token>` wherever it is served.
  */
+const MIN_TOKEN_LENGTH = 32;
+
 export function metricsEnv() {
   return {
     METRICS_PORT: Type.Integer({
@@ -17,7 +19,7 @@ export function metricsEnv() {
     METRICS_TOKEN: Type.String({
       default: '',
       description:
-        'Bearer token /metrics asks for; without METRICS_PORT it also serves /metrics on the public port. Empty: no token (and, without METRICS_PORT, no /metrics)',
+        'Bearer token /metrics asks for, at least 32 characters; without METRICS_PORT it also serves /metrics on the public port. Empty: no token (and, without METRICS_PORT, no /metrics)',
     }),
   };
 }
@@ -32,7 +34,15 @@ export function metricsExposure(config: MetricsConfig): 'off' | 'public-port' | 
 
 /** Problems a JSON schema cannot see, one line per key, as `loadConfig` reports them. */
 export function metricsEnvProblems(config: MetricsConfig & { PORT: number }): string[] {
-  return config.METRICS_PORT > 0 && config.METRICS_PORT === config.PORT
-    ? ['  METRICS_PORT: must differ from PORT (metrics are served on a listener of their own)']
-    : [];
+  const problems: string[] = [];
+  if (config.METRICS_PORT > 0 && config.METRICS_PORT === config.PORT)
+    problems.push(
+      '  METRICS_PORT: must differ from PORT (metrics are served on a listener of their own)',
+    );
+  // Wrong tokens are not throttled: only length keeps guessing out of reach.
+  if (config.METRICS_TOKEN && config.METRICS_TOKEN.length < MIN_TOKEN_LENGTH)
+    problems.push(
+      `  METRICS_TOKEN: must be at least ${MIN_TOKEN_LENGTH} characters (a long random string, e.g. \`openssl rand -hex 32\`)`,
+    );
+  return problems;
 }

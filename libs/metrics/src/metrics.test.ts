@@ -11,7 +11,7 @@ import { metricsEnvProblems, type MetricsConfig } from './metrics-env';
 import { metrics } from './metrics.plugin';
 import { createRegistry } from './registry';
 
-const TOKEN = 'a-metrics-token-of-some-length';
+const TOKEN = 'a-metrics-token-of-some-length-xx';
 const httpConfig = {
   LOG_LEVEL: 'silent',
   BODY_LIMIT_BYTES: 1_000_000,
@@ -144,6 +144,12 @@ describe('/metrics on its own port (METRICS_PORT)', () => {
       1,
     );
     expect(metricsEnvProblems({ PORT: 3001, METRICS_PORT: 9464, METRICS_TOKEN: '' })).toEqual([]);
+    expect(metricsEnvProblems({ PORT: 3001, METRICS_PORT: 0, METRICS_TOKEN: 'short' })).toEqual([
+      expect.stringContaining('METRICS_TOKEN: must be at least 32 characters'),
+    ]);
+    expect(
+      metricsEnvProblems({ PORT: 3001, METRICS_PORT: 0, METRICS_TOKEN: 'x'.repeat(32) }),
+    ).toEqual([]);
     expect(metricsEnvProblems({ PORT: 3001, METRICS_PORT: 0, METRICS_TOKEN: '' })).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import type { Harness } from '../../test/harness';
 import { useWebhookWorld, webhooksTo } from '../../test/webhook-world';
 import type { WebhookServer } from '../../test/webhook-server';
 
-const TOKEN = 'calendar-metrics-token';
+const TOKEN = 'calendar-metrics-token-xxxxxxxxxx';
 let server: WebhookServer;
 let h: Harness;
 useWebhookWorld(

@@ -6,7 +6,7 @@ import { userInput } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { createImage } from '../../test/image-factories';
 
-const TOKEN = 'workspace-metrics-token';
+const TOKEN = 'workspace-metrics-token-xxxxxxxxx';
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness({
