@@ -7,7 +7,7 @@ import { LOGIN_LINK_PREFIX } from '../logins/login-link';
 import { isRefusedLogin, passwordLogin } from '../logins/password-login';
 import { LOGIN_THROTTLE } from '../plugins/auth-throttle';
 import { linkPage, signInPage } from './pages';
-import { sendPage } from './web.plugin';
+import { sendPage } from './web-context';
 import {
   assertCsrf,
   cookieOptions,

@@ -8,7 +8,7 @@ import type { KasmRow } from '../sessions/kasms.repository';
 import { toKasmResponse } from '../sessions/kasm-response';
 import { dashboardPage, signInPage } from './pages';
 import { openingPage, sessionsSection, startPage, type SessionLine } from './session-pages';
-import { sendPage, type WebOptions } from './web.plugin';
+import { sendPage, type WebOptions } from './web-context';
 import { assertCsrf, CSRF_FIELD, csrfTokenFor, formSecret } from './web-security';
 
 const NOTICES: Record<string, string> = {
