@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox';
-import { problemResponses } from '@platform/schemas';
+import { Type, type Static } from '@sinclair/typebox';
+import { IdSchema, problemResponses } from '@platform/schemas';
 
 /** Every operation's base path; the name after it is the Kasm operation name. */
 export const OPERATIONS_PREFIX = '/api/public';
@@ -11,6 +11,23 @@ export function errorResponses(...statuses: number[]) {
 
 /** A successful delete or action with nothing to return answers `{}`. */
 export const EmptySchema = Type.Object({});
+
+export const UsernameSchema = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  pattern: '\\S',
+  description: 'Trimmed and lower-cased when stored',
+});
+
+/** How every operation names its user, as get_user does: by user_id, else by username. */
+export const TargetUserSchema = Type.Object(
+  { user_id: Type.Optional(IdSchema), username: Type.Optional(UsernameSchema) },
+  { description: 'user_id or username' },
+);
+export type TargetUser = Static<typeof TargetUserSchema>;
+
+export const TargetUserBodySchema = Type.Object({ target_user: TargetUserSchema });
+export type TargetUserBody = Static<typeof TargetUserBodySchema>;
 
 /** Documented on every operation: the three accepted ways to pass API credentials. */
 export const API_KEY_SECURITY: Record<string, string[]>[] = [

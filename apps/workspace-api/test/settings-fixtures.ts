@@ -1,5 +1,5 @@
 import type { EnginePolicy } from '../src/engines';
-import type { TargetedMapping } from '../src/file-mappings/mapping-target';
+import type { TargetedMapping } from '../src/file-mappings';
 import type { CurrentSettings } from '../src/settings/current';
 import type { DesiredSettings } from '../src/settings/desired';
 import { parseSettingsText } from '../src/settings/settings-parse';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { toImageResponse } from '../images/image-response';
+import { toImageResponse } from '../images';
 import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
 import { toRegistryResponse } from './registry-response';
 import type { RegistryWorkspacesService } from './registry-workspaces.service';

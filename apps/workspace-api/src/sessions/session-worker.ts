@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { toUuid } from '@platform/schemas';
-import type { AgentsRepository } from '../agents/agents.repository';
+import type { AgentsRepository } from '../agents';
 import { engineReason, type Engines } from '../engines';
 import type { KasmsRepository } from './kasms.repository';
 import type { SessionsService } from './sessions.service';

@@ -1,4 +1,4 @@
-import type { TargetType } from '../file-mappings/mapping-target';
+import type { TargetType } from '../file-mappings';
 import type { AgentValues, ZoneValues } from './changes';
 import type { Location } from './problems';
 

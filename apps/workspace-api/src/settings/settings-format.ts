@@ -1,4 +1,4 @@
-import { TARGET_NOUNS } from '../file-mappings/mapping-target';
+import { TARGET_NOUNS } from '../file-mappings';
 import type { FieldChange, SettingsChange } from './changes';
 
 const MARK = { create: '+', update: '~', delete: '-' } as const;

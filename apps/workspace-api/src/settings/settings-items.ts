@@ -1,6 +1,6 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { contentProblem } from '../file-mappings/mapping-target';
+import { contentProblem } from '../file-mappings';
 import type { DesiredMapping, DesiredTarget } from './desired';
 import { problemAt, type Location, type PathSegment, type SettingsProblem } from './problems';
 import type { FileMappingSetting } from './settings-file.schemas';

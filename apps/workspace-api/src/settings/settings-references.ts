@@ -1,4 +1,4 @@
-import { TARGET_NOUNS } from '../file-mappings/mapping-target';
+import { TARGET_NOUNS } from '../file-mappings';
 import type { TargetRef } from './changes';
 import type { CurrentSettings } from './current';
 import type { DesiredSettings, DesiredTarget } from './desired';

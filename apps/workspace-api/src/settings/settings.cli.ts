@@ -5,7 +5,7 @@ import { formatProblem } from './problems';
 import { settingsJsonSchemaText } from './settings-file.schemas';
 import { countChanges, formatChange } from './settings-format';
 import type { SettingsService } from './settings.service';
-import { SETTINGS_USAGE } from './settings-usage';
+import { SETTINGS_USAGE } from '../cli-usage';
 
 export interface SettingsCliContext {
   out: (line?: string) => void;

@@ -1,5 +1,5 @@
 import type { Database, TransactionOptions, Tx } from '../db';
-import { rowTarget } from '../file-mappings/mapping-target';
+import { rowTarget } from '../file-mappings';
 import { createRepositories } from '../repositories';
 import type { SettingsChange } from './changes';
 import type { CurrentSettings } from './current';

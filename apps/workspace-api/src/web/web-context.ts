@@ -1,10 +1,10 @@
 import type { FastifyReply } from 'fastify';
 import { pagePolicy, setPageHeaders } from '@platform/http';
-import type { IconsService } from '../icons/icons.service';
-import type { ImagesService } from '../images/images.service';
-import type { ZoneProxy } from '../launch-plan/session-url';
-import type { LoginsService, SignedIn } from '../logins/logins.service';
-import type { SessionsService } from '../sessions/sessions.service';
+import type { IconsService } from '../icons';
+import type { ImagesService } from '../images';
+import type { ZoneProxy } from '../launch-plan';
+import type { LoginsService, SignedIn } from '../logins';
+import type { SessionsService } from '../sessions';
 
 // What the web plugin gives its routes: its options, what it adds to each request, and sendPage.
 // Apart from web.plugin.ts, which registers the routes: they import this, and nothing imports back.

@@ -4,15 +4,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AssetParamsSchema, sendAsset } from '@platform/http';
 import { IdSchema } from '@platform/schemas';
 import { Type } from '@sinclair/typebox';
-import { createExpiringCache } from '../domain/expiring-cache';
-import { parseRequestHost } from '../launch-plan/request-host';
-import type { ZoneProxy } from '../launch-plan/session-url';
+import { createExpiringCache, parseRequestHost, sessionCookieName } from '../domain';
+import type { ZoneProxy } from '../launch-plan';
 import { messagePage } from './pages';
 import { sessionOrigins } from './session-origins';
 import { loadAssets } from './web-assets';
 import { signInRoutes } from './sign-in.routes';
 import { sendPage, type WebOptions } from './web-context';
-import { csrfTokenFor, sessionCookieName } from './web-security';
+import { csrfTokenFor } from './web-security';
 import { workspacesRoutes } from './workspaces.routes';
 
 const ICON_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
