@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { toEventResponse } from '../events/event-response';
+import { toEventResponse } from '../events';
 import { BEARER_SECURITY, writeErrorResponses } from '../routes';
 import { AddMessageBodySchema, AddMessageResultSchema } from './messages.schemas';
 import type { MessagesService } from './messages.service';

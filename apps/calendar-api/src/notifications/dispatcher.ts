@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { readTextPrefix, type OutboundFetch } from '@platform/outbound';
 import type { Config } from '../config';
 import type { Database } from '../db';
-import { createWorkerLoop } from '../workers/worker-loop';
+import { createWorkerLoop } from '../workers';
 import { decideOutcome, parseRetryAfter, type Attempt } from './delivery-policy';
 import { payloadFor } from './notification-payloads';
 import {
@@ -10,7 +10,7 @@ import {
   type ClaimedNotification,
   type Result,
 } from './notifications.repository';
-import type { WebhookTarget } from '../domain/webhook-targets';
+import type { WebhookTarget } from '../domain';
 
 const BATCH_SIZE = 10;
 /** Enough of a failed answer to say what went wrong; a target may send far more. */
