@@ -1,6 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 // Signs as Slack does with the chat feature's own function, so a test request carries exactly
 // the signature the route checks: the one test helper that reaches inside chat/.
+// eslint-disable-next-line no-restricted-imports -- see above
 import { slackSignature } from '../src/chat/slack-signature';
 import { API } from './harness';
 
