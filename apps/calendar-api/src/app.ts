@@ -30,7 +30,7 @@ import {
   notificationsRoutes,
 } from './notifications';
 import { authPlugin, BEARER_THROTTLE } from './plugins';
-import { API_PREFIX, SECURITY_SCHEMES } from './routes';
+import { API_PREFIX, SECURITY_SCHEMES } from './api';
 import { createTokensService } from './tokens';
 import { calendarPageRoutes } from './web';
 import { type Workers, workersPlugin } from './workers';

@@ -44,7 +44,7 @@ import {
   type SessionWorker,
   SOCKET_RECHECK_MS,
 } from './sessions';
-import { OPERATIONS_PREFIX, SECURITY_SCHEMES } from './operations';
+import { API_PREFIX, SECURITY_SCHEMES } from './api';
 import { authPlugin, authThrottleOptions } from './plugins';
 import { ownRegistryRoutes } from './own-registry';
 import {
@@ -252,7 +252,7 @@ export async function buildApp(
       await api.register(launchPlanRoutes, { launchPlans });
       await api.register(sessionsRoutes, { sessions });
     },
-    { prefix: OPERATIONS_PREFIX },
+    { prefix: API_PREFIX },
   );
 
   return app;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { escapeHtml, pagePolicy } from '@platform/http';
 import type { Config } from '../config';
-import { API_PREFIX } from '../routes';
+import { API_PREFIX } from '../api';
 
 /** A fresh nonce per page: FullCalendar injects its stylesheet and marks it with this. */
 export const newNonce = () => randomBytes(18).toString('base64url');

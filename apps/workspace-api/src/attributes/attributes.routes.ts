@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { API_KEY_SECURITY, errorResponses, TargetUserBodySchema } from '../operations';
+import { API_KEY_SECURITY, errorResponses, TargetUserBodySchema } from '../api';
 import { AttributesEnvelopeSchema, UpdateAttributesBodySchema } from './attributes.schemas';
 import type { AttributesService } from './attributes.service';
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { IdSchema } from '@platform/schemas';
-import { API_KEY_SECURITY, EmptySchema, errorResponses, TargetUserSchema } from '../operations';
+import { API_KEY_SECURITY, EmptySchema, errorResponses, TargetUserSchema } from '../api';
 import type { MembershipsService } from './memberships.service';
 
 const MembershipBodySchema = Type.Object({

@@ -8,7 +8,7 @@ import {
 } from '../errors';
 import type { GroupsRepository } from './groups.repository';
 import { ALL_USERS_GROUP_ID } from '../domain';
-import type { TargetUser } from '../operations';
+import type { TargetUser } from '../api';
 
 export interface MembershipTarget {
   user: TargetUser;

@@ -12,7 +12,7 @@ import {
 import { resolveLaunchPlan, type LaunchPlan, type PlanAgent } from './launch-plan';
 import type { RequestHost } from '../domain';
 import { loadPlanInputs, type PlanSources } from './plan-inputs';
-import type { TargetUser } from '../operations';
+import type { TargetUser } from '../api';
 
 export interface PlanOptions {
   /** The agents a session may go to; every agent when omitted (get_launch_plan). */

@@ -8,7 +8,7 @@ import {
   UserLockedError,
 } from '../errors';
 import type { LoginsRepository } from './logins.repository';
-import type { TargetUser } from '../operations';
+import type { TargetUser } from '../api';
 import type { UserRow, UsersService } from '../users';
 
 /** Addresses remembered per user: enough for home, work and a phone's networks. */

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { toTimestamp, toWireId } from '@platform/schemas';
 import { holds } from '../api-keys';
 import { requestHostOf } from '../domain';
-import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
+import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../api';
 import { toKasmResponse } from './kasm-response';
 import {
   ExecCommandBodySchema,

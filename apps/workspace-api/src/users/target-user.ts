@@ -4,7 +4,7 @@ import { normalizeUsername } from '../domain';
 import { UserNotFoundError } from '../errors';
 import type { FoundUser } from './user-row';
 import type { UsersRepository } from './users.repository';
-import type { TargetUser } from '../operations';
+import type { TargetUser } from '../api';
 
 /**
  * The one resolver of `target_user`, for every operation that takes one: by user_id, else by

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { API_KEY_SECURITY, EmptySchema, errorResponses, TargetUserBodySchema } from '../operations';
+import { API_KEY_SECURITY, EmptySchema, errorResponses, TargetUserBodySchema } from '../api';
 import { type SessionsService, toKasmResponse } from '../sessions';
 import { everyUserJson } from './every-user';
 import { toUserResponse } from './user-row';

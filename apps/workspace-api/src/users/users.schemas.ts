@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdSchema, TimestampSchema } from '@platform/schemas';
 import { KasmSchema } from '../sessions';
-import { TargetUserSchema, UsernameSchema } from '../operations';
+import { TargetUserSchema, UsernameSchema } from '../api';
 
 const Password = Type.String({
   maxLength: 1024,

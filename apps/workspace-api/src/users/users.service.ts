@@ -1,7 +1,7 @@
 import { ValidationFailedError, withFieldErrors } from '@platform/errors';
 import type { Config } from '../config';
 import { isUniqueViolation } from '../db';
-import type { TargetUser } from '../operations';
+import type { TargetUser } from '../api';
 import { normalizeUsername } from '../domain';
 import { UserHasSessionsError, UserNotFoundError, UsernameTakenError } from '../errors';
 import { hashNewPassword } from './passwords';

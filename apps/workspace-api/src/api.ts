@@ -1,8 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdSchema, problemResponses } from '@platform/schemas';
 
+// What every operation of the API shares: its prefix, error responses, security, target_user.
+
 /** Every operation's base path; the name after it is the Kasm operation name. */
-export const OPERATIONS_PREFIX = '/api/public';
+export const API_PREFIX = '/api/public';
 
 /** The errors any authenticated operation can answer (429: too many wrong credentials), plus the ones it names. */
 export function errorResponses(...statuses: number[]) {
