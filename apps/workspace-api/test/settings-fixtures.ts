@@ -3,8 +3,8 @@ import type { TargetedMapping } from '../src/file-mappings';
 // The fixtures of settings' own unit tests (src/settings/*.test.ts), which test its stages one by
 // one: they build a stage's input with the stages before it, inside the feature.
 /* eslint-disable no-restricted-imports -- see above */
-import type { CurrentSettings } from '../src/settings/current';
-import type { DesiredSettings } from '../src/settings/desired';
+import type { CurrentSettings } from '../src/settings/settings-current';
+import type { DesiredSettings } from '../src/settings/settings-desired';
 import { parseSettingsText } from '../src/settings/settings-parse';
 import { normalizeSettings } from '../src/settings/settings-normalize';
 /* eslint-enable no-restricted-imports */

@@ -2,8 +2,8 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { SettingsFileUnreadableError } from '../errors';
 import { MAX_CONTENT_BYTES } from '../file-mappings';
-import { emptyDesired, type DesiredSettings } from './desired';
-import type { SettingsProblem } from './problems';
+import { emptyDesired, type DesiredSettings } from './settings-desired';
+import type { SettingsProblem } from './settings-problems';
 import type { FieldProblem } from '@platform/errors';
 import { type EnginePolicy, tlsFileProblems } from '../engines';
 import {

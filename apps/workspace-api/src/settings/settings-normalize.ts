@@ -3,8 +3,13 @@ import { checkEngineAddress, type EngineAddress, type EnginePolicy } from '../en
 import type { TargetType } from '../file-mappings';
 import { profilePathProblems } from '../images';
 import { normalizeHostname, normalizeUsername } from '../domain';
-import { emptyDesired, type DesiredSettings, type DesiredTarget } from './desired';
-import { problemAt, type Location, type PathSegment, type SettingsProblem } from './problems';
+import { emptyDesired, type DesiredSettings, type DesiredTarget } from './settings-desired';
+import {
+  problemAt,
+  type Location,
+  type PathSegment,
+  type SettingsProblem,
+} from './settings-problems';
 import {
   normalizeMapping,
   owners,

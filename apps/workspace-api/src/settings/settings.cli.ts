@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SettingsInvalidError } from '../errors';
-import { formatProblem } from './problems';
+import { formatProblem } from './settings-problems';
 import { settingsJsonSchemaText } from './settings-file.schemas';
 import { countChanges, formatChange } from './settings-format';
 import type { SettingsService } from './settings.service';

@@ -1,6 +1,6 @@
 import type { EnginePolicy } from '../engines';
-import type { SettingsChange } from './changes';
-import { sortProblems, type SettingsProblem } from './problems';
+import type { SettingsChange } from './settings-changes';
+import { sortProblems, type SettingsProblem } from './settings-problems';
 import { loadSettingsFile } from './settings-load';
 import { planSettings } from './settings-plan';
 import type { SettingsRepository } from './settings.repository';
