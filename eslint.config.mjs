@@ -8,6 +8,35 @@ const TEST_FILES = [
 ];
 
 /**
+ * Inside an app, each folder of src/ (a feature, or db/, domain/) is used by the others only
+ * through its index.ts, its public face: `../users`, never `../users/users.repository`. The
+ * composition roots (src/*.ts) and the tests (test/) likewise. The apps' generated Prisma client
+ * is no feature. Dynamic import() is held to the same rule.
+ */
+const FACE_MESSAGE =
+  "Import another feature through its face (its folder's index.ts), not one of its files";
+/** @param {string} regex */
+const deepImportRules = (regex) => ({
+  'no-restricted-imports': ['error', { patterns: [{ regex, message: FACE_MESSAGE }] }],
+  'no-restricted-syntax': [
+    'error',
+    // esquery cannot hold a "/" in a regex: \x2F stands for it.
+    {
+      selector: `ImportExpression[source.value=/${regex.replaceAll('/', '\\x2F')}/]`,
+      message: FACE_MESSAGE,
+    },
+  ],
+});
+const DEEP_IMPORTS = {
+  // From a feature's file: a file of another feature.
+  feature: '^\\.\\./(?!generated/)[^./][^/]*/.',
+  // From a composition root (app.ts, cli.ts, config.ts, ...): a file of a feature.
+  root: '^\\./(?!generated/)[^./][^/]*/.',
+  // From test/: a file of a feature under src/.
+  test: '^(\\.\\./)+src/(?!generated/)[^./][^/]*/.',
+};
+
+/**
  * The project-level rules; `testOnly` lists the tags a test file may use besides libs.
  * @param {string[]} testOnly
  */
@@ -46,6 +75,9 @@ export default [
       '@nx/enforce-module-boundaries': ['error', boundaries(['type:testing'])],
     },
   },
+  { files: ['apps/*/src/*/**/*.ts'], rules: deepImportRules(DEEP_IMPORTS.feature) },
+  { files: ['apps/*/src/*.ts'], rules: deepImportRules(DEEP_IMPORTS.root) },
+  { files: ['apps/*/test/**/*.ts'], rules: deepImportRules(DEEP_IMPORTS.test) },
   {
     // Libraries stay independent of any service's generated Prisma client.
     files: ['libs/**/*.ts'],

@@ -4,33 +4,38 @@ import { backgroundRounds, createRegistry, metrics } from '@platform/metrics';
 import { createOutboundFetch, createOutboundPolicy } from '@platform/outbound';
 import { authThrottlePlugin } from '@platform/rate-limit';
 import { publicBaseUrl } from '@platform/schemas';
-import { slackEventsRoutes } from './chat/slack-events.routes';
-import { createSlackEventsService } from './chat/slack-events.service';
-import { createSlackInbox } from './chat/slack-inbox.worker';
+import { createSlackEventsService, createSlackInbox, slackEventsRoutes } from './chat';
 import type { Config } from './config';
 import { openDatabase, toDatabaseError, type Database } from './db';
-import { eventQueriesRoutes } from './events/event-queries.routes';
-import { createEventQueriesService } from './events/event-queries.service';
-import { eventTitlesRoutes } from './events/event-titles.routes';
-import { eventsRoutes } from './events/events.routes';
-import { createEventsService } from './events/events.service';
-import { feedAddressesRoutes } from './feed/feed-addresses.routes';
-import { createFeedAddressesService } from './feed/feed-addresses.service';
-import { FEED_SECRET_THROTTLE, feedRoutes } from './feed/feed.routes';
-import { createFeedService } from './feed/feed.service';
+import {
+  createEventQueriesService,
+  createEventsService,
+  eventQueriesRoutes,
+  eventsRoutes,
+  eventTitlesRoutes,
+} from './events';
+import {
+  createFeedAddressesService,
+  createFeedService,
+  FEED_SECRET_THROTTLE,
+  feedAddressesRoutes,
+  feedRoutes,
+} from './feed';
 import { createMessagesService, messagesRoutes } from './messages';
-import { parseWebhookTargets } from './domain/webhook-targets';
-import { createDispatcher } from './notifications/dispatcher';
-import { notificationsRoutes } from './notifications/notifications.routes';
-import { createNotificationsService } from './notifications/notifications.service';
-import { createOutbox } from './notifications/outbox';
-import { createOutboxMetrics } from './notifications/outbox-metrics';
-import { createScheduler } from './notifications/scheduler';
-import { authPlugin, BEARER_THROTTLE } from './plugins/auth.plugin';
-import { API_PREFIX, SECURITY_SCHEMES } from './routes';
+import { parseWebhookTargets } from './domain';
+import {
+  createDispatcher,
+  createNotificationsService,
+  createOutbox,
+  createOutboxMetrics,
+  createScheduler,
+  notificationsRoutes,
+} from './notifications';
+import { authPlugin, BEARER_THROTTLE } from './plugins';
+import { API_PREFIX, SECURITY_SCHEMES } from './api';
 import { createTokensService } from './tokens';
-import { calendarPageRoutes } from './web/calendar-page.routes';
-import { workersPlugin, type Workers } from './workers/workers.plugin';
+import { calendarPageRoutes } from './web';
+import { type Workers, workersPlugin } from './workers';
 
 export interface AppOverrides extends ServiceAppOverrides {
   db?: Database;

@@ -1,10 +1,11 @@
 import { Value } from '@sinclair/typebox/value';
 import {
+  type FeedAddressesService,
+  type IssuedFeedAddress,
+  type NewFeedAddressBody,
   NewFeedAddressBodySchema,
   privateFeedUrl,
-  type NewFeedAddressBody,
-} from './feed/feed-addresses.schemas';
-import type { FeedAddressesService, IssuedFeedAddress } from './feed/feed-addresses.service';
+} from './feed';
 
 export const FEED_USAGE = `  feed create --name NAME [--type TYPE] [--period PERIOD]
                             issue a secret address of the feed for calendar apps (printed once)

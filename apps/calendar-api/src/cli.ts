@@ -6,7 +6,7 @@ import { FEED_USAGE, runFeedCommand } from './cli-feeds';
 import { printIssued, runTokenCommand, TOKEN_USAGE } from './cli-tokens';
 import { configReferenceText, loadConfig } from './config';
 import { openDatabase } from './db';
-import { createFeedAddressesService } from './feed/feed-addresses.service';
+import { createFeedAddressesService } from './feed';
 import { migrateDatabase } from './migrations';
 import { createTokensService } from './tokens';
 

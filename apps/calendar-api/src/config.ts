@@ -3,9 +3,7 @@ import { securityEnv, securityEnvProblems } from '@platform/http';
 import { metricsEnv, metricsEnvProblems } from '@platform/metrics';
 import { createOutboundPolicy, parseIp } from '@platform/outbound';
 import { parseEnv, ConfigError, configReference, serviceEnv } from '@platform/schemas';
-import { parseChannelPeriods } from './domain/channel-periods';
-import { parseWebhookTargets } from './domain/webhook-targets';
-import { isTimeZone } from './domain/calendar-days';
+import { isTimeZone, parseChannelPeriods, parseWebhookTargets } from './domain';
 
 const onOff = (description: string) =>
   Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on', description });

@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import type { EventResponse, NewEventBody } from '../src/events/events.schemas';
+import type { EventResponse, NewEventBody } from '../src/events';
 import type { Harness } from './harness';
 
 let counter = 0;

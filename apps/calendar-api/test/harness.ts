@@ -5,7 +5,7 @@ import { loadConfig, type Config } from '../src/config';
 import { openDatabase } from '../src/db';
 import type { PrismaClient } from '../src/generated/prisma/client';
 import { MIGRATIONS_DIR } from '../src/migrations';
-import { createTokensService, type TokensService } from '../src/tokens/tokens.service';
+import { createTokensService, type TokensService } from '../src/tokens';
 
 export interface Call {
   method: InjectOptions['method'];

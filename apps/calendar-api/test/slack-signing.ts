@@ -1,6 +1,11 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+// Signs as Slack does with the chat feature's own function, so a test request carries exactly
+// the signature the route checks: the one test helper that reaches inside chat/.
+// eslint-disable-next-line no-restricted-imports -- see above
 import { slackSignature } from '../src/chat/slack-signature';
 import { API } from './harness';
+
+export { slackSignature };
 
 export const SIGNING_SECRET = 'test-signing-secret-8f742231b10e';
 

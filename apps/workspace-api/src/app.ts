@@ -5,69 +5,67 @@ import { createServiceApp, serviceFoundation, type ServiceAppOverrides } from '@
 import { backgroundRounds, createRegistry, metrics } from '@platform/metrics';
 import { createOutboundFetch, createOutboundPolicy } from '@platform/outbound';
 import { authThrottlePlugin } from '@platform/rate-limit';
-import { agentsRoutes } from './agents/agents.routes';
-import { createAgentsService } from './agents/agents.service';
-import { apiKeysRoutes } from './api-keys/api-keys.routes';
-import type { ApiKeyCache } from './api-keys/api-key-cache';
-import { serverKeyCaching } from './api-keys/api-key-caching';
-import { createApiKeysRepository } from './api-keys/api-keys.repository';
-import { createApiKeysService } from './api-keys/api-keys.service';
+import { agentsRoutes, createAgentsService } from './agents';
+import {
+  type ApiKeyCache,
+  apiKeysRoutes,
+  createApiKeysRepository,
+  createApiKeysService,
+  serverKeyCaching,
+} from './api-keys';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db';
-import { fileMappingsRoutes } from './file-mappings/file-mappings.routes';
-import { FILE_MAPPING_BODY_LIMIT_BYTES } from './file-mappings/file-mappings.schemas';
-import { createFileMappingsService } from './file-mappings/file-mappings.service';
-import { mappingTargets } from './file-mappings/mapping-targets';
-import { groupImagesRoutes } from './groups/group-images.routes';
-import { createGroupImagesService } from './groups/group-images.service';
-import { groupsRoutes } from './groups/groups.routes';
-import { createGroupsService } from './groups/groups.service';
-import { membershipsRoutes } from './groups/memberships.routes';
-import { createMembershipsService } from './groups/memberships.service';
-import { imagesRoutes } from './images/images.routes';
-import { createImagesService } from './images/images.service';
-import { profilePathRoutes } from './images/profile-path.routes';
-import { createWorkspaceMetrics } from './metrics';
-import { launchPlanRoutes } from './launch-plan/launch-plan.routes';
-import { createLaunchPlanService } from './launch-plan/launch-plan.service';
-import { enginePolicy, type Engines } from './engines';
-import { createEngines } from './engines/engines';
-import { createKasmsRepository } from './sessions/kasms.repository';
-import { createSessionAccess } from './sessions/session-access';
-import { createSessionLauncher } from './sessions/session-launcher';
-import { sessionProxy } from './sessions/session-proxy';
-import { createSessionSockets, SOCKET_RECHECK_MS } from './sessions/session-sockets';
-import { createSessionWorker, type SessionWorker } from './sessions/session-worker';
-import { sessionsRoutes } from './sessions/sessions.routes';
-import { createSessionsService } from './sessions/sessions.service';
 import {
-  ADMIN_OPERATIONS_PREFIX,
-  OPERATIONS_PREFIX,
-  SECURITY_SCHEMES,
-  undocumentedAlias,
-} from './operations';
-import { authPlugin } from './plugins/auth.plugin';
-import { authThrottleOptions } from './plugins/auth-throttle';
-import { ownRegistryRoutes } from './own-registry/own-registry.routes';
-import { platformSeries } from './registry/compatibility';
+  createFileMappingsService,
+  FILE_MAPPING_BODY_LIMIT_BYTES,
+  fileMappingsRoutes,
+  mappingTargets,
+} from './file-mappings';
+import {
+  createGroupImagesService,
+  createGroupsService,
+  createMembershipsService,
+  groupImagesRoutes,
+  groupsRoutes,
+  membershipsRoutes,
+} from './groups';
+import { createImagesService, imagesRoutes, profilePathRoutes } from './images';
+import { createLaunchPlanService, launchPlanRoutes } from './launch-plan';
+import { createWorkspaceMetrics } from './metrics';
+import { enginePolicy, type Engines } from './engines';
+import { createEngines } from './docker';
+import {
+  createKasmsRepository,
+  createSessionAccess,
+  createSessionLauncher,
+  createSessionSockets,
+  createSessionsService,
+  createSessionWorker,
+  sessionProxy,
+  sessionsRoutes,
+  type SessionWorker,
+  SOCKET_RECHECK_MS,
+} from './sessions';
+import { ADMIN_API_PREFIX, API_PREFIX, SECURITY_SCHEMES, undocumentedAlias } from './api';
+import { authPlugin, authThrottleOptions } from './plugins';
+import { ownRegistryRoutes } from './own-registry';
+import {
+  createRegistryService,
+  createRegistryWorkspacesService,
+  platformSeries,
+  registryRoutes,
+} from './registry';
 import { createRepositories } from './repositories';
-import { createRegistryWorkspacesService } from './registry/registry-workspaces.service';
-import { registryRoutes } from './registry/registry.routes';
-import { createRegistryService } from './registry/registry.service';
-import { loginsRoutes } from './logins/logins.routes';
-import { createLoginsRepository } from './logins/logins.repository';
-import { createLoginsService } from './logins/logins.service';
-import { usersRoutes } from './users/users.routes';
-import { attributesRoutes } from './attributes/attributes.routes';
-import { createAttributesRepository } from './attributes/attributes.repository';
-import { createAttributesService } from './attributes/attributes.service';
-import { createIconsRepository } from './icons/icons.repository';
-import { createIconsService } from './icons/icons.service';
-import { webPlugin } from './web/web.plugin';
-import { createTargetUserResolver } from './users/target-user';
-import { createUsersService } from './users/users.service';
-import { zonesRoutes } from './zones/zones.routes';
-import { createZonesService } from './zones/zones.service';
+import { createLoginsRepository, createLoginsService, loginsRoutes } from './logins';
+import { createTargetUserResolver, createUsersService, usersRoutes } from './users';
+import {
+  attributesRoutes,
+  createAttributesRepository,
+  createAttributesService,
+} from './attributes';
+import { createIconsRepository, createIconsService } from './icons';
+import { webPlugin } from './web';
+import { createZonesService, zonesRoutes } from './zones';
 
 export interface AppOverrides extends ServiceAppOverrides {
   database?: Database;
@@ -266,8 +264,8 @@ export async function buildApp(
     await api.register(launchPlanRoutes, { launchPlans });
     await api.register(sessionsRoutes, { sessions });
   };
-  await app.register(operations, { prefix: OPERATIONS_PREFIX });
-  await app.register(undocumentedAlias(operations), { prefix: ADMIN_OPERATIONS_PREFIX });
+  await app.register(operations, { prefix: API_PREFIX });
+  await app.register(undocumentedAlias(operations), { prefix: ADMIN_API_PREFIX });
 
   return app;
 }

@@ -1,14 +1,17 @@
 import { parseArgs } from 'node:util';
 import { publicBaseUrl, toUuid } from '@platform/schemas';
-import { createApiKeyFence } from './api-keys/api-key-fence';
-import { createApiKeysRepository } from './api-keys/api-keys.repository';
-import { createApiKeysService, type IssuedApiKey } from './api-keys/api-keys.service';
-import { PERMISSIONS, type Permission } from './api-keys/permissions';
+import {
+  createApiKeyFence,
+  createApiKeysRepository,
+  createApiKeysService,
+  PERMISSIONS,
+  type IssuedApiKey,
+  type Permission,
+} from './api-keys';
+import { REGISTRY_USAGE, SETTINGS_USAGE } from './cli-usage';
 import { configReferenceText, loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './db';
 import { migrateDatabase } from './migrations';
-import { REGISTRY_USAGE } from './registry/registry-usage';
-import { SETTINGS_USAGE } from './settings/settings-usage';
 
 // Each command loads only what it uses (the Docker client, YAML, the registry's archive reader)
 // through import(): a command starts in a fraction of the time the whole service would take.
@@ -49,11 +52,7 @@ function printIssued({ apiKey, secret }: IssuedApiKey, baseUrl: string) {
 
 async function setUpLocalAgent(database: Database, config: Config) {
   const [{ createEngines }, { enginePolicy }, { registerLocalAgent, localAgentServices }] =
-    await Promise.all([
-      import('./engines/engines'),
-      import('./engines'),
-      import('./agents/local-agent'),
-    ]);
+    await Promise.all([import('./docker'), import('./engines'), import('./agents')]);
   const policy = enginePolicy(config);
   // Failures reach the operator through the reason printed below.
   const engines = createEngines({ policy, log: { warn: () => undefined } });
@@ -102,11 +101,11 @@ async function main(argv: string[]) {
   const cwd = process.env.INIT_CWD ?? process.cwd();
   const io = { out: print, err: process.stderr, cwd };
   if (positionals[0] === 'config' && positionals[1] === 'reference') {
-    const { emitText } = await import('./settings/settings.cli');
+    const { emitText } = await import('./settings');
     return emitText(configReferenceText(), positionals[2], io, 'the configuration reference');
   }
   if (positionals[0] === 'settings' && positionals[1] === 'schema') {
-    const { runSettingsSchemaCommand } = await import('./settings/settings.cli');
+    const { runSettingsSchemaCommand } = await import('./settings');
     return runSettingsSchemaCommand(positionals[2], io);
   }
 
@@ -154,7 +153,7 @@ async function main(argv: string[]) {
         );
       }
     } else if (positionals[0] === 'registry') {
-      const { runRegistryCommand } = await import('./registry/registry.cli');
+      const { runRegistryCommand } = await import('./registry');
       await runRegistryCommand(
         positionals.slice(1),
         { force: values.force, all: values.all },
@@ -162,16 +161,9 @@ async function main(argv: string[]) {
       );
     } else if (positionals[0] === 'settings') {
       const [
-        { runSettingsCommand },
-        { createSettingsService },
-        { createSettingsRepository },
+        { runSettingsCommand, createSettingsService, createSettingsRepository },
         { enginePolicy },
-      ] = await Promise.all([
-        import('./settings/settings.cli'),
-        import('./settings/settings.service'),
-        import('./settings/settings.repository'),
-        import('./engines'),
-      ]);
+      ] = await Promise.all([import('./settings'), import('./engines')]);
       const settings = createSettingsService({
         settings: createSettingsRepository(database),
         enginePolicy: enginePolicy(config),

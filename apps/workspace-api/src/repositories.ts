@@ -1,11 +1,11 @@
-import { createAgentsRepository } from './agents/agents.repository';
+import { createAgentsRepository } from './agents';
 import type { Database } from './db';
-import { createFileMappingsRepository } from './file-mappings/file-mappings.repository';
-import { createGroupsRepository } from './groups/groups.repository';
-import { createImagesRepository } from './images/images.repository';
-import { createRegistryRepository } from './registry/registry.repository';
-import { createUsersRepository } from './users/users.repository';
-import { createZonesRepository } from './zones/zones.repository';
+import { createFileMappingsRepository } from './file-mappings';
+import { createGroupsRepository } from './groups';
+import { createImagesRepository } from './images';
+import { createRegistryRepository } from './registry';
+import { createUsersRepository } from './users';
+import { createZonesRepository } from './zones';
 
 /**
  * The repositories of the resources that several features read (house style 11a: each table's

@@ -2,8 +2,11 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { enginePolicy } from '../src/engines';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createSettingsRepository } from '../src/settings/settings.repository';
-import { createSettingsService, type SettingsService } from '../src/settings/settings.service';
+import {
+  createSettingsRepository,
+  createSettingsService,
+  type SettingsService,
+} from '../src/settings';
 import { userInput } from './factories';
 import { createHarness, type Harness } from './harness';
 import { createImage } from './image-factories';

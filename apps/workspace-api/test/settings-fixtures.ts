@@ -1,9 +1,13 @@
 import type { EnginePolicy } from '../src/engines';
-import type { TargetedMapping } from '../src/file-mappings/mapping-target';
-import type { CurrentSettings } from '../src/settings/current';
-import type { DesiredSettings } from '../src/settings/desired';
+import type { TargetedMapping } from '../src/file-mappings';
+// The fixtures of settings' own unit tests (src/settings/*.test.ts), which test its stages one by
+// one: they build a stage's input with the stages before it, inside the feature.
+/* eslint-disable no-restricted-imports -- see above */
+import type { CurrentSettings } from '../src/settings/settings-current';
+import type { DesiredSettings } from '../src/settings/settings-desired';
 import { parseSettingsText } from '../src/settings/settings-parse';
 import { normalizeSettings } from '../src/settings/settings-normalize';
+/* eslint-enable no-restricted-imports */
 
 /** The default engine policy: the standard sockets, no plain TCP. */
 export const TEST_ENGINE_POLICY: EnginePolicy = {

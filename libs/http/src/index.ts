@@ -8,6 +8,7 @@ export { securityEnv, securityEnvProblems } from './security-env';
 export type { SecurityConfig } from './security-env';
 export { isBadText } from './input-guard';
 export { escapeHtml, pagePolicy, setPageHeaders } from './web-page';
+export { html, Html } from './html';
 export type { PagePolicyOptions } from './web-page';
 export { createServiceApp, serviceFoundation } from './service-app';
 export type {

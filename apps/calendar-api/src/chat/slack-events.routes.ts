@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { isBadText } from '@platform/http';
 import { SlackPayloadInvalidError, SlackSignatureInvalidError } from '../errors';
-import { errorResponses } from '../routes';
+import { errorResponses } from '../api';
 import type { SlackEventsService } from './slack-events.service';
 import { slackSignatureProblem } from './slack-signature';
 

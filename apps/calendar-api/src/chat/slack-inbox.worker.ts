@@ -3,8 +3,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Database, Tx } from '../db';
 import type { MessagesService } from '../messages';
-import { backoffDelayMs } from '../notifications/delivery-policy';
-import { createWorkerLoop } from '../workers/worker-loop';
+import { backoffDelayMs } from '../notifications';
+import { createWorkerLoop } from '../workers';
 import { interpretSlackPayload, slackTsToDate } from './slack-event';
 import { createSlackInboxRepository, type InboxRow } from './slack-inbox.repository';
 

@@ -1,4 +1,4 @@
-import { occurrenceDates } from '../domain/recurrence';
+import { occurrenceDates } from './recurrence';
 import { byDateThenId, type EventRow } from './event-row';
 
 /** Inclusive bounds of a read; either may be open. */

@@ -1,6 +1,6 @@
 import type { Config } from '../config';
 import type { Database } from '../db';
-import { addDays, dateInZone, isTimeZone } from '../domain/calendar-days';
+import { addDays, dateInZone, isTimeZone } from '../domain';
 import { invalidField } from '../errors';
 import type { ListQuery } from './event-queries.schemas';
 import { withOccurrences } from './event-occurrences';

@@ -1,4 +1,4 @@
-import { fromDbDate } from '../domain/calendar-days';
+import { fromDbDate } from '../domain';
 import type { CalendarEvent } from '../generated/prisma/client';
 
 /**

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { BEARER_SECURITY, errorResponses, writeErrorResponses } from '../routes';
+import { BEARER_SECURITY, errorResponses, writeErrorResponses } from '../api';
 import { toEventResponse } from './event-response';
 import {
   OnDateQuerySchema,

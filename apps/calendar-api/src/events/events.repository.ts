@@ -1,5 +1,5 @@
-import { toDbDate } from '../domain/calendar-days';
-import type { Series } from '../domain/recurrence';
+import { toDbDate } from '../domain';
+import type { Series } from './recurrence';
 import { qualified, runStatement, type Database, type Statement, type Tx } from '../db';
 import type { Prisma } from '../generated/prisma/client';
 import { eventColumns, eventRowFromModel, eventRowFromSql, type EventRow } from './event-row';

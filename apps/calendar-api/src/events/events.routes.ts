@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { API_PREFIX, BEARER_SECURITY, errorResponses, writeErrorResponses } from '../routes';
+import { API_PREFIX, BEARER_SECURITY, errorResponses, writeErrorResponses } from '../api';
 import type { EventRow } from './event-row';
 import { etagOf, toEventResponse } from './event-response';
 import {

@@ -1,8 +1,7 @@
 import type { Database } from '../db';
-import { RecurrenceError, toSeries } from '../domain/recurrence';
+import { RecurrenceError, toSeries } from './recurrence';
 import { EventNotFoundError, invalidField, PreconditionFailedError } from '../errors';
-import { notificationContent } from '../notifications/notification-content';
-import type { Outbox } from '../notifications/outbox';
+import { notificationContent, type Outbox } from '../notifications';
 import { etagOf, ifMatchAllows } from './event-response';
 import { byDateThenId, type EventRow } from './event-row';
 import { createEventsRepository, type EventChanges } from './events.repository';

@@ -1,4 +1,4 @@
-import type { Day } from '../domain/calendar-date';
+import type { Day } from '../domain';
 import { parseDayLine } from './day-line';
 import type { EventType } from './event-type';
 import { parseFreeTextDate } from './free-text-date';

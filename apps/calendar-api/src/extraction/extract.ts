@@ -1,4 +1,4 @@
-import { type Day, formatDay, mondayForAnchor, parseIsoDay } from '../domain/calendar-date';
+import { type Day, formatDay, mondayForAnchor, parseIsoDay } from '../domain';
 import { readEventLine } from './event-line';
 import { type EventType, typeForMarker } from './event-type';
 import { decodeSlackText } from './slack-text';

@@ -1,4 +1,4 @@
-import { formatDay, parseIsoDay } from '../domain/calendar-date';
+import { formatDay, parseIsoDay } from '../domain';
 import { parseFreeTextDate } from './free-text-date';
 
 const WEEK = parseIsoDay('2025-03-03') as number;

@@ -1,5 +1,5 @@
 import * as chrono from 'chrono-node';
-import { type Day, dayFromParts, noonUtc } from '../domain/calendar-date';
+import { type Day, dayFromParts, noonUtc } from '../domain';
 
 export type FreeTextDate =
   { kind: 'dated'; date: Day; title: string } | { kind: 'invalid'; reason: string };

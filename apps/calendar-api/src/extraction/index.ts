@@ -1,4 +1,3 @@
-export { extractEvents, MAX_DESCRIPTION_LENGTH, MessageRejectedError } from './extract';
-export type { ExtractInput, ExtractResult, ExtractedEvent, IgnoredLine } from './extract';
-export { MAX_TITLE_LENGTH } from './event-line';
-export type { EventType } from './event-type';
+// The message parser's public face: what other features may use of it.
+export { extractEvents, MessageRejectedError } from './extract';
+export type { ExtractResult, ExtractedEvent, IgnoredLine } from './extract';

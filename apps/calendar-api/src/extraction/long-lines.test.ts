@@ -1,4 +1,4 @@
-import { parseIsoDay } from '../domain/calendar-date';
+import { parseIsoDay } from '../domain';
 import { MAX_MESSAGE_LENGTH } from '../messages';
 import { parseDayLine, splitDayLine } from './day-line';
 import { parseFreeTextDate, withoutEdgeJunk } from './free-text-date';

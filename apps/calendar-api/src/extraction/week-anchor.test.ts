@@ -1,4 +1,4 @@
-import { formatDay, parseIsoDay } from '../domain/calendar-date';
+import { formatDay, parseIsoDay } from '../domain';
 import { parseWeekAnchor } from './week-anchor';
 
 const anchorDate = (line: string, reference: string) => {

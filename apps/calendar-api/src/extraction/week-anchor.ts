@@ -1,4 +1,4 @@
-import { type Day, dayFromParts, nearestTo, partsOfDay } from '../domain/calendar-date';
+import { type Day, dayFromParts, nearestTo, partsOfDay } from '../domain';
 
 /** invalid: no date could be read after "Week of"; impossible: a date that does not exist. */
 export type WeekAnchor =

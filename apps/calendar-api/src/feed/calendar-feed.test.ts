@@ -1,4 +1,4 @@
-import type { EventRow } from '../events/event-row';
+import type { EventRow } from '../events';
 import { buildCalendarFeed, eventUid, feedEtag, ifNoneMatchHits } from './calendar-feed';
 
 const event = (overrides: Partial<EventRow> = {}): EventRow => ({

@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import ical, { ICalCalendarMethod } from 'ical-generator';
-import { addDays, toDbDate } from '../domain/calendar-days';
-import type { EventRow } from '../events/event-row';
+import { addDays, toDbDate } from '../domain';
+import type { EventRow } from '../events';
 
 export interface FeedOptions {
   name: string;

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { API_PREFIX } from '../routes';
+import { API_PREFIX } from '../api';
 import type { FeedAddress } from './feed-addresses.repository';
 
 export const NewFeedAddressBodySchema = Type.Object(

@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { problemResponses } from '@platform/schemas';
 import { FeedNotFoundError } from '../errors';
-import { errorResponses } from '../routes';
+import { errorResponses } from '../api';
 import { ifNoneMatchHits } from './calendar-feed';
 import { feedQueryOf, type FeedAddressesService } from './feed-addresses.service';
 import type { FeedQuery, FeedService } from './feed.service';

@@ -1,5 +1,5 @@
 import type { Config } from '../config';
-import type { EventQueriesService } from '../events/event-queries.service';
+import type { EventQueriesService } from '../events';
 import { buildCalendarFeed, feedEtag } from './calendar-feed';
 
 export interface FeedQuery {

@@ -2,10 +2,10 @@ import { qualified, runStatement, type Database, type Statement, type Tx } from 
 import {
   byDateThenId,
   eventColumns,
+  type EventRow,
   eventRowFromModel,
   eventRowFromSql,
-  type EventRow,
-} from '../events/event-row';
+} from '../events';
 import type { ExtractedEvent } from '../extraction';
 import type { MessageIdentity } from './message-identity';
 

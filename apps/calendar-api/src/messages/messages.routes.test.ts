@@ -1,6 +1,6 @@
 import { titles, WORKED_EXAMPLE } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
-import type { EventResponse } from '../events/events.schemas';
+import type { EventResponse } from '../events';
 
 let h: Harness;
 beforeAll(async () => {

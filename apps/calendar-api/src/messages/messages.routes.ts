@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { toEventResponse } from '../events/event-response';
-import { BEARER_SECURITY, writeErrorResponses } from '../routes';
+import { toEventResponse } from '../events';
+import { BEARER_SECURITY, writeErrorResponses } from '../api';
 import { AddMessageBodySchema, AddMessageResultSchema } from './messages.schemas';
 import type { MessagesService } from './messages.service';
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CalendarDateSchema } from '@platform/schemas';
-import { EventListSchema } from '../events/events.schemas';
+import { EventListSchema } from '../events';
 
 /** Slack's own limit for the text of one message. */
 export const MAX_MESSAGE_LENGTH = 40_000;

@@ -1,6 +1,6 @@
 import type { Config } from '../config';
 import type { Database, Tx } from '../db';
-import type { EventRow } from '../events/event-row';
+import type { EventRow } from '../events';
 import {
   extractEvents,
   MessageRejectedError,
@@ -8,13 +8,8 @@ import {
   type IgnoredLine,
 } from '../extraction';
 import { invalidField } from '../errors';
-import {
-  notificationContent,
-  type NotificationContent,
-} from '../notifications/notification-content';
-import type { Outbox } from '../notifications/outbox';
-import { dateInZone } from '../domain/calendar-days';
-import { parseChannelPeriods } from '../domain/channel-periods';
+import { notificationContent, type NotificationContent, type Outbox } from '../notifications';
+import { dateInZone, parseChannelPeriods } from '../domain';
 import {
   createChatMessagesRepository,
   type StoredMessage,

@@ -3,7 +3,7 @@ import type { RoundObserver } from '@platform/metrics';
 import { readTextPrefix, type OutboundFetch } from '@platform/outbound';
 import type { Config } from '../config';
 import type { Database } from '../db';
-import { createWorkerLoop } from '../workers/worker-loop';
+import { createWorkerLoop } from '../workers';
 import { decideOutcome, parseRetryAfter, type Attempt } from './delivery-policy';
 import { payloadFor } from './notification-payloads';
 import {
@@ -11,7 +11,7 @@ import {
   type ClaimedNotification,
   type Result,
 } from './notifications.repository';
-import type { WebhookTarget } from '../domain/webhook-targets';
+import type { WebhookTarget } from '../domain';
 
 /** How a delivery attempt ended: delivered, to be tried again, or failed for good. */
 export type DeliveryOutcome = 'delivered' | 'retried' | 'failed';

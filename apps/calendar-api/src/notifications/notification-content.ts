@@ -1,5 +1,3 @@
-import type { EventRow } from '../events/event-row';
-
 /**
  * created: a message's first events; replaced: an edited message's new events; digest: the
  * next day's events; reminder: an event about to start.
@@ -24,6 +22,16 @@ export interface NotifiedEvent {
   changes?: FieldChange[];
 }
 
+/** The fields of an event (an EventRow) that a notification tells of. */
+export interface NoticeEvent {
+  id: number;
+  date: string;
+  title: string;
+  description: string;
+  type: string;
+  period: string | null;
+}
+
 /** What changed, stored in the outbox; each target's payload is built from it when delivered. */
 export interface NotificationContent {
   action: NotificationAction;
@@ -40,7 +48,7 @@ export const MAX_CHANGE_LENGTH = 200;
 const CHANGED_FIELDS = ['title', 'date', 'description'] as const;
 
 /** What an edit did to the fields people read, in that order; unchanged fields are left out. */
-export function fieldChanges(before: EventRow, after: EventRow): FieldChange[] {
+export function fieldChanges(before: NoticeEvent, after: NoticeEvent): FieldChange[] {
   return CHANGED_FIELDS.filter((field) => before[field] !== after[field]).map((field) => ({
     field,
     was: cut(before[field]),
@@ -56,9 +64,9 @@ const cut = (text: string) =>
 /** `previous`: the events as they were before an edit, so that it says what changed. */
 export function notificationContent(
   action: NotificationAction,
-  events: EventRow[],
+  events: NoticeEvent[],
   source: NotificationContent['source'] = null,
-  previous: EventRow[] = [],
+  previous: NoticeEvent[] = [],
 ): NotificationContent {
   const before = new Map(previous.map((event) => [event.id, event]));
   return {

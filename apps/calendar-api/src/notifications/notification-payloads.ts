@@ -1,5 +1,5 @@
 import type { FieldChange, NotificationContent, NotifiedEvent } from './notification-content';
-import type { WebhookFormat } from '../domain/webhook-targets';
+import type { WebhookFormat } from '../domain';
 
 export const DISCORD_CONTENT_LIMIT = 2000;
 /** Slack's limit for a section block's text (the fallback `text` is kept to the same). */

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { API_PREFIX, errorResponses } from '../routes';
+import { API_PREFIX, errorResponses } from '../api';
 import {
   NotificationListSchema,
   NotificationsQuerySchema,

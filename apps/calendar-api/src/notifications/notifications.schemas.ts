@@ -1,6 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { TimestampSchema } from '@platform/schemas';
-import { MAX_EVENT_ID } from '../events/events.schemas';
 
 export const NOTIFICATION_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
@@ -16,7 +15,7 @@ export const NotificationsQuerySchema = Type.Object({
   before_id: Type.Optional(
     Type.Integer({
       minimum: 1,
-      maximum: MAX_EVENT_ID,
+      maximum: 2_147_483_647,
       description: 'The last id of the previous page (ids decrease: newest first)',
     }),
   ),

@@ -1,5 +1,5 @@
 import type { Database, Tx } from '../db';
-import type { WebhookTarget } from '../domain/webhook-targets';
+import type { WebhookTarget } from '../domain';
 import type { NotificationContent } from './notification-content';
 import { createNotificationsRepository } from './notifications.repository';
 

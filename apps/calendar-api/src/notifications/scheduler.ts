@@ -2,12 +2,13 @@ import type { RoundObserver } from '@platform/metrics';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Database } from '../db';
-import { dueDigestDay, dueReminderDays } from '../domain/schedule';
-import type { WebhookTarget } from '../domain/webhook-targets';
-import type { EventRow } from '../events/event-row';
-import type { EventQueriesService } from '../events/event-queries.service';
-import { createWorkerLoop } from '../workers/worker-loop';
-import { notificationContent, type NotificationContent } from './notification-content';
+import { dueDigestDay, dueReminderDays, type WebhookTarget } from '../domain';
+import { createWorkerLoop } from '../workers';
+import {
+  notificationContent,
+  type NoticeEvent,
+  type NotificationContent,
+} from './notification-content';
 import type { Outbox } from './outbox';
 import { createScheduledNoticesRepository, type NoticeKind } from './scheduled-notices.repository';
 
@@ -28,7 +29,8 @@ interface SchedulerDeps {
   db: Database;
   config: Config;
   targets: WebhookTarget[];
-  queries: EventQueriesService;
+  /** The events from `start` to `end` (YYYY-MM-DD, inclusive): the events' range read. */
+  queries: { range(start: string, end: string): Promise<NoticeEvent[]> };
   outbox: Outbox;
   now: () => Date;
   log: FastifyBaseLogger;
@@ -79,7 +81,8 @@ export function createScheduler(deps: SchedulerDeps) {
     if (config.REMINDER_MINUTES_BEFORE === 0) return 0;
     const days = dueReminderDays(at, zone, config.REMINDER_MINUTES_BEFORE);
     if (days === null) return 0;
-    const wanted = (event: EventRow) => reminderTypes.size === 0 || reminderTypes.has(event.type);
+    const wanted = (event: NoticeEvent) =>
+      reminderTypes.size === 0 || reminderTypes.has(event.type);
     const due = (await queries.range(days.start, days.end)).filter(wanted);
     const list = due.map((event) => ({
       occurrence: `${event.id}@${event.date}`,

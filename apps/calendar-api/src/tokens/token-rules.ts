@@ -1,4 +1,4 @@
-import { parseIsoDay } from '../domain/calendar-date';
+import { parseIsoDay } from '../domain';
 
 export const TOKEN_SCOPES = ['read', 'write'] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { escapeHtml, pagePolicy } from '@platform/http';
+import { html, pagePolicy } from '@platform/http';
 import type { Config } from '../config';
-import { API_PREFIX } from '../routes';
+import { API_PREFIX } from '../api';
 
 /** A fresh nonce per page: FullCalendar injects its stylesheet and marks it with this. */
 export const newNonce = () => randomBytes(18).toString('base64url');
@@ -19,9 +19,11 @@ export const calendarPagePolicy = (nonce: string) =>
  * mode tells the script whether reads need a token and whether drags may write without one.
  */
 export function calendarPage(config: Config, nonce: string): string {
-  const name = escapeHtml(config.CALENDAR_NAME);
+  const name = config.CALENDAR_NAME;
   const feed = `${API_PREFIX}/calendar.ics`;
-  return `<!doctype html>
+  // The page as written, byte for byte: Prettier would re-indent an html`` template's markup.
+  // prettier-ignore
+  return html`<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
@@ -65,5 +67,5 @@ export function calendarPage(config: Config, nonce: string): string {
     </dialog>
   </body>
 </html>
-`;
+`.text;
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { seriousViolations, takeScreenshots, useBrowserPages } from '@platform/testing/browser';
-import type { EventResponse } from '../../src/events/events.schemas';
+import type { EventResponse } from '../../src/events';
 import { addEvent } from '../factories';
 import { createHarness, type Harness } from '../harness';
 

@@ -1,7 +1,6 @@
 import { badTextCases, badTextFailures, fuzzableRoutes, type FuzzRequest } from '@platform/testing';
-import { slackSignature } from '../../src/chat/slack-signature';
 import { createHarness, type Harness } from '../harness';
-import { SIGNING_SECRET } from '../slack-signing';
+import { SIGNING_SECRET, slackSignature } from '../slack-signing';
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,9 +1,8 @@
 import type { CatalogRoute } from '@platform/http';
 import { itFuzzesEveryRoute, type FuzzRequest } from '@platform/testing';
-import { slackSignature } from '../../src/chat/slack-signature';
 import { createHarness, type Harness } from '../harness';
 import { messagePosted } from '../slack-payloads';
-import { sendToSlackRoute, SIGNING_SECRET } from '../slack-signing';
+import { sendToSlackRoute, SIGNING_SECRET, slackSignature } from '../slack-signing';
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdSchema, TimestampSchema } from '@platform/schemas';
-import { HostnameSchema } from '../zones/zones.schemas';
+import { HostnameSchema } from '../zones';
 
 /** The rules of each agent setting, shared by the operations and the settings file. */
 export const AgentFields = {

@@ -15,7 +15,7 @@ import {
   AgentNotFoundError,
   ZoneNotFoundError,
 } from '../errors';
-import { normalizeHostname } from '../domain/names';
+import { normalizeHostname } from '../domain';
 import type { CreateAgentInput, UpdateAgentInput } from './agents.schemas';
 import type { AgentFields, AgentRow, AgentsRepository } from './agents.repository';
 

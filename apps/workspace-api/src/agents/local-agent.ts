@@ -1,9 +1,8 @@
 import { toWireId } from '@platform/schemas';
 import type { Database } from '../db';
 import { EngineError, type EnginePolicy, type Engines } from '../engines';
-import { REQUEST_HOST } from '../launch-plan/request-host';
-import { createZonesRepository } from '../zones/zones.repository';
-import { createZonesService, type ZonesService } from '../zones/zones.service';
+import { REQUEST_HOST } from '../domain';
+import { createZonesRepository, createZonesService, type ZonesService } from '../zones';
 import { createAgentsRepository } from './agents.repository';
 import { createAgentsService, type AgentsService } from './agents.service';
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { toUuid } from '@platform/schemas';
 import { CredentialsMissingError } from '../errors';
-import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
+import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../api';
 import {
   ApiKeySchema,
   CreateApiKeyBodySchema,

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { API_KEY_SECURITY, errorResponses } from '../operations';
+import { API_KEY_SECURITY, errorResponses, TargetUserBodySchema } from '../api';
 import { AttributesEnvelopeSchema, UpdateAttributesBodySchema } from './attributes.schemas';
 import type { AttributesService } from './attributes.service';
-import { TargetUserBodySchema } from '../users';
 
 const tags = ['users'];
 const security = API_KEY_SECURITY;

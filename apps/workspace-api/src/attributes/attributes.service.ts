@@ -4,7 +4,7 @@ import { ImageNotFoundError } from '../errors';
 import type { UserAttributes } from '../generated/prisma/client';
 import type { AttributesRepository } from './attributes.repository';
 import type { AttributesResponse, UpdateAttributesInput } from './attributes.schemas';
-import type { TargetUser } from '../users';
+import type { TargetUser } from '../api';
 
 /** What a user without a row of attributes has (the table's defaults). */
 const DEFAULTS: Omit<UserAttributes, 'userId' | 'createdAt' | 'updatedAt'> = {

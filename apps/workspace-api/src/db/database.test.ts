@@ -1,7 +1,7 @@
 import { createTestDatabase, type TestDatabase } from '@platform/db/testing';
 import { isRecordNotFound } from '@platform/errors';
 import { testConfig } from '../../test/harness';
-import { ALL_USERS_GROUP_ID } from '../domain/system-groups';
+import { ALL_USERS_GROUP_ID } from '../domain';
 import { MIGRATIONS_DIR } from '../migrations';
 // The data layer's public face, as repositories import it.
 import {

@@ -1,3 +1,5 @@
+// The data layer's public face: the client and pool, the transaction type, prepared statements
+// and the one mapping of database errors.
 export { openDatabase, type Database, type Db, type TransactionOptions, type Tx } from './client';
 export {
   isForeignKeyViolation,

@@ -1,3 +1,5 @@
+import type { EngineAddress } from './engine-address';
+
 /**
  * What the session logic needs from a container engine. Docker is the one implementation today;
  * another (Kubernetes pods) would sit beside it behind this interface.
@@ -16,6 +18,14 @@ export interface Engine {
   removeSession(sessionId: string): Promise<void>;
   /** Sessions whose containers exist on the engine, by the label they carry. */
   listSessions(): Promise<{ sessionId: string; containerId: string; running: boolean }[]>;
+}
+
+/** The agent an engine call is for: its address, and its id and hostname for the log. */
+export type EngineAgent = EngineAddress & { id?: string; hostname?: string };
+
+/** The engine of each agent (the composition roots make it: see docker/). */
+export interface Engines {
+  forAgent(agent: EngineAgent): Engine;
 }
 
 export interface EngineInfo {

@@ -1,12 +1,20 @@
-// The engines module's public face: what other features may use of it. It loads no Docker
-// client: createEngines (which does) is wired by the composition roots, app.ts and cli.ts, from
-// ./engines/engines, so that commands without an engine stay light.
+// The engines module's public face: what an engine is and which addresses may be dialled. It
+// loads no Docker client: the Docker engine (docker/) implements this interface and is wired by
+// the composition roots, app.ts and cli.ts, so that commands without an engine stay light.
 export {
   EngineError,
   ProfileRefusedError,
+  SESSION_LABEL,
   engineReason,
+  type ContainerFile,
   type ContainerSpec,
+  type Engine,
+  type EngineAgent,
+  type EngineFailure,
+  type Engines,
+  type ExecResult,
   type ExecSpec,
+  type ProfileSpec,
   type ProfileUser,
 } from './engine';
 export {
@@ -15,6 +23,7 @@ export {
   sessionHost,
   type EngineAddress,
   type EnginePolicy,
+  type EngineTarget,
+  type TlsPaths,
 } from './engine-address';
 export { tlsFileProblems } from './engine-tls-files';
-export type { EngineAgent, Engines } from './engines';

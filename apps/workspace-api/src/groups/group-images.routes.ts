@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { toImageResponse } from '../images/image-response';
-import { ImagesSchema } from '../images/images.schemas';
-import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
+import { ImagesSchema, toImageResponse } from '../images';
+import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../api';
 import type { GroupImagesService } from './group-images.service';
 import { GroupImageBodySchema, TargetGroupBodySchema } from './groups.schemas';
 

@@ -6,7 +6,7 @@ import {
   ImageNotFoundError,
   ImageNotInGroupError,
 } from '../errors';
-import type { ImageRow, ImagesRepository } from '../images/images.repository';
+import type { ImageRow, ImagesRepository } from '../images';
 import type { GroupsRepository } from './groups.repository';
 
 export interface GroupImageTarget {

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
+import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../api';
 import { toGroupResponse } from './group-response';
 import {
   CreateGroupBodySchema,

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { IdSchema } from '@platform/schemas';
-import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
+import { API_KEY_SECURITY, EmptySchema, errorResponses, TargetUserSchema } from '../api';
 import type { MembershipsService } from './memberships.service';
-import { TargetUserSchema } from '../users';
 
 const MembershipBodySchema = Type.Object({
   target_user: TargetUserSchema,

@@ -7,8 +7,8 @@ import {
   UserNotInGroupError,
 } from '../errors';
 import type { GroupsRepository } from './groups.repository';
-import { ALL_USERS_GROUP_ID } from '../domain/system-groups';
-import type { TargetUser } from '../users';
+import { ALL_USERS_GROUP_ID } from '../domain';
+import type { TargetUser } from '../api';
 
 export interface MembershipTarget {
   user: TargetUser;

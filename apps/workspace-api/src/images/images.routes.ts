@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
+import { API_KEY_SECURITY, EmptySchema, errorResponses, TargetUserBodySchema } from '../api';
 import { toImageResponse } from './image-response';
 import {
   AccessSchema,
@@ -10,7 +10,6 @@ import {
   UpdateImageBodySchema,
 } from './images.schemas';
 import type { ImagesService } from './images.service';
-import { TargetUserBodySchema } from '../users';
 
 const tags = ['workspaces'];
 const security = API_KEY_SECURITY;

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdSchema, TimestampSchema } from '@platform/schemas';
 import { CORES_MAX, CORES_MIN, MEMORY_MAX_BYTES, MEMORY_MIN_BYTES } from './image-limits';
-import { TargetUserSchema } from '../users';
+import { TargetUserSchema } from '../api';
 
 const OpenObject = Type.Object({}, { additionalProperties: true });
 const ALLOW_ROOT_EXEC =

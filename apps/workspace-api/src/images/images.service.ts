@@ -5,7 +5,7 @@ import { decideAccess } from './access';
 import type { ImageRow, ImagesRepository } from './images.repository';
 import type { UpdateImageInput } from './images.schemas';
 import { profilePathProblems } from './profile-path';
-import type { TargetUser } from '../users';
+import type { TargetUser } from '../api';
 
 export interface AccessAnswer {
   allowed: boolean;

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { IdSchema, toWireId } from '@platform/schemas';
 import type { ImageRow } from './images.repository';
-import { API_KEY_SECURITY, errorResponses } from '../operations';
+import { API_KEY_SECURITY, errorResponses } from '../api';
 import { ProfilePathSchema, TargetImageBodySchema } from './images.schemas';
 import type { ImagesService } from './images.service';
 

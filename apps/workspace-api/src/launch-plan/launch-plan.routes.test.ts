@@ -3,8 +3,7 @@ import { enginePolicy } from '../engines';
 import { type Harness, useHarness } from '../../test/harness';
 import { userInput } from '../../test/factories';
 import { createImage } from '../../test/image-factories';
-import { createSettingsService } from '../settings/settings.service';
-import { createSettingsRepository } from '../settings/settings.repository';
+import { createSettingsRepository, createSettingsService } from '../settings';
 import { ALL_USERS } from '../../test/group-factories';
 
 const UNKNOWN = '11111111111111111111111111111111';

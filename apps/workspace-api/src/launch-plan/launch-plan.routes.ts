@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { API_KEY_SECURITY, errorResponses } from '../operations';
-import { requestHostOf } from './request-host';
+import { API_KEY_SECURITY, errorResponses } from '../api';
+import { requestHostOf } from '../domain';
 import { toLaunchPlanResponse } from './launch-plan-response';
 import { LaunchPlanBodySchema, LaunchPlanEnvelopeSchema } from './launch-plan.schemas';
 import type { LaunchPlanService } from './launch-plan.service';

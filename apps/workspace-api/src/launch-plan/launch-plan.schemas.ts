@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdSchema } from '@platform/schemas';
-import { TargetUserSchema } from '../users';
+import { TargetUserSchema } from '../api';
 
 const ResourcesSchema = Type.Object({
   cores: Type.Number(),

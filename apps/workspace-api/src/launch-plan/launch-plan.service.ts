@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { withFieldErrors } from '@platform/errors';
 import { toWireId } from '@platform/schemas';
-import { agentResources } from '../agents/agent-response';
-import type { AgentsRepository } from '../agents/agents.repository';
+import { agentResources, type AgentsRepository } from '../agents';
 import type { Tx } from '../db';
 import {
   ImageNotFoundError,
@@ -11,9 +10,9 @@ import {
   WorkspaceNotAllowedError,
 } from '../errors';
 import { resolveLaunchPlan, type LaunchPlan, type PlanAgent } from './launch-plan';
-import type { RequestHost } from './request-host';
+import type { RequestHost } from '../domain';
 import { loadPlanInputs, type PlanSources } from './plan-inputs';
-import type { TargetUser } from '../users';
+import type { TargetUser } from '../api';
 
 export interface PlanOptions {
   /** The agents a session may go to; every agent when omitted (get_launch_plan). */

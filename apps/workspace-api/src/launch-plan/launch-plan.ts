@@ -1,15 +1,9 @@
 import { toWireId } from '@platform/schemas';
-import {
-  agentCapacity,
-  chooseAgent,
-  type AgentResources,
-  type Resources,
-} from '../agents/capacity';
-import { decideAccess } from '../images/access';
-import { fillProfilePath } from '../images/profile-path';
-import type { TargetedMapping } from '../file-mappings/mapping-target';
+import { agentCapacity, type AgentResources, chooseAgent, type Resources } from '../agents';
+import { decideAccess, fillProfilePath } from '../images';
+import type { TargetedMapping } from '../file-mappings';
 import { mergeFileMappings, type MergedMapping } from './merge-file-mappings';
-import { REQUEST_HOST, type RequestHost } from './request-host';
+import { REQUEST_HOST, type RequestHost } from '../domain';
 import { resolveKasmUrl, sessionUrl, type ZoneProxy } from './session-url';
 
 export interface PlanImage {

@@ -1,4 +1,4 @@
-import type { MappingTarget, TargetedMapping } from '../file-mappings/mapping-target';
+import type { MappingTarget, TargetedMapping } from '../file-mappings';
 import { mergeFileMappings, type MergeInput } from './merge-file-mappings';
 
 const image = { id: 'img', name: 'kasmweb/terminal:1.16.0' };

@@ -1,4 +1,4 @@
-import type { TargetedMapping, TargetType } from '../file-mappings/mapping-target';
+import type { TargetedMapping, TargetType } from '../file-mappings';
 
 export interface MappingSource {
   type: TargetType;

@@ -1,10 +1,8 @@
 import { toUuid } from '@platform/schemas';
 import type { Tx } from '../db';
-import type { FileMappingsRepository } from '../file-mappings/file-mappings.repository';
-import { rowTarget } from '../file-mappings/mapping-target';
-import type { GroupsRepository } from '../groups/groups.repository';
-import type { ImagesRepository } from '../images/images.repository';
-import type { ZonesRepository } from '../zones/zones.repository';
+import { type FileMappingsRepository, rowTarget } from '../file-mappings';
+import type { ImagesRepository } from '../images';
+import type { ZonesRepository } from '../zones';
 import type { LaunchPlanInput } from './launch-plan';
 
 export type PlanInputs = Omit<LaunchPlanInput, 'agents' | 'sessionId' | 'urlScheme'>;
@@ -12,7 +10,9 @@ export type PlanInputs = Omit<LaunchPlanInput, 'agents' | 'sessionId' | 'urlSche
 /** The repositories a plan reads from, each the owner of its table. */
 export interface PlanSources {
   users: { findById(id: string, tx?: Tx): Promise<{ id: string; username: string } | null> };
-  groups: Pick<GroupsRepository, 'ofUser'>;
+  groups: {
+    ofUser(userId: string, imageId: string, tx?: Tx): Promise<LaunchPlanInput['groups']>;
+  };
   images: Pick<ImagesRepository, 'find'>;
   zones: Pick<ZonesRepository, 'list'>;
   fileMappings: Pick<FileMappingsRepository, 'forLaunch'>;

@@ -1,5 +1,5 @@
 import { proxyOrigin } from './proxy-port';
-import { REQUEST_HOST, type RequestHost } from './request-host';
+import { REQUEST_HOST, type RequestHost } from '../domain';
 
 export interface ZoneProxy {
   proxyHostname: string;

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { problemResponses } from '@platform/schemas';
-import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
+import { API_KEY_SECURITY, EmptySchema, errorResponses, TargetUserBodySchema } from '../api';
 import { AuthenticateBodySchema, LoginLinkSchema, LoginSchema } from './logins.schemas';
 import { loginLinkPath } from './login-link';
 import type { Login, LoginsService } from './logins.service';
 import { passwordLogin } from './password-login';
-import { toUserResponse, TargetUserBodySchema } from '../users';
+import { toUserResponse } from '../users';
 
 const tags = ['logins'];
 

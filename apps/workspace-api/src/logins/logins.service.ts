@@ -1,7 +1,6 @@
 import { hashSecret, randomSecret } from '@platform/secrets';
 import type { Config } from '../config';
-import { normalizeUsername } from '../domain/names';
-import { comparePassword, hashPassword } from '../domain/password-hashing';
+import { comparePassword, hashPassword, normalizeUsername } from '../domain';
 import {
   LoginFailedError,
   LoginLinkInvalidError,
@@ -9,7 +8,8 @@ import {
   UserLockedError,
 } from '../errors';
 import type { LoginsRepository } from './logins.repository';
-import type { UserRow, TargetUser, UsersService } from '../users';
+import type { TargetUser } from '../api';
+import type { UserRow, UsersService } from '../users';
 
 /** Addresses remembered per user: enough for home, work and a phone's networks. */
 const FAMILIAR_ADDRESSES = 20;

@@ -1,5 +1,4 @@
-import { createApiKeysRepository } from '../api-keys/api-keys.repository';
-import { createApiKeysService } from '../api-keys/api-keys.service';
+import { createApiKeysRepository, createApiKeysService } from '../api-keys';
 import { createHarness, type Harness } from '../../test/harness';
 import { userInput } from '../../test/factories';
 

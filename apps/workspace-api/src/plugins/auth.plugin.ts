@@ -1,8 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { ApiKeysService } from '../api-keys/api-keys.service';
-import { takeCredentials } from '../api-keys/credentials';
-import { denialReason, type Permission } from '../api-keys/permissions';
+import { type ApiKeysService, denialReason, type Permission, takeCredentials } from '../api-keys';
 import { CredentialsInvalidError, CredentialsMissingError, ForbiddenError } from '../errors';
 import type { ApiKey } from '../generated/prisma/client';
 import { API_KEY_THROTTLE } from './auth-throttle';

@@ -1,4 +1,4 @@
-import { REASONS } from '../domain/workspace-config';
+import { REASONS } from '../domain';
 import { imageFromEntry, screenEntryConfig } from './image-from-entry';
 import type { WorkspaceEntry } from './registry-list';
 

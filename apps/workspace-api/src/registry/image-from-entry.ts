@@ -1,13 +1,20 @@
 import {
   allowlistConfig,
   applyAllowances,
+  type ConfigNote,
   NO_ALLOWANCES,
   REASONS,
-  type ConfigNote,
   type WorkspaceConfig,
-} from '../domain/workspace-config';
-import * as limits from '../images/image-limits';
-import type { ImageFields } from '../images/images.repository';
+} from '../domain';
+import {
+  BYTES_PER_MB,
+  CORES_MAX,
+  CORES_MIN,
+  MEMORY_MAX_MB,
+  MEMORY_MIN_MB,
+  SIZE_MAX_MB,
+  type ImageFields,
+} from '../images';
 import { installRow } from './compatibility';
 import type { WorkspaceEntry } from './registry-list';
 
@@ -24,7 +31,6 @@ const outside = (value: number | null | undefined, min: number, max: number) =>
  */
 export function entryResourceProblems(entry: WorkspaceEntry, series: string): string[] {
   const problems: string[] = [];
-  const { CORES_MIN, CORES_MAX, MEMORY_MIN_MB, MEMORY_MAX_MB, SIZE_MAX_MB } = limits;
   if (outside(entry.cores, CORES_MIN, CORES_MAX))
     problems.push(`cores must be between ${CORES_MIN} and ${CORES_MAX}`);
   if (outside(entry.memory, MEMORY_MIN_MB, MEMORY_MAX_MB))
@@ -79,7 +85,7 @@ export function imageFromEntry(
     categories: entry.categories,
     uncompressedSizeMb: size === null || size === undefined ? null : Math.round(size),
     cores: entry.cores ?? DEFAULT_CORES,
-    memory: BigInt(Math.round((entry.memory ?? DEFAULT_MEMORY_MB) * limits.BYTES_PER_MB)),
+    memory: BigInt(Math.round((entry.memory ?? DEFAULT_MEMORY_MB) * BYTES_PER_MB)),
     gpuCount: entry.gpu_count ?? 0,
     cpuAllocationMethod: entry.cpu_allocation_method ?? 'Inherit',
     notes: entry.notes ?? '',

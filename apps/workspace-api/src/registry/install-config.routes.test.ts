@@ -2,7 +2,7 @@ import type { Harness } from '../../test/harness';
 import { registryList, workspaceEntry } from '../../test/registry-fixtures';
 import { useRegistryFixture } from '../../test/registry-routes-fixture';
 import { registryFiles, type RegistryServer } from '../../test/registry-server';
-import { REASONS } from '../domain/workspace-config';
+import { REASONS } from '../domain';
 
 // A registry is untrusted input (spec §11): this one asks for everything a container could be
 // given to reach its host, and for commands as root over a password sent in clear.

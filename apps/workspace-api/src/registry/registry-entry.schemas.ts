@@ -1,11 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import {
-  CORES_MAX,
-  CORES_MIN,
-  MEMORY_MAX_MB,
-  MEMORY_MIN_MB,
-  SIZE_MAX_MB,
-} from '../images/image-limits';
+import { CORES_MAX, CORES_MIN, MEMORY_MAX_MB, MEMORY_MIN_MB, SIZE_MAX_MB } from '../images';
 
 // The shape of a registry's `<version>/list.json` and of each workspace in it (spec §6). Objects
 // stay open: registries in the wild carry fields we do not use, and those must not reject an entry.

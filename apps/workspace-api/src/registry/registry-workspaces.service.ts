@@ -7,10 +7,9 @@ import {
   RegistryWorkspaceNotFoundError,
   WorkspaceIncompatibleError,
 } from '../errors';
-import type { ImageRow, ImagesRepository } from '../images/images.repository';
+import { firstFreeSettingsName, type ImageRow, type ImagesRepository } from '../images';
 import { isCompatible } from './compatibility';
-import { firstFreeSettingsName } from '../images/settings-name';
-import type { ConfigNote } from '../domain/workspace-config';
+import type { ConfigNote } from '../domain';
 import { entryResourceProblems, imageFromEntry, screenEntryConfig } from './image-from-entry';
 import type { WorkspaceEntry } from './registry-list';
 import { toRegistryWorkspaceResponse } from './registry-response';

@@ -2,14 +2,14 @@ import path from 'node:path';
 import { toWireId } from '@platform/schemas';
 import type { Config } from '../config';
 import type { Database } from '../db';
-import { createImagesRepository } from '../images/images.repository';
+import { createImagesRepository } from '../images';
 import { platformSeries } from './compatibility';
 import { progressPrinter } from './progress';
 import { parseRegistrySource } from './registry-source';
 import { createRegistryWorkspacesService } from './registry-workspaces.service';
 import { createRegistryRepository, type RegistryRow } from './registry.repository';
 import { createRegistryService } from './registry.service';
-import { REGISTRY_USAGE } from './registry-usage';
+import { REGISTRY_USAGE } from '../cli-usage';
 
 export interface RegistryCliContext {
   database: Database;

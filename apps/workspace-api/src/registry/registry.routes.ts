@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { toImageResponse } from '../images/image-response';
-import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
+import { toImageResponse } from '../images';
+import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../api';
 import { toRegistryResponse } from './registry-response';
 import type { RegistryWorkspacesService } from './registry-workspaces.service';
 import {

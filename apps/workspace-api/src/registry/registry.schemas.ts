@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { IdSchema, TimestampSchema } from '@platform/schemas';
-import { ImageSchema } from '../images/images.schemas';
+import { ImageSchema } from '../images';
 import { ExecConfigSchema, RunConfigSchema, VolumeMappingsSchema } from './registry-entry.schemas';
 
 /** Each key of an entry's config that an installed workspace does not honour (spec §11). */

@@ -1,6 +1,6 @@
 import { idlePlanAgent } from '../../test/launch-plan-fixtures';
-import { NO_ALLOWANCES, REASONS, type ConfigAllowances } from '../domain/workspace-config';
-import type { LaunchPlan } from '../launch-plan/launch-plan';
+import { type ConfigAllowances, NO_ALLOWANCES, REASONS } from '../domain';
+import type { LaunchPlan } from '../launch-plan';
 import { launchSteps, parseSize } from './container-plan';
 
 const GB = 1024 ** 3;

@@ -1,6 +1,6 @@
-import { effectiveConfig, type ConfigNote } from '../domain/workspace-config';
+import { type ConfigNote, effectiveConfig } from '../domain';
 import type { ContainerSpec, ExecSpec, ProfileUser } from '../engines';
-import type { LaunchPlan } from '../launch-plan/launch-plan';
+import type { LaunchPlan } from '../launch-plan';
 import { profileFolder } from './profile-folder';
 
 /** How the session's own server is reached, from the workspace's run_config. */

@@ -1,7 +1,7 @@
-import { AGENT_ENGINE_SELECT } from '../agents/agents.repository';
+import { AGENT_ENGINE_SELECT } from '../agents';
 import { Prisma } from '../generated/prisma/client';
 import { qualified, type Database, type TransactionOptions, type Tx } from '../db';
-import { LIVE_STATUSES, type KasmStatus } from '../domain/session-statuses';
+import { type KasmStatus, LIVE_STATUSES } from '../domain';
 import type { TimelineEntry } from './launch-timeline';
 
 /** Statuses in which some process is working on the session under a lease. */

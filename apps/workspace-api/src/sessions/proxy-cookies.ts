@@ -1,4 +1,4 @@
-import { PLATFORM_COOKIES as WEB_COOKIES } from '../web/web-security';
+import { PLATFORM_COOKIES as WEB_COOKIES } from '../domain';
 
 export const GRANT_COOKIE = 'kasm_grant';
 

@@ -1,6 +1,6 @@
 import { hashSecret, randomSecret, secretMatches } from '@platform/secrets';
 import { toUuid, toWireId } from '@platform/schemas';
-import { createExpiringCache } from '../domain/expiring-cache';
+import { createExpiringCache } from '../domain';
 import { sessionHost } from '../engines';
 import {
   KasmNotFoundError,
@@ -8,7 +8,7 @@ import {
   ProxyAccessDeniedError,
   ProxyCredentialsMissingError,
 } from '../errors';
-import type { LaunchPlan } from '../launch-plan/launch-plan';
+import type { LaunchPlan } from '../launch-plan';
 import { endpointOf } from './container-plan';
 import { onSessionHost } from './session-origin';
 import type { KasmsRepository } from './kasms.repository';

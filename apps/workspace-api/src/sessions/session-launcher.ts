@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { toWireId } from '@platform/schemas';
 import { EngineError, type Engines, ProfileRefusedError, sessionHost } from '../engines';
-import type { LaunchPlan } from '../launch-plan/launch-plan';
+import type { LaunchPlan } from '../launch-plan';
 import { launchSteps, type LaunchInput } from './container-plan';
 import { waitUntilServing } from './session-ready';
-import type { KasmStatus } from '../domain/session-statuses';
+import type { KasmStatus } from '../domain';
 import type { KasmRow, KasmsRepository } from './kasms.repository';
 import { createLaunchTimeline, type LaunchPhase, type LaunchTimeline } from './launch-timeline';
 

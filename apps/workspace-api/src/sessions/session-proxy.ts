@@ -1,9 +1,8 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import httpProxy from '@fastify/http-proxy';
-import { createExpiringCache } from '../domain/expiring-cache';
+import { createExpiringCache, sessionCookieName } from '../domain';
 import { ProxyOriginRejectedError, ProxyPathInvalidError } from '../errors';
-import { sessionCookieName } from '../web/web-security';
 import { containerCookieHeader, GRANT_COOKIE, scopeSetCookies } from './proxy-cookies';
 import type { SessionAccess, SessionTarget } from './session-access';
 import { originMatchesHost } from './session-origin';

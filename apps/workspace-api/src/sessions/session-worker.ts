@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { RoundObserver } from '@platform/metrics';
 import { toUuid } from '@platform/schemas';
-import type { AgentsRepository } from '../agents/agents.repository';
+import type { AgentsRepository } from '../agents';
 import { engineReason, type Engines } from '../engines';
 import type { KasmsRepository } from './kasms.repository';
 import type { SessionsService } from './sessions.service';

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { toTimestamp, toWireId } from '@platform/schemas';
-import { holds } from '../api-keys/permissions';
-import { requestHostOf } from '../launch-plan/request-host';
-import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
+import { holds } from '../api-keys';
+import { requestHostOf } from '../domain';
+import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../api';
 import { toKasmResponse } from './kasm-response';
 import { readTimeline } from './launch-timeline';
 import {

@@ -2,8 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { ValidationFailedError, withFieldErrors, type FieldProblem } from '@platform/errors';
 import { hashSecret, randomSecret } from '@platform/secrets';
 import { toUuid, toWireId } from '@platform/schemas';
-import { agentResources } from '../agents/agent-response';
-import type { AgentsRepository } from '../agents/agents.repository';
+import { agentResources, type AgentsRepository } from '../agents';
 import type { Config } from '../config';
 import type { Tx } from '../db';
 import { EngineError, type Engines } from '../engines';
@@ -14,11 +13,9 @@ import {
   SessionLimitReachedError,
   UserNotFoundError,
 } from '../errors';
-import { sessionUrlFor, type LaunchPlan } from '../launch-plan/launch-plan';
-import type { RequestHost } from '../launch-plan/request-host';
-import type { LaunchPlanService } from '../launch-plan/launch-plan.service';
+import { type LaunchPlan, type LaunchPlanService, sessionUrlFor } from '../launch-plan';
+import { LIVE_STATUSES, type RequestHost } from '../domain';
 import type { KasmRow, KasmsRepository } from './kasms.repository';
-import { LIVE_STATUSES } from '../domain/session-statuses';
 import type { SessionLauncher } from './session-launcher';
 import type { ExecCommandBody, RequestKasmBody } from './sessions.schemas';
 

@@ -5,7 +5,7 @@ import {
   desiredFrom,
   NO_ENGINE,
 } from '../../test/settings-fixtures';
-import type { CurrentSettings } from './current';
+import type { CurrentSettings } from './settings-current';
 import { exportSettings } from './settings-export';
 import { parseSettingsText } from './settings-parse';
 import { planSettings } from './settings-plan';

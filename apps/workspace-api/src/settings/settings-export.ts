@@ -1,5 +1,5 @@
 import { Document } from 'yaml';
-import type { CurrentSettings } from './current';
+import type { CurrentSettings } from './settings-current';
 import { SETTINGS_DOCS } from './settings-file.schemas';
 
 type Mapping = CurrentSettings['mappings'][number];

@@ -1,8 +1,8 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { AgentFields, EngineAgentFields } from '../agents/agents.schemas';
-import { FileMappingFields } from '../file-mappings/file-mappings.schemas';
-import { ProfilePathSchema } from '../images/images.schemas';
-import { ZONE_DEFAULTS, ZoneFields } from '../zones/zones.schemas';
+import { AgentFields, EngineAgentFields } from '../agents';
+import { FileMappingFields } from '../file-mappings';
+import { ProfilePathSchema } from '../images';
+import { ZONE_DEFAULTS, ZoneFields } from '../zones';
 
 /** Where the settings file is documented: a path from the repository's root and its section. */
 export const SETTINGS_DOCS = 'docs/settings.md#the-settings-file';

@@ -1,5 +1,5 @@
-import { TARGET_NOUNS } from '../file-mappings/mapping-target';
-import type { FieldChange, SettingsChange } from './changes';
+import { TARGET_NOUNS } from '../file-mappings';
+import type { FieldChange, SettingsChange } from './settings-changes';
 
 const MARK = { create: '+', update: '~', delete: '-' } as const;
 

@@ -1,8 +1,13 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { contentProblem } from '../file-mappings/mapping-target';
-import type { DesiredMapping, DesiredTarget } from './desired';
-import { problemAt, type Location, type PathSegment, type SettingsProblem } from './problems';
+import { contentProblem } from '../file-mappings';
+import type { DesiredMapping, DesiredTarget } from './settings-desired';
+import {
+  problemAt,
+  type Location,
+  type PathSegment,
+  type SettingsProblem,
+} from './settings-problems';
 import type { FileMappingSetting } from './settings-file.schemas';
 
 /** What reading each content_file gave, by the path as written in the file. */

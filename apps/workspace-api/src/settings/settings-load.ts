@@ -1,10 +1,9 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { SettingsFileUnreadableError } from '../errors';
-import { MAX_CONTENT_BYTES } from '../file-mappings/file-mappings.schemas';
-import { emptyDesired, type DesiredSettings } from './desired';
-import type { SettingsProblem } from './problems';
-import { parseSettingsText } from './settings-parse';
+import { MAX_CONTENT_BYTES } from '../file-mappings';
+import { emptyDesired, type DesiredSettings } from './settings-desired';
+import type { SettingsProblem } from './settings-problems';
 import type { FieldProblem } from '@platform/errors';
 import { type EnginePolicy, tlsFileProblems } from '../engines';
 import {
@@ -99,6 +98,8 @@ export async function loadSettingsFile(
   const text = await readFile(filePath, 'utf8').catch((error: Error) => {
     throw new SettingsFileUnreadableError(filePath, error.message);
   });
+  // Loaded here, not at the top: see export() in settings.service.
+  const { parseSettingsText } = await import('./settings-parse');
   const parsed = parseSettingsText(text);
   const { value } = parsed;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {

@@ -1,10 +1,15 @@
 import type { FieldProblem } from '@platform/errors';
 import { checkEngineAddress, type EngineAddress, type EnginePolicy } from '../engines';
-import type { TargetType } from '../file-mappings/mapping-target';
-import { profilePathProblems } from '../images/profile-path';
-import { normalizeHostname, normalizeUsername } from '../domain/names';
-import { emptyDesired, type DesiredSettings, type DesiredTarget } from './desired';
-import { problemAt, type Location, type PathSegment, type SettingsProblem } from './problems';
+import type { TargetType } from '../file-mappings';
+import { profilePathProblems } from '../images';
+import { normalizeHostname, normalizeUsername } from '../domain';
+import { emptyDesired, type DesiredSettings, type DesiredTarget } from './settings-desired';
+import {
+  problemAt,
+  type Location,
+  type PathSegment,
+  type SettingsProblem,
+} from './settings-problems';
 import {
   normalizeMapping,
   owners,

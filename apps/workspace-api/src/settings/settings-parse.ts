@@ -10,7 +10,12 @@ import {
   type Node,
 } from 'yaml';
 import { SettingsFileSchema } from './settings-file.schemas';
-import { formatPath, type Location, type PathSegment, type SettingsProblem } from './problems';
+import {
+  formatPath,
+  type Location,
+  type PathSegment,
+  type SettingsProblem,
+} from './settings-problems';
 
 export interface ParsedSettings {
   /** The document as plain data; only trusted after `problems` is checked. */

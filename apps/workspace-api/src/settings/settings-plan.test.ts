@@ -7,8 +7,8 @@ import {
   fieldUpdate,
   MATCHING_FILE,
 } from '../../test/settings-fixtures';
-import type { SettingsChange } from './changes';
-import { emptyDesired } from './desired';
+import type { SettingsChange } from './settings-changes';
+import { emptyDesired } from './settings-desired';
 import { formatChange } from './settings-format';
 import { planSettings } from './settings-plan';
 

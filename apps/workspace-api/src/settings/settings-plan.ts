@@ -5,10 +5,10 @@ import {
   ZONE_FIELDS,
   type SettingsChange,
   type TargetRef,
-} from './changes';
-import type { CurrentSettings } from './current';
-import type { DesiredSettings } from './desired';
-import type { SettingsProblem } from './problems';
+} from './settings-changes';
+import type { CurrentSettings } from './settings-current';
+import type { DesiredSettings } from './settings-desired';
+import type { SettingsProblem } from './settings-problems';
 import { planDeletes } from './settings-prune';
 import { namedKey, resolveTargets, targetKey, zoneProblems } from './settings-references';
 

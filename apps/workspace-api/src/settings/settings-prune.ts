@@ -1,6 +1,6 @@
-import type { SettingsChange, TargetRef } from './changes';
-import type { CurrentSettings } from './current';
-import type { DesiredSettings } from './desired';
+import type { SettingsChange, TargetRef } from './settings-changes';
+import type { CurrentSettings } from './settings-current';
+import type { DesiredSettings } from './settings-desired';
 import { namedKey, targetKey, targetNames } from './settings-references';
 
 const byKey = (a: { key: string }, b: { key: string }) =>

@@ -1,8 +1,8 @@
-import { TARGET_NOUNS } from '../file-mappings/mapping-target';
-import type { TargetRef } from './changes';
-import type { CurrentSettings } from './current';
-import type { DesiredSettings, DesiredTarget } from './desired';
-import { problemAt, type SettingsProblem } from './problems';
+import { TARGET_NOUNS } from '../file-mappings';
+import type { TargetRef } from './settings-changes';
+import type { CurrentSettings } from './settings-current';
+import type { DesiredSettings, DesiredTarget } from './settings-desired';
+import { problemAt, type SettingsProblem } from './settings-problems';
 
 export const targetKey = (t: { type: string; id: string }) => `${t.type}:${t.id}`;
 export const namedKey = (t: { type: string; name: string }) => `${t.type} ${t.name}`;

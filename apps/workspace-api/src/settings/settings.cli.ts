@@ -1,11 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SettingsInvalidError } from '../errors';
-import { formatProblem } from './problems';
+import { formatProblem } from './settings-problems';
 import { settingsJsonSchemaText } from './settings-file.schemas';
 import { countChanges, formatChange } from './settings-format';
 import type { SettingsService } from './settings.service';
-import { SETTINGS_USAGE } from './settings-usage';
+import { SETTINGS_USAGE } from '../cli-usage';
 
 export interface SettingsCliContext {
   out: (line?: string) => void;

@@ -1,8 +1,8 @@
 import type { Database, TransactionOptions, Tx } from '../db';
-import { rowTarget } from '../file-mappings/mapping-target';
+import { rowTarget } from '../file-mappings';
 import { createRepositories } from '../repositories';
-import type { SettingsChange } from './changes';
-import type { CurrentSettings } from './current';
+import type { SettingsChange } from './settings-changes';
+import type { CurrentSettings } from './settings-current';
 
 /** A row the plan counted on went away during the apply (an API call outside the apply's lock). */
 function present<T>(row: T | null | false, change: SettingsChange): T {

@@ -1,7 +1,6 @@
 import type { EnginePolicy } from '../engines';
-import type { SettingsChange } from './changes';
-import { sortProblems, type SettingsProblem } from './problems';
-import { exportSettings } from './settings-export';
+import type { SettingsChange } from './settings-changes';
+import { sortProblems, type SettingsProblem } from './settings-problems';
 import { loadSettingsFile } from './settings-load';
 import { planSettings } from './settings-plan';
 import type { SettingsRepository } from './settings.repository';
@@ -66,6 +65,9 @@ export function createSettingsService({
       const current = await settings.transaction((tx) => settings.readCurrent(tx, []), {
         isolationLevel: 'RepeatableRead',
       });
+      // The YAML library (~150 ms to load) comes with the commands that need it: `settings
+      // schema` and `config reference` load this feature through its face without it.
+      const { exportSettings } = await import('./settings-export');
       return exportSettings(current);
     },
   };

@@ -1,7 +1,7 @@
 import { checkPassword } from '@platform/password-rules';
 import { withFieldErrors } from '@platform/errors';
 import { PasswordRulesError } from '../errors';
-import { hashPassword } from '../domain/password-hashing';
+import { hashPassword } from '../domain';
 
 /** Checks the password rules (every broken one reported), then hashes with bcrypt off the request path. */
 export async function hashNewPassword(password: string, cost: number): Promise<string> {

@@ -1,10 +1,10 @@
 import { ValidationFailedError, withFieldErrors } from '@platform/errors';
 import { toUuid } from '@platform/schemas';
-import { normalizeUsername } from '../domain/names';
+import { normalizeUsername } from '../domain';
 import { UserNotFoundError } from '../errors';
 import type { FoundUser } from './user-row';
 import type { UsersRepository } from './users.repository';
-import type { TargetUser } from './users.schemas';
+import type { TargetUser } from '../api';
 
 /**
  * The one resolver of `target_user`, for every operation that takes one: by user_id, else by

@@ -1,5 +1,5 @@
 import { createHarness, type Harness } from '../../test/harness';
-import { ALL_USERS_GROUP_ID } from '../domain/system-groups';
+import { ALL_USERS_GROUP_ID } from '../domain';
 import { ALL_USERS_BATCH } from './users.service';
 
 // More users than one batch of the every-user answer, and more than any page: a Kasm client that

@@ -1,5 +1,5 @@
 import { qualified, runStatement, type Database, type Statement, type Tx } from '../db';
-import { ALL_USERS_GROUP_ID } from '../domain/system-groups';
+import { ALL_USERS_GROUP_ID } from '../domain';
 import type { FoundUser, UserRow } from './user-row';
 import {
   encodeCursor,

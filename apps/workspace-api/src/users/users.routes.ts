@@ -1,14 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../operations';
-import { toKasmResponse } from '../sessions/kasm-response';
-import type { SessionsService } from '../sessions/sessions.service';
+import { API_KEY_SECURITY, EmptySchema, errorResponses, TargetUserBodySchema } from '../api';
+import { type SessionsService, toKasmResponse } from '../sessions';
 import { everyUserJson } from './every-user';
 import { toUserResponse } from './user-row';
 import {
   CreateUserBodySchema,
   DeleteUserBodySchema,
   GetUsersBodySchema,
-  TargetUserBodySchema,
   UpdateUserBodySchema,
   UserEnvelopeSchema,
   UserWithKasmsEnvelopeSchema,

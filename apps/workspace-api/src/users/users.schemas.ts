@@ -1,13 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdSchema, TimestampSchema } from '@platform/schemas';
-import { KasmSchema } from '../sessions/sessions.schemas';
+import { KasmSchema } from '../sessions';
+import { TargetUserSchema, UsernameSchema } from '../api';
 
-const Username = Type.String({
-  minLength: 1,
-  maxLength: 255,
-  pattern: '\\S',
-  description: 'Trimmed and lower-cased when stored',
-});
 const Password = Type.String({
   maxLength: 1024,
   description: 'Checked against the password rules',
@@ -55,28 +50,18 @@ const UserFields = {
 };
 
 export const CreateUserBodySchema = Type.Object({
-  target_user: Type.Object({ username: Username, ...UserFields }),
+  target_user: Type.Object({ username: UsernameSchema, ...UserFields }),
 });
 export type CreateUserBody = Static<typeof CreateUserBodySchema>;
-
-/** How every operation names its user, as get_user does: by user_id, else by username. */
-export const TargetUserSchema = Type.Object(
-  { user_id: Type.Optional(IdSchema), username: Type.Optional(Username) },
-  { description: 'user_id or username' },
-);
-export type TargetUser = Static<typeof TargetUserSchema>;
 
 /** With user_id, a username is the new one; without, it names the user to change. */
 export const UpdateUserBodySchema = Type.Object({
   target_user: Type.Object(
-    { user_id: Type.Optional(IdSchema), username: Type.Optional(Username), ...UserFields },
+    { user_id: Type.Optional(IdSchema), username: Type.Optional(UsernameSchema), ...UserFields },
     { description: 'user_id (then username renames) or username' },
   ),
 });
 export type UpdateUserBody = Static<typeof UpdateUserBodySchema>;
-
-export const TargetUserBodySchema = Type.Object({ target_user: TargetUserSchema });
-export type TargetUserBody = Static<typeof TargetUserBodySchema>;
 
 export const DeleteUserBodySchema = Type.Object({
   target_user: TargetUserSchema,

@@ -1,19 +1,15 @@
 import { ValidationFailedError, withFieldErrors } from '@platform/errors';
 import type { Config } from '../config';
 import { isUniqueViolation } from '../db';
-import { normalizeUsername } from '../domain/names';
+import type { TargetUser } from '../api';
+import { normalizeUsername } from '../domain';
 import { UserHasSessionsError, UserNotFoundError, UsernameTakenError } from '../errors';
 import { hashNewPassword } from './passwords';
 import { createTargetUserResolver } from './target-user';
 import { DEFAULT_PAGE_SIZE, pageQuery } from './users-list.sql';
 import type { UserRow } from './user-row';
 import type { UsersPage, UsersRepository } from './users.repository';
-import {
-  type CreateUserBody,
-  type GetUsersBody,
-  type TargetUser,
-  type UpdateUserBody,
-} from './users.schemas';
+import { type CreateUserBody, type GetUsersBody, type UpdateUserBody } from './users.schemas';
 
 type UserFields = Omit<CreateUserBody['target_user'], 'username'>;
 

@@ -1,5 +1,5 @@
 import { qualified, type Statement } from '../db';
-import { LIVE_STATUSES } from '../domain/session-statuses';
+import { LIVE_STATUSES } from '../domain';
 
 // The users repository's fixed statements. Each is one round trip, prepared by name on the pool:
 // Prisma's include costs three queries and its update-with-include a four-statement transaction

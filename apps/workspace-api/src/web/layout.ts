@@ -1,4 +1,4 @@
-import { html, type Html } from './html';
+import { html, type Html } from '@platform/http';
 import { CSRF_FIELD } from './web-security';
 
 /** The hidden field that carries a form's CSRF token. */

@@ -1,4 +1,4 @@
-import { html, type Html } from './html';
+import { html, type Html } from '@platform/http';
 import { csrfInput, header, layout } from './layout';
 import { sessionsSection, type SessionLine } from './session-pages';
 

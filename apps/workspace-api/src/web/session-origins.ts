@@ -1,5 +1,5 @@
-import { REQUEST_HOST, type RequestHost } from '../launch-plan/request-host';
-import { sessionUrl, type ZoneProxy } from '../launch-plan/session-url';
+import { REQUEST_HOST, type RequestHost } from '../domain';
+import { sessionUrl, type ZoneProxy } from '../launch-plan';
 
 /**
  * The origins the page's Open button may lead to: each zone's session origin, a `$request_host$`

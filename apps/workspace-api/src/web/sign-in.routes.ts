@@ -1,22 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { clientKey, TooManyRequestsError } from '@platform/rate-limit';
+import { cookieOptions, formCookieName, sessionCookieName } from '../domain';
 import { LoginLinkInvalidError } from '../errors';
-import type { Login, LoginsService } from '../logins/logins.service';
-import { LOGIN_LINK_PREFIX } from '../logins/login-link';
-import { isRefusedLogin, passwordLogin } from '../logins/password-login';
-import { LOGIN_THROTTLE } from '../plugins/auth-throttle';
-import { linkPage, signInPage } from './pages';
-import { sendPage } from './web.plugin';
 import {
-  assertCsrf,
-  cookieOptions,
-  CSRF_FIELD,
-  csrfTokenFor,
-  formCookieName,
-  formSecret,
-  sessionCookieName,
-} from './web-security';
+  isRefusedLogin,
+  type Login,
+  LOGIN_LINK_PREFIX,
+  type LoginsService,
+  passwordLogin,
+} from '../logins';
+import { LOGIN_THROTTLE } from '../plugins';
+import { linkPage, signInPage } from './pages';
+import { sendPage } from './web-context';
+import { assertCsrf, CSRF_FIELD, csrfTokenFor, formSecret } from './web-security';
 
 const isRefusal = (error: unknown) =>
   isRefusedLogin(error) || error instanceof TooManyRequestsError;

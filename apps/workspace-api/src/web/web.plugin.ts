@@ -1,50 +1,20 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { AssetParamsSchema, pagePolicy, sendAsset, setPageHeaders } from '@platform/http';
+import { AssetParamsSchema, sendAsset } from '@platform/http';
 import { IdSchema } from '@platform/schemas';
 import { Type } from '@sinclair/typebox';
-import { createExpiringCache } from '../domain/expiring-cache';
-import type { ImagesService } from '../images/images.service';
-import type { IconsService } from '../icons/icons.service';
-import type { LoginsService, SignedIn } from '../logins/logins.service';
-import type { SessionsService } from '../sessions/sessions.service';
-import { parseRequestHost } from '../launch-plan/request-host';
-import type { ZoneProxy } from '../launch-plan/session-url';
+import { createExpiringCache, parseRequestHost, sessionCookieName } from '../domain';
+import type { ZoneProxy } from '../launch-plan';
 import { messagePage } from './pages';
 import { sessionOrigins } from './session-origins';
 import { loadAssets } from './web-assets';
 import { signInRoutes } from './sign-in.routes';
-import { csrfTokenFor, sessionCookieName } from './web-security';
+import { sendPage, type WebOptions } from './web-context';
+import { csrfTokenFor } from './web-security';
 import { workspacesRoutes } from './workspaces.routes';
 
-export interface WebOptions {
-  logins: LoginsService;
-  sessions: SessionsService;
-  images: ImagesService;
-  icons: IconsService;
-  /** The zones' proxy settings: the page's forms may lead to their session origins. */
-  zones: { list(): Promise<ZoneProxy[]> };
-  /** SESSION_URL_SCHEME. */
-  sessionScheme: string;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The signed-in user of a web page request, and the CSRF token of their forms. */
-    signedIn: (SignedIn & { csrf: string; token: string }) | null;
-    /** Session origins the page's forms may lead to (its form-action), besides its own. */
-    formTargets: string[];
-  }
-}
-
 const ICON_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
-
-/** Sends a rendered page with the page's security headers. */
-export function sendPage(reply: FastifyReply, page: { text: string }, status = 200) {
-  setPageHeaders(reply, pagePolicy({ formTargets: reply.request.formTargets ?? [] }));
-  return reply.code(status).type('text/html; charset=utf-8').send(page.text);
-}
 
 /**
  * The web page at `/`: users sign in with a password or a get_login link, see their allowed

@@ -3,13 +3,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { IdSchema, toWireId } from '@platform/schemas';
 import { KasmNotRunningError } from '../errors';
-import { requestHostOf } from '../launch-plan/request-host';
-import type { KasmRow } from '../sessions/kasms.repository';
-import { toKasmResponse } from '../sessions/kasm-response';
-import { currentPhaseWords } from '../sessions/launch-timeline';
+import { requestHostOf } from '../domain';
+import { currentPhaseWords, type KasmRow, toKasmResponse } from '../sessions';
 import { dashboardPage, signInPage } from './pages';
 import { openingPage, sessionsSection, startPage, type SessionLine } from './session-pages';
-import { sendPage, type WebOptions } from './web.plugin';
+import { sendPage, type WebOptions } from './web-context';
 import { assertCsrf, CSRF_FIELD, csrfTokenFor, formSecret } from './web-security';
 
 const NOTICES: Record<string, string> = {

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdSchema, TimestampSchema } from '@platform/schemas';
-import { REQUEST_HOST } from '../launch-plan/request-host';
+import { REQUEST_HOST } from '../domain';
 
 const HOST_NAME = '[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?';
 

@@ -1,7 +1,7 @@
 import { toUuid } from '@platform/schemas';
 import { isForeignKeyViolation, isUniqueViolation } from '../db';
 import { ZoneHasAgentsError, ZoneNameTakenError, ZoneNotFoundError } from '../errors';
-import { normalizeHostname } from '../domain/names';
+import { normalizeHostname } from '../domain';
 import { type CreateZoneInput, type UpdateZoneInput } from './zones.schemas';
 import type { ZoneRow, ZonesRepository } from './zones.repository';
 

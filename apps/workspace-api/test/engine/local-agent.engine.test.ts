@@ -1,11 +1,7 @@
 import { testDockerHost } from '@platform/testing';
-import {
-  localAgentServices,
-  localEngineUrl,
-  registerLocalAgent,
-} from '../../src/agents/local-agent';
+import { localAgentServices, localEngineUrl, registerLocalAgent } from '../../src/agents';
 import { enginePolicy } from '../../src/engines';
-import { createEngines } from '../../src/engines/engines';
+import { createEngines } from '../../src/docker';
 import { createHarness, type Harness } from '../harness';
 
 let h: Harness;

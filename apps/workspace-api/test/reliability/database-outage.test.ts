@@ -1,7 +1,6 @@
 import { describeDatabaseOutage, OUTAGE_DATABASE_ENV } from '@platform/testing';
 import { buildApp } from '../../src/app';
-import { createApiKeysRepository } from '../../src/api-keys/api-keys.repository';
-import { createApiKeysService } from '../../src/api-keys/api-keys.service';
+import { createApiKeysRepository, createApiKeysService } from '../../src/api-keys';
 import { openDatabase } from '../../src/db';
 import { migrateDatabase } from '../../src/migrations';
 import { testConfig } from '../harness';

@@ -1,7 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '@platform/db/testing';
 import { buildService, runShutdownUnderLoad } from '@platform/testing';
-import { createApiKeysRepository } from '../../src/api-keys/api-keys.repository';
-import { createApiKeysService } from '../../src/api-keys/api-keys.service';
+import { createApiKeysRepository, createApiKeysService } from '../../src/api-keys';
 import { openDatabase } from '../../src/db';
 import { MIGRATIONS_DIR } from '../../src/migrations';
 import { testConfig } from '../harness';

@@ -3,6 +3,9 @@ import https from 'node:https';
 import type Docker from 'dockerode';
 import { waitFor } from '@platform/testing';
 import { docker } from '../engine/session-fixture';
+// The own registry's list of workspaces, the images to hold to that: the registry publishes it
+// only as JSON over HTTP, and this test runs without the platform.
+// eslint-disable-next-line no-restricted-imports -- see above
 import { OWN_WORKSPACES } from '../../src/own-registry/own-workspaces';
 
 // The images `npm run workspaces:build` makes (the engine setup builds them for this folder),

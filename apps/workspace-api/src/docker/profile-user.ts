@@ -1,4 +1,4 @@
-import type { ProfileUser } from './engine';
+import type { ProfileUser } from '../engines';
 
 // The largest id Docker's USER accepts.
 const MAX_ID = 2 ** 31 - 1;

@@ -7,7 +7,7 @@ import {
   SESSION_LABEL,
   type ProfileSpec,
   type ProfileUser,
-} from './engine';
+} from '../engines';
 import { profileUser } from './profile-user';
 
 // Where a helper container sees the profile root. The helper is created, never started: the

@@ -1,6 +1,6 @@
-import type { TargetType } from '../file-mappings/mapping-target';
-import type { AgentValues, ZoneValues } from './changes';
-import type { Location } from './problems';
+import type { TargetType } from '../file-mappings';
+import type { AgentValues, ZoneValues } from './settings-changes';
+import type { Location } from './settings-problems';
 
 /** The settings file as the planner reads it: normalized, defaults filled, each item with its place in the file. */
 export interface DesiredZone extends ZoneValues {

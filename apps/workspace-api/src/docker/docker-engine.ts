@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import Docker from 'dockerode';
 import { pack } from 'tar-stream';
-import type { EngineTarget, TlsPaths } from './engine-address';
 import { connectionFailure, describeDockerError, statusOf } from './docker-errors';
 import {
   EngineError,
@@ -13,7 +12,9 @@ import {
   type Engine,
   type ExecResult,
   type ExecSpec,
-} from './engine';
+  type EngineTarget,
+  type TlsPaths,
+} from '../engines';
 import { prepareProfile } from './docker-profile';
 
 // Debian's engine (20.10) speaks 1.41 at most; newer engines still accept it.

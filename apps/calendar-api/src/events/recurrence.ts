@@ -1,5 +1,5 @@
 import { RRule, RRuleSet } from 'rrule';
-import { dateInZone } from './calendar-days';
+import { dateInZone } from '../domain';
 
 /** A series never has more occurrences than this, so every read of it is bounded. */
 export const MAX_OCCURRENCES = 1000;

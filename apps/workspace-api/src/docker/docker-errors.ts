@@ -1,4 +1,4 @@
-import type { EngineFailure } from './engine';
+import type { EngineFailure } from '../engines';
 
 /** What dockerode's or the connection's error said: the engine's JSON message, else the error's code or text. */
 export function describeDockerError(error: unknown): string {

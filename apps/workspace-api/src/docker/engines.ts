@@ -1,11 +1,13 @@
 import { createDockerEngine } from './docker-engine';
-import { EngineError, type Engine } from './engine';
-import { checkEngineAddress, type EngineAddress, type EnginePolicy } from './engine-address';
-
-export type { EngineAddress, EnginePolicy } from './engine-address';
-
-/** The agent an engine call is for: its address, and its id and hostname for the log. */
-export type EngineAgent = EngineAddress & { id?: string; hostname?: string };
+import {
+  checkEngineAddress,
+  EngineError,
+  type Engine,
+  type EngineAddress,
+  type EngineAgent,
+  type EnginePolicy,
+  type Engines,
+} from '../engines';
 
 /** Where engine failures are written in full (Fastify's pino logger, or any with its warn). */
 export interface EngineLog {
@@ -62,7 +64,7 @@ function failing(error: EngineError): Engine {
  * One engine client per address, made on first use. Addresses are checked against the policy
  * here too, so that a row stored before a rule existed is refused rather than dialled.
  */
-export function createEngines({ policy, log }: { policy: EnginePolicy; log: EngineLog }) {
+export function createEngines({ policy, log }: { policy: EnginePolicy; log: EngineLog }): Engines {
   const clients = new Map<string, Engine>();
 
   function client(address: EngineAddress): Engine {
@@ -98,4 +100,3 @@ export function createEngines({ policy, log }: { policy: EnginePolicy; log: Engi
     forAgent: (agent: EngineAgent): Engine => logged(client(agent), agent, log),
   };
 }
-export type Engines = ReturnType<typeof createEngines>;

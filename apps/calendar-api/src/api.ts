@@ -1,5 +1,7 @@
 import { problemResponses } from '@platform/schemas';
 
+// What every route of the API shares: its prefix, error responses and security.
+
 /** Every route of the contract lives under this prefix. */
 export const API_PREFIX = '/api/calendar';
 

@@ -1,16 +1,18 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { problemResponses } from '@platform/schemas';
+import { IdSchema, problemResponses } from '@platform/schemas';
+
+// What every operation of the API shares: its prefix, error responses, security, target_user.
 
 /** Every operation's base path; the name after it is the Kasm operation name. */
-export const OPERATIONS_PREFIX = '/api/public';
+export const API_PREFIX = '/api/public';
 /** Kasm serves its operations here too, and some of its clients call them here. */
-export const ADMIN_OPERATIONS_PREFIX = '/api/admin';
+export const ADMIN_API_PREFIX = '/api/admin';
 
 /**
  * `operations` once more, for another prefix: the same routes with the same hooks, only the path
  * differs. Left out of the OpenAPI document and the schema fuzzing, which cover them once, under
- * OPERATIONS_PREFIX. The flag goes on the route's own schema object, which the document and the
+ * API_PREFIX. The flag goes on the route's own schema object, which the document and the
  * route catalog already hold (their onRoute hooks, the root's, ran first); each registration of a
  * routes plugin builds its own.
  */
@@ -30,6 +32,23 @@ export function errorResponses(...statuses: number[]) {
 
 /** A successful delete or action with nothing to return answers `{}`. */
 export const EmptySchema = Type.Object({});
+
+export const UsernameSchema = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  pattern: '\\S',
+  description: 'Trimmed and lower-cased when stored',
+});
+
+/** How every operation names its user, as get_user does: by user_id, else by username. */
+export const TargetUserSchema = Type.Object(
+  { user_id: Type.Optional(IdSchema), username: Type.Optional(UsernameSchema) },
+  { description: 'user_id or username' },
+);
+export type TargetUser = Static<typeof TargetUserSchema>;
+
+export const TargetUserBodySchema = Type.Object({ target_user: TargetUserSchema });
+export type TargetUserBody = Static<typeof TargetUserBodySchema>;
 
 /** Documented on every operation: the three accepted ways to pass API credentials. */
 export const API_KEY_SECURITY: Record<string, string[]>[] = [

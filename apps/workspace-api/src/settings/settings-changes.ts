@@ -1,4 +1,4 @@
-import type { TargetType } from '../file-mappings/mapping-target';
+import type { TargetType } from '../file-mappings';
 
 export interface FieldChange {
   /** As the settings file names it: `proxy_port`, `cores_override`. */

@@ -1,9 +1,10 @@
 /**
- * Server-rendered HTML without a template engine: `html` is a tagged template whose
- * interpolations are escaped unless they are already `Html` (another `html` result). A page is
- * then plain, type-checked TypeScript, and forgetting to escape is not possible.
+ * Server-rendered HTML without a template engine, for both services' pages: `html` is a tagged
+ * template whose interpolations are escaped unless they are already `Html` (another `html`
+ * result). A page is then plain, type-checked TypeScript, and forgetting to escape is not
+ * possible.
  */
-import { escapeHtml } from '@platform/http';
+import { escapeHtml } from './web-page';
 
 export class Html {
   constructor(readonly text: string) {}

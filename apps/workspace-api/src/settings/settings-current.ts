@@ -1,4 +1,4 @@
-import type { TargetedMapping } from '../file-mappings/mapping-target';
+import type { TargetedMapping } from '../file-mappings';
 
 /** The database's side of the comparison, read inside the apply's transaction. Memory in bytes. */
 export interface CurrentSettings {

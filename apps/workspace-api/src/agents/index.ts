@@ -1,0 +1,12 @@
+// The agents feature's public face: what other features may use of it.
+export { agentResources } from './agent-response';
+export {
+  AGENT_ENGINE_SELECT,
+  type AgentsRepository,
+  createAgentsRepository,
+} from './agents.repository';
+export { agentsRoutes } from './agents.routes';
+export { AgentFields, EngineAgentFields } from './agents.schemas';
+export { createAgentsService } from './agents.service';
+export { agentCapacity, type AgentResources, chooseAgent, type Resources } from './capacity';
+export { localAgentServices, localEngineUrl, registerLocalAgent } from './local-agent';

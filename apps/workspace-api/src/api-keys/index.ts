@@ -1,0 +1,9 @@
+// The api-keys feature's public face: what other features may use of it.
+export type { ApiKeyCache } from './api-key-cache';
+export { serverKeyCaching } from './api-key-caching';
+export { createApiKeyFence } from './api-key-fence';
+export { createApiKeysRepository } from './api-keys.repository';
+export { apiKeysRoutes } from './api-keys.routes';
+export { type ApiKeysService, createApiKeysService, type IssuedApiKey } from './api-keys.service';
+export { takeCredentials } from './credentials';
+export { denialReason, holds, type Permission, PERMISSIONS } from './permissions';

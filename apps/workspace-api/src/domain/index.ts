@@ -1,0 +1,23 @@
+// The pure rules several features share: what they may use of them.
+export { createExpiringCache } from './expiring-cache';
+export { normalizeHostname, normalizeUsername } from './names';
+export { comparePassword, hashPassword } from './password-hashing';
+export {
+  cookieOptions,
+  formCookieName,
+  PLATFORM_COOKIES,
+  sessionCookieName,
+} from './platform-cookies';
+export { parseRequestHost, REQUEST_HOST, type RequestHost, requestHostOf } from './request-host';
+export { type KasmStatus, LIVE_STATUSES } from './session-statuses';
+export { ALL_USERS_GROUP_ID } from './system-groups';
+export {
+  allowlistConfig,
+  applyAllowances,
+  type ConfigAllowances,
+  type ConfigNote,
+  effectiveConfig,
+  NO_ALLOWANCES,
+  REASONS,
+  type WorkspaceConfig,
+} from './workspace-config';

@@ -1,0 +1,3 @@
+// The infrastructure plugins' public face: what the app and other features may use of them.
+export { authThrottleOptions, LOGIN_THROTTLE, UNFAMILIAR_LOGIN_THROTTLE } from './auth-throttle';
+export { authPlugin } from './auth.plugin';

@@ -1,0 +1,7 @@
+// The registry feature's public face: what other features may use of it.
+export { platformSeries } from './compatibility';
+export { createRegistryWorkspacesService } from './registry-workspaces.service';
+export { runRegistryCommand } from './registry.cli';
+export { createRegistryRepository } from './registry.repository';
+export { registryRoutes } from './registry.routes';
+export { createRegistryService } from './registry.service';

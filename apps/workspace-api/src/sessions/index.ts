@@ -1,0 +1,12 @@
+// The sessions feature's public face: what other features may use of it.
+export { toKasmResponse } from './kasm-response';
+export { currentPhaseWords } from './launch-timeline';
+export { createKasmsRepository, type KasmRow } from './kasms.repository';
+export { createSessionAccess } from './session-access';
+export { createSessionLauncher } from './session-launcher';
+export { sessionProxy } from './session-proxy';
+export { createSessionSockets, SOCKET_RECHECK_MS } from './session-sockets';
+export { createSessionWorker, type SessionWorker } from './session-worker';
+export { sessionsRoutes } from './sessions.routes';
+export { KasmSchema } from './sessions.schemas';
+export { createSessionsService, type SessionsService } from './sessions.service';

@@ -1,0 +1,36 @@
+import type { FastifyReply } from 'fastify';
+import { pagePolicy, setPageHeaders } from '@platform/http';
+import type { IconsService } from '../icons';
+import type { ImagesService } from '../images';
+import type { ZoneProxy } from '../launch-plan';
+import type { LoginsService, SignedIn } from '../logins';
+import type { SessionsService } from '../sessions';
+
+// What the web plugin gives its routes: its options, what it adds to each request, and sendPage.
+// Apart from web.plugin.ts, which registers the routes: they import this, and nothing imports back.
+
+export interface WebOptions {
+  logins: LoginsService;
+  sessions: SessionsService;
+  images: ImagesService;
+  icons: IconsService;
+  /** The zones' proxy settings: the page's forms may lead to their session origins. */
+  zones: { list(): Promise<ZoneProxy[]> };
+  /** SESSION_URL_SCHEME. */
+  sessionScheme: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user of a web page request, and the CSRF token of their forms. */
+    signedIn: (SignedIn & { csrf: string; token: string }) | null;
+    /** Session origins the page's forms may lead to (its form-action), besides its own. */
+    formTargets: string[];
+  }
+}
+
+/** Sends a rendered page with the page's security headers. */
+export function sendPage(reply: FastifyReply, page: { text: string }, status = 200) {
+  setPageHeaders(reply, pagePolicy({ formTargets: reply.request.formTargets ?? [] }));
+  return reply.code(status).type('text/html; charset=utf-8').send(page.text);
+}
