@@ -96,8 +96,10 @@ export function bufferedDestination(fd: number) {
   destination.write = (line: string) => append(Buffer.from(line));
   // Destroyed (at shutdown, or its fd failed) before its 'close' arrives: nothing to flush then,
   // and sonic-boom throws on a flush of a destroyed stream.
+  // (`destroyed` is sonic-boom's own flag; its types leave it out.)
+  const destroyed = () => (destination as unknown as { destroyed: boolean }).destroyed;
   const flushing = setInterval(() => {
-    if (!destination.destroyed) destination.flush();
+    if (!destroyed()) destination.flush();
   }, LOG_FLUSH_MS).unref();
   destination.once('close', () => clearInterval(flushing));
   return destination;

@@ -7,6 +7,6 @@ export {
 } from './agents.repository';
 export { agentsRoutes } from './agents.routes';
 export { AgentFields, EngineAgentFields } from './agents.schemas';
-export { createAgentsService } from './agents.service';
+export { type AgentWithZone, createAgentsService } from './agents.service';
 export { agentCapacity, type AgentResources, chooseAgent, type Resources } from './capacity';
 export { localAgentServices, localEngineUrl, registerLocalAgent } from './local-agent';

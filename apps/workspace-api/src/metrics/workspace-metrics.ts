@@ -1,9 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Counter, Histogram, scrapedGauges, type Registry } from '@platform/metrics';
-import { agentResources } from '../agents/agent-response';
-import type { AgentWithZone } from '../agents/agents.service';
-import { agentCapacity } from '../agents/capacity';
-import type { LaunchObserver } from '../sessions/session-launcher';
+import { agentCapacity, agentResources, type AgentWithZone } from '../agents';
+import type { LaunchObserver } from '../sessions';
 
 export interface WorkspaceMetricsSources {
   registry: Registry;

@@ -3,7 +3,7 @@ export { toKasmResponse } from './kasm-response';
 export { currentPhaseWords } from './launch-timeline';
 export { createKasmsRepository, type KasmRow } from './kasms.repository';
 export { createSessionAccess } from './session-access';
-export { createSessionLauncher } from './session-launcher';
+export { createSessionLauncher, type LaunchObserver } from './session-launcher';
 export { sessionProxy } from './session-proxy';
 export { createSessionSockets, SOCKET_RECHECK_MS } from './session-sockets';
 export { createSessionWorker, type SessionWorker } from './session-worker';
