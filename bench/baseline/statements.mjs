@@ -39,7 +39,7 @@ const UPDATE_USER = `
       WHERE id = $1::uuid
       RETURNING *
     ), ended AS (
-      DELETE FROM "workspace"."session" WHERE user_id = $1::uuid AND $10::text IS NOT NULL
+      DELETE FROM "workspace"."login_session" WHERE user_id = $1::uuid AND $10::text IS NOT NULL
         AND EXISTS (SELECT 1 FROM u)
     )
     SELECT ${userColumns} FROM u`;

@@ -1,17 +1,17 @@
 import type { Database } from '../db';
 
 /**
- * Every query of login sessions (`session`), one-time sign-in links (`login_link`) and the
+ * Every query of login sessions (`login_session`), one-time sign-in links (`login_link`) and the
  * addresses users signed in from (`login_address`).
  */
 export function createLoginsRepository({ prisma }: Database) {
   return {
     async createSession(userId: string, tokenHash: string, expiresAt: Date): Promise<void> {
-      await prisma.session.create({ data: { userId, tokenHash, expiresAt } });
+      await prisma.loginSession.create({ data: { userId, tokenHash, expiresAt } });
     },
 
     sessionByToken: (tokenHash: string) =>
-      prisma.session.findUnique({
+      prisma.loginSession.findUnique({
         where: { tokenHash },
         select: {
           expiresAt: true,
@@ -20,7 +20,7 @@ export function createLoginsRepository({ prisma }: Database) {
       }),
 
     async endSession(tokenHash: string): Promise<void> {
-      await prisma.session.deleteMany({ where: { tokenHash } });
+      await prisma.loginSession.deleteMany({ where: { tokenHash } });
     },
 
     /** A new link for the user; the user's spent and expired links go, no use to anyone. */
@@ -73,7 +73,7 @@ export function createLoginsRepository({ prisma }: Database) {
     /** Every login session and sign-in link of the user. */
     async endAllOf(userId: string): Promise<void> {
       await prisma.$transaction([
-        prisma.session.deleteMany({ where: { userId } }),
+        prisma.loginSession.deleteMany({ where: { userId } }),
         prisma.loginLink.deleteMany({ where: { userId } }),
       ]);
     },

@@ -66,7 +66,7 @@ export function userStatements(schema: string) {
       WHERE id = $1::uuid
       RETURNING *
     ), ended AS (
-      DELETE FROM ${qualified(schema, 'session')} WHERE user_id = $1::uuid AND $10::text IS NOT NULL
+      DELETE FROM ${qualified(schema, 'login_session')} WHERE user_id = $1::uuid AND $10::text IS NOT NULL
         AND EXISTS (SELECT 1 FROM u)
     )
     SELECT ${columns} FROM u`;
