@@ -1,8 +1,8 @@
-import { toDbDate } from '../domain/calendar-days';
+import { fromDbDate, toDbDate } from '../domain/calendar-days';
 import type { Series } from '../domain/recurrence';
 import { qualified, runStatement, type Database, type Statement, type Tx } from '../db';
-import type { Prisma } from '../generated/prisma/client';
-import { eventColumns, eventRowFromModel, eventRowFromSql, type EventRow } from './event-row';
+import type { CalendarEvent, Prisma } from '../generated/prisma/client';
+import { eventColumns, eventRowFromSql, type EventRow } from './event-row';
 
 /** Which events a read wants; every condition given must hold. */
 export interface EventFilter {
@@ -75,6 +75,26 @@ export function selectEventsStatement(schema: string, filter: EventFilter): Stat
   const text = `(${first}) UNION ALL (SELECT ${eventColumns('e')} FROM ${table} e
     WHERE ${series.join(' AND ')})`;
   return { name: `calendar_events_${shape.join('_') || 'all'}`, text, values };
+}
+
+/** A row as Prisma reads it, made an EventRow. */
+export function eventRowFromModel(event: CalendarEvent): EventRow {
+  return {
+    id: event.id,
+    date: fromDbDate(event.date),
+    title: event.title,
+    description: event.description,
+    type: event.type,
+    period: event.period,
+    sourceChannel: event.sourceChannel,
+    sourceMessageId: event.sourceMessageId,
+    fromChat: event.chatMessageId !== null,
+    sequence: event.sequence,
+    rrule: event.rrule,
+    exdates: event.exdates.map(fromDbDate),
+    createdAt: event.createdAt.toISOString(),
+    updatedAt: event.updatedAt.toISOString(),
+  };
 }
 
 /** A recurrence's columns; all null (and no exception) for a single event. */

@@ -1,11 +1,6 @@
 import { qualified, runStatement, type Database, type Statement, type Tx } from '../db';
-import {
-  byDateThenId,
-  eventColumns,
-  eventRowFromModel,
-  eventRowFromSql,
-  type EventRow,
-} from '../events/event-row';
+import { byDateThenId, eventColumns, eventRowFromSql, type EventRow } from '../events/event-row';
+import { eventRowFromModel } from '../events/events.repository';
 import type { ExtractedEvent } from '../extraction';
 import type { MessageIdentity } from './message-identity';
 

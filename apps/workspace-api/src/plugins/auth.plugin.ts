@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { ApiKeyRow } from '../api-keys/api-keys.repository';
 import type { ApiKeysService } from '../api-keys/api-keys.service';
 import { takeCredentials } from '../api-keys/credentials';
 import { denialReason, type Permission } from '../api-keys/permissions';
 import { CredentialsInvalidError, CredentialsMissingError, ForbiddenError } from '../errors';
-import type { ApiKey } from '../generated/prisma/client';
 import { API_KEY_THROTTLE } from './auth-throttle';
 
 declare module 'fastify' {
@@ -13,7 +13,7 @@ declare module 'fastify' {
     permission?: Permission;
   }
   interface FastifyRequest {
-    apiKey: ApiKey | null;
+    apiKey: ApiKeyRow | null;
   }
 }
 
