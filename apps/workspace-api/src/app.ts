@@ -158,16 +158,15 @@ export async function buildApp(
       sockets.closeSession(kasmId);
     },
   });
+  const loginRows = createLoginsRepository(database);
   const users = createUsersService({
     users: data.users,
     config,
     sessions,
+    logins: loginRows,
+    memberships: data.groups,
   });
-  const logins = createLoginsService({
-    logins: createLoginsRepository(database),
-    users,
-    config,
-  });
+  const logins = createLoginsService({ logins: loginRows, users, config });
   const memberships = createMembershipsService({ groups: data.groups, users });
   const groups = createGroupsService({ groups: data.groups, members: users.inGroup });
   const icons = createIconsService({

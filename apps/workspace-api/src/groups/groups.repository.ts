@@ -56,8 +56,8 @@ export function createGroupsRepository(database: Database) {
 
     countMembers: (id: string, tx: Tx) => tx.userGroup.count({ where: { groupId: id } }),
 
-    addMember: async (userId: string, groupId: string) => {
-      await prisma.userGroup.create({ data: { userId, groupId } });
+    addMember: async (userId: string, groupId: string, tx?: Tx) => {
+      await (tx ?? prisma).userGroup.create({ data: { userId, groupId } });
     },
 
     /** False when the user was not a member. */

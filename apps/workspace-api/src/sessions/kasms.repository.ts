@@ -1,6 +1,6 @@
 import { AGENT_ENGINE_SELECT } from '../agents/agents.repository';
 import { Prisma } from '../generated/prisma/client';
-import { qualified, type Database, type TransactionOptions, type Tx } from '../db';
+import { qualified, runStatement, type Database, type TransactionOptions, type Tx } from '../db';
 import { LIVE_STATUSES, type KasmStatus } from '../domain/session-statuses';
 
 /** Statuses in which some process is working on the session under a lease. */
@@ -32,14 +32,30 @@ export type NewKasm = Pick<
 >;
 
 const live = { in: [...LIVE_STATUSES] };
+/** The live statuses as SQL literals: constants of our own, never client input. */
+const LIVE_SQL = LIVE_STATUSES.map((status) => `'${status}'`).join(', ');
 
 /** Every query of sessions and their proxy grants. */
 export function createKasmsRepository(database: Database) {
   const { prisma: db, schema } = database;
   const table = (name: string) => Prisma.raw(qualified(schema, name));
+  const hasLive = {
+    name: 'kasms_has_live',
+    text: `SELECT EXISTS (SELECT 1 FROM ${qualified(schema, 'kasm')} k
+             WHERE k.user_id = $1::uuid AND k.status IN (${LIVE_SQL})) AS "hasLive"`,
+  };
   return {
     transaction: <T>(work: (tx: Tx) => Promise<T>, options?: TransactionOptions) =>
       database.transaction(work, options),
+
+    /** Whether any session of the user is live: an index-only probe, prepared on the pool. */
+    async hasLive(userId: string): Promise<boolean> {
+      const [row] = await runStatement<{ hasLive: boolean }>(database, {
+        ...hasLive,
+        values: [userId],
+      });
+      return row.hasLive;
+    },
 
     countLive: (userId: string, tx?: Tx) =>
       (tx ?? db).kasm.count({ where: { userId, status: live } }),

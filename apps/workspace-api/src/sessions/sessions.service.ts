@@ -214,6 +214,12 @@ export function createSessionsService(deps: SessionsDeps) {
 
     listLive: (userId?: string) => kasms.listLive(userId && toUuid(userId)),
 
+    /** The user's live sessions: most users have none, which one index-only probe tells. */
+    async liveOf(userId: string): Promise<KasmRow[]> {
+      const id = toUuid(userId);
+      return (await kasms.hasLive(id)) ? kasms.listLive(id) : [];
+    },
+
     /** The session as stored, without a new connect link (the web page polls this). */
     find: (kasmId: string, userId?: string) => load(kasmId, userId),
 

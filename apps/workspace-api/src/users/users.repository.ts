@@ -1,6 +1,5 @@
 import { qualified, runStatement, type Database, type Statement, type Tx } from '../db';
-import { ALL_USERS_GROUP_ID } from '../domain/system-groups';
-import type { FoundUser, UserRow } from './user-row';
+import type { UserRow } from './user-row';
 import {
   encodeCursor,
   listUsersStatement,
@@ -17,6 +16,15 @@ export interface UsersPage {
   users: UserRow[];
   total: number;
   nextCursor: string | null;
+}
+
+/** What a sign-in checks of an account besides its password. */
+export interface UserAccount {
+  id: string;
+  username: string;
+  locked: boolean;
+  disabled: boolean;
+  passwordSetDate: Date | null;
 }
 
 /** What a password sign-in checks; never leaves the users and logins services. */
@@ -37,29 +45,23 @@ export function createUsersRepository(database: Database) {
   const statements = userStatements(schema);
   const rows = (statement: Statement, tx?: Tx) => runStatement<UserRow>(database, statement, tx);
   const one = async (statement: Statement, tx?: Tx) => (await rows(statement, tx))[0] ?? null;
-  const found = async (statement: Statement, tx?: Tx) =>
-    (await runStatement<FoundUser>(database, statement, tx))[0] ?? null;
 
   return {
-    findById: (id: string, tx?: Tx) => found(statements.find({ id }), tx),
-    findByUsername: (username: string) => found(statements.find({ username })),
+    transaction: <T>(work: (tx: Tx) => Promise<T>) => database.transaction(work),
+
+    findById: (id: string, tx?: Tx) => one(statements.find({ id }), tx),
+    findByUsername: (username: string) => one(statements.find({ username })),
 
     /** Null when no user has the id. */
-    update: (id: string, change: UserChange) => one(statements.update(id, change)),
+    update: (id: string, change: UserChange, tx?: Tx) => one(statements.update(id, change), tx),
 
-    /** New users join All Users in the same statement. */
-    async create(user: NewUser): Promise<UserRow> {
-      return database.transaction(async (tx) => {
-        const { id } = await tx.user.create({
-          data: {
-            ...user,
-            passwordSetDate: user.passwordHash ? new Date() : null,
-            groups: { create: { groupId: ALL_USERS_GROUP_ID } },
-          },
-          select: { id: true },
-        });
-        return (await one(statements.find({ id }), tx)) as UserRow;
+    /** The new user's id. */
+    async create(user: NewUser, tx: Tx): Promise<string> {
+      const { id } = await tx.user.create({
+        data: { ...user, passwordSetDate: user.passwordHash ? new Date() : null },
+        select: { id: true },
       });
+      return id;
     },
 
     /** Memberships, login sessions and history go with the row (foreign keys cascade). */
@@ -117,6 +119,12 @@ export function createUsersRepository(database: Database) {
       });
     },
 
+    account: (where: { id: string } | { username: string }): Promise<UserAccount | null> =>
+      prisma.user.findUnique({
+        where,
+        select: { id: true, username: true, locked: true, disabled: true, passwordSetDate: true },
+      }),
+
     async recordFailedLogin(id: string, lockAt: number): Promise<void> {
       await runStatement(database, statements.failedLogin(id, lockAt));
     },
@@ -140,20 +148,18 @@ export function createUsersRepository(database: Database) {
     },
 
     /**
-     * The users named and those with file mappings, by username (the settings file's users). A
-     * union of two index-driven reads: one condition with OR across them made PostgreSQL read
-     * every user (a quarter second at 100k users).
+     * The users named, and those with the ids given, by username (the settings file's users). A
+     * union of two index-driven reads.
      */
-    namedOrMapped: (usernames: readonly string[], tx: Tx) =>
+    namedOrIn: (usernames: readonly string[], ids: readonly string[], tx: Tx) =>
       runStatement<{ id: string; username: string }>(
         database,
         {
           text: `SELECT id, username FROM ${qualified(schema, 'user')} WHERE username = ANY($1::text[])
                  UNION
-                 SELECT u.id, u.username FROM ${qualified(schema, 'user')} u
-                 WHERE EXISTS (SELECT 1 FROM ${qualified(schema, 'file_mapping')} f WHERE f.user_id = u.id)
+                 SELECT id, username FROM ${qualified(schema, 'user')} WHERE id = ANY($2::uuid[])
                  ORDER BY username`,
-          values: [usernames],
+          values: [usernames, ids],
         },
         tx,
       ),

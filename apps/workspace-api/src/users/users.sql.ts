@@ -1,5 +1,4 @@
 import { qualified, type Statement } from '../db';
-import { LIVE_STATUSES } from '../domain/session-statuses';
 
 // The users repository's fixed statements. Each is one round trip, prepared by name on the pool:
 // Prisma's include costs three queries and its update-with-include a four-statement transaction
@@ -15,7 +14,7 @@ export interface UserChange {
   notes?: string;
   locked?: boolean;
   disabled?: boolean;
-  /** A new bcrypt hash: sets password_set_date, resets failed logins and ends every login session. */
+  /** A new bcrypt hash: sets password_set_date and resets failed logins. */
   passwordHash?: string;
 }
 
@@ -29,9 +28,6 @@ export function userColumns(schema: string): string {
               WHERE ug.user_id = u.id), '[]') AS groups`;
 }
 
-/** The live statuses as SQL literals: constants of our own, never client input. */
-const LIVE = LIVE_STATUSES.map((status) => `'${status}'`).join(', ');
-
 /**
  * The users repository's fixed statements in `schema`, their texts built once, when the
  * repository is: pg compares a named statement's text with the prepared one at every run, and a
@@ -40,11 +36,7 @@ const LIVE = LIVE_STATUSES.map((status) => `'${status}'`).join(', ');
 export function userStatements(schema: string) {
   const user = qualified(schema, 'user');
   const columns = userColumns(schema);
-  const find = (where: string) => `SELECT ${columns},
-      EXISTS (SELECT 1 FROM ${qualified(schema, 'kasm')} k
-              WHERE k.user_id = u.id AND k.status IN (${LIVE})) AS "hasLiveSessions"
-    FROM ${user} u
-    WHERE ${where}`;
+  const find = (where: string) => `SELECT ${columns} FROM ${user} u WHERE ${where}`;
   const findById = find('u.id = $1::uuid');
   const findByUsername = find('u.username = $1');
   const update = `
@@ -65,9 +57,6 @@ export function userStatements(schema: string) {
         updated_at = now()
       WHERE id = $1::uuid
       RETURNING *
-    ), ended AS (
-      DELETE FROM ${qualified(schema, 'login_session')} WHERE user_id = $1::uuid AND $10::text IS NOT NULL
-        AND EXISTS (SELECT 1 FROM u)
     )
     SELECT ${columns} FROM u`;
   const failedLogin = `UPDATE ${user}
@@ -81,11 +70,7 @@ export function userStatements(schema: string) {
     SELECT ${columns} FROM u`;
 
   return {
-    /**
-     * A user by id or username, and whether any of their sessions is live: get_user lists
-     * those, and most users have none, so the answer comes in the same round trip (an
-     * index-only probe).
-     */
+    /** A user by id or username. */
     find: (where: { id: string } | { username: string }): Statement =>
       'id' in where
         ? { name: 'users_find_by_id', text: findById, values: [where.id] }
