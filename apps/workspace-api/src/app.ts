@@ -171,6 +171,8 @@ export async function buildApp(
   const groups = createGroupsService({ groups: data.groups, members: users.inGroup });
   const icons = createIconsService({
     icons: createIconsRepository(database),
+    images: data.images,
+    registries: data.registries,
     // Icons come from registries: the same outbound policy as the registries themselves.
     fetch: createOutboundFetch({
       policy: createOutboundPolicy({

@@ -121,6 +121,18 @@ export function createImagesRepository({ prisma }: Database) {
         },
       }),
 
+    /** The workspaces installed from a registry that name an icon (`image_src`). */
+    async iconSources(): Promise<{ id: string; imageSrc: string; registryId: string }[]> {
+      const rows = await prisma.image.findMany({
+        where: { registryId: { not: null }, imageSrc: { not: '' } },
+        select: { id: true, imageSrc: true, registryId: true },
+        orderBy: { id: 'asc' },
+      });
+      return rows.flatMap(({ registryId, ...image }) =>
+        registryId ? [{ ...image, registryId }] : [],
+      );
+    },
+
     /** The names of the registry's entries installed as workspaces. */
     async installedFrom(registryId: string): Promise<Set<string | null>> {
       const installed = await prisma.image.findMany({
