@@ -91,7 +91,11 @@ export async function buildApp(
     ...serverKeyCaching(app, config, database, overrides.apiKeyCache),
   });
   const groupImages = createGroupImagesService(data);
-  const images = createImagesService({ images: data.images, users: targetUsers });
+  const images = createImagesService({
+    images: data.images,
+    users: targetUsers,
+    groups: data.groups,
+  });
   const registries = createRegistryService({ registries: data.registries, config });
   const registryWorkspaces = createRegistryWorkspacesService({
     ...data,
