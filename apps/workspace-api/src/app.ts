@@ -131,6 +131,7 @@ export async function buildApp(
     engines: sessionParts.engines,
     policy,
     reservations: () => sessionParts.kasms.reservations(),
+    zones: data.zones,
   });
   const launcher = createSessionLauncher({
     ...sessionParts,
