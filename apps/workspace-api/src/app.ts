@@ -30,6 +30,7 @@ import { launchPlanRoutes } from './launch-plan/launch-plan.routes';
 import { createLaunchPlanService } from './launch-plan/launch-plan.service';
 import { enginePolicy, type Engines } from './engines';
 import { createEngines } from './engines/engines';
+import { createKasmReads } from './sessions/kasm-owners';
 import { createKasmsRepository } from './sessions/kasms.repository';
 import { createSessionAccess } from './sessions/session-access';
 import { createSessionLauncher } from './sessions/session-launcher';
@@ -118,8 +119,10 @@ export async function buildApp(
       'ENGINE_ALLOW_INSECURE_TCP is on: tcp:// agents without TLS are accepted, and anyone on their network owns those engines and hosts. Lab use only.',
     );
   }
+  const kasms = createKasmsRepository(database);
   const sessionParts = {
-    kasms: createKasmsRepository(database),
+    kasms,
+    reads: createKasmReads(kasms, data),
     agents: data.agents,
     engines: overrides.engines ?? createEngines({ policy, log: app.log }),
     owner: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`.slice(-64),
@@ -142,7 +145,7 @@ export async function buildApp(
       user: { uid: config.PROFILE_UID, gid: config.PROFILE_GID },
     },
   });
-  const access = createSessionAccess(sessionParts.kasms, {
+  const access = createSessionAccess(kasms, sessionParts.reads, {
     grantTtlMs: config.SESSION_GRANT_TTL_SECONDS * 1000,
   });
   const sockets = createSessionSockets({ intervalMs: SOCKET_RECHECK_MS });

@@ -4,14 +4,22 @@ import { Prisma, type Agent } from '../generated/prisma/client';
 export type AgentRow = Agent;
 
 /** An agent's name and engine address: what reaching its engine needs. */
-export const AGENT_ENGINE_SELECT = {
+export interface AgentEngine {
+  id: string;
+  hostname: string;
+  dockerUrl: string;
+  tlsCaPath: string;
+  tlsCertPath: string;
+  tlsKeyPath: string;
+}
+const AGENT_ENGINE_SELECT = {
   id: true,
   hostname: true,
   dockerUrl: true,
   tlsCaPath: true,
   tlsCertPath: true,
   tlsKeyPath: true,
-} as const;
+} as const satisfies Record<keyof AgentEngine, true>;
 
 /** The columns a create or an update sets; memory in bytes. Absent ones are left alone. */
 export interface AgentFields {
@@ -78,6 +86,17 @@ export function createAgentsRepository(database: Database) {
     /** Null when no agent has the id. */
     update: (id: string, fields: AgentFields, tx?: Tx): Promise<AgentRow | null> =>
       orNullWhenMissing((tx ?? prisma).agent.update({ where: { id }, data: columns(fields) })),
+
+    /** These agents' engines and zones, by id. */
+    async enginesOf(
+      ids: readonly string[],
+    ): Promise<Map<string, AgentEngine & { zoneId: string }>> {
+      const rows = await prisma.agent.findMany({
+        where: { id: { in: [...ids] } },
+        select: { ...AGENT_ENGINE_SELECT, zoneId: true },
+      });
+      return new Map(rows.map((row) => [row.id, row]));
+    },
 
     /** How many agents each zone has, by zone id (zones without any are absent). */
     async countByZone(): Promise<Map<string, number>> {

@@ -81,6 +81,17 @@ export function createImagesRepository({ prisma }: Database) {
         orderBy: BY_NAME,
       }),
 
+    /** These workspaces' names, by id. */
+    async namesOf(
+      ids: readonly string[],
+    ): Promise<Map<string, { id: string; name: string; friendlyName: string }>> {
+      const rows = await prisma.image.findMany({
+        where: { id: { in: [...ids] } },
+        select: { id: true, name: true, friendlyName: true },
+      });
+      return new Map(rows.map((image) => [image.id, image]));
+    },
+
     /** The settings names taken that start with `prefix`. */
     async settingsNamesFrom(prefix: string): Promise<Set<string>> {
       const taken = await prisma.image.findMany({

@@ -1,18 +1,12 @@
-import { AGENT_ENGINE_SELECT } from '../agents/agents.repository';
-import { Prisma } from '../generated/prisma/client';
+import { Prisma, type Kasm } from '../generated/prisma/client';
 import { qualified, runStatement, type Database, type TransactionOptions, type Tx } from '../db';
 import { LIVE_STATUSES, type KasmStatus } from '../domain/session-statuses';
 
 /** Statuses in which some process is working on the session under a lease. */
 const PASSING_STATUSES = ['requested', 'provisioning', 'starting', 'stopping'] as const;
 
-const WITH_OWNER = {
-  user: { select: { username: true } },
-  image: { select: { id: true, name: true, friendlyName: true } },
-  agent: { select: { ...AGENT_ENGINE_SELECT, zone: { select: { name: true } } } },
-} satisfies Prisma.KasmInclude;
-export type KasmRow = Prisma.KasmGetPayload<{ include: typeof WITH_OWNER }>;
-export type KasmAgent = KasmRow['agent'];
+/** A session as stored; its owner, workspace and agent are theirs to say (kasm-owners.ts). */
+export type KasmRow = Kasm;
 
 export type NewKasm = Pick<
   Prisma.KasmUncheckedCreateInput,
@@ -35,7 +29,7 @@ const live = { in: [...LIVE_STATUSES] };
 /** The live statuses as SQL literals: constants of our own, never client input. */
 const LIVE_SQL = LIVE_STATUSES.map((status) => `'${status}'`).join(', ');
 
-/** Every query of sessions and their proxy grants. */
+/** Every query of sessions (`kasm`) and their proxy grants (`kasm_grant`). */
 export function createKasmsRepository(database: Database) {
   const { prisma: db, schema } = database;
   const table = (name: string) => Prisma.raw(qualified(schema, name));
@@ -75,15 +69,14 @@ export function createKasmsRepository(database: Database) {
       );
     },
 
-    insert: (tx: Tx, data: NewKasm) =>
-      tx.kasm.create({ data: { ...data, status: 'requested' }, include: WITH_OWNER }),
+    insert: (tx: Tx, data: NewKasm): Promise<KasmRow> =>
+      tx.kasm.create({ data: { ...data, status: 'requested' } }),
 
-    find: (id: string) => db.kasm.findUnique({ where: { id }, include: WITH_OWNER }),
+    find: (id: string): Promise<KasmRow | null> => db.kasm.findUnique({ where: { id } }),
 
     listLive(userId?: string): Promise<KasmRow[]> {
       return db.kasm.findMany({
         where: { status: live, ...(userId ? { userId } : {}) },
-        include: WITH_OWNER,
         orderBy: { createdAt: 'asc' },
       });
     },

@@ -5,7 +5,8 @@ import type { LaunchPlan } from '../launch-plan/launch-plan';
 import { launchSteps, type LaunchInput } from './container-plan';
 import { waitUntilServing } from './session-ready';
 import type { KasmStatus } from '../domain/session-statuses';
-import type { KasmRow, KasmsRepository } from './kasms.repository';
+import type { KasmWithOwners } from './kasm-owners';
+import type { KasmsRepository } from './kasms.repository';
 
 export interface LauncherOptions {
   kasms: KasmsRepository;
@@ -56,7 +57,7 @@ export function createSessionLauncher(options: LauncherOptions) {
     if (!(await kasms.transition(id, [from], data, owner))) throw new Superseded();
   }
 
-  async function carryOut(row: KasmRow, request: LaunchRequest): Promise<void> {
+  async function carryOut(row: KasmWithOwners, request: LaunchRequest): Promise<void> {
     const deadline = Date.now() + options.launchTimeoutMs;
     const steps = launchSteps({
       plan: row.plan as unknown as LaunchPlan,
@@ -107,7 +108,7 @@ export function createSessionLauncher(options: LauncherOptions) {
     });
   }
 
-  async function cleanUp(row: KasmRow, error: unknown): Promise<void> {
+  async function cleanUp(row: KasmWithOwners, error: unknown): Promise<void> {
     await engines
       .forAgent(row.agent)
       .removeSession(toWireId(row.id))
@@ -138,7 +139,7 @@ export function createSessionLauncher(options: LauncherOptions) {
     );
   }
 
-  async function run(row: KasmRow, request: LaunchRequest): Promise<void> {
+  async function run(row: KasmWithOwners, request: LaunchRequest): Promise<void> {
     const limitS = options.launchTimeoutMs / 1000;
     let timer: NodeJS.Timeout | undefined;
     let timedOut = false;
@@ -165,7 +166,7 @@ export function createSessionLauncher(options: LauncherOptions) {
 
   return {
     /** Starts carrying out the session's plan; answers at once. */
-    launch(row: KasmRow, request: LaunchRequest): void {
+    launch(row: KasmWithOwners, request: LaunchRequest): void {
       renewal ??= setInterval(renewLeases, Math.max(100, options.leaseMs / 3));
       renewal.unref();
       const done = run(row, request).finally(() => inFlight.delete(row.id));

@@ -119,6 +119,15 @@ export function createUsersRepository(database: Database) {
       });
     },
 
+    /** These users' names, by id. */
+    async usernamesOf(ids: readonly string[]): Promise<Map<string, string>> {
+      const rows = await prisma.user.findMany({
+        where: { id: { in: [...ids] } },
+        select: { id: true, username: true },
+      });
+      return new Map(rows.map((user) => [user.id, user.username]));
+    },
+
     account: (where: { id: string } | { username: string }): Promise<UserAccount | null> =>
       prisma.user.findUnique({
         where,

@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { IdSchema, toWireId } from '@platform/schemas';
 import { KasmNotRunningError } from '../errors';
 import { requestHostOf } from '../launch-plan/request-host';
-import type { KasmRow } from '../sessions/kasms.repository';
+import type { KasmWithOwners } from '../sessions/kasm-owners';
 import { toKasmResponse } from '../sessions/kasm-response';
 import { dashboardPage, signInPage } from './pages';
 import { openingPage, sessionsSection, startPage, type SessionLine } from './session-pages';
@@ -19,7 +19,7 @@ const NOTICES: Record<string, string> = {
 const KasmParams = Type.Object({ kasmId: IdSchema });
 const CsrfForm = Type.Object({ [CSRF_FIELD]: Type.Optional(Type.String({ maxLength: 200 })) });
 
-function lineOf(row: KasmRow): SessionLine {
+function lineOf(row: KasmWithOwners): SessionLine {
   const wire = toKasmResponse(row);
   return {
     kasmId: wire.kasm_id,
