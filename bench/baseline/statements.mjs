@@ -1,5 +1,5 @@
 // The baseline's statements: the texts the services send for the compared requests
-// (workspace-api's users.sql.ts and kasms.repository.ts, calendar-api's events.repository.ts),
+// (workspace-api's users.sql.ts and kasms.repository.ts, calendar-api's events.sql.ts),
 // written out here because the bench does not import the apps. The plan check compares them with what the services really
 // send and reports any difference (bench/lib/plans.mjs), so that a baseline never does less
 // database work than its service.

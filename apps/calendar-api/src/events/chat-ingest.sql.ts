@@ -1,6 +1,6 @@
 import { qualified, type Statement } from '../db';
 import type { ExtractedEvent } from '../extraction';
-import { eventColumns, type EventRow } from './event-row';
+import { byDateThenId, eventColumns, eventRowFromSql, type EventRow } from './event-row';
 
 /** A chat message's events as extraction read them, and who the message is. */
 export interface ChatMessageEvents {
@@ -14,6 +14,15 @@ export interface ChatMessageEvents {
   /** Which version of the message this is (Slack's edited.ts, else ts); null: unversioned. */
   version: string | null;
 }
+
+export interface StoredMessage {
+  created: EventRow[];
+  /** The events of the message's previous text, now deleted; null for a new message. */
+  replaced: EventRow[] | null;
+}
+
+/** unchanged: this exact content is stored already; stale: a newer version of it is. */
+export type StoreResult = StoredMessage | 'unchanged' | 'stale';
 
 /**
  * A row of ingest_chat_message: the claim ('inserted', 'updated', or 'stale' alone), or an
@@ -48,5 +57,20 @@ export function ingestStatement(schema: string, message: ChatMessageEvents): Sta
       events.map((e) => e.period),
       version,
     ],
+  };
+}
+
+/** What the function's rows say: nothing stored, a stale version, or the events it wrote. */
+export function storeResult(rows: IngestRow[]): StoreResult {
+  if (rows.length === 0) return 'unchanged';
+  if (rows[0].change === 'stale') return 'stale';
+  const of = (change: IngestRow['change']) =>
+    rows
+      .filter((row) => row.change === change)
+      .map(({ change: _, ...event }) => eventRowFromSql(event))
+      .sort(byDateThenId);
+  return {
+    created: of('created'),
+    replaced: rows[0].change === 'updated' ? of('replaced') : null,
   };
 }

@@ -1,33 +1,24 @@
 import { fromDbDate, toDbDate } from '../domain/calendar-days';
 import type { Series } from '../domain/recurrence';
-import { qualified, runStatement, type Database, type Statement, type Tx } from '../db';
+import { qualified, runStatement, type Database, type Tx } from '../db';
 import type { CalendarEvent, Prisma } from '../generated/prisma/client';
-import { ingestStatement, type ChatMessageEvents, type IngestRow } from './chat-ingest.sql';
+import {
+  ingestStatement,
+  storeResult,
+  type ChatMessageEvents,
+  type IngestRow,
+  type StoreResult,
+} from './chat-ingest.sql';
 import { byDateThenId, eventColumns, eventRowFromSql, type EventRow } from './event-row';
+import {
+  lockStatement,
+  selectEventsStatement,
+  type EventFilter,
+  type LockTarget,
+} from './events.sql';
 
-export type { ChatMessageEvents } from './chat-ingest.sql';
-
-export interface StoredMessage {
-  created: EventRow[];
-  /** The events of the message's previous text, now deleted; null for a new message. */
-  replaced: EventRow[] | null;
-}
-
-/** unchanged: this exact content is stored already; stale: a newer version of it is. */
-export type StoreResult = StoredMessage | 'unchanged' | 'stale';
-
-/** Which events a read wants; every condition given must hold. */
-export interface EventFilter {
-  date?: string;
-  /** Inclusive bounds. */
-  start?: string;
-  end?: string;
-  type?: string;
-  period?: string;
-  /** Keyset paging: only events after this one in (date, id) order. */
-  after?: { date: string; id: number };
-  limit?: number;
-}
+export type { ChatMessageEvents, StoredMessage, StoreResult } from './chat-ingest.sql';
+export type { EventFilter, LockTarget } from './events.sql';
 
 export interface NewEvent {
   date: string;
@@ -44,50 +35,6 @@ const ORDER = [
   { date: 'asc' },
   { id: 'asc' },
 ] satisfies Prisma.CalendarEventOrderByWithRelationInput[];
-
-/**
- * The read of events matching `filter` in one round trip: the single events, by date, then id
- * (the `(date, id)` index; `limit` applies to them), then the recurring events whose series can
- * have an occurrence matching it, found from their first and last days (`(series_end, date)`
- * index) and expanded by the caller. Its text depends only on which conditions are present, so
- * each shape is one named statement, prepared once per connection.
- */
-export function selectEventsStatement(schema: string, filter: EventFilter): Statement {
-  const values: unknown[] = [];
-  const shape: string[] = [];
-  const singles = ['e.rrule IS NULL'];
-  const series = ['e.rrule IS NOT NULL'];
-  const add = (key: string, given: unknown[], single: string | null, recurring: string | null) => {
-    const at = given.map((value) => `$${values.push(value)}`);
-    const fill = (sql: string) => sql.replace(/\$(\d)/g, (_, n: string) => at[Number(n)]);
-    if (single !== null) singles.push(fill(single));
-    if (recurring !== null) series.push(fill(recurring));
-    shape.push(key);
-  };
-  const { date, start, end, type, period, after } = filter;
-  if (date !== undefined) {
-    add('date', [date], 'e.date = $0::date', 'e.series_end >= $0::date AND e.date <= $0::date');
-  }
-  if (start !== undefined) add('start', [start], 'e.date >= $0::date', 'e.series_end >= $0::date');
-  if (end !== undefined) add('end', [end], 'e.date <= $0::date', 'e.date <= $0::date');
-  if (type !== undefined) add('type', [type], 'e.type = $0', 'e.type = $0');
-  if (period !== undefined) add('period', [period], 'e.period = $0', 'e.period = $0');
-  if (after !== undefined) {
-    add('after', [after.date, after.id], '(e.date, e.id) > ($0::date, $1::integer)', null);
-    series.push(`e.series_end >= $${values.length - 1}::date`);
-  }
-  const table = qualified(schema, 'calendar_event');
-  // Ordered by the table's columns, not the text ones of the same names: the index then does it.
-  let first = `SELECT ${eventColumns('e', true)} FROM ${table} e
-    WHERE ${singles.join(' AND ')} ORDER BY e.date, e.id`;
-  if (filter.limit !== undefined) {
-    first += ` LIMIT $${values.push(filter.limit)}::integer`;
-    shape.push('limit');
-  }
-  const text = `(${first}) UNION ALL (SELECT ${eventColumns('e')} FROM ${table} e
-    WHERE ${series.join(' AND ')})`;
-  return { name: `calendar_events_${shape.join('_') || 'all'}`, text, values };
-}
 
 /** A row as Prisma reads it, made an EventRow. */
 export function eventRowFromModel(event: CalendarEvent): EventRow {
@@ -153,22 +100,6 @@ function unchangedSince(id: number, expected: EventRow | null): Prisma.CalendarE
 const byTitle = (title: string, date: string | undefined): Prisma.CalendarEventWhereInput =>
   date === undefined ? { title } : { title, date: toDbDate(date) };
 
-/** The events an edit is about, locked until its transaction ends: by id, or by title (and date). */
-function lockStatement(schema: string, target: LockTarget): Statement {
-  const from = `SELECT ${eventColumns('e')} FROM ${qualified(schema, 'calendar_event')} e`;
-  if ('id' in target) {
-    const text = `${from} WHERE e.id = $1 FOR UPDATE`;
-    return { name: 'calendar_event_lock_id', text, values: [target.id] };
-  }
-  const onDate = target.date === undefined ? '' : ' AND e.date = $2::date';
-  return {
-    name: `calendar_event_lock_title${onDate === '' ? '' : '_date'}`,
-    text: `${from} WHERE e.title = $1${onDate} ORDER BY e.date, e.id FOR UPDATE`,
-    values: target.date === undefined ? [target.title] : [target.title, target.date],
-  };
-}
-export type LockTarget = { id: number } | { title: string; date: string | undefined };
-
 /**
  * Every query of calendar_event. Reads run as prepared statements on the pool; writes through
  * Prisma, and a chat message's through the ingest_chat_message function.
@@ -188,18 +119,7 @@ export function createEventsRepository(db: Database) {
      */
     async ingestChatMessage(tx: Tx | null, message: ChatMessageEvents): Promise<StoreResult> {
       const statement = ingestStatement(db.schema, message);
-      const rows = await runStatement<IngestRow>(db, statement, tx ?? undefined);
-      if (rows.length === 0) return 'unchanged';
-      if (rows[0].change === 'stale') return 'stale';
-      const of = (change: IngestRow['change']) =>
-        rows
-          .filter((row) => row.change === change)
-          .map(({ change: _, ...event }) => eventRowFromSql(event))
-          .sort(byDateThenId);
-      return {
-        created: of('created'),
-        replaced: rows[0].change === 'updated' ? of('replaced') : null,
-      };
+      return storeResult(await runStatement<IngestRow>(db, statement, tx ?? undefined));
     },
 
     /** Deletes the events of a chat message (it is being forgotten), by date, then id. */
