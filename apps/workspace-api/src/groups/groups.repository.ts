@@ -54,7 +54,8 @@ export function createGroupsRepository(database: Database) {
       await tx.group.delete({ where: { id } });
     },
 
-    countMembers: (id: string, tx: Tx) => tx.userGroup.count({ where: { groupId: id } }),
+    countMembers: (id: string, tx?: Tx) =>
+      (tx ?? prisma).userGroup.count({ where: { groupId: id } }),
 
     addMember: async (userId: string, groupId: string, tx?: Tx) => {
       await (tx ?? prisma).userGroup.create({ data: { userId, groupId } });

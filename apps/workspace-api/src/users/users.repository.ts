@@ -36,9 +36,10 @@ export interface UserCredentials {
 }
 
 /**
- * Every query of users and their memberships' user side. Hot statements run prepared on the
- * pool (users.sql.ts); the rest through Prisma. A taken username fails with a unique violation
- * (isUniqueViolation), whichever way it ran.
+ * Every query of users (`user`). Memberships and groups are the groups repository's; a user's
+ * row shows its groups through userColumns, and inGroup filters by membership (both say why).
+ * Hot statements run prepared on the pool (users.sql.ts); the rest through Prisma. A taken
+ * username fails with a unique violation (isUniqueViolation), whichever way it ran.
  */
 export function createUsersRepository(database: Database) {
   const { schema, prisma } = database;
@@ -92,25 +93,20 @@ export function createUsersRepository(database: Database) {
       }
     },
 
-    /** A group's members by username, one page, and how many it has. */
-    async inGroup(groupId: string, page: number, pageSize: number) {
-      const member = `FROM ${qualified(schema, 'user_group')} m WHERE m.group_id = $1::uuid`;
-      const [users, [{ total }]] = await Promise.all([
-        rows({
-          name: 'users_in_group',
-          text: `SELECT ${userColumns(schema)} FROM ${qualified(schema, 'user')} u
-                 WHERE u.id IN (SELECT m.user_id ${member})
-                 ORDER BY u.username OFFSET $2::int LIMIT $3::int`,
-          values: [groupId, page * pageSize, pageSize],
-        }),
-        runStatement<{ total: number }>(database, {
-          name: 'users_in_group_count',
-          text: `SELECT count(*)::int AS total ${member}`,
-          values: [groupId],
-        }),
-      ]);
-      return { users, total };
-    },
+    /**
+     * A group's members by username, one page. Paging users in username order by a membership
+     * needs user_group (the groups repository's) in the same statement; composing it would
+     * send every member's id, 100k of them for All Users, for each page.
+     */
+    inGroup: (groupId: string, page: number, pageSize: number) =>
+      rows({
+        name: 'users_in_group',
+        text: `SELECT ${userColumns(schema)} FROM ${qualified(schema, 'user')} u
+               WHERE u.id IN (SELECT m.user_id FROM ${qualified(schema, 'user_group')} m
+                              WHERE m.group_id = $1::uuid)
+               ORDER BY u.username OFFSET $2::int LIMIT $3::int`,
+        values: [groupId, page * pageSize, pageSize],
+      }),
 
     async credentialsOf(username: string): Promise<UserCredentials | null> {
       return prisma.user.findUnique({

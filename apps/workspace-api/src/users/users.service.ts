@@ -54,9 +54,10 @@ export interface UserLogins {
   endSessionsOf(userId: string, tx: Tx): Promise<void>;
 }
 
-/** What users need of the groups feature: every new user joins All Users. */
+/** What users need of the groups feature: every new user joins All Users; members' count. */
 export interface UserMemberships {
   addMember(userId: string, groupId: string, tx: Tx): Promise<void>;
+  countMembers(groupId: string): Promise<number>;
 }
 
 export type UsersListing =
@@ -86,9 +87,14 @@ export function createUsersService({
     find,
     idOf,
 
-    /** A group's members by username (the groups feature checks the group). */
-    inGroup: (groupId: string, page: number, pageSize: number) =>
-      users.inGroup(groupId, page, pageSize),
+    /** A group's members by username, and how many it has (the groups feature checks the group). */
+    async inGroup(groupId: string, page: number, pageSize: number) {
+      const [members, total] = await Promise.all([
+        users.inGroup(groupId, page, pageSize),
+        memberships.countMembers(groupId),
+      ]);
+      return { users: members, total };
+    },
 
     /** For password sign-ins only: the hash never leaves the users and logins services. */
     credentialsOf: (username: string) => users.credentialsOf(normalizeUsername(username)),

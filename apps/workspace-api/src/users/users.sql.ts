@@ -18,7 +18,14 @@ export interface UserChange {
   passwordHash?: string;
 }
 
-/** The UserRow columns of `u`, its groups in membership order. */
+/**
+ * The UserRow columns of `u`, its groups in membership order. The groups are read here, from the
+ * groups repository's tables (user_group, group), and not by a statement of that repository
+ * beside this one: sending get_user's and update_user's groups as a statement of their own cost
+ * the service about 100 µs of CPU per request (+45 %) and get_user its ratio target
+ * (bench/README.md, "Issue 32"). Only this projection and inGroup's membership filter read them
+ * outside the groups repository; every write of them is its own.
+ */
 export function userColumns(schema: string): string {
   return `u.id, u.username, u.first_name AS "firstName", u.last_name AS "lastName", u.phone,
     u.organization, u.notes, u.locked, u.disabled, u.realm, u.created_at AS "createdAt",
