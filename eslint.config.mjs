@@ -1,5 +1,13 @@
 import nx from '@nx/eslint-plugin';
 
+/** Prisma's generated client, whichever way a file reaches it. */
+const PRISMA_CLIENT = [
+  '@prisma/client',
+  '@prisma/client/*',
+  '**/generated/prisma',
+  '**/generated/prisma/**',
+];
+
 const TEST_FILES = [
   '**/*.test.ts',
   '**/test/**/*.ts',
@@ -87,8 +95,28 @@ export default [
         {
           patterns: [
             {
-              group: ['@prisma/client', '**/generated/prisma/**'],
+              group: PRISMA_CLIENT,
               message: 'libs never import Prisma clients',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Prisma's types stay in the data layer: repositories and db/ use them, every other file
+    // sees the repositories' row types (tests may arrange rows through the client).
+    files: ['apps/*/src/**/*.ts'],
+    ignores: ['apps/*/src/**/*.repository.ts', 'apps/*/src/db/**', ...TEST_FILES],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: PRISMA_CLIENT,
+              message:
+                "only repositories and db/ import Prisma's client; use the repository's row type",
             },
           ],
         },

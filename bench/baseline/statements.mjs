@@ -1,6 +1,6 @@
 // The baseline's statements: the texts the services send for the compared requests
-// (workspace-api's users.sql.ts, calendar-api's events.repository.ts), written out here because
-// the bench does not import the apps. The plan check compares them with what the services really
+// (workspace-api's users.sql.ts and kasms.repository.ts, calendar-api's events.sql.ts),
+// written out here because the bench does not import the apps. The plan check compares them with what the services really
 // send and reports any difference (bench/lib/plans.mjs), so that a baseline never does less
 // database work than its service.
 
@@ -12,12 +12,12 @@ const userColumns = `u.id, u.username, u.first_name AS "firstName", u.last_name 
               FROM "workspace"."user_group" ug JOIN "workspace"."group" g ON g.id = ug.group_id
               WHERE ug.user_id = u.id), '[]') AS groups`;
 
-/** A user by id, and whether any of their sessions is live. */
-const GET_USER = `SELECT ${userColumns},
-      EXISTS (SELECT 1 FROM "workspace"."kasm" k
-              WHERE k.user_id = u.id AND k.status IN (${LIVE})) AS "hasLiveSessions"
-    FROM "workspace"."user" u
-    WHERE u.id = $1::uuid`;
+/** A user by id. */
+const GET_USER = `SELECT ${userColumns} FROM "workspace"."user" u WHERE u.id = $1::uuid`;
+
+/** Whether any session of the user is live (the sessions feature's probe, sent beside GET_USER). */
+export const HAS_LIVE_SESSIONS = `SELECT EXISTS (SELECT 1 FROM "workspace"."kasm" k
+             WHERE k.user_id = $1::uuid AND k.status IN (${LIVE})) AS "hasLive"`;
 
 /** Only the fields given change ($2–$10, null when not given); answers the user. */
 const UPDATE_USER = `
@@ -38,9 +38,6 @@ const UPDATE_USER = `
         updated_at = now()
       WHERE id = $1::uuid
       RETURNING *
-    ), ended AS (
-      DELETE FROM "workspace"."session" WHERE user_id = $1::uuid AND $10::text IS NOT NULL
-        AND EXISTS (SELECT 1 FROM u)
     )
     SELECT ${userColumns} FROM u`;
 

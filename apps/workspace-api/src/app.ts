@@ -35,6 +35,7 @@ import { createWorkspaceMetrics } from './metrics';
 import { enginePolicy, type Engines } from './engines';
 import { createEngines } from './docker';
 import {
+  createKasmReads,
   createKasmsRepository,
   createSessionAccess,
   createSessionLauncher,
@@ -96,7 +97,11 @@ export async function buildApp(
     ...serverKeyCaching(app, config, database, overrides.apiKeyCache),
   });
   const groupImages = createGroupImagesService(data);
-  const images = createImagesService({ images: data.images, users: targetUsers });
+  const images = createImagesService({
+    images: data.images,
+    users: targetUsers,
+    groups: data.groups,
+  });
   const registries = createRegistryService({ registries: data.registries, config });
   const registryWorkspaces = createRegistryWorkspacesService({
     ...data,
@@ -119,8 +124,10 @@ export async function buildApp(
       'ENGINE_ALLOW_INSECURE_TCP is on: tcp:// agents without TLS are accepted, and anyone on their network owns those engines and hosts. Lab use only.',
     );
   }
+  const kasms = createKasmsRepository(database);
   const sessionParts = {
-    kasms: createKasmsRepository(database),
+    kasms,
+    reads: createKasmReads(kasms, data),
     agents: data.agents,
     engines: overrides.engines ?? createEngines({ policy, log: app.log }),
     owner: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`.slice(-64),
@@ -132,6 +139,7 @@ export async function buildApp(
     engines: sessionParts.engines,
     policy,
     reservations: () => sessionParts.kasms.reservations(),
+    zones: data.zones,
   });
   const registry = createRegistry();
   const workspaceMetrics = createWorkspaceMetrics({
@@ -150,7 +158,7 @@ export async function buildApp(
       user: { uid: config.PROFILE_UID, gid: config.PROFILE_GID },
     },
   });
-  const access = createSessionAccess(sessionParts.kasms, {
+  const access = createSessionAccess(kasms, sessionParts.reads, {
     grantTtlMs: config.SESSION_GRANT_TTL_SECONDS * 1000,
   });
   const sockets = createSessionSockets({ intervalMs: SOCKET_RECHECK_MS });
@@ -172,20 +180,21 @@ export async function buildApp(
       sockets.closeSession(kasmId);
     },
   });
+  const loginRows = createLoginsRepository(database);
   const users = createUsersService({
     users: data.users,
     config,
     sessions,
+    logins: loginRows,
+    memberships: data.groups,
   });
-  const logins = createLoginsService({
-    logins: createLoginsRepository(database),
-    users,
-    config,
-  });
+  const logins = createLoginsService({ logins: loginRows, users, config });
   const memberships = createMembershipsService({ groups: data.groups, users });
   const groups = createGroupsService({ groups: data.groups, members: users.inGroup });
   const icons = createIconsService({
     icons: createIconsRepository(database),
+    images: data.images,
+    registries: data.registries,
     // Icons come from registries: the same outbound policy as the registries themselves.
     fetch: createOutboundFetch({
       policy: createOutboundPolicy({

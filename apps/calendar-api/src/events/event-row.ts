@@ -1,10 +1,7 @@
-import { fromDbDate } from '../domain';
-import type { CalendarEvent } from '../generated/prisma/client';
-
 /**
  * The one row shape of an event, whichever statement read it: dates as `YYYY-MM-DD`, times as
  * ISO strings. Reads send text from Postgres and never build Date objects (two per row were
- * most of the CPU of a week's listing); Prisma's results are converted to it.
+ * most of the CPU of a week's listing); the repository converts Prisma's results to it.
  */
 export interface EventRow {
   id: number;
@@ -63,25 +60,6 @@ export function eventRowFromSql(row: EventRow): EventRow {
   row.updatedAt = isoFromUtcText(row.updatedAt);
   row.exdates ??= NO_EXDATES;
   return row;
-}
-
-export function eventRowFromModel(event: CalendarEvent): EventRow {
-  return {
-    id: event.id,
-    date: fromDbDate(event.date),
-    title: event.title,
-    description: event.description,
-    type: event.type,
-    period: event.period,
-    sourceChannel: event.sourceChannel,
-    sourceMessageId: event.sourceMessageId,
-    fromChat: event.chatMessageId !== null,
-    sequence: event.sequence,
-    rrule: event.rrule,
-    exdates: event.exdates.map(fromDbDate),
-    createdAt: event.createdAt.toISOString(),
-    updatedAt: event.updatedAt.toISOString(),
-  };
 }
 
 /** Every list of events is ordered by date, then id: the order keyset paging walks. */

@@ -6,10 +6,15 @@ export {
   byDateThenId,
   eventColumns,
   type EventRow,
-  eventRowFromModel,
   eventRowFromSql,
 } from './event-row';
 export { eventTitlesRoutes } from './event-titles.routes';
+export {
+  createEventsRepository,
+  type EventsRepository,
+  type StoredMessage,
+  type StoreResult,
+} from './events.repository';
 export { eventsRoutes } from './events.routes';
 export { EventListSchema, type EventResponse, type NewEventBody } from './events.schemas';
 export { createEventsService } from './events.service';

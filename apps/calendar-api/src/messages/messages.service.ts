@@ -1,6 +1,11 @@
 import type { Config } from '../config';
 import type { Database, Tx } from '../db';
-import type { EventRow } from '../events';
+import {
+  createEventsRepository,
+  type EventRow,
+  type StoredMessage,
+  type StoreResult,
+} from '../events';
 import {
   extractEvents,
   MessageRejectedError,
@@ -10,11 +15,7 @@ import {
 import { invalidField } from '../errors';
 import { notificationContent, type NotificationContent, type Outbox } from '../notifications';
 import { dateInZone, parseChannelPeriods } from '../domain';
-import {
-  createChatMessagesRepository,
-  type StoredMessage,
-  type StoreResult,
-} from './chat-messages.repository';
+import { createChatMessagesRepository } from './chat-messages.repository';
 import { messageIdentity, type MessageIdentity } from './message-identity';
 import type { AddMessageBody } from './messages.schemas';
 
@@ -58,13 +59,14 @@ export function createMessagesService({
   outbox: Outbox;
 }) {
   const channelPeriods = parseChannelPeriods(config.CHANNEL_PERIODS);
-  const repository = createChatMessagesRepository(db);
+  const events = createEventsRepository(db);
+  const chatMessages = createChatMessagesRepository();
   const claimAndStore = (
     tx: Tx | null,
     identity: MessageIdentity,
     result: ExtractResult,
     version: string | null,
-  ) => repository.store(tx, identity, { ...result, version });
+  ) => events.ingestChatMessage(tx, { ...identity, ...result, version });
   const sourceOf = (identity: MessageIdentity) => ({
     channel: identity.channel === '' ? null : identity.channel,
     message_id: identity.messageId,
@@ -150,8 +152,10 @@ export function createMessagesService({
 
     /** A message deleted in the chat: its events go, and the message is forgotten. */
     async removeWith(tx: Tx, channel: string, messageId: string): Promise<EventRow[]> {
-      const removed = await repository.remove(tx, channel, messageId);
-      if (removed === null) return [];
+      const id = await chatMessages.find(tx, channel, messageId);
+      if (id === null) return [];
+      const removed = await events.removeOfMessage(tx, id);
+      await chatMessages.remove(tx, id);
       await outbox.enqueue(
         tx,
         notificationContent('deleted', removed, {

@@ -1,18 +1,25 @@
 import { orNullWhenMissing, qualified, type Database, type Tx } from '../db';
 import { Prisma, type Agent } from '../generated/prisma/client';
 
-/** An agent with its zone's name: the one shape every agent query returns. */
-export type AgentRow = Agent & { zone: { name: string } };
+export type AgentRow = Agent;
 
 /** An agent's name and engine address: what reaching its engine needs. */
-export const AGENT_ENGINE_SELECT = {
+export interface AgentEngine {
+  id: string;
+  hostname: string;
+  dockerUrl: string;
+  tlsCaPath: string;
+  tlsCertPath: string;
+  tlsKeyPath: string;
+}
+const AGENT_ENGINE_SELECT = {
   id: true,
   hostname: true,
   dockerUrl: true,
   tlsCaPath: true,
   tlsCertPath: true,
   tlsKeyPath: true,
-} as const;
+} as const satisfies Record<keyof AgentEngine, true>;
 
 /** The columns a create or an update sets; memory in bytes. Absent ones are left alone. */
 export interface AgentFields {
@@ -39,7 +46,6 @@ export type NewAgent = AgentFields & {
   memory: number;
 };
 
-const WITH_ZONE = { zone: { select: { name: true } } } as const;
 const BY_HOSTNAME = { hostname: 'asc' } as const;
 const bytes = (value: number | undefined) => (value === undefined ? undefined : BigInt(value));
 const columns = (fields: AgentFields) => ({
@@ -50,8 +56,9 @@ const columns = (fields: AgentFields) => ({
 });
 
 /**
- * Every query of agents: the settings' and the API's reads and writes, sessions' placement,
- * heartbeats and the engines to reconcile. A taken hostname fails with a unique violation, a
+ * Every query of agents (`agent`): the settings' and the API's reads and writes, sessions'
+ * placement, heartbeats and the engines to reconcile; their zones' names are the zones
+ * repository's to say. A taken hostname fails with a unique violation, a
  * zone that does not exist with a foreign-key violation (db/database-errors.ts).
  */
 export function createAgentsRepository(database: Database) {
@@ -59,12 +66,11 @@ export function createAgentsRepository(database: Database) {
   const agent = Prisma.raw(qualified(schema, 'agent'));
   return {
     /** Every agent by hostname (inside `tx` when given). */
-    list: (tx?: Tx): Promise<AgentRow[]> =>
-      (tx ?? prisma).agent.findMany({ include: WITH_ZONE, orderBy: BY_HOSTNAME }),
+    list: (tx?: Tx): Promise<AgentRow[]> => (tx ?? prisma).agent.findMany({ orderBy: BY_HOSTNAME }),
 
     /** Null when no agent has the id. */
     find: (id: string, tx?: Tx): Promise<AgentRow | null> =>
-      (tx ?? prisma).agent.findUnique({ where: { id }, include: WITH_ZONE }),
+      (tx ?? prisma).agent.findUnique({ where: { id } }),
 
     create: (fields: NewAgent, tx?: Tx): Promise<AgentRow> =>
       (tx ?? prisma).agent.create({
@@ -75,14 +81,28 @@ export function createAgentsRepository(database: Database) {
           cores: fields.cores,
           memory: BigInt(fields.memory),
         },
-        include: WITH_ZONE,
       }),
 
     /** Null when no agent has the id. */
     update: (id: string, fields: AgentFields, tx?: Tx): Promise<AgentRow | null> =>
-      orNullWhenMissing(
-        (tx ?? prisma).agent.update({ where: { id }, data: columns(fields), include: WITH_ZONE }),
-      ),
+      orNullWhenMissing((tx ?? prisma).agent.update({ where: { id }, data: columns(fields) })),
+
+    /** These agents' engines and zones, by id. */
+    async enginesOf(
+      ids: readonly string[],
+    ): Promise<Map<string, AgentEngine & { zoneId: string }>> {
+      const rows = await prisma.agent.findMany({
+        where: { id: { in: [...ids] } },
+        select: { ...AGENT_ENGINE_SELECT, zoneId: true },
+      });
+      return new Map(rows.map((row) => [row.id, row]));
+    },
+
+    /** How many agents each zone has, by zone id (zones without any are absent). */
+    async countByZone(): Promise<Map<string, number>> {
+      const counts = await prisma.agent.groupBy({ by: ['zoneId'], _count: { _all: true } });
+      return new Map(counts.map((c) => [c.zoneId, c._count._all]));
+    },
 
     /** False when no agent has the id. */
     remove: async (id: string, tx?: Tx): Promise<boolean> =>

@@ -17,10 +17,14 @@ import {
 } from '../errors';
 import { normalizeHostname } from '../domain';
 import type { CreateAgentInput, UpdateAgentInput } from './agents.schemas';
+import type { ZonesRepository } from '../zones/zones.repository';
 import type { AgentFields, AgentRow, AgentsRepository } from './agents.repository';
 
-/** An agent with what its live sessions reserve. */
-export type AgentWithZone = AgentRow & { reserved: { cores: number; memory: number } };
+/** An agent with its zone's name and what its live sessions reserve. */
+export type AgentWithZone = AgentRow & {
+  zone: { name: string };
+  reserved: { cores: number; memory: number };
+};
 
 export interface AgentsDeps {
   agents: AgentsRepository;
@@ -29,6 +33,8 @@ export interface AgentsDeps {
   policy: EnginePolicy;
   /** What live sessions reserve, by agent id (the sessions feature's public face). */
   reservations: () => Promise<Map<string, { cores: number; memory: number }>>;
+  /** The agents' zones' names. */
+  zones: Pick<ZonesRepository, 'namesOf'>;
 }
 
 const invalid = (problems: FieldProblem[]) =>
@@ -50,7 +56,7 @@ function addressAfter(stored: EngineAddress, input: UpdateAgentInput): EngineAdd
   };
 }
 
-export function createAgentsService({ agents, engines, policy, reservations }: AgentsDeps) {
+export function createAgentsService({ agents, engines, policy, reservations, zones }: AgentsDeps) {
   /** Uniqueness and the zone's existence are the database's to decide (a unique index, a foreign key). */
   const rethrow = (input: { hostname?: string; zone_id?: string }) => (error: unknown) => {
     if (isUniqueViolation(error)) throw new AgentHostnameTakenError(input.hostname ?? '');
@@ -59,9 +65,13 @@ export function createAgentsService({ agents, engines, policy, reservations }: A
   };
 
   async function withReservations(rows: AgentRow[]): Promise<AgentWithZone[]> {
-    const reserved = await reservations();
+    const [reserved, zoneNames] = await Promise.all([
+      reservations(),
+      zones.namesOf([...new Set(rows.map((row) => row.zoneId))]),
+    ]);
     return rows.map((row) => ({
       ...row,
+      zone: { name: zoneNames.get(row.zoneId) ?? '' },
       reserved: reserved.get(row.id) ?? { cores: 0, memory: 0 },
     }));
   }

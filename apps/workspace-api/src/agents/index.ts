@@ -1,10 +1,6 @@
 // The agents feature's public face: what other features may use of it.
 export { agentResources } from './agent-response';
-export {
-  AGENT_ENGINE_SELECT,
-  type AgentsRepository,
-  createAgentsRepository,
-} from './agents.repository';
+export { type AgentsRepository, createAgentsRepository } from './agents.repository';
 export { agentsRoutes } from './agents.routes';
 export { AgentFields, EngineAgentFields } from './agents.schemas';
 export { type AgentWithZone, createAgentsService } from './agents.service';

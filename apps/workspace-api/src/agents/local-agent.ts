@@ -16,10 +16,11 @@ export function localEngineUrl(dockerHost: string | undefined): string {
 
 /** The zones and agents services as setup uses them, with no server running: no sessions reserve anything. */
 export function localAgentServices(database: Database, engines: Engines, policy: EnginePolicy) {
+  const rows = { zones: createZonesRepository(database), agents: createAgentsRepository(database) };
   return {
-    zones: createZonesService({ zones: createZonesRepository(database) }),
+    zones: createZonesService(rows),
     agents: createAgentsService({
-      agents: createAgentsRepository(database),
+      ...rows,
       engines,
       policy,
       reservations: async () => new Map(),

@@ -1,5 +1,5 @@
 import type { Database, NotificationSession } from '../db';
-import type { ApiKey } from '../generated/prisma/client';
+import type { ApiKeyRow } from './api-keys.repository';
 
 /**
  * Verified API keys kept in memory, so that a request costs no query for its key. Safe only
@@ -17,11 +17,11 @@ import type { ApiKey } from '../generated/prisma/client';
  */
 export interface ApiKeyCache {
   /** The remembered row for a key; always undefined while the invalidation channel is down. */
-  get(key: string): ApiKey | undefined;
+  get(key: string): ApiKeyRow | undefined;
   /** Read before looking a key up in the database; pass to `remember`. */
   epoch(): number;
   /** Keeps a verified key unless anything was invalidated since `epoch`, or the channel is down. */
-  remember(apiKey: ApiKey, epoch: number): void;
+  remember(apiKey: ApiKeyRow, epoch: number): void;
   isLive(): boolean;
   /** Connects and listens; resolves after the first attempt, successful or not (it retries). */
   start(): Promise<void>;
@@ -52,7 +52,7 @@ export const HEARTBEAT_MS = 1000;
 export function createApiKeyCache(options: ApiKeyCacheOptions): ApiKeyCache {
   const { heartbeatMs = HEARTBEAT_MS, reconnectMs = 1000, maxEntries = 10_000, log } = options;
   const channels = cacheChannels(options.database.schema);
-  const entries = new Map<string, ApiKey>();
+  const entries = new Map<string, ApiKeyRow>();
   let epoch = 0;
   let session: NotificationSession | null = null;
   let live = false;

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { IdSchema, TimestampSchema, toTimestamp, toWireId } from '@platform/schemas';
-import type { ApiKey } from '../generated/prisma/client';
+import type { ApiKeyRow } from './api-keys.repository';
 import { PERMISSIONS } from './permissions';
 
 export const PermissionSchema = Type.Union(PERMISSIONS.map((p) => Type.Literal(p)));
@@ -30,7 +30,7 @@ export const IssuedApiKeySchema = Type.Object({
 
 export const RevokeApiKeyBodySchema = Type.Object({ api_key_id: IdSchema });
 
-export function toApiKeyResponse(key: ApiKey) {
+export function toApiKeyResponse(key: ApiKeyRow) {
   return {
     api_key_id: toWireId(key.id),
     name: key.name,

@@ -8,10 +8,9 @@ import {
   CredentialsInvalidError,
   ForbiddenError,
 } from '../errors';
-import type { ApiKey } from '../generated/prisma/client';
 import type { ApiKeyCache } from './api-key-cache';
 import type { ApiKeyFence } from './api-key-fence';
-import type { ApiKeysRepository } from './api-keys.repository';
+import type { ApiKeyRow, ApiKeysRepository } from './api-keys.repository';
 import type { Credentials } from './credentials';
 import {
   grantProblems,
@@ -29,7 +28,7 @@ export interface NewApiKey {
 }
 
 export interface IssuedApiKey {
-  apiKey: ApiKey;
+  apiKey: ApiKeyRow;
   /** Shown once; only its hash is stored. */
   secret: string;
 }
@@ -86,7 +85,7 @@ export function createApiKeysService({ keys, cache, fence }: ApiKeysDeps) {
      * A SHA-256 comparison, and an indexed lookup unless the cache holds the key. The cache
      * remembers only keys whose secret matched; revocation reaches it before the next request.
      */
-    async verify({ key, secret }: Credentials): Promise<ApiKey> {
+    async verify({ key, secret }: Credentials): Promise<ApiKeyRow> {
       const cached = key ? cache?.get(key) : undefined;
       const epoch = cache?.epoch() ?? 0;
       const found = cached ?? (key ? await keys.findByKey(key) : null);
@@ -98,7 +97,7 @@ export function createApiKeysService({ keys, cache, fence }: ApiKeysDeps) {
       return found;
     },
 
-    list(): Promise<ApiKey[]> {
+    list(): Promise<ApiKeyRow[]> {
       return keys.list();
     },
 
@@ -107,7 +106,10 @@ export function createApiKeysService({ keys, cache, fence }: ApiKeysDeps) {
      * (`revoker`; the CLI has none), only a key holding no more than it may be revoked, so that
      * a key manager cannot lock the administrators' keys out.
      */
-    async revoke(idOrKey: { id: string } | { key: string }, revoker?: KeyGrant): Promise<ApiKey> {
+    async revoke(
+      idOrKey: { id: string } | { key: string },
+      revoker?: KeyGrant,
+    ): Promise<ApiKeyRow> {
       const found = await keys.find(idOrKey);
       if (!found) throw new ApiKeyNotFoundError('id' in idOrKey ? idOrKey.id : idOrKey.key);
       const lacking = revoker ? permissionsLacking(revoker, found.permissions) : [];

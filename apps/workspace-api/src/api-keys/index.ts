@@ -2,7 +2,7 @@
 export type { ApiKeyCache } from './api-key-cache';
 export { serverKeyCaching } from './api-key-caching';
 export { createApiKeyFence } from './api-key-fence';
-export { createApiKeysRepository } from './api-keys.repository';
+export { type ApiKeyRow, createApiKeysRepository } from './api-keys.repository';
 export { apiKeysRoutes } from './api-keys.routes';
 export { type ApiKeysService, createApiKeysService, type IssuedApiKey } from './api-keys.service';
 export { takeCredentials } from './credentials';

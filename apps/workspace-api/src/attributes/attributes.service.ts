@@ -1,13 +1,12 @@
 import { toUuid, toWireId } from '@platform/schemas';
 import { isForeignKeyViolation } from '../db';
 import { ImageNotFoundError } from '../errors';
-import type { UserAttributes } from '../generated/prisma/client';
-import type { AttributesRepository } from './attributes.repository';
+import type { AttributesRepository, AttributesRow } from './attributes.repository';
 import type { AttributesResponse, UpdateAttributesInput } from './attributes.schemas';
 import type { TargetUser } from '../api';
 
 /** What a user without a row of attributes has (the table's defaults). */
-const DEFAULTS: Omit<UserAttributes, 'userId' | 'createdAt' | 'updatedAt'> = {
+const DEFAULTS: Omit<AttributesRow, 'userId' | 'createdAt' | 'updatedAt'> = {
   defaultImageId: null,
   showTips: true,
   autoLoginKasm: false,
@@ -19,7 +18,7 @@ const DEFAULTS: Omit<UserAttributes, 'userId' | 'createdAt' | 'updatedAt'> = {
   preferredTimezone: '',
 };
 
-function toResponse(userId: string, row: Partial<UserAttributes> | null): AttributesResponse {
+function toResponse(userId: string, row: Partial<AttributesRow> | null): AttributesResponse {
   const a = { ...DEFAULTS, ...row };
   return {
     user_id: toWireId(userId),

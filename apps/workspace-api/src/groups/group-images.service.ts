@@ -39,7 +39,7 @@ export function createGroupImagesService({
 
   return {
     async list(groupId: string): Promise<ImageRow[]> {
-      return images.inGroup(await requireGroup(groupId));
+      return images.among(await groups.imageIdsOf(await requireGroup(groupId)));
     },
 
     /** The primary key decides races: of two concurrent adds, one wins and one gets 409. */

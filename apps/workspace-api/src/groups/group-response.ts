@@ -1,8 +1,8 @@
 import { toTimestamp, toWireId } from '@platform/schemas';
-import type { Group } from '../generated/prisma/client';
+import type { GroupRow } from './groups.repository';
 import type { GroupResponse } from './groups.schemas';
 
-export function toGroupResponse(group: Group): GroupResponse {
+export function toGroupResponse(group: GroupRow): GroupResponse {
   return {
     group_id: toWireId(group.id),
     name: group.name,

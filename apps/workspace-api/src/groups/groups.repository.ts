@@ -54,10 +54,11 @@ export function createGroupsRepository(database: Database) {
       await tx.group.delete({ where: { id } });
     },
 
-    countMembers: (id: string, tx: Tx) => tx.userGroup.count({ where: { groupId: id } }),
+    countMembers: (id: string, tx?: Tx) =>
+      (tx ?? prisma).userGroup.count({ where: { groupId: id } }),
 
-    addMember: async (userId: string, groupId: string) => {
-      await prisma.userGroup.create({ data: { userId, groupId } });
+    addMember: async (userId: string, groupId: string, tx?: Tx) => {
+      await (tx ?? prisma).userGroup.create({ data: { userId, groupId } });
     },
 
     /** False when the user was not a member. */
@@ -94,6 +95,33 @@ export function createGroupsRepository(database: Database) {
       });
       return row?.group.maxKasmsPerUser ?? null;
     },
+
+    /** The workspaces on a group's Allowed Workspaces. */
+    async imageIdsOf(groupId: string): Promise<string[]> {
+      const rows = await prisma.groupImage.findMany({
+        where: { groupId },
+        select: { imageId: true },
+      });
+      return rows.map((row) => row.imageId);
+    },
+
+    /** The workspaces on the list of any of the user's groups. */
+    async imageIdsAllowedFor(userId: string): Promise<string[]> {
+      const rows = await prisma.groupImage.findMany({
+        where: { group: { users: { some: { userId } } } },
+        select: { imageId: true },
+        distinct: ['imageId'],
+      });
+      return rows.map((row) => row.imageId);
+    },
+
+    /** The user's groups whose Allowed Workspaces hold `imageId`, by priority, then name. */
+    granting: (imageId: string, userId: string): Promise<{ id: string; name: string }[]> =>
+      prisma.group.findMany({
+        where: { users: { some: { userId } }, images: { some: { imageId } } },
+        select: { id: true, name: true },
+        orderBy: [{ priority: 'asc' }, { name: 'asc' }],
+      }),
 
     addImage: async (groupId: string, imageId: string) => {
       await prisma.groupImage.create({ data: { groupId, imageId } });

@@ -1,6 +1,6 @@
 import type { Database } from '../db';
 
-/** Every query of workspace icons. */
+/** Every query of workspace icons (`image_icon`). */
 export function createIconsRepository({ prisma: db }: Database) {
   return {
     /** The stored icon of an installed workspace, when one was fetched. */
@@ -11,23 +11,19 @@ export function createIconsRepository({ prisma: db }: Database) {
       }),
 
     /**
-     * Installed workspaces from a registry whose icon is not stored yet, or whose last fetch
-     * failed before `retryBefore`.
+     * Of `imageIds`, those whose icon needs no fetch now: stored, or failed at `retryBefore` or
+     * later.
      */
-    due: (retryBefore: Date, limit: number) =>
-      db.image.findMany({
+    async settled(imageIds: readonly string[], retryBefore: Date): Promise<Set<string>> {
+      const rows = await db.imageIcon.findMany({
         where: {
-          registryId: { not: null },
-          imageSrc: { not: '' },
-          OR: [{ icon: null }, { icon: { data: null, fetchedAt: { lt: retryBefore } } }],
+          imageId: { in: [...imageIds] },
+          OR: [{ data: { not: null } }, { fetchedAt: { gte: retryBefore } }],
         },
-        select: {
-          id: true,
-          imageSrc: true,
-          registry: { select: { url: true, schemaVersion: true } },
-        },
-        take: limit,
-      }),
+        select: { imageId: true },
+      });
+      return new Set(rows.map((row) => row.imageId));
+    },
 
     save: (
       imageId: string,

@@ -2,6 +2,8 @@ import { readFile, stat } from 'node:fs/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { OutboundFetch } from '@platform/outbound';
 import { toUuid } from '@platform/schemas';
+import type { ImagesRepository } from '../images/images.repository';
+import type { RegistryRepository } from '../registry/registry.repository';
 import { iconSource, iconType } from './icon-source';
 import type { IconsRepository } from './icons.repository';
 
@@ -17,6 +19,9 @@ interface Fetched {
 
 export interface IconsDeps {
   icons: IconsRepository;
+  /** The workspaces that name an icon, and their registries. */
+  images: Pick<ImagesRepository, 'iconSources'>;
+  registries: Pick<RegistryRepository, 'sourcesOf'>;
   /** The registry's guarded fetch: the outbound policy applies to icons too. */
   fetch: OutboundFetch;
   timeoutMs: number;
@@ -27,7 +32,9 @@ export interface IconsDeps {
  * Installed workspaces' icons, fetched from their registry in the background and served from
  * the database: the page itself never reaches out, and a registry going away keeps its icons.
  */
-export function createIconsService({ icons, fetch, timeoutMs, log }: IconsDeps) {
+export function createIconsService(deps: IconsDeps) {
+  const { icons, fetch, timeoutMs, log } = deps;
+
   async function fetchHttp(url: string): Promise<Fetched> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
@@ -62,6 +69,23 @@ export function createIconsService({ icons, fetch, timeoutMs, log }: IconsDeps) 
     }
   }
 
+  /**
+   * Installed workspaces from a registry whose icon is not stored yet, or whose last fetch failed
+   * before `retryBefore`, with their registry's address.
+   */
+  async function due(retryBefore: Date, limit: number) {
+    const sources = await deps.images.iconSources();
+    const settled = await icons.settled(
+      sources.map((image) => image.id),
+      retryBefore,
+    );
+    const images = sources.filter((image) => !settled.has(image.id)).slice(0, limit);
+    const registries = await deps.registries.sourcesOf([
+      ...new Set(images.map((image) => image.registryId)),
+    ]);
+    return images.map((image) => ({ ...image, registry: registries.get(image.registryId) }));
+  }
+
   async function fetchLocal(file: string): Promise<Fetched> {
     const contentType = iconType(file, null);
     if (!contentType) throw new Error(`${file} is not a PNG, SVG, JPEG, GIF or WebP image`);
@@ -80,8 +104,7 @@ export function createIconsService({ icons, fetch, timeoutMs, log }: IconsDeps) 
 
     /** Fetches the icons not stored yet (failed ones again after an hour); one background round. */
     async fillMissing(): Promise<void> {
-      const due = await icons.due(new Date(Date.now() - RETRY_MS), BATCH);
-      for (const image of due) {
+      for (const image of await due(new Date(Date.now() - RETRY_MS), BATCH)) {
         if (!image.registry) continue;
         const source = iconSource(image.registry.url, image.registry.schemaVersion, image.imageSrc);
         const sourceUrl = 'problem' in source ? image.imageSrc : source.url;

@@ -42,12 +42,11 @@ const BY_NAME = [
   { id: 'asc' },
 ] satisfies Prisma.ImageOrderByWithRelationInput[];
 const json = (value: object) => value as Prisma.InputJsonObject;
-const ofUser = (userId: string) => ({ group: { users: { some: { userId } } } });
 
 /**
- * Every query of installed workspaces (images), also those that ask which of them a group's
- * Allowed Workspaces or a user's groups hold. Settings names are unique: a taken one fails with
- * a unique violation (isUniqueViolation).
+ * Every query of installed workspaces (`image`); which of them groups list is the groups
+ * repository's to say. Settings names are unique: a taken one fails with a unique violation
+ * (isUniqueViolation).
  */
 export function createImagesRepository({ prisma }: Database) {
   return {
@@ -75,32 +74,23 @@ export function createImagesRepository({ prisma }: Database) {
     remove: async (id: string): Promise<boolean> =>
       (await prisma.image.deleteMany({ where: { id } })).count > 0,
 
-    /** The enabled workspaces on the list of one of the user's groups. */
-    allowedFor: (userId: string): Promise<ImageRow[]> =>
+    /** The workspaces with these ids (only the enabled ones with `enabledOnly`), by name. */
+    among: (ids: readonly string[], enabledOnly = false): Promise<ImageRow[]> =>
       prisma.image.findMany({
-        where: { enabled: true, groups: { some: ofUser(userId) } },
+        where: { id: { in: [...ids] }, ...(enabledOnly ? { enabled: true } : {}) },
         orderBy: BY_NAME,
       }),
 
-    /** Whether the workspace is enabled, and which of the user's groups list it, by priority. */
-    async accessOf(id: string, userId: string) {
-      const image = await prisma.image.findUnique({
-        where: { id },
-        select: {
-          enabled: true,
-          groups: {
-            where: ofUser(userId),
-            select: { group: { select: { id: true, name: true } } },
-            orderBy: [{ group: { priority: 'asc' } }, { group: { name: 'asc' } }],
-          },
-        },
+    /** These workspaces' names, by id. */
+    async namesOf(
+      ids: readonly string[],
+    ): Promise<Map<string, { id: string; name: string; friendlyName: string }>> {
+      const rows = await prisma.image.findMany({
+        where: { id: { in: [...ids] } },
+        select: { id: true, name: true, friendlyName: true },
       });
-      return image && { enabled: image.enabled, groups: image.groups.map(({ group }) => group) };
+      return new Map(rows.map((image) => [image.id, image]));
     },
-
-    /** The workspaces on a group's Allowed Workspaces. */
-    inGroup: (groupId: string): Promise<ImageRow[]> =>
-      prisma.image.findMany({ where: { groups: { some: { groupId } } }, orderBy: BY_NAME }),
 
     /** The settings names taken that start with `prefix`. */
     async settingsNamesFrom(prefix: string): Promise<Set<string>> {
@@ -120,6 +110,18 @@ export function createImagesRepository({ prisma }: Database) {
           volumeMappings: json(fields.volumeMappings),
         },
       }),
+
+    /** The workspaces installed from a registry that name an icon (`image_src`). */
+    async iconSources(): Promise<{ id: string; imageSrc: string; registryId: string }[]> {
+      const rows = await prisma.image.findMany({
+        where: { registryId: { not: null }, imageSrc: { not: '' } },
+        select: { id: true, imageSrc: true, registryId: true },
+        orderBy: { id: 'asc' },
+      });
+      return rows.flatMap(({ registryId, ...image }) =>
+        registryId ? [{ ...image, registryId }] : [],
+      );
+    },
 
     /** The names of the registry's entries installed as workspaces. */
     async installedFrom(registryId: string): Promise<Set<string | null>> {

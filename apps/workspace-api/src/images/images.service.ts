@@ -2,6 +2,7 @@ import { withFieldErrors } from '@platform/errors';
 import { toUuid, toWireId } from '@platform/schemas';
 import { ImageNotFoundError, ProfilePathInvalidError } from '../errors';
 import { decideAccess } from './access';
+import type { GroupsRepository } from '../groups/groups.repository';
 import type { ImageRow, ImagesRepository } from './images.repository';
 import type { UpdateImageInput } from './images.schemas';
 import { profilePathProblems } from './profile-path';
@@ -21,9 +22,12 @@ export interface ImageUsers {
 export function createImagesService({
   images,
   users,
+  groups,
 }: {
   images: ImagesRepository;
   users: ImageUsers;
+  /** Which workspaces the user's groups list. */
+  groups: Pick<GroupsRepository, 'imageIdsAllowedFor' | 'granting'>;
 }) {
   const requireUser = async (target: TargetUser) => (await users.find(target)).id;
 
@@ -67,17 +71,18 @@ export function createImagesService({
 
     /** Exactly the workspaces the user may use: enabled, and on the list of one of their groups. */
     async allowedFor(target: TargetUser): Promise<ImageRow[]> {
-      return images.allowedFor(await requireUser(target));
+      return images.among(await groups.imageIdsAllowedFor(await requireUser(target)), true);
     },
 
     async checkAccess(target: TargetUser, imageId: string): Promise<AccessAnswer> {
-      const id = await requireUser(target);
-      const image = await images.accessOf(toUuid(imageId), id);
+      const userId = await requireUser(target);
+      const id = toUuid(imageId);
+      const [image, granting] = await Promise.all([images.find(id), groups.granting(id, userId)]);
       if (!image) throw new ImageNotFoundError(`image_id ${imageId}`);
-      const decision = decideAccess({ enabled: image.enabled, grantingGroups: image.groups });
+      const decision = decideAccess({ enabled: image.enabled, grantingGroups: granting });
       return {
         ...decision,
-        groups: image.groups.map((g) => ({ group_id: toWireId(g.id), name: g.name })),
+        groups: granting.map((g) => ({ group_id: toWireId(g.id), name: g.name })),
       };
     },
   };

@@ -1,26 +1,28 @@
-import type { Database } from '../db';
+import type { Database, Tx } from '../db';
 
 /**
- * Every query of login sessions (`session`), one-time sign-in links (`login_link`) and the
- * addresses users signed in from (`login_address`).
+ * Every query of login sessions (`login_session`), one-time sign-in links (`login_link`) and the
+ * addresses users signed in from (`login_address`). Whose they are is the users feature's to say.
  */
 export function createLoginsRepository({ prisma }: Database) {
   return {
     async createSession(userId: string, tokenHash: string, expiresAt: Date): Promise<void> {
-      await prisma.session.create({ data: { userId, tokenHash, expiresAt } });
+      await prisma.loginSession.create({ data: { userId, tokenHash, expiresAt } });
     },
 
-    sessionByToken: (tokenHash: string) =>
-      prisma.session.findUnique({
+    sessionByToken: (tokenHash: string): Promise<{ userId: string; expiresAt: Date } | null> =>
+      prisma.loginSession.findUnique({
         where: { tokenHash },
-        select: {
-          expiresAt: true,
-          user: { select: { id: true, username: true, locked: true, disabled: true } },
-        },
+        select: { userId: true, expiresAt: true },
       }),
 
     async endSession(tokenHash: string): Promise<void> {
-      await prisma.session.deleteMany({ where: { tokenHash } });
+      await prisma.loginSession.deleteMany({ where: { tokenHash } });
+    },
+
+    /** Every login session of the user, inside `tx` (a new password's). */
+    async endSessionsOf(userId: string, tx: Tx): Promise<void> {
+      await tx.loginSession.deleteMany({ where: { userId } });
     },
 
     /** A new link for the user; the user's spent and expired links go, no use to anyone. */
@@ -34,21 +36,21 @@ export function createLoginsRepository({ prisma }: Database) {
     },
 
     /** Spends a live link in one statement, so that two concurrent uses cannot both win. */
-    async claimLink(tokenHash: string, now: Date) {
+    async claimLink(
+      tokenHash: string,
+      now: Date,
+    ): Promise<{ userId: string; createdAt: Date } | null> {
       const claimed = await prisma.loginLink.updateManyAndReturn({
         where: { tokenHash, usedAt: null, expiresAt: { gt: now } },
         data: { usedAt: now },
-        select: {
-          createdAt: true,
-          user: { select: { id: true, locked: true, disabled: true, passwordSetDate: true } },
-        },
+        select: { userId: true, createdAt: true },
       });
       return claimed[0] ?? null;
     },
 
-    /** Whether the user of that (normalized) name has signed in from `address`. */
-    async isFamiliar(username: string, address: string): Promise<boolean> {
-      return (await prisma.loginAddress.count({ where: { address, user: { username } } })) > 0;
+    /** Whether the user has signed in from `address`. */
+    async isFamiliar(userId: string, address: string): Promise<boolean> {
+      return (await prisma.loginAddress.count({ where: { userId, address } })) > 0;
     },
 
     /** Records a sign-in from `address`; the user keeps only the `keep` most recent addresses. */
@@ -73,7 +75,7 @@ export function createLoginsRepository({ prisma }: Database) {
     /** Every login session and sign-in link of the user. */
     async endAllOf(userId: string): Promise<void> {
       await prisma.$transaction([
-        prisma.session.deleteMany({ where: { userId } }),
+        prisma.loginSession.deleteMany({ where: { userId } }),
         prisma.loginLink.deleteMany({ where: { userId } }),
       ]);
     },

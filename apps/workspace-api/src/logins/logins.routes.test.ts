@@ -18,7 +18,7 @@ describe('authenticate', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ token: expect.any(String), user: { username: 'alice' } });
     expect(res.json().user.last_session).toEqual(expect.any(String));
-    const session = await h.db.session.findFirstOrThrow();
+    const session = await h.db.loginSession.findFirstOrThrow();
     expect(session.tokenHash).not.toBe(res.json().token);
   });
 
@@ -163,7 +163,7 @@ describe('logout_user', () => {
     const res = await h.call('logout_user', { target_user: { user_id: erin.user_id } });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({});
-    const left = await h.db.session.findMany({ include: { user: true } });
+    const left = await h.db.loginSession.findMany({ include: { user: true } });
     expect(left.map((s) => s.user.username)).toEqual(['frank']);
   });
 

@@ -34,7 +34,7 @@ export interface SignedIn {
 /** What sign-ins need of the users feature. */
 export type LoginUsers = Pick<
   UsersService,
-  'find' | 'credentialsOf' | 'recordFailedLogin' | 'recordSignIn'
+  'find' | 'account' | 'credentialsOf' | 'recordFailedLogin' | 'recordSignIn'
 >;
 
 export function createLoginsService({
@@ -63,8 +63,10 @@ export function createLoginsService({
 
   return {
     /** Whether the user of that name has signed in from `address` (false for unknown names). */
-    isFamiliar: (username: string, address: string) =>
-      logins.isFamiliar(normalizeUsername(username), address),
+    async isFamiliar(username: string, address: string): Promise<boolean> {
+      const user = await users.account({ username });
+      return user !== null && logins.isFamiliar(user.id, address);
+    },
 
     /**
      * Only wrong passwords from an address the user signed in from count toward the account
@@ -88,8 +90,8 @@ export function createLoginsService({
     async sessionUser(token: string): Promise<SignedIn | null> {
       const session = await logins.sessionByToken(hashSecret(token));
       if (!session || session.expiresAt <= new Date()) return null;
-      const { user } = session;
-      if (user.locked || user.disabled) return null;
+      const user = await users.account({ id: session.userId });
+      if (!user || user.locked || user.disabled) return null;
       return { userId: user.id, username: user.username };
     },
 
@@ -114,8 +116,8 @@ export function createLoginsService({
      */
     async redeemLink(token: string, address: string): Promise<Login> {
       const link = await logins.claimLink(hashSecret(token), new Date());
-      if (!link) throw new LoginLinkInvalidError();
-      const { user } = link;
+      const user = link && (await users.account({ id: link.userId }));
+      if (!link || !user) throw new LoginLinkInvalidError();
       if (user.passwordSetDate && user.passwordSetDate > link.createdAt)
         throw new LoginLinkInvalidError();
       if (user.disabled) throw new UserDisabledError();

@@ -1,8 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { type ApiKeysService, denialReason, type Permission, takeCredentials } from '../api-keys';
+import {
+  type ApiKeyRow,
+  type ApiKeysService,
+  denialReason,
+  type Permission,
+  takeCredentials,
+} from '../api-keys';
 import { CredentialsInvalidError, CredentialsMissingError, ForbiddenError } from '../errors';
-import type { ApiKey } from '../generated/prisma/client';
 import { API_KEY_THROTTLE } from './auth-throttle';
 
 declare module 'fastify' {
@@ -11,7 +16,7 @@ declare module 'fastify' {
     permission?: Permission;
   }
   interface FastifyRequest {
-    apiKey: ApiKey | null;
+    apiKey: ApiKeyRow | null;
   }
 }
 

@@ -49,6 +49,17 @@ export function createRegistryRepository(database: Database) {
     exists: async (id: string): Promise<boolean> =>
       (await prisma.registry.findUnique({ where: { id }, select: { id: true } })) !== null,
 
+    /** Where each of these registries is and which schema its list follows, by id. */
+    async sourcesOf(
+      ids: readonly string[],
+    ): Promise<Map<string, { url: string; schemaVersion: string }>> {
+      const rows = await prisma.registry.findMany({
+        where: { id: { in: [...ids] } },
+        select: { id: true, url: true, schemaVersion: true },
+      });
+      return new Map(rows.map(({ id, ...source }) => [id, source]));
+    },
+
     hasUrl: async (url: string): Promise<boolean> =>
       (await prisma.registry.findUnique({ where: { url }, select: { id: true } })) !== null,
 

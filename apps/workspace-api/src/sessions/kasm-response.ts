@@ -1,5 +1,5 @@
 import { toTimestamp, toWireId } from '@platform/schemas';
-import type { KasmRow } from './kasms.repository';
+import type { KasmWithOwners } from './kasm-owners';
 import type { KasmResponse } from './sessions.schemas';
 
 const PROGRESS: Record<string, number> = {
@@ -13,7 +13,7 @@ const PROGRESS: Record<string, number> = {
 };
 
 /** The wire form of a session; it never carries the connect token or the container's password. */
-export function toKasmResponse(row: KasmRow): KasmResponse {
+export function toKasmResponse(row: KasmWithOwners): KasmResponse {
   return {
     kasm_id: toWireId(row.id),
     user_id: toWireId(row.userId),

@@ -1,19 +1,13 @@
-import { AGENT_ENGINE_SELECT } from '../agents';
-import { Prisma } from '../generated/prisma/client';
-import { qualified, type Database, type TransactionOptions, type Tx } from '../db';
+import { Prisma, type Kasm } from '../generated/prisma/client';
+import { qualified, runStatement, type Database, type TransactionOptions, type Tx } from '../db';
 import { type KasmStatus, LIVE_STATUSES } from '../domain';
 import type { TimelineEntry } from './launch-timeline';
 
 /** Statuses in which some process is working on the session under a lease. */
 const PASSING_STATUSES = ['requested', 'provisioning', 'starting', 'stopping'] as const;
 
-const WITH_OWNER = {
-  user: { select: { username: true } },
-  image: { select: { id: true, name: true, friendlyName: true } },
-  agent: { select: { ...AGENT_ENGINE_SELECT, zone: { select: { name: true } } } },
-} satisfies Prisma.KasmInclude;
-export type KasmRow = Prisma.KasmGetPayload<{ include: typeof WITH_OWNER }>;
-export type KasmAgent = KasmRow['agent'];
+/** A session as stored; its owner, workspace and agent are theirs to say (kasm-owners.ts). */
+export type KasmRow = Kasm;
 
 export type NewKasm = Pick<
   Prisma.KasmUncheckedCreateInput,
@@ -33,14 +27,30 @@ export type NewKasm = Pick<
 >;
 
 const live = { in: [...LIVE_STATUSES] };
+/** The live statuses as SQL literals: constants of our own, never client input. */
+const LIVE_SQL = LIVE_STATUSES.map((status) => `'${status}'`).join(', ');
 
-/** Every query of sessions and their proxy grants. */
+/** Every query of sessions (`kasm`) and their proxy grants (`kasm_grant`). */
 export function createKasmsRepository(database: Database) {
   const { prisma: db, schema } = database;
   const table = (name: string) => Prisma.raw(qualified(schema, name));
+  const hasLive = {
+    name: 'kasms_has_live',
+    text: `SELECT EXISTS (SELECT 1 FROM ${qualified(schema, 'kasm')} k
+             WHERE k.user_id = $1::uuid AND k.status IN (${LIVE_SQL})) AS "hasLive"`,
+  };
   return {
     transaction: <T>(work: (tx: Tx) => Promise<T>, options?: TransactionOptions) =>
       database.transaction(work, options),
+
+    /** Whether any session of the user is live: an index-only probe, prepared on the pool. */
+    async hasLive(userId: string): Promise<boolean> {
+      const [row] = await runStatement<{ hasLive: boolean }>(database, {
+        ...hasLive,
+        values: [userId],
+      });
+      return row.hasLive;
+    },
 
     countLive: (userId: string, tx?: Tx) =>
       (tx ?? db).kasm.count({ where: { userId, status: live } }),
@@ -60,15 +70,14 @@ export function createKasmsRepository(database: Database) {
       );
     },
 
-    insert: (tx: Tx, data: NewKasm) =>
-      tx.kasm.create({ data: { ...data, status: 'requested' }, include: WITH_OWNER }),
+    insert: (tx: Tx, data: NewKasm): Promise<KasmRow> =>
+      tx.kasm.create({ data: { ...data, status: 'requested' } }),
 
-    find: (id: string) => db.kasm.findUnique({ where: { id }, include: WITH_OWNER }),
+    find: (id: string): Promise<KasmRow | null> => db.kasm.findUnique({ where: { id } }),
 
     listLive(userId?: string): Promise<KasmRow[]> {
       return db.kasm.findMany({
         where: { status: live, ...(userId ? { userId } : {}) },
-        include: WITH_OWNER,
         orderBy: { createdAt: 'asc' },
       });
     },

@@ -11,6 +11,7 @@ import {
 import type { LaunchPlan } from '../launch-plan';
 import { endpointOf } from './container-plan';
 import { onSessionHost } from './session-origin';
+import type { KasmReads } from './kasm-owners';
 import type { KasmsRepository } from './kasms.repository';
 
 /** Where the proxy sends a session's traffic, and the Basic header the container expects. */
@@ -46,7 +47,11 @@ const notYours = () =>
 const DASHED = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Admits browsers to sessions: a connect token becomes a grant cookie, and the cookie admits. */
-export function createSessionAccess(kasms: KasmsRepository, options: AccessOptions) {
+export function createSessionAccess(
+  kasms: KasmsRepository,
+  reads: KasmReads,
+  options: AccessOptions,
+) {
   const cache = { ttlMs: CACHE_MS, maxEntries: MAX_CACHED };
   const targets = createExpiringCache<string, SessionTarget | Error>(cache);
   const grants = createExpiringCache<
@@ -66,7 +71,7 @@ export function createSessionAccess(kasms: KasmsRepository, options: AccessOptio
       if (cached instanceof Error) throw cached;
       return cached;
     }
-    const row = await kasms.find(id);
+    const row = await reads.find(id);
     let target: SessionTarget | Error;
     if (!row) target = new KasmNotFoundError(`kasm_id ${toWireId(id)}`);
     else if (row.status !== 'running' || !row.hostPort) {

@@ -5,7 +5,8 @@ import type { LaunchPlan } from '../launch-plan';
 import { launchSteps, type LaunchInput } from './container-plan';
 import { waitUntilServing } from './session-ready';
 import type { KasmStatus } from '../domain';
-import type { KasmRow, KasmsRepository } from './kasms.repository';
+import type { KasmWithOwners } from './kasm-owners';
+import type { KasmsRepository } from './kasms.repository';
 import { createLaunchTimeline, type LaunchPhase, type LaunchTimeline } from './launch-timeline';
 
 /** What a launch tells the metrics: each phase's duration, and how the launch ended. */
@@ -65,7 +66,7 @@ export function createSessionLauncher(options: LauncherOptions) {
   }
 
   async function carryOut(
-    row: KasmRow,
+    row: KasmWithOwners,
     request: LaunchRequest,
     timeline: LaunchTimeline,
   ): Promise<void> {
@@ -130,7 +131,7 @@ export function createSessionLauncher(options: LauncherOptions) {
     options.observer?.outcome('running');
   }
 
-  async function cleanUp(row: KasmRow, error: unknown, timeline: LaunchTimeline): Promise<void> {
+  async function cleanUp(row: KasmWithOwners, error: unknown, timeline: LaunchTimeline): Promise<void> {
     await engines
       .forAgent(row.agent)
       .removeSession(toWireId(row.id))
@@ -162,7 +163,7 @@ export function createSessionLauncher(options: LauncherOptions) {
     );
   }
 
-  async function run(row: KasmRow, request: LaunchRequest): Promise<void> {
+  async function run(row: KasmWithOwners, request: LaunchRequest): Promise<void> {
     const limitS = options.launchTimeoutMs / 1000;
     let timer: NodeJS.Timeout | undefined;
     let timedOut = false;
@@ -193,7 +194,7 @@ export function createSessionLauncher(options: LauncherOptions) {
 
   return {
     /** Starts carrying out the session's plan; answers at once. */
-    launch(row: KasmRow, request: LaunchRequest): void {
+    launch(row: KasmWithOwners, request: LaunchRequest): void {
       renewal ??= setInterval(renewLeases, Math.max(100, options.leaseMs / 3));
       renewal.unref();
       const done = run(row, request).finally(() => inFlight.delete(row.id));

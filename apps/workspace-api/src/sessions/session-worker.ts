@@ -3,11 +3,13 @@ import type { RoundObserver } from '@platform/metrics';
 import { toUuid } from '@platform/schemas';
 import type { AgentsRepository } from '../agents';
 import { engineReason, type Engines } from '../engines';
+import type { KasmReads } from './kasm-owners';
 import type { KasmsRepository } from './kasms.repository';
 import type { SessionsService } from './sessions.service';
 
 export interface WorkerOptions {
   kasms: KasmsRepository;
+  reads: KasmReads;
   agents: AgentsRepository;
   engines: Engines;
   sessions: SessionsService;
@@ -28,7 +30,7 @@ const CLAIM_BATCH = 20;
  * rows in the database (SKIP LOCKED, conditional updates), never by a timer per process.
  */
 export function createSessionWorker(options: WorkerOptions) {
-  const { kasms, agents, engines, sessions, log, owner } = options;
+  const { kasms, reads, agents, engines, sessions, log, owner } = options;
 
   /** Checks each engine agent once per interval: detected resources, or offline with the reason. */
   async function heartbeat(): Promise<void> {
@@ -53,7 +55,7 @@ export function createSessionWorker(options: WorkerOptions) {
       CLAIM_BATCH,
     );
     for (const { id, previous } of claimed) {
-      const row = await kasms.find(id);
+      const row = await reads.find(id);
       if (!row) continue;
       log.info(
         { kasmId: id, previous },

@@ -189,7 +189,7 @@ async function runningSession() {
       hardExpiresAt: new Date(now + 86_400_000),
     },
   });
-  return { kasm_id: toWireId(id), token };
+  return { kasm_id: toWireId(id), token, user, imageId, agent };
 }
 
 /** Trades a connect token at the session proxy: 303 with a cookie while the link works. */
@@ -257,6 +257,43 @@ describe('get_user_kasms', () => {
     const other = await h.issueKey(['users.view', 'sessions.modify']);
     expect((await h.call('get_user_kasms', body, other)).json().code).toBe('FORBIDDEN');
     expect((await h.call('get_user_kasms', body, null)).statusCode).toBe(401);
+  });
+});
+
+describe('a recorded session in get_user and get_kasms', () => {
+  it("lists a live session with its user's name, its workspace's names, its agent and zone", async () => {
+    const { kasm_id, user, imageId, agent } = await runningSession();
+    const image = await h.db.image.findUniqueOrThrow({ where: { id: toUuid(imageId) } });
+    const listed = {
+      kasm_id,
+      user_id: user.user_id,
+      username: user.username,
+      image_id: toWireId(imageId),
+      image: { image_id: toWireId(imageId), name: image.name, friendly_name: image.friendlyName },
+      operational_status: 'running',
+      server_id: agent.agent_id,
+      hostname: 'planner',
+      zone_name: 'z',
+    };
+    const byId = await h.call('get_user', { target_user: { user_id: user.user_id } });
+    const byName = await h.call('get_user', { target_user: { username: user.username } });
+    for (const got of [byId, byName]) {
+      expect(got.json().user.kasms).toEqual([expect.objectContaining(listed)]);
+    }
+    expect((await h.call('get_kasms')).json().kasms).toEqual([expect.objectContaining(listed)]);
+    expect((await h.call('get_kasm_status', { kasm_id })).json()).toMatchObject({
+      kasm_id,
+      status: 'running',
+      kasm: expect.objectContaining(listed),
+    });
+  });
+
+  it('lists no session for a user whose session stopped', async () => {
+    const { kasm_id, user } = await runningSession();
+    await h.db.kasm.update({ where: { id: toUuid(kasm_id) }, data: { status: 'stopped' } });
+    const got = await h.call('get_user', { target_user: { user_id: user.user_id } });
+    expect(got.json().user.kasms).toEqual([]);
+    expect((await h.call('get_kasms')).json().kasms).toEqual([]);
   });
 });
 

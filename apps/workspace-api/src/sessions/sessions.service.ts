@@ -15,7 +15,8 @@ import {
 } from '../errors';
 import { type LaunchPlan, type LaunchPlanService, sessionUrlFor } from '../launch-plan';
 import { LIVE_STATUSES, type RequestHost } from '../domain';
-import type { KasmRow, KasmsRepository } from './kasms.repository';
+import { kasmAgent, type KasmReads, type KasmWithOwners } from './kasm-owners';
+import type { KasmsRepository } from './kasms.repository';
 import type { SessionLauncher } from './session-launcher';
 import type { ExecCommandBody, RequestKasmBody } from './sessions.schemas';
 
@@ -25,6 +26,8 @@ export const DEFAULT_SESSION_LIMIT = 2;
 export interface SessionsDeps {
   config: Config;
   kasms: KasmsRepository;
+  /** Sessions with their owners, each read from its repository. */
+  reads: KasmReads;
   agents: AgentsRepository;
   launchPlans: LaunchPlanService;
   engines: Engines;
@@ -46,11 +49,11 @@ const withToken = (url: string, token: string) => `${url}?kasm_token=${encodeURI
 const isLive = (status: string) => (LIVE_STATUSES as readonly string[]).includes(status);
 
 export function createSessionsService(deps: SessionsDeps) {
-  const { config, kasms, agents, launchPlans, engines, launcher, owner } = deps;
+  const { config, kasms, reads, agents, launchPlans, engines, launcher, owner } = deps;
   const leaseMs = config.SESSION_LEASE_SECONDS * 1000;
 
-  async function load(kasmId: string, userId?: string): Promise<KasmRow> {
-    const row = await kasms.find(toUuid(kasmId));
+  async function load(kasmId: string, userId?: string): Promise<KasmWithOwners> {
+    const row = await reads.find(toUuid(kasmId));
     if (!row || (userId !== undefined && row.userId !== toUuid(userId))) {
       throw new KasmNotFoundError(`kasm_id ${kasmId}${userId ? ` of user_id ${userId}` : ''}`);
     }
@@ -62,7 +65,7 @@ export function createSessionsService(deps: SessionsDeps) {
     input: RequestKasmBody & { image_id: string },
     token: string,
     requestHost: RequestHost,
-  ): Promise<KasmRow> {
+  ): Promise<KasmWithOwners> {
     const userId = toUuid(input.user_id);
     const id = randomUUID();
     const now = Date.now();
@@ -112,7 +115,7 @@ export function createSessionsService(deps: SessionsDeps) {
           now +
           config.SESSION_LAUNCH_TIMEOUT_SECONDS * 1000 +
           config.SESSION_KEEPALIVE_SECONDS * 1000;
-        return kasms.insert(tx, {
+        const row = await kasms.insert(tx, {
           id,
           userId,
           imageId: toUuid(input.image_id),
@@ -127,13 +130,23 @@ export function createSessionsService(deps: SessionsDeps) {
           expiresAt: new Date(expires),
           hardExpiresAt: new Date(now + config.SESSION_TIME_LIMIT_SECONDS * 1000),
         });
+        // Its owners as the plan found them in this transaction, the agent's engine as locked.
+        const agent = usable.find((a) => a.id === plan.agent.id);
+        if (!agent) throw new Error(`The plan chose agent ${plan.agent.id}, which was not offered`);
+        const { image } = plan;
+        return {
+          ...row,
+          user: { username: plan.user.username },
+          image: { id: image.id, name: image.name, friendlyName: image.friendlyName },
+          agent: kasmAgent(agent, plan.agent.zone.name),
+        };
       },
       { maxWait: 20_000, timeout: 30_000 },
     );
   }
 
   /** Stops a session that this process has claimed (status stopping, lease ours). */
-  async function stopClaimed(row: Pick<KasmRow, 'id' | 'agent'>): Promise<void> {
+  async function stopClaimed(row: Pick<KasmWithOwners, 'id' | 'agent'>): Promise<void> {
     // Access ends before the container does, also when removing it fails.
     await kasms.deleteGrants(row.id);
     deps.endAccess(row.id);
@@ -152,7 +165,7 @@ export function createSessionsService(deps: SessionsDeps) {
     });
   }
 
-  async function destroyRow(row: KasmRow): Promise<void> {
+  async function destroyRow(row: KasmWithOwners): Promise<void> {
     const claimed = await kasms.transition(
       row.id,
       [...LIVE_STATUSES].filter((s) => s !== 'stopping'),
@@ -224,13 +237,19 @@ export function createSessionsService(deps: SessionsDeps) {
       return { row, kasmUrl };
     },
 
-    listLive: (userId?: string) => kasms.listLive(userId && toUuid(userId)),
+    listLive: (userId?: string) => reads.listLive(userId && toUuid(userId)),
+
+    /** The user's live sessions: most users have none, which one index-only probe tells. */
+    async liveOf(userId: string): Promise<KasmWithOwners[]> {
+      const id = toUuid(userId);
+      return (await kasms.hasLive(id)) ? reads.listLive(id) : [];
+    },
 
     /** The user's live sessions (get_user_kasms); USER_NOT_FOUND when no user has the id. */
     async listLiveOf(userId: string) {
       if (!(await deps.userExists(toUuid(userId))))
         throw new UserNotFoundError(`user_id ${userId}`);
-      return kasms.listLive(toUuid(userId));
+      return reads.listLive(toUuid(userId));
     },
 
     /** The session as stored, without a new connect link (the web page polls this). */
@@ -266,7 +285,7 @@ export function createSessionsService(deps: SessionsDeps) {
         throw error;
       }
       // The session as it is once the command ended, as get_kasm_status would give it.
-      return { ...result, row: (await kasms.find(row.id)) ?? row };
+      return { ...result, row: (await reads.find(row.id)) ?? row };
     },
 
     async destroy(kasmId: string, userId?: string): Promise<void> {
@@ -277,7 +296,7 @@ export function createSessionsService(deps: SessionsDeps) {
 
     /** Destroys every live session of the user (delete_user with force). */
     async destroyAllOf(userId: string): Promise<void> {
-      for (const row of await kasms.listLive(toUuid(userId))) await destroyRow(row);
+      for (const row of await reads.listLive(toUuid(userId))) await destroyRow(row);
     },
 
     stopClaimed,

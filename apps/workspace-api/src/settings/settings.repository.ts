@@ -31,14 +31,15 @@ export function createSettingsRepository(database: Database) {
 
   /** The settings as stored. Users only where needed: those named (by username) and those with mappings. */
   async function readCurrent(tx: Tx, usernames: readonly string[]): Promise<CurrentSettings> {
-    const [zoneRows, agentRows, imageRows, groupRows, userRows, mappingRows] = await Promise.all([
+    const [zoneRows, agentRows, imageRows, groupRows, mappingRows] = await Promise.all([
       zones.list(tx),
       agents.list(tx),
       images.listBySettingsName(tx),
       groups.listByName(tx),
-      users.namedOrMapped(usernames, tx),
       mappings.list(null, tx),
     ]);
+    const mapped = new Set(mappingRows.flatMap((m) => (m.userId ? [m.userId] : [])));
+    const userRows = await users.namedOrIn(usernames, [...mapped], tx);
     return {
       zones: zoneRows,
       agents: agentRows.map((a) => ({

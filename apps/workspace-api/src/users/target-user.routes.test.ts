@@ -66,11 +66,11 @@ describe('target_user by username', () => {
       null,
     );
     expect(signIn.statusCode).toBe(200);
-    expect(await h.db.session.count()).toBe(1);
+    expect(await h.db.loginSession.count()).toBe(1);
     expect((await h.call('logout_user', { target_user: { username: 'Lin' } })).statusCode).toBe(
       200,
     );
-    expect(await h.db.session.count()).toBe(0);
+    expect(await h.db.loginSession.count()).toBe(0);
     const link = await h.call('get_login', { target_user: { username: 'lin' } });
     expect(link.statusCode).toBe(200);
     expect(link.json().url).toEqual(expect.any(String));

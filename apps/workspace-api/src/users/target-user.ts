@@ -2,7 +2,7 @@ import { ValidationFailedError, withFieldErrors } from '@platform/errors';
 import { toUuid } from '@platform/schemas';
 import { normalizeUsername } from '../domain';
 import { UserNotFoundError } from '../errors';
-import type { FoundUser } from './user-row';
+import type { UserRow } from './user-row';
 import type { UsersRepository } from './users.repository';
 import type { TargetUser } from '../api';
 
@@ -13,7 +13,7 @@ import type { TargetUser } from '../api';
 export function createTargetUserResolver(
   users: Pick<UsersRepository, 'findById' | 'findByUsername'>,
 ) {
-  async function find(target: TargetUser): Promise<FoundUser> {
+  async function find(target: TargetUser): Promise<UserRow> {
     if (target.user_id !== undefined) {
       const user = await users.findById(toUuid(target.user_id));
       if (!user) throw new UserNotFoundError(`user_id ${target.user_id}`);

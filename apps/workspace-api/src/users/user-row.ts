@@ -22,11 +22,6 @@ export interface UserRow {
   groups: { id: string; name: string }[];
 }
 
-/** A user looked up by id or username: the row, and whether a session of theirs is live. */
-export interface FoundUser extends UserRow {
-  hasLiveSessions: boolean;
-}
-
 /** The one wire form of a user. */
 export function toUserResponse(user: UserRow): UserResponse {
   return {

@@ -80,14 +80,14 @@ describe('update_user', () => {
     const user = await createUser({ username: 'rotate' });
     expect((await login('rotate')).statusCode).toBe(200);
     expect((await login('rotate')).statusCode).toBe(200);
-    expect(await h.db.session.count()).toBe(2);
+    expect(await h.db.loginSession.count()).toBe(2);
 
     const res = await h.call('update_user', {
       target_user: { user_id: user.user_id, password: 'N3w-password!' },
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().user.password_set_date).not.toBe(user.password_set_date);
-    expect(await h.db.session.count()).toBe(0);
+    expect(await h.db.loginSession.count()).toBe(0);
     const row = await h.db.user.findUniqueOrThrow({ where: { username: 'rotate' } });
     expect(row.passwordHash).toMatch(/^\$2b\$04\$/);
     expect(await bcrypt.compare('N3w-password!', row.passwordHash!)).toBe(true);
@@ -123,7 +123,7 @@ describe('delete_user', () => {
     await login('busy');
     const res = await h.call('delete_user', { target_user: { user_id: user.user_id } });
     expect(res.statusCode).toBe(200);
-    expect(await h.db.session.count()).toBe(0);
+    expect(await h.db.loginSession.count()).toBe(0);
   });
 
   it('answers 400 when force is not a boolean', async () => {

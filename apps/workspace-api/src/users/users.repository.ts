@@ -1,6 +1,5 @@
 import { qualified, runStatement, type Database, type Statement, type Tx } from '../db';
-import { ALL_USERS_GROUP_ID } from '../domain';
-import type { FoundUser, UserRow } from './user-row';
+import type { UserRow } from './user-row';
 import {
   encodeCursor,
   listUsersStatement,
@@ -19,6 +18,15 @@ export interface UsersPage {
   nextCursor: string | null;
 }
 
+/** What a sign-in checks of an account besides its password. */
+export interface UserAccount {
+  id: string;
+  username: string;
+  locked: boolean;
+  disabled: boolean;
+  passwordSetDate: Date | null;
+}
+
 /** What a password sign-in checks; never leaves the users and logins services. */
 export interface UserCredentials {
   id: string;
@@ -28,38 +36,33 @@ export interface UserCredentials {
 }
 
 /**
- * Every query of users and their memberships' user side. Hot statements run prepared on the
- * pool (users.sql.ts); the rest through Prisma. A taken username fails with a unique violation
- * (isUniqueViolation), whichever way it ran.
+ * Every query of users (`user`). Memberships and groups are the groups repository's; a user's
+ * row shows its groups through userColumns, and inGroup filters by membership (both say why).
+ * Hot statements run prepared on the pool (users.sql.ts); the rest through Prisma. A taken
+ * username fails with a unique violation (isUniqueViolation), whichever way it ran.
  */
 export function createUsersRepository(database: Database) {
   const { schema, prisma } = database;
   const statements = userStatements(schema);
   const rows = (statement: Statement, tx?: Tx) => runStatement<UserRow>(database, statement, tx);
   const one = async (statement: Statement, tx?: Tx) => (await rows(statement, tx))[0] ?? null;
-  const found = async (statement: Statement, tx?: Tx) =>
-    (await runStatement<FoundUser>(database, statement, tx))[0] ?? null;
 
   return {
-    findById: (id: string, tx?: Tx) => found(statements.find({ id }), tx),
-    findByUsername: (username: string) => found(statements.find({ username })),
+    transaction: <T>(work: (tx: Tx) => Promise<T>) => database.transaction(work),
+
+    findById: (id: string, tx?: Tx) => one(statements.find({ id }), tx),
+    findByUsername: (username: string) => one(statements.find({ username })),
 
     /** Null when no user has the id. */
-    update: (id: string, change: UserChange) => one(statements.update(id, change)),
+    update: (id: string, change: UserChange, tx?: Tx) => one(statements.update(id, change), tx),
 
-    /** New users join All Users in the same statement. */
-    async create(user: NewUser): Promise<UserRow> {
-      return database.transaction(async (tx) => {
-        const { id } = await tx.user.create({
-          data: {
-            ...user,
-            passwordSetDate: user.passwordHash ? new Date() : null,
-            groups: { create: { groupId: ALL_USERS_GROUP_ID } },
-          },
-          select: { id: true },
-        });
-        return (await one(statements.find({ id }), tx)) as UserRow;
+    /** The new user's id. */
+    async create(user: NewUser, tx: Tx): Promise<string> {
+      const { id } = await tx.user.create({
+        data: { ...user, passwordSetDate: user.passwordHash ? new Date() : null },
+        select: { id: true },
       });
+      return id;
     },
 
     /** Memberships, login sessions and history go with the row (foreign keys cascade). */
@@ -90,25 +93,20 @@ export function createUsersRepository(database: Database) {
       }
     },
 
-    /** A group's members by username, one page, and how many it has. */
-    async inGroup(groupId: string, page: number, pageSize: number) {
-      const member = `FROM ${qualified(schema, 'user_group')} m WHERE m.group_id = $1::uuid`;
-      const [users, [{ total }]] = await Promise.all([
-        rows({
-          name: 'users_in_group',
-          text: `SELECT ${userColumns(schema)} FROM ${qualified(schema, 'user')} u
-                 WHERE u.id IN (SELECT m.user_id ${member})
-                 ORDER BY u.username OFFSET $2::int LIMIT $3::int`,
-          values: [groupId, page * pageSize, pageSize],
-        }),
-        runStatement<{ total: number }>(database, {
-          name: 'users_in_group_count',
-          text: `SELECT count(*)::int AS total ${member}`,
-          values: [groupId],
-        }),
-      ]);
-      return { users, total };
-    },
+    /**
+     * A group's members by username, one page. Paging users in username order by a membership
+     * needs user_group (the groups repository's) in the same statement; composing it would
+     * send every member's id, 100k of them for All Users, for each page.
+     */
+    inGroup: (groupId: string, page: number, pageSize: number) =>
+      rows({
+        name: 'users_in_group',
+        text: `SELECT ${userColumns(schema)} FROM ${qualified(schema, 'user')} u
+               WHERE u.id IN (SELECT m.user_id FROM ${qualified(schema, 'user_group')} m
+                              WHERE m.group_id = $1::uuid)
+               ORDER BY u.username OFFSET $2::int LIMIT $3::int`,
+        values: [groupId, page * pageSize, pageSize],
+      }),
 
     async credentialsOf(username: string): Promise<UserCredentials | null> {
       return prisma.user.findUnique({
@@ -116,6 +114,21 @@ export function createUsersRepository(database: Database) {
         select: { id: true, passwordHash: true, locked: true, disabled: true },
       });
     },
+
+    /** These users' names, by id. */
+    async usernamesOf(ids: readonly string[]): Promise<Map<string, string>> {
+      const rows = await prisma.user.findMany({
+        where: { id: { in: [...ids] } },
+        select: { id: true, username: true },
+      });
+      return new Map(rows.map((user) => [user.id, user.username]));
+    },
+
+    account: (where: { id: string } | { username: string }): Promise<UserAccount | null> =>
+      prisma.user.findUnique({
+        where,
+        select: { id: true, username: true, locked: true, disabled: true, passwordSetDate: true },
+      }),
 
     async recordFailedLogin(id: string, lockAt: number): Promise<void> {
       await runStatement(database, statements.failedLogin(id, lockAt));
@@ -140,20 +153,18 @@ export function createUsersRepository(database: Database) {
     },
 
     /**
-     * The users named and those with file mappings, by username (the settings file's users). A
-     * union of two index-driven reads: one condition with OR across them made PostgreSQL read
-     * every user (a quarter second at 100k users).
+     * The users named, and those with the ids given, by username (the settings file's users). A
+     * union of two index-driven reads.
      */
-    namedOrMapped: (usernames: readonly string[], tx: Tx) =>
+    namedOrIn: (usernames: readonly string[], ids: readonly string[], tx: Tx) =>
       runStatement<{ id: string; username: string }>(
         database,
         {
           text: `SELECT id, username FROM ${qualified(schema, 'user')} WHERE username = ANY($1::text[])
                  UNION
-                 SELECT u.id, u.username FROM ${qualified(schema, 'user')} u
-                 WHERE EXISTS (SELECT 1 FROM ${qualified(schema, 'file_mapping')} f WHERE f.user_id = u.id)
+                 SELECT id, username FROM ${qualified(schema, 'user')} WHERE id = ANY($2::uuid[])
                  ORDER BY username`,
-          values: [usernames],
+          values: [usernames, ids],
         },
         tx,
       ),

@@ -1,8 +1,8 @@
 import { ValidationFailedError, withFieldErrors } from '@platform/errors';
 import type { Config } from '../config';
-import { isUniqueViolation } from '../db';
+import { isUniqueViolation, type Tx } from '../db';
 import type { TargetUser } from '../api';
-import { normalizeUsername } from '../domain';
+import { ALL_USERS_GROUP_ID, normalizeUsername } from '../domain';
 import { UserHasSessionsError, UserNotFoundError, UsernameTakenError } from '../errors';
 import { hashNewPassword } from './passwords';
 import { createTargetUserResolver } from './target-user';
@@ -44,6 +44,17 @@ export interface UserSessions {
   destroyAllOf(userId: string): Promise<void>;
 }
 
+/** What users need of the logins feature: a new password ends every login session. */
+export interface UserLogins {
+  endSessionsOf(userId: string, tx: Tx): Promise<void>;
+}
+
+/** What users need of the groups feature: every new user joins All Users; members' count. */
+export interface UserMemberships {
+  addMember(userId: string, groupId: string, tx: Tx): Promise<void>;
+  countMembers(groupId: string): Promise<number>;
+}
+
 export type UsersListing =
   | { paged: true; page: number; pageSize: number; result: UsersPage }
   | { paged: false; batches: AsyncGenerator<UserRow[]> };
@@ -52,10 +63,14 @@ export function createUsersService({
   users,
   config,
   sessions,
+  logins,
+  memberships,
 }: {
   users: UsersRepository;
   config: Pick<Config, 'BCRYPT_COST' | 'MAX_FAILED_LOGINS'>;
   sessions: UserSessions;
+  logins: UserLogins;
+  memberships: UserMemberships;
 }) {
   const rethrowTaken = (username: string) => (error: unknown) => {
     throw isUniqueViolation(error) ? new UsernameTakenError(username) : error;
@@ -67,12 +82,21 @@ export function createUsersService({
     find,
     idOf,
 
-    /** A group's members by username (the groups feature checks the group). */
-    inGroup: (groupId: string, page: number, pageSize: number) =>
-      users.inGroup(groupId, page, pageSize),
+    /** A group's members by username, and how many it has (the groups feature checks the group). */
+    async inGroup(groupId: string, page: number, pageSize: number) {
+      const [members, total] = await Promise.all([
+        users.inGroup(groupId, page, pageSize),
+        memberships.countMembers(groupId),
+      ]);
+      return { users: members, total };
+    },
 
     /** For password sign-ins only: the hash never leaves the users and logins services. */
     credentialsOf: (username: string) => users.credentialsOf(normalizeUsername(username)),
+
+    /** What a sign-in checks of the account with that id or username; null when none has it. */
+    account: (where: { id: string } | { username: string }) =>
+      users.account('id' in where ? where : { username: normalizeUsername(where.username) }),
 
     /** The MAX_FAILED_LOGINS-th consecutive failure locks the account. */
     recordFailedLogin: (userId: string) =>
@@ -109,24 +133,30 @@ export function createUsersService({
           ? null
           : await hashNewPassword(input.password, config.BCRYPT_COST);
       const fields = profile(input);
+      const user = {
+        username,
+        passwordHash,
+        firstName: fields.firstName ?? '',
+        lastName: fields.lastName ?? '',
+        phone: fields.phone ?? '',
+        organization: fields.organization ?? '',
+        notes: fields.notes ?? '',
+        locked: fields.locked ?? false,
+        disabled: fields.disabled ?? false,
+      };
       return users
-        .create({
-          username,
-          passwordHash,
-          firstName: fields.firstName ?? '',
-          lastName: fields.lastName ?? '',
-          phone: fields.phone ?? '',
-          organization: fields.organization ?? '',
-          notes: fields.notes ?? '',
-          locked: fields.locked ?? false,
-          disabled: fields.disabled ?? false,
+        .transaction(async (tx) => {
+          const id = await users.create(user, tx);
+          await memberships.addMember(id, ALL_USERS_GROUP_ID, tx);
+          return (await users.findById(id, tx)) as UserRow;
         })
         .catch(rethrowTaken(username));
     },
 
     /**
      * Only the fields present change, in one statement. By user_id a username renames; without
-     * one, the username names the user. A new password also ends every login session.
+     * one, the username names the user. A new password also ends every login session, in the
+     * same transaction.
      */
     async update(input: UpdateUserBody['target_user']): Promise<UserRow> {
       const byId = input.user_id !== undefined;
@@ -137,9 +167,16 @@ export function createUsersService({
         input.password === undefined
           ? undefined
           : await hashNewPassword(input.password, config.BCRYPT_COST);
-      const user = await users
-        .update(id, { ...profile(input), username, passwordHash })
-        .catch(rethrowTaken(username ?? ''));
+      const change = { ...profile(input), username, passwordHash };
+      const user = await (
+        passwordHash === undefined
+          ? users.update(id, change)
+          : users.transaction(async (tx) => {
+              const changed = await users.update(id, change, tx);
+              if (changed) await logins.endSessionsOf(id, tx);
+              return changed;
+            })
+      ).catch(rethrowTaken(username ?? ''));
       if (!user) throw new UserNotFoundError(`user_id ${input.user_id ?? id}`);
       return user;
     },

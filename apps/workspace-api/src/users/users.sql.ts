@@ -1,5 +1,4 @@
 import { qualified, type Statement } from '../db';
-import { LIVE_STATUSES } from '../domain';
 
 // The users repository's fixed statements. Each is one round trip, prepared by name on the pool:
 // Prisma's include costs three queries and its update-with-include a four-statement transaction
@@ -15,11 +14,18 @@ export interface UserChange {
   notes?: string;
   locked?: boolean;
   disabled?: boolean;
-  /** A new bcrypt hash: sets password_set_date, resets failed logins and ends every login session. */
+  /** A new bcrypt hash: sets password_set_date and resets failed logins. */
   passwordHash?: string;
 }
 
-/** The UserRow columns of `u`, its groups in membership order. */
+/**
+ * The UserRow columns of `u`, its groups in membership order. The groups are read here, from the
+ * groups repository's tables (user_group, group), and not by a statement of that repository
+ * beside this one: sending get_user's and update_user's groups as a statement of their own cost
+ * the service about 100 µs of CPU per request (+45 %) and get_user its ratio target
+ * (bench/README.md, "Issue 32"). Only this projection and inGroup's membership filter read them
+ * outside the groups repository; every write of them is its own.
+ */
 export function userColumns(schema: string): string {
   return `u.id, u.username, u.first_name AS "firstName", u.last_name AS "lastName", u.phone,
     u.organization, u.notes, u.locked, u.disabled, u.realm, u.created_at AS "createdAt",
@@ -28,9 +34,6 @@ export function userColumns(schema: string): string {
               FROM ${qualified(schema, 'user_group')} ug JOIN ${qualified(schema, 'group')} g ON g.id = ug.group_id
               WHERE ug.user_id = u.id), '[]') AS groups`;
 }
-
-/** The live statuses as SQL literals: constants of our own, never client input. */
-const LIVE = LIVE_STATUSES.map((status) => `'${status}'`).join(', ');
 
 /**
  * The users repository's fixed statements in `schema`, their texts built once, when the
@@ -41,11 +44,7 @@ const LIVE = LIVE_STATUSES.map((status) => `'${status}'`).join(', ');
 export function userStatements(schema: string) {
   const user = qualified(schema, 'user');
   const columns = userColumns(schema);
-  const find = (where: string) => `SELECT ${columns},
-      EXISTS (SELECT 1 FROM ${qualified(schema, 'kasm')} k
-              WHERE k.user_id = u.id AND k.status IN (${LIVE})) AS "hasLiveSessions"
-    FROM ${user} u
-    WHERE ${where}`;
+  const find = (where: string) => `SELECT ${columns} FROM ${user} u WHERE ${where}`;
   const findById = find('u.id = $1::uuid');
   const findByUsername = find('u.username = $1');
   const update = `
@@ -66,9 +65,6 @@ export function userStatements(schema: string) {
         updated_at = now()
       WHERE id = $1::uuid
       RETURNING *
-    ), ended AS (
-      DELETE FROM ${qualified(schema, 'session')} WHERE user_id = $1::uuid AND $10::text IS NOT NULL
-        AND EXISTS (SELECT 1 FROM u)
     )
     SELECT ${columns} FROM u`;
   const failedLogin = `UPDATE ${user}
@@ -82,11 +78,7 @@ export function userStatements(schema: string) {
     SELECT ${columns} FROM u`;
 
   return {
-    /**
-     * A user by id or username, and whether any of their sessions is live: get_user lists
-     * those, and most users have none, so the answer comes in the same round trip (an
-     * index-only probe).
-     */
+    /** A user by id or username. */
     find: (where: { id: string } | { username: string }): Statement =>
       'id' in where
         ? { name: 'users_find_by_id', text: findById, values: [where.id] }

@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { IdSchema, toWireId } from '@platform/schemas';
 import { KasmNotRunningError } from '../errors';
 import { requestHostOf } from '../domain';
-import { currentPhaseWords, type KasmRow, toKasmResponse } from '../sessions';
+import { currentPhaseWords, type KasmWithOwners, toKasmResponse } from '../sessions';
 import { dashboardPage, signInPage } from './pages';
 import { openingPage, sessionsSection, startPage, type SessionLine } from './session-pages';
 import { sendPage, type WebOptions } from './web-context';
@@ -18,7 +18,7 @@ const NOTICES: Record<string, string> = {
 const KasmParams = Type.Object({ kasmId: IdSchema });
 const CsrfForm = Type.Object({ [CSRF_FIELD]: Type.Optional(Type.String({ maxLength: 200 })) });
 
-function lineOf(row: KasmRow): SessionLine {
+function lineOf(row: KasmWithOwners): SessionLine {
   const wire = toKasmResponse(row);
   return {
     kasmId: wire.kasm_id,

@@ -1,15 +1,15 @@
 import { toTimestamp, toWireId } from '@platform/schemas';
 import type { ZoneResponse } from './zones.schemas';
-import type { ZoneRow } from './zones.repository';
+import type { ZoneWithAgents } from './zones.service';
 
-export function toZoneResponse(zone: ZoneRow): ZoneResponse {
+export function toZoneResponse(zone: ZoneWithAgents): ZoneResponse {
   return {
     zone_id: toWireId(zone.id),
     name: zone.name,
     proxy_hostname: zone.proxyHostname,
     proxy_path: zone.proxyPath,
     proxy_port: zone.proxyPort,
-    agent_count: zone._count.agents,
+    agent_count: zone.agentCount,
     created: toTimestamp(zone.createdAt),
     updated: toTimestamp(zone.updatedAt),
   };

@@ -1,8 +1,7 @@
 import { orNullWhenMissing, type Database, type Tx } from '../db';
 import type { Zone } from '../generated/prisma/client';
 
-/** A zone with how many agents it has: the one shape every zone query returns. */
-export type ZoneRow = Zone & { _count: { agents: number } };
+export type ZoneRow = Zone;
 
 export interface ZoneFields {
   name: string;
@@ -11,26 +10,32 @@ export interface ZoneFields {
   proxyPort?: number;
 }
 
-const WITH_COUNT = { _count: { select: { agents: true } } } as const;
-
 /**
- * Every query of zones. A taken name fails with a unique violation (isUniqueViolation); deleting
+ * Every query of zones (`zone`); how many agents each has is the agents repository's to say. A
+ * taken name fails with a unique violation (isUniqueViolation); deleting
  * a zone that still has agents, with a foreign-key violation (isForeignKeyViolation). Writes
  * given a `tx` join that transaction (the settings apply).
  */
 export function createZonesRepository({ prisma }: Database) {
   return {
     list: (tx?: Tx): Promise<ZoneRow[]> =>
-      (tx ?? prisma).zone.findMany({ include: WITH_COUNT, orderBy: { name: 'asc' } }),
+      (tx ?? prisma).zone.findMany({ orderBy: { name: 'asc' } }),
+
+    /** The names of these zones, by id. */
+    async namesOf(ids: readonly string[]): Promise<Map<string, string>> {
+      const rows = await prisma.zone.findMany({
+        where: { id: { in: [...ids] } },
+        select: { id: true, name: true },
+      });
+      return new Map(rows.map((zone) => [zone.id, zone.name]));
+    },
 
     create: (fields: ZoneFields, tx?: Tx): Promise<ZoneRow> =>
-      (tx ?? prisma).zone.create({ data: fields, include: WITH_COUNT }),
+      (tx ?? prisma).zone.create({ data: fields }),
 
     /** Null when no zone has the id. */
     update: (id: string, fields: Partial<ZoneFields>, tx?: Tx): Promise<ZoneRow | null> =>
-      orNullWhenMissing(
-        (tx ?? prisma).zone.update({ where: { id }, data: fields, include: WITH_COUNT }),
-      ),
+      orNullWhenMissing((tx ?? prisma).zone.update({ where: { id }, data: fields })),
 
     /** False when no zone has the id. */
     remove: async (id: string, tx?: Tx): Promise<boolean> =>

@@ -3,17 +3,34 @@ import { isForeignKeyViolation, isUniqueViolation } from '../db';
 import { ZoneHasAgentsError, ZoneNameTakenError, ZoneNotFoundError } from '../errors';
 import { normalizeHostname } from '../domain';
 import { type CreateZoneInput, type UpdateZoneInput } from './zones.schemas';
+import type { AgentsRepository } from '../agents/agents.repository';
 import type { ZoneRow, ZonesRepository } from './zones.repository';
 
-export function createZonesService({ zones }: { zones: ZonesRepository }) {
+/** A zone with how many agents it has. */
+export type ZoneWithAgents = ZoneRow & { agentCount: number };
+
+export function createZonesService({
+  zones,
+  agents,
+}: {
+  zones: ZonesRepository;
+  /** How many agents each zone has. */
+  agents: Pick<AgentsRepository, 'countByZone'>;
+}) {
+  async function withAgents(rows: ZoneRow[]): Promise<ZoneWithAgents[]> {
+    const counts = await agents.countByZone();
+    return rows.map((zone) => ({ ...zone, agentCount: counts.get(zone.id) ?? 0 }));
+  }
+  const one = async (row: ZoneRow) => (await withAgents([row]))[0];
+
   const rethrow = (name: string | undefined) => (error: unknown) => {
     throw isUniqueViolation(error) ? new ZoneNameTakenError(name ?? '') : error;
   };
 
   return {
-    list: (): Promise<ZoneRow[]> => zones.list(),
+    list: async (): Promise<ZoneWithAgents[]> => withAgents(await zones.list()),
 
-    create(input: CreateZoneInput): Promise<ZoneRow> {
+    async create(input: CreateZoneInput): Promise<ZoneWithAgents> {
       const name = input.name.trim();
       const fields = {
         name,
@@ -21,11 +38,11 @@ export function createZonesService({ zones }: { zones: ZonesRepository }) {
         proxyPath: input.proxy_path,
         proxyPort: input.proxy_port,
       };
-      return zones.create(fields).catch(rethrow(name));
+      return one(await zones.create(fields).catch(rethrow(name)));
     },
 
     /** Only the fields present change. */
-    async update(input: UpdateZoneInput): Promise<ZoneRow> {
+    async update(input: UpdateZoneInput): Promise<ZoneWithAgents> {
       const name = input.name?.trim();
       const fields = {
         name,
@@ -35,7 +52,7 @@ export function createZonesService({ zones }: { zones: ZonesRepository }) {
       };
       const row = await zones.update(toUuid(input.zone_id), fields).catch(rethrow(name));
       if (!row) throw new ZoneNotFoundError(`zone_id ${input.zone_id}`);
-      return row;
+      return one(row);
     },
 
     /** The agents' foreign key refuses the delete while the zone has any, also against a concurrent create. */

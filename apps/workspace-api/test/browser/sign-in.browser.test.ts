@@ -174,7 +174,7 @@ describe('the web page in Chromium', () => {
 
     await pages.page.getByRole('button', { name: 'Sign out' }).click();
     await pages.page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    expect(await h.db.session.count()).toBe(0);
+    expect(await h.db.loginSession.count()).toBe(0);
     const cookies = await pages.context.cookies();
     expect(cookies.find((c) => c.name === 'ws_session')).toBeUndefined();
   });

@@ -56,7 +56,7 @@ describe('the root page', () => {
     ).find((c) => c.name === 'ws_session');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
     expect(cookie?.secure).toBeFalsy();
-    const session = await h.db.session.findFirstOrThrow({ where: { userId: user.user_id } });
+    const session = await h.db.loginSession.findFirstOrThrow({ where: { userId: user.user_id } });
     expect(session.tokenHash).not.toBe(cookie?.value);
     expect((await client.get('/')).body).toContain('Signed in as <strong>alice</strong>');
   });
@@ -128,7 +128,7 @@ describe('the root page', () => {
     const res = await client.post('/sign-in', { username: 'dave', password: VALID_PASSWORD });
     expect(res.statusCode).toBe(403);
     expect(res.body).toContain('reload the page');
-    expect(await h.db.session.count()).toBe(0);
+    expect(await h.db.loginSession.count()).toBe(0);
   });
 
   it('refuses a signed-in state-changing request without the CSRF token', async () => {
@@ -137,7 +137,7 @@ describe('the root page', () => {
     await signIn(client, 'erin', VALID_PASSWORD);
     const res = await client.post('/sign-out', {});
     expect(res.statusCode).toBe(403);
-    expect(await h.db.session.count()).toBe(1);
+    expect(await h.db.loginSession.count()).toBe(1);
     const other = await client.post('/sign-out', { _csrf: 'x'.repeat(43) });
     expect(other.statusCode).toBe(403);
   });
@@ -146,12 +146,12 @@ describe('the root page', () => {
     await createUser({ username: 'stale' });
     const client = webClient(h);
     await signIn(client, 'stale', VALID_PASSWORD);
-    await h.db.session.updateMany({ data: { expiresAt: new Date(Date.now() - 1000) } });
+    await h.db.loginSession.updateMany({ data: { expiresAt: new Date(Date.now() - 1000) } });
     const res = await client.post('/sign-out', {});
     expect(res.statusCode).toBe(403);
     expect(res.body).toContain('reload the page');
     expect(res.headers['set-cookie']).toBeUndefined();
-    expect(await h.db.session.count()).toBe(1);
+    expect(await h.db.loginSession.count()).toBe(1);
     const anonymous = await webClient(h).post('/sign-out', {});
     expect(anonymous.statusCode).toBe(403);
   });
@@ -162,11 +162,11 @@ describe('the root page', () => {
     await signIn(client, 'expired', VALID_PASSWORD);
     await client.get('/');
     const csrf = client.csrf();
-    await h.db.session.updateMany({ data: { expiresAt: new Date(Date.now() - 1000) } });
+    await h.db.loginSession.updateMany({ data: { expiresAt: new Date(Date.now() - 1000) } });
     const res = await client.post('/sign-out', { _csrf: csrf });
     expect(res.statusCode).toBe(303);
     expect(client.cookies.has('ws_session')).toBe(false);
-    expect(await h.db.session.count()).toBe(0);
+    expect(await h.db.loginSession.count()).toBe(0);
   });
 
   it('signs out: the login session row is gone and the old cookie no longer works', async () => {
@@ -177,7 +177,7 @@ describe('the root page', () => {
     await client.get('/');
     const res = await client.post('/sign-out', { _csrf: client.csrf() });
     expect(res.statusCode).toBe(303);
-    expect(await h.db.session.count()).toBe(0);
+    expect(await h.db.loginSession.count()).toBe(0);
     const replay = await h.inject({
       method: 'GET',
       url: '/',

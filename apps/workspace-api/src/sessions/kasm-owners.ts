@@ -1,0 +1,73 @@
+import type { AgentEngine, AgentsRepository } from '../agents/agents.repository';
+import type { ImagesRepository } from '../images/images.repository';
+import type { UsersRepository } from '../users/users.repository';
+import type { ZonesRepository } from '../zones/zones.repository';
+import type { KasmRow, KasmsRepository } from './kasms.repository';
+
+/** A session's agent: its engine, and its zone's name. */
+export type KasmAgent = AgentEngine & { zone: { name: string } };
+
+/** A session with what its answers and its engine calls need of its user, workspace and agent. */
+export type KasmWithOwners = KasmRow & {
+  user: { username: string };
+  image: { id: string; name: string; friendlyName: string };
+  agent: KasmAgent;
+};
+
+/** The repositories that own a session's user, workspace, agent and zone. */
+export interface KasmOwners {
+  users: Pick<UsersRepository, 'usernamesOf'>;
+  images: Pick<ImagesRepository, 'namesOf'>;
+  agents: Pick<AgentsRepository, 'enginesOf'>;
+  zones: Pick<ZonesRepository, 'namesOf'>;
+}
+
+/** Only the engine's fields of an agent row: nothing else of it travels with a session. */
+export const kasmAgent = (agent: AgentEngine, zoneName: string): KasmAgent => ({
+  id: agent.id,
+  hostname: agent.hostname,
+  dockerUrl: agent.dockerUrl,
+  tlsCaPath: agent.tlsCaPath,
+  tlsCertPath: agent.tlsCertPath,
+  tlsKeyPath: agent.tlsKeyPath,
+  zone: { name: zoneName },
+});
+
+/**
+ * Sessions read with their owners: the session rows from the kasms repository, then each owner
+ * from its own repository, a batch per table for any number of sessions.
+ */
+export function createKasmReads(kasms: KasmsRepository, owners: KasmOwners) {
+  const distinct = (values: string[]) => [...new Set(values)];
+
+  /** A session whose owner went meanwhile (the foreign keys cascade) went with it: left out. */
+  async function withOwners(rows: KasmRow[]): Promise<KasmWithOwners[]> {
+    if (rows.length === 0) return [];
+    const [usernames, images, agents] = await Promise.all([
+      owners.users.usernamesOf(distinct(rows.map((row) => row.userId))),
+      owners.images.namesOf(distinct(rows.map((row) => row.imageId))),
+      owners.agents.enginesOf(distinct(rows.map((row) => row.agentId))),
+    ]);
+    const zones = await owners.zones.namesOf(distinct([...agents.values()].map((a) => a.zoneId)));
+    return rows.flatMap((row) => {
+      const username = usernames.get(row.userId);
+      const image = images.get(row.imageId);
+      const agent = agents.get(row.agentId);
+      const zone = agent && zones.get(agent.zoneId);
+      if (username === undefined || !image || !agent || zone === undefined) return [];
+      return [{ ...row, user: { username }, image, agent: kasmAgent(agent, zone) }];
+    });
+  }
+
+  return {
+    withOwners,
+
+    async find(id: string): Promise<KasmWithOwners | null> {
+      const row = await kasms.find(id);
+      return row && ((await withOwners([row]))[0] ?? null);
+    },
+
+    listLive: async (userId?: string) => withOwners(await kasms.listLive(userId)),
+  };
+}
+export type KasmReads = ReturnType<typeof createKasmReads>;
