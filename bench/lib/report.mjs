@@ -23,12 +23,13 @@ const COLUMNS = [
   ['pass', (r) => (r.pass === null ? '—' : r.pass ? 'PASS' : 'FAIL')],
 ];
 
-export function formatTable(rows) {
+/** The rows as aligned text; `columns` are [title, cell] pairs (the API bench's by default). */
+export function formatTable(rows, columns = COLUMNS) {
   const cells = [
-    COLUMNS.map(([title]) => title),
-    ...rows.map((r) => COLUMNS.map(([, cell]) => String(cell(r)))),
+    columns.map(([title]) => title),
+    ...rows.map((r) => columns.map(([, cell]) => String(cell(r)))),
   ];
-  const widths = COLUMNS.map((_, i) => Math.max(...cells.map((row) => row[i].length)));
+  const widths = columns.map((_, i) => Math.max(...cells.map((row) => row[i].length)));
   const line = (row) =>
     row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
   return [

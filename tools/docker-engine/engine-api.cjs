@@ -1,7 +1,12 @@
 // The few Engine API calls the test tooling makes, over a `unix://` or `tcp://` DOCKER_HOST.
 const http = require('node:http');
 
-/** Calls the Engine API; resolves with the status and the raw body. */
+/**
+ * Calls the Engine API; resolves with the status and the raw body.
+ * @param {string} host @param {string} method @param {string} urlPath
+ * @param {{ body?: string | NodeJS.ReadableStream, headers?: Record<string, string>, timeoutMs?: number }} [options]
+ * @returns {Promise<{ status: number | undefined, body: string }>}
+ */
 function engineRequest(host, method, urlPath, { body, headers = {}, timeoutMs = 30_000 } = {}) {
   const url = host.startsWith('unix://') ? null : new URL(host.replace(/^tcp:/, 'http:'));
   const target = url

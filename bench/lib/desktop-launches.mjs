@@ -1,0 +1,93 @@
+// @ts-check
+// Launch click → the desktop's first frame in Chromium, against the engine's own create + start
+// of the same container (the settings read from a session's container) and the same browser
+// opening the container's page directly, until its first frame. Launches alternate, after an
+// untimed one of each.
+import { median } from './load.mjs';
+import { launchToFirstFrame, openDirectToFirstFrame, signIn } from './desktop-browser.mjs';
+import {
+  createAndStart,
+  desktopPassword,
+  removeContainer,
+  sameContainer,
+  sessionContainer,
+  untilServing,
+} from './desktop-engine.mjs';
+import { USER } from './desktop-platform.mjs';
+
+/**
+ * What the bench started and has not ended yet, for its cleanup whatever happens.
+ * @typedef {{ sessions: Set<string>, containers: Set<string> }} Started
+ */
+
+/**
+ * @param {{ platform: import('./desktop-platform.mjs').Platform, engineHost: string,
+ *   browser: import('playwright-core').Browser, friendlyName: string, launches: number,
+ *   started: Started }} options
+ */
+export async function measureLaunches({
+  platform,
+  engineHost,
+  browser,
+  friendlyName,
+  launches,
+  started,
+}) {
+  const signedIn = await signIn(browser, platform.origin, USER.username, USER.password);
+
+  const viaPlatform = async () => {
+    const run = await launchToFirstFrame(signedIn, platform.origin, friendlyName);
+    started.sessions.add(run.kasmId);
+    const container = await sessionContainer(engineHost, run.kasmId);
+    await run.tab.close();
+    await platform.destroy(run.kasmId);
+    started.sessions.delete(run.kasmId);
+    return { ms: run.ms, recoveries: run.recoveries, failed: run.failed, container };
+  };
+
+  /** @param {ReturnType<typeof sameContainer>} spec */
+  const viaEngine = async (spec) => {
+    const from = performance.now();
+    const { id, port } = await createAndStart(engineHost, spec);
+    started.containers.add(id);
+    await untilServing(port);
+    const direct = await openDirectToFirstFrame(browser, port, desktopPassword(spec.Env));
+    const ms = direct.at - from;
+    await direct.context.close();
+    await removeContainer(engineHost, id);
+    started.containers.delete(id);
+    return { ms, recoveries: direct.recoveries, failed: direct.failed };
+  };
+
+  const first = await viaPlatform();
+  const spec = sameContainer(first.container);
+  await viaEngine(spec);
+  const platformRuns = [];
+  const engineRuns = [];
+  for (let i = 0; i < launches; i++) {
+    if (i % 2 === 0) {
+      engineRuns.push(await viaEngine(spec));
+      platformRuns.push(await viaPlatform());
+    } else {
+      platformRuns.push(await viaPlatform());
+      engineRuns.push(await viaEngine(spec));
+    }
+  }
+  await signedIn.context.close();
+  const platformMs = platformRuns.map((r) => r.ms);
+  const engineMs = engineRuns.map((r) => r.ms);
+  return {
+    platformMs,
+    engineMs,
+    ratio: median(platformMs) / median(engineMs),
+    // Chromium's error page (a load aborted by ERR_NETWORK_CHANGED): the tab was opened again.
+    recoveries: {
+      platform: platformRuns.map((r) => r.recoveries),
+      engine: engineRuns.map((r) => r.recoveries),
+    },
+    failedRequests: {
+      platform: platformRuns.map((r) => r.failed),
+      engine: engineRuns.map((r) => r.failed),
+    },
+  };
+}
