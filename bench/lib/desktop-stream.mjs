@@ -1,9 +1,10 @@
 // @ts-check
 // A session's VNC stream through the session proxy (ws://<service>/kasm/<id>/websockify, the
 // grant cookie) against the same container's stream straight from its published port (wss://,
-// Basic credentials), with one RFB client of each connected at once. Rounds alternate between
-// the two, taking turns at going first (as measurePair does), and each round reads the CPU time
-// of every process on the path, so that a ratio comes with where the time went.
+// Basic credentials), and a second direct client against the first (an A/A run: the noise),
+// all three RFB clients connected at once. Rounds alternate between them, taking turns at going
+// first (as measurePair does), and each round reads the CPU time of every process on the path,
+// so that a ratio comes with where the time went.
 import fs from 'node:fs';
 import { median, percentile } from './load.mjs';
 import { cpuSeconds, sleep } from './processes.mjs';
@@ -49,24 +50,27 @@ function cpuOf(groups) {
   );
 }
 
+/** @typedef {'direct' | 'proxy' | 'again'} Side */
+const SIDES = /** @type {Side[]} */ (['direct', 'proxy', 'again']);
+
 /**
- * Runs `measure` on each side ROUNDS times, taking turns at going first; each side's results,
- * and the CPU seconds of each process group over its rounds.
+ * Runs `measure` on each side ROUNDS times, the sides taking turns at going first; each side's
+ * results, and the CPU seconds of each process group over its rounds.
  * @template T
- * @param {Record<'proxy' | 'direct', import('./rfb.mjs').RfbClient>} clients
+ * @param {Record<Side, import('./rfb.mjs').RfbClient>} clients
  * @param {Record<string, number[]>} groups
  * @param {(client: import('./rfb.mjs').RfbClient) => Promise<T>} measure
  */
 async function alternate(clients, groups, measure) {
-  /** @type {Record<'proxy' | 'direct', { runs: T[], cpu: Record<string, number> }>} */
+  /** @type {Record<Side, { runs: T[], cpu: Record<string, number> }>} */
   const sides = {
-    proxy: { runs: [], cpu: {} },
     direct: { runs: [], cpu: {} },
+    proxy: { runs: [], cpu: {} },
+    again: { runs: [], cpu: {} },
   };
   for (let round = 0; round < ROUNDS; round++) {
-    /** @type {('proxy' | 'direct')[]} */
-    const order = round % 2 === 0 ? ['direct', 'proxy'] : ['proxy', 'direct'];
-    for (const side of order) {
+    const turn = round % SIDES.length;
+    for (const side of [...SIDES.slice(turn), ...SIDES.slice(0, turn)]) {
       const before = cpuOf(groups);
       sides[side].runs.push(await measure(clients[side]));
       for (const [name, seconds] of Object.entries(cpuOf(groups)))
@@ -77,26 +81,42 @@ async function alternate(clients, groups, measure) {
 }
 
 /**
+ * Per side: the figure of each round, the median, and the median of the per-round ratios to the
+ * direct side (the `again` side's is the A/A ratio: how far two identical clients differ).
+ * @template T
+ * @param {Record<Side, { runs: T[] }>} sides @param {(run: T) => number} figure
+ */
+function compare(sides, figure) {
+  const direct = sides.direct.runs.map(figure);
+  /** @param {Side} side */
+  const of = (side) => {
+    const values = sides[side].runs.map(figure);
+    const ratios = values.map((v, i) => v / direct[i]);
+    return { values, median: median(values), ratio: median(ratios), ratios };
+  };
+  return { direct: of('direct'), proxy: of('proxy'), again: of('again') };
+}
+
+/**
  * @param {{ origin: string, pid: number }} platform
  * @param {string} engineHost
  * @param {{ kasmId: string, cookie: string, container: any }} session
  */
 export async function measureStream(platform, engineHost, { kasmId, cookie, container }) {
   const port = publishedPort(container);
-  const basic = Buffer.from(`kasm_user:${desktopPassword(container.Config.Env)}`).toString(
-    'base64',
-  );
+  const password = desktopPassword(container.Config.Env);
+  const direct = () =>
+    connectRfb(`wss://127.0.0.1:${port}/websockify`, {
+      authorization: `Basic ${Buffer.from(`kasm_user:${password}`).toString('base64')}`,
+    });
+  /** @type {Record<Side, import('./rfb.mjs').RfbClient>} */
   const clients = {
-    proxy: await connectRfb(
-      `ws://127.0.0.1:${new URL(platform.origin).port}/kasm/${kasmId}/websockify`,
-      {
-        cookie,
-        origin: platform.origin,
-      },
-    ),
-    direct: await connectRfb(`wss://127.0.0.1:${port}/websockify`, {
-      authorization: `Basic ${basic}`,
+    direct: await direct(),
+    proxy: await connectRfb(`${platform.origin.replace(/^http/, 'ws')}/kasm/${kasmId}/websockify`, {
+      cookie,
+      origin: platform.origin,
     }),
+    again: await direct(),
   };
   try {
     // websockify forks a process per connection: the container's processes are read now.
@@ -108,13 +128,13 @@ export async function measureStream(platform, engineHost, { kasmId, cookie, cont
     };
     for (const client of Object.values(clients)) await client.fullScreens(1000);
     const screens = await alternate(clients, groups, (c) => c.fullScreens(ROUND_MS));
-    const rate = (/** @type {{ bytes: number, seconds: number }} */ r) => r.bytes / 1e6 / r.seconds;
-    const bytes = (/** @type {'proxy' | 'direct'} */ side) =>
-      screens[side].runs.reduce((sum, r) => sum + r.bytes, 0);
-    const cpuPerMb = (/** @type {'proxy' | 'direct'} */ side) =>
-      Object.fromEntries(
-        Object.entries(screens[side].cpu).map(([n, s]) => [n, (s * 1e6) / (bytes(side) / 1e6)]),
+    /** CPU µs of each process per MB streamed, over all rounds of a side. @param {Side} side */
+    const cpuPerMb = (side) => {
+      const mb = screens[side].runs.reduce((sum, r) => sum + r.bytes, 0) / 1e6;
+      return Object.fromEntries(
+        Object.entries(screens[side].cpu).map(([name, s]) => [name, (s * 1e6) / mb]),
       );
+    };
 
     for (const client of Object.values(clients)) for (let i = 0; i < 20; i++) await client.ping();
     const pings = await alternate(clients, groups, async (c) => {
@@ -122,7 +142,8 @@ export async function measureStream(platform, engineHost, { kasmId, cookie, cont
       for (let i = 0; i < PINGS; i++) times.push(await c.ping());
       return times;
     });
-    const rtt = (/** @type {'proxy' | 'direct'} */ side) => {
+    /** @param {Side} side */
+    const rtt = (side) => {
       const all = pings[side].runs.flat().sort((a, b) => a - b);
       return { p50: percentile(all, 50), p99: percentile(all, 99), count: all.length };
     };
@@ -130,34 +151,19 @@ export async function measureStream(platform, engineHost, { kasmId, cookie, cont
     await execDetached(engineHost, container.Id, MOVER);
     await sleep(2000);
     const frames = await alternate(clients, groups, (c) => c.incrementalUpdates(ROUND_MS));
-    const fps = (/** @type {{ updates: number, seconds: number }} */ r) => r.updates / r.seconds;
 
-    const summary = {
-      throughput: {
-        proxy: screens.proxy.runs.map(rate),
-        direct: screens.direct.runs.map(rate),
-        ratios: screens.proxy.runs.map((r, i) => rate(r) / rate(screens.direct.runs[i])),
-        cpuUsPerMb: { proxy: cpuPerMb('proxy'), direct: cpuPerMb('direct') },
-        screenBytes:
-          clients.proxy.init.width * clients.proxy.init.height * clients.proxy.init.bytesPerPixel,
-      },
-      rtt: { proxy: rtt('proxy'), direct: rtt('direct') },
-      fps: {
-        proxy: frames.proxy.runs.map(fps),
-        direct: frames.direct.runs.map(fps),
-        ratios: frames.proxy.runs.map((r, i) => fps(r) / fps(frames.direct.runs[i])),
-      },
-    };
+    const { init } = clients.direct;
     return {
-      ...summary,
-      medians: {
-        proxyMbps: median(summary.throughput.proxy),
-        directMbps: median(summary.throughput.direct),
-        throughputRatio: median(summary.throughput.ratios),
-        proxyFps: median(summary.fps.proxy),
-        directFps: median(summary.fps.direct),
-        fpsRatio: median(summary.fps.ratios),
+      screen: { ...init, bytes: init.width * init.height * init.bytesPerPixel },
+      roundMs: ROUND_MS,
+      // MB/s of full raw screens
+      throughput: {
+        ...compare(screens, (r) => r.bytes / 1e6 / r.seconds),
+        cpuUsPerMb: { direct: cpuPerMb('direct'), proxy: cpuPerMb('proxy') },
       },
+      rtt: { direct: rtt('direct'), proxy: rtt('proxy'), again: rtt('again') },
+      // incremental updates per second of the moving desktop
+      fps: compare(frames, (r) => r.updates / r.seconds),
     };
   } finally {
     for (const client of Object.values(clients)) client.close();
