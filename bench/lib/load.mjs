@@ -50,7 +50,7 @@ export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 3 : 6));
  * @param {ArrayLike<number>} sorted
  * @param {number} p
  */
-function percentile(sorted, p) {
+export function percentile(sorted, p) {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
@@ -159,7 +159,7 @@ function summarize(runs) {
  * The median; of an even count, the mean of the middle two.
  * @param {number[]} values
  */
-function median(values) {
+export function median(values) {
   const sorted = [...values].sort((x, y) => x - y);
   const mid = sorted.length / 2;
   return sorted.length % 2 ? sorted[Math.floor(mid)] : (sorted[mid - 1] + sorted[mid]) / 2;

@@ -47,13 +47,17 @@ const COLUMNS = [
   ['pass', (r) => (r.pass === null ? '—' : r.pass ? 'PASS' : 'FAIL')],
 ];
 
-/** @param {Row[]} rows */
-export function formatTable(rows) {
+/**
+ * The rows as aligned text; `columns` are [title, cell] pairs (the API bench's by default).
+ * @param {Row[]} rows
+ * @param {typeof COLUMNS} [columns]
+ */
+export function formatTable(rows, columns = COLUMNS) {
   const cells = [
-    COLUMNS.map(([title]) => title),
-    ...rows.map((r) => COLUMNS.map(([, cell]) => String(cell(r)))),
+    columns.map(([title]) => title),
+    ...rows.map((r) => columns.map(([, cell]) => String(cell(r)))),
   ];
-  const widths = COLUMNS.map((_, i) => Math.max(...cells.map((row) => row[i].length)));
+  const widths = columns.map((_, i) => Math.max(...cells.map((row) => row[i].length)));
   const line = (/** @type {string[]} */ row) =>
     row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
   return [

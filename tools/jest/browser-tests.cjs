@@ -27,4 +27,4 @@ function browserConfig(ignored) {
   return { testPathIgnorePatterns: [...(ignored ?? ['/node_modules/']), BROWSER_TESTS] };
 }
 
-module.exports = { browserConfig };
+module.exports = { browserConfig, chromiumPath };

@@ -5,6 +5,7 @@ import { waitFor } from '@platform/testing';
 import { VALID_PASSWORD } from '../factories';
 import { closeWorld, createSessionWorld, type SessionWorld } from '../engine/session-fixture';
 import { launchChromium } from '../browser/browser-fixture';
+import { CANVAS_COLOURS, DESKTOP_COLOURS } from '../../../../tools/workspaces/desktop-canvas.cjs';
 
 /** Launches start a desktop's container and its X server: generous, every wait ends early. */
 export const LONG = 120_000;
@@ -144,16 +145,6 @@ export async function destroyFromPage(world: DesktopWorld, friendlyName: string)
   await world.page.getByText('The session was destroyed.').waitFor({ timeout: LONG });
 }
 
-/** How many colours a sample of noVNC's canvas holds: 0 before it draws, 1 while it is blank. */
-const CANVAS_COLOURS = `(() => {
-  const canvas = document.querySelector('#noVNC_container canvas');
-  if (!canvas || canvas.width === 0) return 0;
-  const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
-  const seen = new Set();
-  for (let i = 0; i < data.length; i += 4 * 31) seen.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
-  return seen.size;
-})()`;
-
 export const canvasColours = (tab: Page): Promise<number> => tab.evaluate(CANVAS_COLOURS);
 
 /** Waits until the desktop is drawn: the canvas shows more than a background. */
@@ -161,7 +152,7 @@ export async function waitForDesktop(tab: Page): Promise<number> {
   return waitFor(
     async () => {
       const colours = await canvasColours(tab);
-      if (colours < 8) throw new Error(`the canvas shows ${colours} colour(s)`);
+      if (colours < DESKTOP_COLOURS) throw new Error(`the canvas shows ${colours} colour(s)`);
       return colours;
     },
     LONG,

@@ -1,0 +1,127 @@
+// @ts-check
+// workspace-api as the desktops bench runs it: the built server on its own database, a Docker
+// engine registered as an agent of the machine's own size (no overrides), a zone whose sessions
+// are reached on the server itself, the service's own registry added and its Desktop workspace
+// installed from it and allowed to a user who signs in with a password.
+import path from 'node:path';
+import { createBenchDatabase } from './database.mjs';
+import { distOf } from './paths.mjs';
+import { freePort, issueAdminKey, runCli, sleep, startServer } from './processes.mjs';
+
+// The All Users group every user is in (a fixed id in the first migration).
+const ALL_USERS = '68d557ac4cac42cca9f31c7c853de0f3';
+export const USER = { username: 'bench', password: 'Bench-pass1' };
+
+/**
+ * @param {{ host: string }} engine
+ * @param {string} friendlyName the workspace to install from the service's own registry
+ */
+export async function startPlatform(engine, friendlyName) {
+  const db = await createBenchDatabase();
+  /** @type {Awaited<ReturnType<typeof startServer>> | undefined} */
+  let server;
+  try {
+    const env = {
+      DATABASE_URL: db.url,
+      SESSION_URL_SCHEME: 'http',
+      // The own registry is this server, on loopback; the engine's socket is the operator's.
+      OUTBOUND_ALLOWLIST: '127.0.0.1',
+      DOCKER_HOST: engine.host,
+      ...(process.env.BENCH_LOG_LEVEL ? { LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}),
+    };
+    runCli('workspace-api', ['migrate'], env);
+    const credentials = issueAdminKey(env);
+    const port = await freePort();
+    server = await startServer({
+      name: 'workspace-api-desktops',
+      script: path.join(distOf('workspace-api'), 'server.js'),
+      env,
+      port,
+    });
+    const origin = server.url;
+
+    /** @param {string} operation @param {Record<string, unknown>} [body] @returns {Promise<any>} */
+    const attempt = async (operation, body = {}) => {
+      const res = await fetch(`${origin}/api/public/${operation}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...credentials, ...body }),
+      });
+      return { ok: res.ok, status: res.status, json: await res.json() };
+    };
+    /** @param {string} operation @param {Record<string, unknown>} [body] @returns {Promise<any>} */
+    const call = async (operation, body = {}) => {
+      const res = await attempt(operation, body);
+      if (!res.ok) throw new Error(`${operation}: ${res.status} ${JSON.stringify(res.json)}`);
+      return res.json;
+    };
+
+    const { zone } = await call('create_zone', {
+      target_zone: { name: 'bench', proxy_hostname: '127.0.0.1', proxy_port: port },
+    });
+    const { agent } = await call('create_agent', {
+      target_agent: { hostname: 'bench', zone_id: zone.zone_id, docker_url: engine.host },
+    });
+    const { user } = await call('create_user', {
+      target_user: { username: USER.username, password: USER.password },
+    });
+    await call('update_group', {
+      target_group: { group_id: ALL_USERS, max_kasms_per_user: 1000 },
+    });
+    const { registry } = await call('add_registry', { registry_url: `${origin}/registry/` });
+    const { image } = await call('install_workspace', {
+      registry_id: registry.registry_id,
+      name: friendlyName,
+    });
+    await call('add_images_group', {
+      target_group: { group_id: ALL_USERS },
+      target_image: { image_id: image.image_id },
+    });
+
+    /** Polls get_kasm_status until the session runs. @param {string} kasmId */
+    const untilRunning = async (kasmId) => {
+      for (;;) {
+        const status = await call('get_kasm_status', { kasm_id: kasmId });
+        if (status.operational_status === 'running') return status;
+        if (['error', 'stopped'].includes(status.operational_status))
+          throw new Error(`session ${kasmId}: ${status.operational_message}`);
+        await sleep(10);
+      }
+    };
+
+    return {
+      origin,
+      pid: Number(server.pid),
+      agent,
+      userId: String(user.user_id),
+      imageId: String(image.image_id),
+      attempt,
+      call,
+      untilRunning,
+      /** request_kasm through the API, until running; its kasm_url's grant as a cookie header. */
+      async launch() {
+        const { kasm_id: kasmId } = await call('request_kasm', {
+          user_id: user.user_id,
+          image_id: image.image_id,
+        });
+        const status = await untilRunning(kasmId);
+        const url = new URL(status.kasm_url);
+        const visit = await fetch(`${origin}${url.pathname}${url.search}`, { redirect: 'manual' });
+        const cookie = String(visit.headers.get('set-cookie')).split(';')[0];
+        return { kasmId: String(kasmId), cookie };
+      },
+      /** @param {string} kasmId */
+      destroy: (kasmId) => call('destroy_kasm', { kasm_id: kasmId, user_id: user.user_id }),
+      async stop() {
+        await server?.stop();
+        await db.drop();
+      },
+    };
+  } catch (error) {
+    await server?.stop();
+    await db.drop();
+    throw error;
+  }
+}
+
+/** @typedef {Awaited<ReturnType<typeof startPlatform>>} Platform */

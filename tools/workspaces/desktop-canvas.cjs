@@ -1,0 +1,21 @@
+// @ts-check
+// How the desktop tests and the desktops bench decide that noVNC shows a desktop: by the pixels
+// of its canvas, not by its connection state (a connected stream may still draw nothing).
+
+/**
+ * Page code (a string: the callers are typed for Node, not the DOM) that counts the colours in a
+ * sample of noVNC's canvas: 0 before it draws, 1 while it is blank.
+ */
+const CANVAS_COLOURS = `(() => {
+  const canvas = document.querySelector('#noVNC_container canvas');
+  if (!canvas || canvas.width === 0) return 0;
+  const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+  const seen = new Set();
+  for (let i = 0; i < data.length; i += 4 * 31) seen.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+  return seen.size;
+})()`;
+
+/** A desktop is drawn once the canvas shows at least this many colours (more than a background). */
+const DESKTOP_COLOURS = 8;
+
+module.exports = { CANVAS_COLOURS, DESKTOP_COLOURS };
