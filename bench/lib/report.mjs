@@ -49,10 +49,16 @@ const COLUMNS = [
 
 /**
  * The rows as aligned text; `columns` are [title, cell] pairs (the API bench's by default).
- * @param {Row[]} rows
- * @param {typeof COLUMNS} [columns]
+ * @template [R=Row]
+ * @param {R[]} rows
+ * @param {[title: string, cell: (row: R) => string | undefined][]} [columns]
  */
-export function formatTable(rows, columns = COLUMNS) {
+export function formatTable(
+  rows,
+  columns = /** @type {[string, (row: R) => string | undefined][]} */ (
+    /** @type {unknown} */ (COLUMNS)
+  ),
+) {
   const cells = [
     columns.map(([title]) => title),
     ...rows.map((r) => columns.map(([, cell]) => String(cell(r)))),

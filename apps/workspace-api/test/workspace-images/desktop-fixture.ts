@@ -5,6 +5,9 @@ import { waitFor } from '@platform/testing';
 import { VALID_PASSWORD } from '../factories';
 import { closeWorld, createSessionWorld, type SessionWorld } from '../engine/session-fixture';
 import { launchChromium } from '../browser/browser-fixture';
+// How a frame counts as a desktop is one rule, shared with bench:desktops (plain Node, which can
+// read no TypeScript of libs/testing): the tools project holds it.
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { CANVAS_COLOURS, DESKTOP_COLOURS } from '../../../../tools/workspaces/desktop-canvas.cjs';
 
 /** Launches start a desktop's container and its X server: generous, every wait ends early. */
@@ -78,15 +81,16 @@ export interface LaunchedDesktop {
 
 /**
  * Presses Launch and follows the new tab to noVNC's page, until its WebSocket is open. Chromium
- * aborts loads with ERR_NETWORK_CHANGED while the engine adds the container's interface: the
- * tab is then opened again from the session's start page, once.
+ * aborts loads with ERR_NETWORK_CHANGED while the engine adds the container's interface: a tab
+ * left on Chromium's error page is opened again from the session's start page, once, and a
+ * noVNC page whose loads failed is reloaded.
  */
 export async function launchDesktop(world: DesktopWorld, friendlyName: string) {
   const [tab] = await Promise.all([
     world.context.waitForEvent('page'),
     world.page.getByRole('button', { name: `Launch ${friendlyName}` }).click(),
   ]);
-  const streams = watchStreams(tab);
+  const watched = watchTab(tab);
   const reached = () => tab.waitForURL(/\/kasm\/[0-9a-f]{32}\/vnc\.html\?/, { timeout: LONG });
   await reached().catch(async (error) => {
     if (!tab.url().startsWith('chrome-error:')) throw error;
@@ -96,29 +100,50 @@ export async function launchDesktop(world: DesktopWorld, friendlyName: string) {
     await reached();
   });
   const kasmId = new URL(tab.url()).pathname.split('/')[2];
-  const stream = await openStream(streams, kasmId);
+  const stream = await openStream(watched, kasmId);
   return { tab, kasmId, stream } satisfies LaunchedDesktop;
 }
 
-/** Every WebSocket the tab opens, from now on. */
-function watchStreams(tab: Page): WebSocket[] {
-  const streams: WebSocket[] = [];
-  tab.on('websocket', (ws) => streams.push(ws));
-  return streams;
+interface WatchedTab {
+  tab: Page;
+  /** Every WebSocket the tab opened. */
+  streams: WebSocket[];
+  /** Whether a load of the session's page failed since the last reload (its modules, say). */
+  broken: boolean;
 }
 
 /**
- * The session's stream through the proxy, once one of `streams` is open. A first attempt may
- * close (on a loaded machine the container's VNC server can be late): noVNC then reconnects, so
- * any open one counts, not only the first.
+ * The tab's WebSockets and failed loads, from now on. A load under `/kasm/` that failed (other
+ * than one a navigation cancelled) breaks noVNC's page: Chromium aborts loads with
+ * ERR_NETWORK_CHANGED while the engine adds or removes a container's interface, and noVNC never
+ * starts then.
  */
-const openStream = (streams: WebSocket[], kasmId: string) =>
+function watchTab(tab: Page): WatchedTab {
+  const watched: WatchedTab = { tab, streams: [], broken: false };
+  tab.on('websocket', (ws) => watched.streams.push(ws));
+  tab.on('requestfailed', (request) => {
+    const error = request.failure()?.errorText ?? 'failed';
+    if (error !== 'net::ERR_ABORTED' && request.url().includes('/kasm/')) watched.broken = true;
+  });
+  return watched;
+}
+
+/**
+ * The session's stream through the proxy, once one of the tab's is open. A first attempt may
+ * close (on a loaded machine the container's VNC server can be late): noVNC then reconnects, so
+ * any open one counts, not only the first. A page that broke is reloaded, as a person would.
+ */
+const openStream = (watched: WatchedTab, kasmId: string) =>
   waitFor(async () => {
-    const open = streams.find(
+    const open = watched.streams.find(
       (ws) => ws.url().endsWith(`/kasm/${kasmId}/websockify`) && !ws.isClosed(),
     );
-    if (!open) throw new Error('the stream is not open yet');
-    return open;
+    if (open) return open;
+    if (watched.broken) {
+      watched.broken = false;
+      await watched.tab.reload().catch(() => undefined);
+    }
+    throw new Error('the stream is not open yet');
   }, LONG);
 
 /**
@@ -127,12 +152,12 @@ const openStream = (streams: WebSocket[], kasmId: string) =>
  */
 export async function openClient(world: DesktopWorld, kasmId: string, url: string) {
   const tab = await world.context.newPage();
-  const streams = watchStreams(tab);
+  const watched = watchTab(tab);
   await tab.goto(url).catch(async (error: Error) => {
     if (!/ERR_NETWORK_CHANGED/.test(error.message)) throw error;
     await tab.goto(url);
   });
-  const stream = await openStream(streams, kasmId);
+  const stream = await openStream(watched, kasmId);
   return { tab, kasmId, stream } satisfies LaunchedDesktop;
 }
 
