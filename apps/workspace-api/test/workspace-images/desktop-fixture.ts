@@ -110,7 +110,12 @@ interface WatchedTab {
   streams: WebSocket[];
   /** Whether a load of the session's page failed since the last reload (its modules, say). */
   broken: boolean;
+  /** When the page was last (re)loaded, by performance.now(). */
+  loadedAt: number;
 }
+
+/** A page with no open stream for this long is reloaded, as a person would after waiting. */
+const STALLED_MS = 30_000;
 
 /**
  * The tab's WebSockets and failed loads, from now on. A load under `/kasm/` that failed (other
@@ -119,7 +124,7 @@ interface WatchedTab {
  * starts then.
  */
 function watchTab(tab: Page): WatchedTab {
-  const watched: WatchedTab = { tab, streams: [], broken: false };
+  const watched: WatchedTab = { tab, streams: [], broken: false, loadedAt: performance.now() };
   tab.on('websocket', (ws) => watched.streams.push(ws));
   tab.on('requestfailed', (request) => {
     const error = request.failure()?.errorText ?? 'failed';
@@ -131,7 +136,8 @@ function watchTab(tab: Page): WatchedTab {
 /**
  * The session's stream through the proxy, once one of the tab's is open. A first attempt may
  * close (on a loaded machine the container's VNC server can be late): noVNC then reconnects, so
- * any open one counts, not only the first. A page that broke is reloaded, as a person would.
+ * any open one counts, not only the first. A page that broke, or that has had no open stream
+ * for STALLED_MS, is reloaded, as a person would.
  */
 const openStream = (watched: WatchedTab, kasmId: string) =>
   waitFor(async () => {
@@ -139,8 +145,9 @@ const openStream = (watched: WatchedTab, kasmId: string) =>
       (ws) => ws.url().endsWith(`/kasm/${kasmId}/websockify`) && !ws.isClosed(),
     );
     if (open) return open;
-    if (watched.broken) {
+    if (watched.broken || performance.now() - watched.loadedAt > STALLED_MS) {
       watched.broken = false;
+      watched.loadedAt = performance.now();
       await watched.tab.reload().catch(() => undefined);
     }
     throw new Error('the stream is not open yet');
