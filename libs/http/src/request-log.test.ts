@@ -39,7 +39,9 @@ describe('bufferedDestination', () => {
     const log = pino(destination);
     // Text beyond ASCII, so that a line's bytes and its characters differ in number.
     for (let n = 0; n < 200; n++) log.info({ n, name: 'Zoë 🙂' }, 'line');
-    const text = await readUntil(file, (t) => t.split('\n').length > 100);
+    const read = await readUntil(file, (t) => t.split('\n').length > 100);
+    // A write still under way may be seen in part: only what ends in a newline was written.
+    const text = read.slice(0, read.lastIndexOf('\n') + 1);
     const lines = text
       .trim()
       .split('\n')
