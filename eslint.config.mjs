@@ -8,6 +8,11 @@ const PRISMA_CLIENT = [
   '**/generated/prisma/**',
 ];
 
+const PRISMA_OUTSIDE_DATA = {
+  group: PRISMA_CLIENT,
+  message: "only repositories and db/ import Prisma's client; use the repository's row type",
+};
+
 const TEST_FILES = [
   '**/*.test.ts',
   '**/test/**/*.ts',
@@ -24,8 +29,14 @@ const TEST_FILES = [
 const FACE_MESSAGE =
   "Import another feature through its face (its folder's index.ts), not one of its files";
 /** @param {string} regex */
+const facePattern = (regex) => ({ regex, message: FACE_MESSAGE });
+/** @param {...object} patterns */
+const restrictedImports = (...patterns) => ({
+  'no-restricted-imports': ['error', { patterns }],
+});
+/** @param {string} regex */
 const deepImportRules = (regex) => ({
-  'no-restricted-imports': ['error', { patterns: [{ regex, message: FACE_MESSAGE }] }],
+  ...restrictedImports(facePattern(regex)),
   'no-restricted-syntax': [
     'error',
     // esquery cannot hold a "/" in a regex: \x2F stands for it.
@@ -43,6 +54,8 @@ const DEEP_IMPORTS = {
   // From test/: a file of a feature under src/.
   test: '^(\\.\\./)+src/(?!generated/)[^./][^/]*/.',
 };
+
+const DATA_LAYER = ['apps/*/src/**/*.repository.ts', 'apps/*/src/db/**', ...TEST_FILES];
 
 /**
  * The project-level rules; `testOnly` lists the tags a test file may use besides libs.
@@ -85,6 +98,19 @@ export default [
   },
   { files: ['apps/*/src/*/**/*.ts'], rules: deepImportRules(DEEP_IMPORTS.feature) },
   { files: ['apps/*/src/*.ts'], rules: deepImportRules(DEEP_IMPORTS.root) },
+  // Prisma's types stay in the data layer: repositories and db/ use them, every other file sees
+  // the repositories' row types (tests may arrange rows through the client). ESLint replaces a
+  // rule's options rather than adding to them, so these files list the face pattern again.
+  {
+    files: ['apps/*/src/*/**/*.ts'],
+    ignores: DATA_LAYER,
+    rules: restrictedImports(facePattern(DEEP_IMPORTS.feature), PRISMA_OUTSIDE_DATA),
+  },
+  {
+    files: ['apps/*/src/*.ts'],
+    ignores: DATA_LAYER,
+    rules: restrictedImports(facePattern(DEEP_IMPORTS.root), PRISMA_OUTSIDE_DATA),
+  },
   { files: ['apps/*/test/**/*.ts'], rules: deepImportRules(DEEP_IMPORTS.test) },
   {
     // Libraries stay independent of any service's generated Prisma client.
@@ -97,26 +123,6 @@ export default [
             {
               group: PRISMA_CLIENT,
               message: 'libs never import Prisma clients',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // Prisma's types stay in the data layer: repositories and db/ use them, every other file
-    // sees the repositories' row types (tests may arrange rows through the client).
-    files: ['apps/*/src/**/*.ts'],
-    ignores: ['apps/*/src/**/*.repository.ts', 'apps/*/src/db/**', ...TEST_FILES],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: PRISMA_CLIENT,
-              message:
-                "only repositories and db/ import Prisma's client; use the repository's row type",
             },
           ],
         },

@@ -67,8 +67,9 @@ const snippetsOf = ([, file, deep, face]: (typeof CASES)[number]): Snippet[] => 
 
 const ALLOWED: Snippet[] = [
   {
-    // A feature's own files, the shared root files, the generated client, the test helpers.
-    file: 'apps/workspace-api/src/users/x.ts',
+    // A feature's own files, the shared root files, the generated client (in a repository), the
+    // test helpers.
+    file: 'apps/workspace-api/src/users/x.repository.ts',
     code: [
       "import { own } from './users.repository';",
       "import { config } from '../config';",
@@ -80,13 +81,21 @@ const ALLOWED: Snippet[] = [
   },
   {
     file: 'apps/calendar-api/src/app.ts',
-    code: "import { openDatabase } from './db';\nimport { Prisma } from './generated/prisma/client';\nexport const used = [openDatabase, Prisma];\n",
+    code: "import { openDatabase } from './db';\nimport { loadConfig } from './config';\nexport const used = [openDatabase, loadConfig];\n",
+  },
+];
+
+// Outside repositories and db/, the generated client is refused too: both rules hold at once.
+const PRISMA_OUTSIDE: Snippet[] = [
+  {
+    file: 'apps/workspace-api/src/users/x.ts',
+    code: "import { Prisma } from '../generated/prisma/client';\nimport { one } from '../groups/groups.service';\nexport const used = [Prisma, one];\n",
   },
 ];
 
 let problems: string[][];
 beforeAll(async () => {
-  problems = await faceProblems([...CASES.flatMap(snippetsOf), ...ALLOWED]);
+  problems = await faceProblems([...CASES.flatMap(snippetsOf), ...ALLOWED, ...PRISMA_OUTSIDE]);
 }, 120_000);
 
 describe("the lint rule on imports of another feature's files", () => {
@@ -106,6 +115,12 @@ describe("the lint rule on imports of another feature's files", () => {
   );
 
   it("passes on a feature's own files, the shared root files, the generated client and test helpers", () => {
-    expect(problems.slice(CASES.length * 5)).toEqual([[], []]);
+    expect(problems.slice(CASES.length * 5, CASES.length * 5 + ALLOWED.length)).toEqual([[], []]);
+  });
+
+  it("refuses the generated client outside the data layer beside another feature's file", () => {
+    expect(problems.slice(CASES.length * 5 + ALLOWED.length)).toEqual([
+      ['no-restricted-imports:1', 'no-restricted-imports:2'],
+    ]);
   });
 });

@@ -17,7 +17,7 @@ import {
 } from '../errors';
 import { normalizeHostname } from '../domain';
 import type { CreateAgentInput, UpdateAgentInput } from './agents.schemas';
-import type { ZonesRepository } from '../zones/zones.repository';
+import type { ZonesRepository } from '../zones';
 import type { AgentFields, AgentRow, AgentsRepository } from './agents.repository';
 
 /** An agent with its zone's name and what its live sessions reserve. */

@@ -1,6 +1,10 @@
 // The agents feature's public face: what other features may use of it.
 export { agentResources } from './agent-response';
-export { type AgentsRepository, createAgentsRepository } from './agents.repository';
+export {
+  type AgentEngine,
+  type AgentsRepository,
+  createAgentsRepository,
+} from './agents.repository';
 export { agentsRoutes } from './agents.routes';
 export { AgentFields, EngineAgentFields } from './agents.schemas';
 export { type AgentWithZone, createAgentsService } from './agents.service';

@@ -2,8 +2,8 @@ import { readFile, stat } from 'node:fs/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { OutboundFetch } from '@platform/outbound';
 import { toUuid } from '@platform/schemas';
-import type { ImagesRepository } from '../images/images.repository';
-import type { RegistryRepository } from '../registry/registry.repository';
+import type { ImagesRepository } from '../images';
+import type { RegistryRepository } from '../registry';
 import { iconSource, iconType } from './icon-source';
 import type { IconsRepository } from './icons.repository';
 

@@ -2,7 +2,7 @@ import { withFieldErrors } from '@platform/errors';
 import { toUuid, toWireId } from '@platform/schemas';
 import { ImageNotFoundError, ProfilePathInvalidError } from '../errors';
 import { decideAccess } from './access';
-import type { GroupsRepository } from '../groups/groups.repository';
+import type { GroupsRepository } from '../groups';
 import type { ImageRow, ImagesRepository } from './images.repository';
 import type { UpdateImageInput } from './images.schemas';
 import { profilePathProblems } from './profile-path';

@@ -2,6 +2,6 @@
 export { platformSeries } from './compatibility';
 export { createRegistryWorkspacesService } from './registry-workspaces.service';
 export { runRegistryCommand } from './registry.cli';
-export { createRegistryRepository } from './registry.repository';
+export { createRegistryRepository, type RegistryRepository } from './registry.repository';
 export { registryRoutes } from './registry.routes';
 export { createRegistryService } from './registry.service';

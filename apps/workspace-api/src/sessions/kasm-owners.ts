@@ -1,7 +1,7 @@
-import type { AgentEngine, AgentsRepository } from '../agents/agents.repository';
-import type { ImagesRepository } from '../images/images.repository';
-import type { UsersRepository } from '../users/users.repository';
-import type { ZonesRepository } from '../zones/zones.repository';
+import type { AgentEngine, AgentsRepository } from '../agents';
+import type { ImagesRepository } from '../images';
+import type { UsersRepository } from '../users';
+import type { ZonesRepository } from '../zones';
 import type { KasmRow, KasmsRepository } from './kasms.repository';
 
 /** A session's agent: its engine, and its zone's name. */

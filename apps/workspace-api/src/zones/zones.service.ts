@@ -3,7 +3,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../db';
 import { ZoneHasAgentsError, ZoneNameTakenError, ZoneNotFoundError } from '../errors';
 import { normalizeHostname } from '../domain';
 import { type CreateZoneInput, type UpdateZoneInput } from './zones.schemas';
-import type { AgentsRepository } from '../agents/agents.repository';
+import type { AgentsRepository } from '../agents';
 import type { ZoneRow, ZonesRepository } from './zones.repository';
 
 /** A zone with how many agents it has. */
