@@ -1,15 +1,11 @@
+import type { NoticeEvent } from '../notifications';
+
 /**
  * The one row shape of an event, whichever statement read it: dates as `YYYY-MM-DD`, times as
  * ISO strings. Reads send text from Postgres and never build Date objects (two per row were
  * most of the CPU of a week's listing); the repository converts Prisma's results to it.
  */
-export interface EventRow {
-  id: number;
-  date: string;
-  title: string;
-  description: string;
-  type: string;
-  period: string | null;
+export interface EventRow extends NoticeEvent {
   sourceChannel: string | null;
   sourceMessageId: string | null;
   /** Whether a chat message still holds the event (its source is shown only then). */

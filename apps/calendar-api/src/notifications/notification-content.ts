@@ -22,7 +22,7 @@ export interface NotifiedEvent {
   changes?: FieldChange[];
 }
 
-/** The fields of an event (an EventRow) that a notification tells of. */
+/** The fields of an event that a notification tells of (an EventRow has them and more). */
 export interface NoticeEvent {
   id: number;
   date: string;
