@@ -69,6 +69,19 @@ export function streamRows(st) {
       target: '≥ 0.9×',
       pass: t.proxy.ratio >= 0.9,
     },
+    ...(t.nginx
+      ? [
+          {
+            scenario: 'Stream throughput, the same through nginx (reference), MB/s',
+            platform: spread(t.nginx.values),
+            baseline: spread(t.direct.values),
+            result: `×${t.nginx.ratio.toFixed(2)}`,
+            aa: `×${t.again.ratio.toFixed(2)}`,
+            target: '— (what a proxy in C reaches here)',
+            pass: null,
+          },
+        ]
+      : []),
     {
       scenario: 'Stream round trip, WebSocket ping p50',
       platform: ping(rtt.proxy),

@@ -10,6 +10,7 @@ import { median, percentile } from './load.mjs';
 import { cpuSeconds, sleep } from './processes.mjs';
 import { connectRfb } from './rfb.mjs';
 import { desktopPassword, execDetached, processesOf, publishedPort } from './desktop-engine.mjs';
+import { startReferenceProxy } from './reference-proxy.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const ROUND_MS = Number(process.env.BENCH_STREAM_MS ?? 3000);
@@ -50,31 +51,29 @@ function cpuOf(groups) {
   );
 }
 
-/** @typedef {'direct' | 'proxy' | 'again'} Side */
-const SIDES = /** @type {Side[]} */ (['direct', 'proxy', 'again']);
+/** @typedef {'direct' | 'proxy' | 'again' | 'nginx'} Side */
 
 /**
  * Runs `measure` on each side ROUNDS times, the sides taking turns at going first; each side's
  * results, and the CPU seconds of each process group over its rounds.
  * @template T
- * @param {Record<Side, import('./rfb.mjs').RfbClient>} clients
+ * @param {Partial<Record<Side, import('./rfb.mjs').RfbClient>>} clients
  * @param {Record<string, number[]>} groups
  * @param {(client: import('./rfb.mjs').RfbClient) => Promise<T>} measure
  */
 async function alternate(clients, groups, measure) {
-  /** @type {Record<Side, { runs: T[], cpu: Record<string, number> }>} */
-  const sides = {
-    direct: { runs: [], cpu: {} },
-    proxy: { runs: [], cpu: {} },
-    again: { runs: [], cpu: {} },
-  };
+  const order = /** @type {Side[]} */ (Object.keys(clients));
+  /** @type {Partial<Record<Side, { runs: T[], cpu: Record<string, number> }>>} */
+  const sides = Object.fromEntries(order.map((side) => [side, { runs: [], cpu: {} }]));
   for (let round = 0; round < ROUNDS; round++) {
-    const turn = round % SIDES.length;
-    for (const side of [...SIDES.slice(turn), ...SIDES.slice(0, turn)]) {
+    const turn = round % order.length;
+    for (const side of [...order.slice(turn), ...order.slice(0, turn)]) {
+      const client = /** @type {import('./rfb.mjs').RfbClient} */ (clients[side]);
+      const of = /** @type {{ runs: T[], cpu: Record<string, number> }} */ (sides[side]);
       const before = cpuOf(groups);
-      sides[side].runs.push(await measure(clients[side]));
+      of.runs.push(await measure(client));
       for (const [name, seconds] of Object.entries(cpuOf(groups)))
-        sides[side].cpu[name] = (sides[side].cpu[name] ?? 0) + seconds - before[name];
+        of.cpu[name] = (of.cpu[name] ?? 0) + seconds - before[name];
     }
   }
   return sides;
@@ -82,19 +81,26 @@ async function alternate(clients, groups, measure) {
 
 /**
  * Per side: the figure of each round, the median, and the median of the per-round ratios to the
- * direct side (the `again` side's is the A/A ratio: how far two identical clients differ).
+ * direct side (the `again` side's is the A/A ratio: how far two identical clients differ; the
+ * `nginx` side's, present when nginx is installed, what a proxy written in C reaches here).
  * @template T
- * @param {Record<Side, { runs: T[] }>} sides @param {(run: T) => number} figure
+ * @param {Partial<Record<Side, { runs: T[] }>>} sides @param {(run: T) => number} figure
  */
 function compare(sides, figure) {
-  const direct = sides.direct.runs.map(figure);
+  /** @param {Side} side */
+  const values = (side) => (sides[side]?.runs ?? []).map(figure);
+  const direct = values('direct');
   /** @param {Side} side */
   const of = (side) => {
-    const values = sides[side].runs.map(figure);
-    const ratios = values.map((v, i) => v / direct[i]);
-    return { values, median: median(values), ratio: median(ratios), ratios };
+    const ratios = values(side).map((v, i) => v / direct[i]);
+    return { values: values(side), median: median(values(side)), ratio: median(ratios), ratios };
   };
-  return { direct: of('direct'), proxy: of('proxy'), again: of('again') };
+  return {
+    direct: of('direct'),
+    proxy: of('proxy'),
+    again: of('again'),
+    nginx: sides.nginx ? of('nginx') : null,
+  };
 }
 
 /**
@@ -105,24 +111,26 @@ function compare(sides, figure) {
 export async function measureStream(platform, engineHost, { kasmId, cookie, container }) {
   const port = publishedPort(container);
   const password = desktopPassword(container.Config.Env);
-  const direct = () =>
-    connectRfb(`wss://127.0.0.1:${port}/websockify`, {
-      authorization: `Basic ${Buffer.from(`kasm_user:${password}`).toString('base64')}`,
-    });
-  /** @type {Record<Side, import('./rfb.mjs').RfbClient>} */
+  const basic = `Basic ${Buffer.from(`kasm_user:${password}`).toString('base64')}`;
+  const direct = () => connectRfb(`wss://127.0.0.1:${port}/websockify`, { authorization: basic });
+  const reference = await startReferenceProxy(port, basic);
+  const first = await direct();
+  /** @type {Partial<Record<Side, import('./rfb.mjs').RfbClient>>} */
   const clients = {
-    direct: await direct(),
+    direct: first,
     proxy: await connectRfb(`${platform.origin.replace(/^http/, 'ws')}/kasm/${kasmId}/websockify`, {
       cookie,
       origin: platform.origin,
     }),
     again: await direct(),
+    ...(reference ? { nginx: await connectRfb(reference.url, {}) } : {}),
   };
   try {
     // websockify forks a process per connection: the container's processes are read now.
     const groups = {
       client: [process.pid],
       'workspace-api': [platform.pid],
+      ...(reference ? { nginx: reference.pids() } : {}),
       'docker-proxy': portProxyPids(port),
       ...(await processesOf(engineHost, container.Id)),
     };
@@ -130,10 +138,10 @@ export async function measureStream(platform, engineHost, { kasmId, cookie, cont
     const screens = await alternate(clients, groups, (c) => c.fullScreens(ROUND_MS));
     /** CPU µs of each process per MB streamed, over all rounds of a side. @param {Side} side */
     const cpuPerMb = (side) => {
-      const mb = screens[side].runs.reduce((sum, r) => sum + r.bytes, 0) / 1e6;
-      return Object.fromEntries(
-        Object.entries(screens[side].cpu).map(([name, s]) => [name, (s * 1e6) / mb]),
-      );
+      const of = screens[side];
+      if (!of) return null;
+      const mb = of.runs.reduce((sum, r) => sum + r.bytes, 0) / 1e6;
+      return Object.fromEntries(Object.entries(of.cpu).map(([name, s]) => [name, (s * 1e6) / mb]));
     };
 
     for (const client of Object.values(clients)) for (let i = 0; i < 20; i++) await client.ping();
@@ -144,7 +152,7 @@ export async function measureStream(platform, engineHost, { kasmId, cookie, cont
     });
     /** @param {Side} side */
     const rtt = (side) => {
-      const all = pings[side].runs.flat().sort((a, b) => a - b);
+      const all = (pings[side]?.runs ?? []).flat().sort((a, b) => a - b);
       return { p50: percentile(all, 50), p99: percentile(all, 99), count: all.length };
     };
 
@@ -152,20 +160,30 @@ export async function measureStream(platform, engineHost, { kasmId, cookie, cont
     await sleep(2000);
     const frames = await alternate(clients, groups, (c) => c.incrementalUpdates(ROUND_MS));
 
-    const { init } = clients.direct;
+    const { init } = first;
     return {
       screen: { ...init, bytes: init.width * init.height * init.bytesPerPixel },
       roundMs: ROUND_MS,
       // MB/s of full raw screens
       throughput: {
         ...compare(screens, (r) => r.bytes / 1e6 / r.seconds),
-        cpuUsPerMb: { direct: cpuPerMb('direct'), proxy: cpuPerMb('proxy') },
+        cpuUsPerMb: {
+          direct: cpuPerMb('direct'),
+          proxy: cpuPerMb('proxy'),
+          nginx: cpuPerMb('nginx'),
+        },
       },
-      rtt: { direct: rtt('direct'), proxy: rtt('proxy'), again: rtt('again') },
+      rtt: {
+        direct: rtt('direct'),
+        proxy: rtt('proxy'),
+        again: rtt('again'),
+        nginx: reference ? rtt('nginx') : null,
+      },
       // incremental updates per second of the moving desktop
       fps: compare(frames, (r) => r.updates / r.seconds),
     };
   } finally {
     for (const client of Object.values(clients)) client.close();
+    await reference?.stop();
   }
 }
