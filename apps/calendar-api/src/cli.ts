@@ -2,13 +2,11 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { publicBaseUrl } from '@platform/schemas';
-import { FEED_USAGE, runFeedCommand } from './cli-feeds';
-import { printIssued, runTokenCommand, TOKEN_USAGE } from './cli-tokens';
 import { configReferenceText, loadConfig } from './config';
 import { openDatabase } from './db';
-import { createFeedAddressesService } from './feed';
+import { createFeedAddressesService, FEED_USAGE, runFeedCommand } from './feed';
 import { migrateDatabase } from './migrations';
-import { createTokensService } from './tokens';
+import { createTokensService, printIssued, runTokenCommand, TOKEN_USAGE } from './tokens';
 
 const USAGE = `Usage: npm run calendar -- <command>
 

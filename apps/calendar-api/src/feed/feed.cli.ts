@@ -1,11 +1,10 @@
 import { Value } from '@sinclair/typebox/value';
 import {
-  type FeedAddressesService,
-  type IssuedFeedAddress,
   type NewFeedAddressBody,
   NewFeedAddressBodySchema,
   privateFeedUrl,
-} from './feed';
+} from './feed-addresses.schemas';
+import { type FeedAddressesService, type IssuedFeedAddress } from './feed-addresses.service';
 
 export const FEED_USAGE = `  feed create --name NAME [--type TYPE] [--period PERIOD]
                             issue a secret address of the feed for calendar apps (printed once)

@@ -1,4 +1,5 @@
-import { type IssuedToken, parseExpiry, type TokensService, tokenState } from './tokens';
+import { parseExpiry, tokenState } from './token-rules';
+import { type IssuedToken, type TokensService } from './tokens.service';
 
 export const TOKEN_USAGE = `  token create --name NAME [--scope read|write] [--expires WHEN]
                             issue a bearer token (printed once); scope write (the default)
