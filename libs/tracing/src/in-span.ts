@@ -19,6 +19,9 @@ export interface SpanOptions {
   childOnly?: boolean;
 }
 
+/** Whether work now is part of a traced operation (a span is active). */
+export const hasActiveSpan = (): boolean => trace.getSpan(context.active()) !== undefined;
+
 /** Marks a span failed by what was thrown. */
 export function recordFailure(span: Span, error: unknown): void {
   if (error instanceof Error) span.recordException(error);
@@ -35,7 +38,7 @@ export function inSpan<T>(
   work: (span: Span) => Promise<T>,
   { attributes, kind, childOnly = false }: SpanOptions = {},
 ): Promise<T> {
-  if (childOnly && !trace.getSpan(context.active()))
+  if (childOnly && !hasActiveSpan())
     return work(trace.wrapSpanContext(INVALID_SPAN_CONTEXT));
   return tracer.startActiveSpan(name, { attributes, kind }, async (span) => {
     try {

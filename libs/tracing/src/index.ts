@@ -1,8 +1,8 @@
-export { inSpan, recordFailure } from './in-span';
+export { hasActiveSpan, inSpan, recordFailure } from './in-span';
 export type { SpanOptions } from './in-span';
 export { requestSpans } from './request-spans.plugin';
 export type { RequestSpansOptions } from './request-spans.plugin';
-export { startTracing } from './tracing';
+export { noTracer, startTracing } from './tracing';
 export type { Tracing, TracingLog } from './tracing';
 export { tracesUrl, tracingEnv } from './tracing-env';
 export type { TracingConfig } from './tracing-env';

@@ -152,7 +152,8 @@ describe('without an endpoint', () => {
       await app.close();
       expect(quiet.exports()).toBe(0);
     } finally {
-      process.env.OTEL_EXPORTER_OTLP_ENDPOINT = saved;
+      if (saved === undefined) delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+      else process.env.OTEL_EXPORTER_OTLP_ENDPOINT = saved;
       await quiet.close();
     }
   });

@@ -26,9 +26,14 @@ export interface TracingLog {
   warn(fields: object, message: string): void;
 }
 
-// Never given a delegate: its tracers are the API's no-op ones, whatever else registers globally.
+/**
+ * A tracer whose spans record nothing, for code built without tracing (CLI commands). Its
+ * provider is never given a delegate, so it stays no-op whatever else registers globally.
+ */
+export const noTracer: Tracer = new ProxyTracerProvider().getTracer('off');
+
 const OFF: Tracing = {
-  tracer: new ProxyTracerProvider().getTracer('off'),
+  tracer: noTracer,
   enabled: false,
   shutdown: async () => undefined,
 };
