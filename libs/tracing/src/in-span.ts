@@ -38,8 +38,7 @@ export function inSpan<T>(
   work: (span: Span) => Promise<T>,
   { attributes, kind, childOnly = false }: SpanOptions = {},
 ): Promise<T> {
-  if (childOnly && !hasActiveSpan())
-    return work(trace.wrapSpanContext(INVALID_SPAN_CONTEXT));
+  if (childOnly && !hasActiveSpan()) return work(trace.wrapSpanContext(INVALID_SPAN_CONTEXT));
   return tracer.startActiveSpan(name, { attributes, kind }, async (span) => {
     try {
       return await work(span);

@@ -158,3 +158,19 @@ describe('without an endpoint', () => {
     }
   });
 });
+
+describe('a collector that refuses the spans', () => {
+  it("loses them with a warning, and never fails the app's close", async () => {
+    const warnings: string[] = [];
+    const tracing = startTracing(
+      config({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/not-a-receiver` }),
+      { warn: (_fields, message) => warnings.push(message) },
+    );
+    const app = Fastify();
+    await app.register(requestSpans, { tracing });
+    app.get('/', async () => ({}));
+    expect((await app.inject({ url: '/' })).statusCode).toBe(200);
+    await expect(app.close()).resolves.toBeUndefined();
+    expect(warnings).toContain('tracing: spans not sent at shutdown');
+  });
+});
