@@ -14,6 +14,8 @@ jest.setTimeout(4 * LONG);
 const SERVER = 2;
 const CLIENT = 3;
 const MS = 1_000_000n;
+/** OTLP's STATUS_CODE_ERROR. */
+const ERROR = 2;
 
 let receiver: OtlpReceiver;
 beforeAll(async () => {
@@ -41,6 +43,21 @@ const childNames = (spans: ReceivedSpan[], parent: ReceivedSpan) =>
     .sort((a, b) => (a.startNs < b.startNs ? -1 : a.startNs > b.startNs ? 1 : 0))
     .map((s) => s.name);
 
+/**
+ * The spans of a session's launch trace, once its request and launch spans have come (the batch
+ * is sent within seconds, OTEL_BSP_SCHEDULE_DELAY; each poll ends as soon as they are there).
+ */
+const traceOf = (kasmId: string) =>
+  waitFor(async () => {
+    const launch = receiver
+      .spans()
+      .find((s) => s.name === 'session launch' && s.attributes['workspace.session.id'] === kasmId);
+    if (!launch) throw new Error(`no launch span of ${kasmId} yet`);
+    const spans = receiver.spans().filter((s) => s.traceId === launch.traceId);
+    one(spans, 'POST /api/public/request_kasm');
+    return spans;
+  }, LONG);
+
 describe('a launch with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
   let w: SessionWorld;
   let trace: ReceivedSpan[];
@@ -54,17 +71,8 @@ describe('a launch with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     const user = await w.member('traced');
     const { kasm_id } = await w.request({ user_id: user.user_id });
     await w.waitForStatus(toUuid(kasm_id), 'running');
-    // The batch is sent within seconds (OTEL_BSP_SCHEDULE_DELAY); each poll ends as soon as it came.
-    request = await waitFor(
-      async () => one(receiver.spans(), 'POST /api/public/request_kasm'),
-      LONG,
-    );
-    trace = await waitFor(async () => {
-      const spans = receiver.spans().filter((s) => s.traceId === request.traceId);
-      one(spans, 'launch ready');
-      one(spans, 'session launch');
-      return spans;
-    }, LONG);
+    trace = await traceOf(kasm_id);
+    request = one(trace, 'POST /api/public/request_kasm');
   });
   afterAll(() => closeWorld(w));
 
@@ -94,7 +102,7 @@ describe('a launch with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     }
     expect(phases[0].attributes['container.image.name']).toBe(TEST_WEB_IMAGE);
     for (const span of phases) {
-      expect(span.statusCode).not.toBe(2);
+      expect(span.statusCode).not.toBe(ERROR);
       expect(span.endNs).toBeLessThanOrEqual(launch.endNs);
     }
   });
@@ -116,6 +124,25 @@ describe('a launch with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     const engineStart = one(trace, 'engine start', start);
     one(trace, 'docker POST /containers/{id}/start', engineStart);
     one(trace, 'docker GET /containers/{id}/json', engineStart);
+  });
+
+  it('marks a failed phase and the launch as errors, and shows the cleanup under the launch', async () => {
+    const user = await w.member('traced-failure');
+    const imageId = await w.addImage({ execConfig: { go: { cmd: 'exit 7' } } });
+    const { kasm_id } = await w.request({ user_id: user.user_id, image_id: imageId });
+    await w.waitForStatus(toUuid(kasm_id), 'error');
+    const failed = await traceOf(kasm_id);
+    const launch = one(failed, 'session launch', one(failed, 'POST /api/public/request_kasm'));
+    const start = one(failed, 'launch start', launch);
+    expect([launch.statusCode, start.statusCode]).toEqual([ERROR, ERROR]);
+    expect(failed.filter((s) => s.name === 'launch ready')).toEqual([]);
+    const exec = one(failed, 'engine exec', start);
+    expect(childNames(failed, exec)).toEqual([
+      'docker POST /containers/{id}/exec',
+      'docker POST /exec/{id}/start',
+      'docker GET /exec/{id}/json',
+    ]);
+    one(failed, 'engine removeSession', launch);
   });
 });
 
