@@ -29,6 +29,7 @@ COPY libs/password-rules/package.json libs/password-rules/
 COPY libs/rate-limit/package.json libs/rate-limit/
 COPY libs/schemas/package.json libs/schemas/
 COPY libs/secrets/package.json libs/secrets/
+COPY libs/tracing/package.json libs/tracing/
 
 FROM base AS build
 # No install script runs: some (Prisma's engines) would download binaries from outside the npm

@@ -1,6 +1,7 @@
-// Shared Jest preset: SWC for speed (type checking is the `typecheck` target's job). Nothing under
-// node_modules is transformed: the dependencies are pinned to CommonJS versions that run on Node 20
-// (tools/test/node-engines.test.ts keeps it so).
+// Shared Jest preset: SWC for speed (type checking is the `typecheck` target's job). The
+// dependencies are pinned to CommonJS versions that run on Node 20 (tools/test/node-engines.test.ts
+// keeps it so); one is transformed: the OTLP exporter loads `http` with import(), which Node runs
+// in CommonJS but Jest's module sandbox refuses without --experimental-vm-modules.
 const path = require('node:path');
 
 /** @type {import('jest').Config} */
@@ -9,7 +10,12 @@ module.exports = {
   testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }],
+    '/node_modules/@opentelemetry/otlp-exporter-base/.+\\.js$': [
+      '@swc/jest',
+      { jsc: { target: 'es2022' }, module: { type: 'commonjs' } },
+    ],
   },
+  transformIgnorePatterns: ['/node_modules/(?!@opentelemetry/otlp-exporter-base/)'],
   globalSetup: path.join(__dirname, 'tools/jest/global-setup.cjs'),
   globalTeardown: path.join(__dirname, 'tools/jest/global-teardown.cjs'),
   reporters: ['default', path.join(__dirname, 'tools/jest/summary-reporter.cjs')],

@@ -3,6 +3,7 @@ import { createServiceApp, serviceFoundation, type ServiceAppOverrides } from '@
 import { backgroundRounds, createRegistry, metrics } from '@platform/metrics';
 import { createOutboundFetch, createOutboundPolicy } from '@platform/outbound';
 import { authThrottlePlugin } from '@platform/rate-limit';
+import { requestSpans, startTracing } from '@platform/tracing';
 import { publicBaseUrl } from '@platform/schemas';
 import { createSlackEventsService, createSlackInbox, slackEventsRoutes } from './chat';
 import type { Config } from './config';
@@ -106,6 +107,8 @@ export async function buildApp(
   };
   const slack = createSlackEventsService({ db, onRecorded: () => workers.slackInbox.wake() });
 
+  // Before every route: its spans wrap their handlers.
+  await app.register(requestSpans, { tracing: startTracing(config, app.log) });
   await app.register(metrics, { registry, config });
   await app.register(serviceFoundation, {
     mapError: toDatabaseError,

@@ -3,6 +3,7 @@ import { securityEnv, securityEnvProblems } from '@platform/http';
 import { metricsEnv, metricsEnvProblems } from '@platform/metrics';
 import { createOutboundPolicy, parseIp } from '@platform/outbound';
 import { parseEnv, ConfigError, configReference, serviceEnv } from '@platform/schemas';
+import { tracingEnv } from '@platform/tracing';
 import { isTimeZone, parseChannelPeriods, parseWebhookTargets } from './domain';
 
 const onOff = (description: string) =>
@@ -14,6 +15,7 @@ export const ConfigSchema = Type.Object({
   ...serviceEnv({ port: 3002, schema: 'calendar' }),
   ...securityEnv({ keyPrefix: 'calendar-api:' }),
   ...metricsEnv(),
+  ...tracingEnv('calendar-api'),
   CALENDAR_TIMEZONE: Type.String({
     default: 'UTC',
     description: 'IANA zone in which "today", "tomorrow" and "this week" are computed',

@@ -5,6 +5,7 @@ import { createServiceApp, serviceFoundation, type ServiceAppOverrides } from '@
 import { backgroundRounds, createRegistry, metrics } from '@platform/metrics';
 import { createOutboundFetch, createOutboundPolicy } from '@platform/outbound';
 import { authThrottlePlugin } from '@platform/rate-limit';
+import { requestSpans, startTracing } from '@platform/tracing';
 import { agentsRoutes, createAgentsService } from './agents';
 import {
   type ApiKeyCache,
@@ -88,6 +89,7 @@ export async function buildApp(
   overrides: AppOverrides = {},
 ): Promise<FastifyInstance> {
   const app = createServiceApp(config, overrides);
+  const tracing = startTracing(config, app.log);
 
   const database = overrides.database ?? openDatabase(config);
   const data = createRepositories(database);
@@ -129,10 +131,11 @@ export async function buildApp(
     kasms,
     reads: createKasmReads(kasms, data),
     agents: data.agents,
-    engines: overrides.engines ?? createEngines({ policy, log: app.log }),
+    engines: overrides.engines ?? createEngines({ policy, log: app.log, tracer: tracing.tracer }),
     owner: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`.slice(-64),
     leaseMs: config.SESSION_LEASE_SECONDS * 1000,
     log: app.log,
+    tracer: tracing.tracer,
   };
   const agents = createAgentsService({
     agents: data.agents,
@@ -217,6 +220,8 @@ export async function buildApp(
     ],
   });
 
+  // Before every route: its spans wrap their handlers.
+  await app.register(requestSpans, { tracing });
   await app.register(metrics, { registry, config });
   await app.register(serviceFoundation, {
     database: {

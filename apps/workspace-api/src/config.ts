@@ -2,11 +2,13 @@ import { Type, type Static } from '@sinclair/typebox';
 import { securityEnv, securityEnvProblems } from '@platform/http';
 import { metricsEnv, metricsEnvProblems } from '@platform/metrics';
 import { ConfigError, configReference, parseEnv, serviceEnv } from '@platform/schemas';
+import { tracingEnv } from '@platform/tracing';
 
 export const ConfigSchema = Type.Object({
   ...serviceEnv({ port: 3001, schema: 'workspace' }),
   ...securityEnv({ keyPrefix: 'workspace-api:' }),
   ...metricsEnv(),
+  ...tracingEnv('workspace-api'),
   LOGIN_FAILURE_LIMIT: Type.Integer({
     minimum: 0,
     default: 3,

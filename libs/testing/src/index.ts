@@ -55,3 +55,5 @@ export {
   dashboardNamesMissing,
   promqlMetricNames,
 } from './dashboard-metrics';
+export { startOtlpReceiver } from './otlp-receiver';
+export type { OtlpReceiver, ReceivedSpan } from './otlp-receiver';

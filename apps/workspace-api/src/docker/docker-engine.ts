@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import Docker from 'dockerode';
 import { pack } from 'tar-stream';
+import type { Tracer } from '@platform/tracing';
 import { connectionFailure, describeDockerError, statusOf } from './docker-errors';
 import {
   EngineError,
@@ -16,6 +17,7 @@ import {
   type TlsPaths,
 } from '../engines';
 import { prepareProfile } from './docker-profile';
+import { traceDockerCalls } from './docker-tracing';
 
 // Debian's engine (20.10) speaks 1.41 at most; newer engines still accept it.
 const API_VERSION = 'v1.41';
@@ -83,8 +85,9 @@ async function collectExec(docker: Docker, stream: NodeJS.ReadableStream): Promi
   return output.slice(0, EXEC_OUTPUT_LIMIT);
 }
 
-export function createDockerEngine(target: EngineTarget): Engine {
+export function createDockerEngine(target: EngineTarget, tracer: Tracer): Engine {
   const docker = connect(target);
+  traceDockerCalls(docker, tracer, target.kind === 'unix' ? target.socketPath : target.host);
   const publishOn = target.kind === 'unix' ? '127.0.0.1' : '0.0.0.0';
   const fail = (failure: EngineFailure) => (error: unknown) => {
     throw error instanceof EngineError

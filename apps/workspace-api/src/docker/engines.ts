@@ -1,3 +1,4 @@
+import { inSpan, noTracer, type Tracer } from '@platform/tracing';
 import { createDockerEngine } from './docker-engine';
 import {
   checkEngineAddress,
@@ -14,12 +15,22 @@ export interface EngineLog {
   warn(fields: object, message: string): void;
 }
 
-/** Writes each failure's engine-side detail to the log, with the agent; callers see only the plain reason. */
-function logged(engine: Engine, agent: EngineAgent, log: EngineLog): Engine {
+/**
+ * Writes each failure's engine-side detail to the log, with the agent (callers see only the
+ * plain reason), and traces each call of a traced operation as a span, the agent named on it.
+ */
+function watched(engine: Engine, agent: EngineAgent, log: EngineLog, tracer: Tracer): Engine {
+  const attributes = {
+    'workspace.agent.id': agent.id ?? '',
+    'workspace.agent.hostname': agent.hostname ?? '',
+  };
   const watch =
     <A extends unknown[], R>(call: string, method: (...args: A) => Promise<R>) =>
     (...args: A): Promise<R> =>
-      method(...args).catch((error: unknown) => {
+      inSpan(tracer, `engine ${call}`, () => method(...args), {
+        attributes,
+        childOnly: true,
+      }).catch((error: unknown) => {
         if (error instanceof EngineError) {
           log.warn(
             {
@@ -64,7 +75,16 @@ function failing(error: EngineError): Engine {
  * One engine client per address, made on first use. Addresses are checked against the policy
  * here too, so that a row stored before a rule existed is refused rather than dialled.
  */
-export function createEngines({ policy, log }: { policy: EnginePolicy; log: EngineLog }): Engines {
+export function createEngines({
+  policy,
+  log,
+  tracer = noTracer,
+}: {
+  policy: EnginePolicy;
+  log: EngineLog;
+  /** Traces engine calls, and the Engine API calls under them. */
+  tracer?: Tracer;
+}): Engines {
   const clients = new Map<string, Engine>();
 
   function client(address: EngineAddress): Engine {
@@ -85,7 +105,7 @@ export function createEngines({ policy, log }: { policy: EnginePolicy; log: Engi
     let engine = clients.get(key);
     if (!engine) {
       try {
-        engine = createDockerEngine(checked.target);
+        engine = createDockerEngine(checked.target, tracer);
       } catch (error) {
         // Unreadable TLS files: not cached, so that fixing them needs no restart.
         if (error instanceof EngineError) return failing(error);
@@ -97,6 +117,6 @@ export function createEngines({ policy, log }: { policy: EnginePolicy; log: Engi
   }
 
   return {
-    forAgent: (agent: EngineAgent): Engine => logged(client(agent), agent, log),
+    forAgent: (agent: EngineAgent): Engine => watched(client(agent), agent, log, tracer),
   };
 }

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { toWireId } from '@platform/schemas';
+import { inSpan, recordFailure, type Span, type Tracer } from '@platform/tracing';
 import { EngineError, type Engines, ProfileRefusedError, sessionHost } from '../engines';
 import type { LaunchPlan } from '../launch-plan';
 import { launchSteps, type LaunchInput } from './container-plan';
@@ -26,6 +27,8 @@ export interface LauncherOptions {
   keepaliveMs: number;
   profiles: LaunchInput['profiles'];
   observer?: LaunchObserver;
+  /** A span for the launch and each of its phases, children of the request's span. */
+  tracer: Tracer;
 }
 
 export interface LaunchRequest {
@@ -45,7 +48,7 @@ const tail = (text: string) => (text.length > 500 ? `…${text.slice(-500)}` : t
  * a destroy or a sweep elsewhere wins cleanly; whatever this launch made is removed when it fails.
  */
 export function createSessionLauncher(options: LauncherOptions) {
-  const { kasms, engines, log, owner } = options;
+  const { kasms, engines, log, owner, tracer } = options;
   const inFlight = new Map<string, Promise<void>>();
   let renewal: NodeJS.Timeout | undefined;
 
@@ -64,6 +67,9 @@ export function createSessionLauncher(options: LauncherOptions) {
   ) {
     if (!(await kasms.transition(id, [from], data, owner))) throw new Superseded();
   }
+
+  const phase = <T>(name: LaunchPhase, work: () => Promise<T>, attributes = {}) =>
+    inSpan(tracer, `launch ${name}`, work, { attributes });
 
   async function carryOut(
     row: KasmWithOwners,
@@ -86,37 +92,51 @@ export function createSessionLauncher(options: LauncherOptions) {
     const engine = engines.forAgent(row.agent);
 
     // Each phase's beginning is stored with the move it comes with, so that a status shows it.
-    await move(row.id, 'requested', {
-      status: 'provisioning',
-      launchTimeline: timeline.begin('pull'),
+    const { image } = steps.container;
+    await phase(
+      'pull',
+      async () => {
+        await move(row.id, 'requested', {
+          status: 'provisioning',
+          launchTimeline: timeline.begin('pull'),
+        });
+        await engine.ensureImage(image);
+      },
+      { 'container.image.name': image },
+    );
+    const containerId = await phase('create', async () => {
+      await move(row.id, 'provisioning', { launchTimeline: timeline.begin('create') });
+      return engine.create(steps.container);
     });
-    await engine.ensureImage(steps.container.image);
-    await move(row.id, 'provisioning', { launchTimeline: timeline.begin('create') });
-    const containerId = await engine.create(steps.container);
-    await move(row.id, 'provisioning', {
-      status: 'starting',
-      containerId,
-      launchTimeline: timeline.begin('start'),
-    });
-    const hostPort = await engine.start(containerId, steps.endpoint.port);
-    for (const step of steps.exec) {
-      const result = await engine.exec(containerId, step);
-      if (result.exitCode !== 0) {
-        // The command's output may hold anything the container printed: the log has it, not the session.
-        log.warn(
-          { kasmId: row.id, agentId: row.agent.id, cmd: step.cmd, output: tail(result.output) },
-          'session start-up command failed',
-        );
-        throw new LaunchFailed(
-          `A start-up command of the workspace (exec_config) exited with ${result.exitCode}`,
-        );
+    const hostPort = await phase('start', async () => {
+      await move(row.id, 'provisioning', {
+        status: 'starting',
+        containerId,
+        launchTimeline: timeline.begin('start'),
+      });
+      const published = await engine.start(containerId, steps.endpoint.port);
+      for (const step of steps.exec) {
+        const result = await engine.exec(containerId, step);
+        if (result.exitCode !== 0) {
+          // The command's output may hold anything the container printed: the log has it, not the session.
+          log.warn(
+            { kasmId: row.id, agentId: row.agent.id, cmd: step.cmd, output: tail(result.output) },
+            'session start-up command failed',
+          );
+          throw new LaunchFailed(
+            `A start-up command of the workspace (exec_config) exited with ${result.exitCode}`,
+          );
+        }
       }
-    }
-    await move(row.id, 'starting', { hostPort, launchTimeline: timeline.begin('ready') });
-    const { port, scheme } = steps.endpoint;
-    if (!(await waitUntilServing(sessionHost(row.agent), hostPort, scheme, deadline))) {
-      throw new LaunchFailed(`The session's server never answered on port ${port} (${scheme})`);
-    }
+      return published;
+    });
+    await phase('ready', async () => {
+      await move(row.id, 'starting', { hostPort, launchTimeline: timeline.begin('ready') });
+      const { port, scheme } = steps.endpoint;
+      if (!(await waitUntilServing(sessionHost(row.agent), hostPort, scheme, deadline))) {
+        throw new LaunchFailed(`The session's server never answered on port ${port} (${scheme})`);
+      }
+    });
     const now = new Date();
     await move(row.id, 'starting', {
       status: 'running',
@@ -131,7 +151,11 @@ export function createSessionLauncher(options: LauncherOptions) {
     options.observer?.outcome('running');
   }
 
-  async function cleanUp(row: KasmWithOwners, error: unknown, timeline: LaunchTimeline): Promise<void> {
+  async function cleanUp(
+    row: KasmWithOwners,
+    error: unknown,
+    timeline: LaunchTimeline,
+  ): Promise<void> {
     await engines
       .forAgent(row.agent)
       .removeSession(toWireId(row.id))
@@ -163,7 +187,7 @@ export function createSessionLauncher(options: LauncherOptions) {
     );
   }
 
-  async function run(row: KasmWithOwners, request: LaunchRequest): Promise<void> {
+  async function run(row: KasmWithOwners, request: LaunchRequest, span: Span): Promise<void> {
     const limitS = options.launchTimeoutMs / 1000;
     let timer: NodeJS.Timeout | undefined;
     let timedOut = false;
@@ -180,6 +204,7 @@ export function createSessionLauncher(options: LauncherOptions) {
     try {
       await Promise.race([work, timeout]);
     } catch (error) {
+      recordFailure(span, error);
       options.observer?.outcome(error instanceof Superseded ? 'superseded' : 'error');
       await cleanUp(row, error, timeline).catch((e: unknown) =>
         log.error({ err: e }, 'session cleanup failed'),
@@ -197,7 +222,13 @@ export function createSessionLauncher(options: LauncherOptions) {
     launch(row: KasmWithOwners, request: LaunchRequest): void {
       renewal ??= setInterval(renewLeases, Math.max(100, options.leaseMs / 3));
       renewal.unref();
-      const done = run(row, request).finally(() => inFlight.delete(row.id));
+      const attributes = {
+        'workspace.session.id': toWireId(row.id),
+        'workspace.agent.id': row.agent.id,
+      };
+      const done = inSpan(tracer, 'session launch', (span) => run(row, request, span), {
+        attributes,
+      }).finally(() => inFlight.delete(row.id));
       inFlight.set(row.id, done);
     },
 

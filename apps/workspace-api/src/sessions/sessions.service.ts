@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { ValidationFailedError, withFieldErrors, type FieldProblem } from '@platform/errors';
 import { hashSecret, randomSecret } from '@platform/secrets';
 import { toUuid, toWireId } from '@platform/schemas';
+import { inSpan, type Tracer } from '@platform/tracing';
 import { agentResources, type AgentsRepository } from '../agents';
 import type { Config } from '../config';
 import type { Tx } from '../db';
@@ -43,6 +44,8 @@ export interface SessionsDeps {
   defaultImageOf: (userId: string) => Promise<string | null>;
   /** Ends what this process holds open of a session's access: proxy caches and WebSockets. */
   endAccess: (kasmId: string) => void;
+  /** Traces the placement of a launch (the launcher traces the rest). */
+  tracer: Tracer;
 }
 
 const withToken = (url: string, token: string) => `${url}?kasm_token=${encodeURIComponent(token)}`;
@@ -200,7 +203,9 @@ export function createSessionsService(deps: SessionsDeps) {
         throw withFieldErrors(new ValidationFailedError('The request is invalid'), problems);
       }
       const token = randomSecret(32);
-      const row = await reserve({ ...input, image_id: imageId }, token, requestHost);
+      const row = await inSpan(deps.tracer, 'launch reserve', () =>
+        reserve({ ...input, image_id: imageId }, token, requestHost),
+      );
       launcher.launch(row, {
         environment: input.environment ?? {},
         kasmUrl: input.kasm_url ?? undefined,

@@ -1,0 +1,10 @@
+export { hasActiveSpan, inSpan, recordFailure } from './in-span';
+export type { SpanOptions } from './in-span';
+export { requestSpans } from './request-spans.plugin';
+export type { RequestSpansOptions } from './request-spans.plugin';
+export { noTracer, startTracing } from './tracing';
+export type { Tracing, TracingLog } from './tracing';
+export { tracesUrl, tracingEnv } from './tracing-env';
+export type { TracingConfig } from './tracing-env';
+export { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+export type { Span, Tracer } from '@opentelemetry/api';
