@@ -1,0 +1,26 @@
+// The audit feature's public face: recording writes (the API's plugin, the console's `around`)
+// and reading them back (get_audit_log).
+export { createAuditLog, toAuditEventResponse, type AuditLog } from './audit-log';
+export { auditPlugin, requestOrigin } from './audit.plugin';
+export { createAuditRepository, type AuditRepository } from './audit.repository';
+export { auditRoutes } from './audit.routes';
+export {
+  AUDIT_CHANNELS,
+  AuditEventSchema,
+  AuditLogPageSchema,
+  GetAuditLogBodySchema,
+  type AuditEventResponse,
+  type GetAuditLogBody,
+} from './audit.schemas';
+export { auditTargetKinds, type AuditSources } from './audit-targets';
+export {
+  type AuditActor,
+  type AuditChannel,
+  type AuditContext,
+  type AuditOutcome,
+  type AuditTarget,
+  type AuditTrail,
+  createAuditTrail,
+  outcomeOf,
+} from './audit-trail';
+export { redact } from './redact';
