@@ -98,7 +98,7 @@ export async function createHarness(
       }),
     inject: (options) => app.inject(options),
     reset: async () => {
-      await database.truncate(['group', 'api_key', 'audit_event']);
+      await database.truncate(['group', 'api_key']);
       await database.query(`DELETE FROM workspace."group" WHERE NOT is_system`);
     },
     close: async () => {
