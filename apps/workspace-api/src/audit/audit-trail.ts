@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Tx } from '../db';
 import type { AuditRepository, NewAuditEventRow } from './audit.repository';
 import type { AUDIT_CHANNELS, AUDIT_RESULTS } from './audit.schemas';
 import { redact } from './redact';
@@ -20,6 +20,20 @@ export interface AuditContext {
 }
 
 type Fields = Record<string, unknown>;
+
+/** Where a snapshot that cannot be read, or an event that cannot be written, is told. */
+export interface AuditLogger {
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+/** A change recorded as it is made (settings apply): its target and both snapshots known. */
+export interface AuditedChange {
+  operation: string;
+  target: { type: string; id: string | null } | null;
+  before: unknown;
+  after: unknown;
+}
 
 /** A target as a request names it: `{ type: 'user', ref: { username: 'ada' } }`. */
 export interface AuditTarget {
@@ -73,6 +87,27 @@ function actorColumns(actor: AuditActor) {
   return { actorKind: actor.kind, actorId: actor.id, actorName: clip(name, 255) };
 }
 
+function toRow(
+  context: AuditContext,
+  change: AuditedChange,
+  outcome: AuditOutcome,
+): NewAuditEventRow {
+  return {
+    ...actorColumns(context.actor),
+    channel: context.channel,
+    operation: clip(change.operation, 64) as string,
+    targetType: change.target?.type ?? null,
+    targetId: clip(change.target?.id, 255),
+    clientIp: clip(context.clientIp, 64),
+    userAgent: clip(context.userAgent, 512),
+    result: outcome.result,
+    status: outcome.status ?? null,
+    errorCode: clip(outcome.errorCode, 64),
+    before: redact(change.before),
+    after: redact(change.after),
+  };
+}
+
 /** The outcome of a change that threw: its HTTP status decides denied (401/403) or failed. */
 export function outcomeOf(error: unknown): AuditOutcome {
   const e = isObject(error) ? error : {};
@@ -93,7 +128,7 @@ export function createAuditTrail({
 }: {
   events: AuditRepository;
   kinds: TargetKinds;
-  log: FastifyBaseLogger;
+  log: AuditLogger;
 }) {
   async function snapshot(target: AuditTarget | null): Promise<object | null> {
     const kind = target && kinds[target.type];
@@ -134,20 +169,16 @@ export function createAuditTrail({
       idIn(kind, before) ??
       idIn(kind, afterTarget?.ref) ??
       (named as string | null);
-    const row: NewAuditEventRow = {
-      ...actorColumns(context.actor),
-      channel: context.channel,
-      operation: clip(pending.operation, 64) as string,
-      targetType: target?.type ?? null,
-      targetId: clip(targetId, 255),
-      clientIp: clip(context.clientIp, 64),
-      userAgent: clip(context.userAgent, 512),
-      result: outcome.result,
-      status: outcome.status ?? null,
-      errorCode: clip(outcome.errorCode, 64),
-      before: redact(before),
-      after: redact(after),
-    };
+    const row = toRow(
+      context,
+      {
+        operation: pending.operation,
+        target: target && { type: target.type, id: targetId },
+        before,
+        after,
+      },
+      outcome,
+    );
     try {
       await events.insert(row);
     } catch (error) {
@@ -195,6 +226,25 @@ export function createAuditTrail({
 
     /** Records the outcome, with the target's snapshot after a success. */
     finish,
+
+    /**
+     * Records successful changes inside the transaction that makes them: a failure to record
+     * throws, and the changes roll back with it.
+     */
+    async recordIn(tx: Tx, context: AuditContext, changes: AuditedChange[]): Promise<void> {
+      for (const change of changes) {
+        await events.insert(toRow(context, change, { result: 'success' }), tx);
+      }
+    },
+
+    /** Records one change already made (a CLI command), with what the caller knows of it. */
+    async record(context: AuditContext, change: AuditedChange): Promise<void> {
+      try {
+        await events.insert(toRow(context, change, { result: 'success' }));
+      } catch (error) {
+        log.error({ err: error, operation: change.operation }, 'audit event not recorded');
+      }
+    },
 
     /**
      * Runs `work` as one audited change: reads the target before, records success (with the

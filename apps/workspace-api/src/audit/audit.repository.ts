@@ -1,5 +1,5 @@
 import { Prisma, type AuditEvent } from '../generated/prisma/client';
-import type { Database } from '../db';
+import type { Database, Tx } from '../db';
 
 export type AuditEventRow = AuditEvent;
 export type NewAuditEventRow = Omit<AuditEvent, 'id' | 'createdAt' | 'before' | 'after'> & {
@@ -39,8 +39,9 @@ function where({ since, until, ...equal }: AuditSelection): Prisma.AuditEventWhe
 /** Every query of the audit trail (`audit_event`): rows are only inserted and read. */
 export function createAuditRepository({ prisma }: Database) {
   return {
-    insert: (row: NewAuditEventRow) =>
-      prisma.auditEvent.create({
+    /** In `tx` when given: the event commits or rolls back with the change it records. */
+    insert: (row: NewAuditEventRow, tx?: Tx) =>
+      (tx ?? prisma).auditEvent.create({
         data: { ...row, before: json(row.before), after: json(row.after) },
         select: { id: true },
       }),

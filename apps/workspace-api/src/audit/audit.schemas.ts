@@ -8,7 +8,7 @@ export const ACTOR_KINDS = ['api_key', 'user', 'system'] as const;
 const literals = <T extends string>(values: readonly T[]) =>
   Type.Union(values.map((v) => Type.Literal(v)));
 
-const Snapshot = Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], {
+const Snapshot = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
   description: 'The target as its read operation shows it, secrets redacted; null when none',
 });
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /** Keys whose values never reach the audit trail, whatever entity they are part of. */
-const SECRET_KEY = /password|secret|hash|token|private|credential|^key$|^api_key$/i;
+const SECRET_KEY = /password|secret|hash|token|private|credential|^api_key$/i;
 /** Longer strings (a file mapping's script) are kept as their length and digest, not their text. */
 export const MAX_AUDIT_STRING = 4096;
 

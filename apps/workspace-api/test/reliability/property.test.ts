@@ -15,7 +15,18 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 describe('every operation under bad input (property-based)', () => {
-  itFuzzesEveryRoute(() => h, {
+  // A refused write is recorded in the audit trail by design (audit/): every other table must
+  // stay as it was.
+  const unaudited = () => ({
+    ...h,
+    database: {
+      snapshot: async () => {
+        const { audit_event: _recorded, ...tables } = await h.database.snapshot();
+        return tables;
+      },
+    },
+  });
+  itFuzzesEveryRoute(unaudited, {
     // A global_admin key in the headers, so that the body stays the generator's.
     prepare: (_route, request) => ({
       ...request,
