@@ -9,7 +9,7 @@ import { type createRegistryService, toRegistryResponse } from '../registry';
 import { type SessionsService, toKasmResponse } from '../sessions';
 import { toUserResponse, type UsersService } from '../users';
 import { toZoneResponse, type ZonesService } from '../zones';
-import type { TargetKind, TargetKinds } from './audit-trail';
+import type { TargetKind, TargetKinds } from './audit-event';
 
 /** The services whose reads give the snapshots. */
 export interface AuditSources {

@@ -7,7 +7,8 @@ import {
 import { useSettingsFixture, type SettingsFixture } from '../../test/settings-files';
 import { UserNotFoundError } from '../errors';
 import { createAuditRepository } from './audit.repository';
-import { type AuditChannel, type AuditContext, createAuditTrail } from './audit-trail';
+import type { AuditChannel, AuditContext } from './audit-event';
+import { createAuditTrail } from './audit-trail';
 
 const fixture = useSettingsFixture();
 let { h, full } = {} as SettingsFixture;

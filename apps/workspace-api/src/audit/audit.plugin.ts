@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { toWireId } from '@platform/schemas';
 import { isViewPermission } from '../api-keys';
-import type { AuditContext, AuditTrail, PendingAudit } from './audit-trail';
+import type { AuditContext, PendingAudit } from './audit-event';
+import type { AuditTrail } from './audit-trail';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

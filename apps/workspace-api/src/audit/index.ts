@@ -17,10 +17,12 @@ export {
   type AuditActor,
   type AuditChannel,
   type AuditContext,
+  type AuditedChange,
   type AuditOutcome,
   type AuditTarget,
-  type AuditTrail,
-  createAuditTrail,
   outcomeOf,
-} from './audit-trail';
+  type PendingAudit,
+  type TargetKind,
+} from './audit-event';
+export { type AuditTrail, createAuditTrail } from './audit-trail';
 export { redact } from './redact';
