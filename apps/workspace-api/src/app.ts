@@ -223,6 +223,7 @@ export async function buildApp(
       users,
       attributes,
       groups,
+      groupImages,
       images,
       agents,
       zones,

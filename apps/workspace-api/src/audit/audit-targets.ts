@@ -3,7 +3,11 @@ import { toAgentResponse, type createAgentsService } from '../agents';
 import { type ApiKeysService, toApiKeyResponse } from '../api-keys';
 import type { createAttributesService } from '../attributes';
 import { type FileMappingsRepository, toFileMappingResponse } from '../file-mappings';
-import { type createGroupsService, toGroupResponse } from '../groups';
+import {
+  type createGroupImagesService,
+  type createGroupsService,
+  toGroupResponse,
+} from '../groups';
 import { type ImagesService, toImageResponse } from '../images';
 import { type createRegistryService, toRegistryResponse } from '../registry';
 import { type SessionsService, toKasmResponse } from '../sessions';
@@ -16,6 +20,7 @@ export interface AuditSources {
   users: Pick<UsersService, 'find'>;
   attributes: Pick<ReturnType<typeof createAttributesService>, 'get'>;
   groups: Pick<ReturnType<typeof createGroupsService>, 'find'>;
+  groupImages: Pick<ReturnType<typeof createGroupImagesService>, 'list'>;
   images: Pick<ImagesService, 'find'>;
   agents: Pick<ReturnType<typeof createAgentsService>, 'list'>;
   zones: Pick<ZonesService, 'list'>;
@@ -50,7 +55,12 @@ export function auditTargetKinds(s: AuditSources): TargetKinds {
           : toUserResponse(await s.users.find(ref as { user_id?: string; username?: string })),
     },
     user_attributes: byId('user_id', (id) => s.attributes.get({ user_id: id })),
-    group: byId('group_id', async (id) => toGroupResponse(await s.groups.find(id))),
+    // With its Allowed Workspaces, which add_images_group and remove_images_group change.
+    group: byId('group_id', async (id) => {
+      const group = toGroupResponse(await s.groups.find(id));
+      const allowed = await s.groupImages.list(id);
+      return { ...group, images: allowed.map((i) => ({ image_id: toWireId(i.id), name: i.name })) };
+    }),
     image: byId('image_id', async (id) => toImageResponse(await s.images.find(id))),
     agent: byId('agent_id', async (id) => {
       const agent = (await s.agents.list()).find(sameId(id));

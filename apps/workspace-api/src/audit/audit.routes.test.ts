@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { toWireId } from '@platform/schemas';
 import { createHarness, type Credentials, type Harness, keyHeaders } from '../../test/harness';
 import { userActions, VALID_PASSWORD } from '../../test/factories';
+import { createImage } from '../../test/image-factories';
 import type { AuditEventResponse } from './audit.schemas';
 
 let h: Harness;
@@ -81,6 +82,22 @@ describe('writes through the API are recorded', () => {
         after: expect.objectContaining({ name: 'Audited' }),
       }),
     ]);
+  });
+
+  it("shows a group's Allowed Workspaces before and after add_images_group", async () => {
+    const group = (await h.call('create_group', { target_group: { name: 'Devs' } })).json().group;
+    const imageId = await createImage(h.db, { name: 'kasmweb/terminal:1.16.0' });
+    const res = await h.call('add_images_group', {
+      target_group: { group_id: group.group_id },
+      target_image: { image_id: imageId },
+    });
+    expect(res.statusCode).toBe(200);
+    const [event] = (await auditLog({ operation: 'add_images_group' })).events;
+    expect(event.target).toEqual({ type: 'group', id: group.group_id });
+    expect(event.before).toMatchObject({ name: 'Devs', images: [] });
+    expect(event.after).toMatchObject({
+      images: [{ image_id: imageId, name: 'kasmweb/terminal:1.16.0' }],
+    });
   });
 
   it('records a delete with the user before and nothing after', async () => {
