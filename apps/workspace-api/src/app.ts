@@ -48,6 +48,14 @@ import {
   type SessionWorker,
   SOCKET_RECHECK_MS,
 } from './sessions';
+import {
+  auditPlugin,
+  auditRoutes,
+  auditTargetKinds,
+  createAuditLog,
+  createAuditRepository,
+  createAuditTrail,
+} from './audit';
 import { ADMIN_API_PREFIX, API_PREFIX, SECURITY_SCHEMES, undocumentedAlias } from './api';
 import { authPlugin, authThrottleOptions } from './plugins';
 import { ownRegistryRoutes } from './own-registry';
@@ -209,6 +217,25 @@ export async function buildApp(
     timeoutMs: config.REGISTRY_FETCH_TIMEOUT_MS,
     log: app.log,
   });
+  const auditEvents = createAuditRepository(database);
+  // Every write's trail; the admin console records its own calls through the same one.
+  const audit = createAuditTrail({
+    events: auditEvents,
+    log: app.log,
+    kinds: auditTargetKinds({
+      users,
+      attributes,
+      groups,
+      groupImages,
+      images,
+      agents,
+      zones,
+      fileMappings: data.fileMappings,
+      registries,
+      apiKeys,
+      sessions,
+    }),
+  });
   const sessionWorker = createSessionWorker({
     ...sessionParts,
     sessions,
@@ -261,6 +288,8 @@ export async function buildApp(
 
   const operations = async (api: FastifyInstance) => {
     await api.register(authPlugin, { apiKeys });
+    await api.register(auditPlugin, { trail: audit });
+    await api.register(auditRoutes, { auditLog: createAuditLog(auditEvents) });
     await api.register(usersRoutes, { users, sessions });
     await api.register(attributesRoutes, { attributes });
     await api.register(loginsRoutes, { logins });

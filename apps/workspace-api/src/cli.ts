@@ -1,10 +1,13 @@
+import { hostname, userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
-import { publicBaseUrl, toUuid } from '@platform/schemas';
+import { publicBaseUrl, toUuid, toWireId } from '@platform/schemas';
 import {
   createApiKeyFence,
   createApiKeysRepository,
   createApiKeysService,
   PERMISSIONS,
+  toApiKeyResponse,
+  type ApiKeyRow,
   type IssuedApiKey,
   type Permission,
 } from './api-keys';
@@ -132,15 +135,14 @@ async function main(argv: string[]) {
       if (expiresAt && Number.isNaN(expiresAt.getTime()))
         throw new Error(`--expires is not a date: ${values.expires}`);
       const permissions = parsePermissions(values.permission);
-      printIssued(
-        await apiKeys.issue({
-          name: values.name,
-          permissions,
-          readOnly: values['read-only'],
-          expiresAt,
-        }),
-        publicBaseUrl(config),
-      );
+      const issued = await apiKeys.issue({
+        name: values.name,
+        permissions,
+        readOnly: values['read-only'],
+        expiresAt,
+      });
+      await (await hostAudit(database, 'cli')).keyChange('create_api_key', issued.apiKey);
+      printIssued(issued, publicBaseUrl(config));
     } else if (command === 'api-key list') {
       for (const key of await apiKeys.list()) {
         const state = key.revokedAt
@@ -164,9 +166,13 @@ async function main(argv: string[]) {
         { runSettingsCommand, createSettingsService, createSettingsRepository },
         { enginePolicy },
       ] = await Promise.all([import('./settings'), import('./engines')]);
+      const { auditedSettingsChanges } = await import('./settings');
+      const { trail, context } = await hostAudit(database, 'settings-file');
       const settings = createSettingsService({
         settings: createSettingsRepository(database),
         enginePolicy: enginePolicy(config),
+        recordChanges: (tx, changes) =>
+          trail.recordIn(tx, context, auditedSettingsChanges(changes)),
       });
       await runSettingsCommand(
         positionals.slice(1),
@@ -179,6 +185,7 @@ async function main(argv: string[]) {
         target,
       );
       const revoked = await apiKeys.revoke(byId ? { id: toUuid(target) } : { key: target });
+      await (await hostAudit(database, 'cli')).keyChange('revoke_api_key', revoked);
       print(`Revoked API key "${revoked.name}" (${revoked.key})`);
     } else if (command !== 'migrate') {
       throw new Error(`Unknown command "${command}"\n\n${USAGE}`);
@@ -186,6 +193,30 @@ async function main(argv: string[]) {
   } finally {
     await database.close();
   }
+}
+
+/**
+ * The audit trail of commands run on the host: the actor is the operating-system account that ran
+ * them. Loaded on demand, as the commands' features are.
+ */
+async function hostAudit(database: Database, channel: 'cli' | 'settings-file') {
+  const { createAuditRepository, createAuditTrail } = await import('./audit');
+  const tell = (_details: object, message: string) => void process.stderr.write(`${message}\n`);
+  const trail = createAuditTrail({
+    events: createAuditRepository(database),
+    kinds: {},
+    log: { warn: tell, error: tell },
+  });
+  const actor = { kind: 'system' as const, name: `${userInfo().username}@${hostname()}` };
+  const context = { actor, channel };
+  const keyChange = (operation: string, key: ApiKeyRow) =>
+    trail.record(context, {
+      operation,
+      target: { type: 'api_key', id: toWireId(key.id) },
+      before: null,
+      after: toApiKeyResponse(key),
+    });
+  return { trail, context, keyChange };
 }
 
 /** Our errors carry a code and, for a list that is not a registry, every problem found. */

@@ -61,7 +61,12 @@ function inject(
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new Error(`no answer within ${timeoutMs} ms (a hang)`)),
+      () =>
+        reject(
+          new Error(
+            `${request.method} ${request.url}: no answer within ${timeoutMs} ms (a hang)\nrequest: ${JSON.stringify(request).slice(0, 600)}`,
+          ),
+        ),
       timeoutMs,
     );
   });

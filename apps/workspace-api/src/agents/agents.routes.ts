@@ -20,7 +20,7 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ agents: AgentsService }> 
   app.post(
     '/create_agent',
     {
-      config: { permission: 'settings.modify' },
+      config: { permission: 'settings.modify', audit: 'agent' },
       schema: {
         tags,
         security,
@@ -49,7 +49,7 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ agents: AgentsService }> 
   app.post(
     '/update_agent',
     {
-      config: { permission: 'settings.modify' },
+      config: { permission: 'settings.modify', audit: 'agent' },
       schema: {
         tags,
         security,
@@ -65,7 +65,7 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ agents: AgentsService }> 
   app.post(
     '/delete_agent',
     {
-      config: { permission: 'settings.modify' },
+      config: { permission: 'settings.modify', audit: 'agent' },
       schema: {
         tags,
         security,

@@ -1,5 +1,5 @@
 // The agents feature's public face: what other features may use of it.
-export { agentResources } from './agent-response';
+export { agentResources, toAgentResponse } from './agent-response';
 export {
   type AgentEngine,
   type AgentsRepository,

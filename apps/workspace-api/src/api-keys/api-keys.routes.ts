@@ -22,7 +22,7 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService 
   app.post(
     '/create_api_key',
     {
-      config: { permission: 'api_keys.modify' },
+      config: { permission: 'api_keys.modify', audit: 'api_key' },
       schema: {
         tags,
         security,
@@ -49,7 +49,7 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService 
   app.post(
     '/get_api_keys',
     {
-      config: { permission: 'api_keys.modify' },
+      config: { permission: 'api_keys.modify', audit: false },
       schema: {
         tags,
         security,
@@ -63,7 +63,7 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService 
   app.post(
     '/revoke_api_key',
     {
-      config: { permission: 'api_keys.modify' },
+      config: { permission: 'api_keys.modify', audit: 'api_key' },
       schema: {
         tags,
         security,

@@ -4,6 +4,7 @@ export { serverKeyCaching } from './api-key-caching';
 export { createApiKeyFence } from './api-key-fence';
 export { type ApiKeyRow, createApiKeysRepository } from './api-keys.repository';
 export { apiKeysRoutes } from './api-keys.routes';
+export { toApiKeyResponse } from './api-keys.schemas';
 export { type ApiKeysService, createApiKeysService, type IssuedApiKey } from './api-keys.service';
 export { takeCredentials } from './credentials';
-export { denialReason, holds, type Permission, PERMISSIONS } from './permissions';
+export { denialReason, holds, isViewPermission, type Permission, PERMISSIONS } from './permissions';

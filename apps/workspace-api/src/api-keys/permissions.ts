@@ -18,6 +18,7 @@ export const PERMISSIONS = [
   'settings.view',
   'settings.modify',
   'api_keys.modify',
+  'audit.view',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

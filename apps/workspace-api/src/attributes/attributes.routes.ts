@@ -29,7 +29,7 @@ export const attributesRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/update_user_attributes',
     {
-      config: { permission: 'users.modify' },
+      config: { permission: 'users.modify', audit: 'user_attributes' },
       schema: {
         tags,
         security,

@@ -23,7 +23,7 @@ export const fileMappingsRoutes: FastifyPluginAsyncTypebox<{
     '/create_file_mapping',
     {
       bodyLimit,
-      config: { permission: 'settings.modify' },
+      config: { permission: 'settings.modify', audit: 'file_mapping' },
       schema: {
         tags,
         security,
@@ -62,7 +62,7 @@ export const fileMappingsRoutes: FastifyPluginAsyncTypebox<{
     '/update_file_mapping',
     {
       bodyLimit,
-      config: { permission: 'settings.modify' },
+      config: { permission: 'settings.modify', audit: 'file_mapping' },
       schema: {
         tags,
         security,
@@ -82,7 +82,7 @@ export const fileMappingsRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/delete_file_mapping',
     {
-      config: { permission: 'settings.modify' },
+      config: { permission: 'settings.modify', audit: 'file_mapping' },
       schema: {
         tags,
         security,

@@ -3,6 +3,7 @@ export {
   createFileMappingsRepository,
   type FileMappingsRepository,
 } from './file-mappings.repository';
+export { toFileMappingResponse } from './file-mapping-response';
 export { fileMappingsRoutes } from './file-mappings.routes';
 export {
   FILE_MAPPING_BODY_LIMIT_BYTES,

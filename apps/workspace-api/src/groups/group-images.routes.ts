@@ -30,7 +30,7 @@ export const groupImagesRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/add_images_group',
     {
-      config: { permission: 'groups.modify' },
+      config: { permission: 'groups.modify', audit: 'group' },
       schema: {
         tags,
         security,
@@ -51,7 +51,7 @@ export const groupImagesRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/remove_images_group',
     {
-      config: { permission: 'groups.modify' },
+      config: { permission: 'groups.modify', audit: 'group' },
       schema: {
         tags,
         security,

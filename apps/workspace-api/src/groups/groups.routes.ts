@@ -24,7 +24,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox<{ groups: GroupsService }> 
   app.post(
     '/create_group',
     {
-      config: { permission: 'groups.create' },
+      config: { permission: 'groups.create', audit: 'group' },
       schema: {
         tags,
         security,
@@ -70,7 +70,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox<{ groups: GroupsService }> 
   app.post(
     '/update_group',
     {
-      config: { permission: 'groups.modify' },
+      config: { permission: 'groups.modify', audit: 'group' },
       schema: {
         tags,
         security,
@@ -86,7 +86,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox<{ groups: GroupsService }> 
   app.post(
     '/delete_group',
     {
-      config: { permission: 'groups.delete' },
+      config: { permission: 'groups.delete', audit: 'group' },
       schema: {
         tags,
         security,

@@ -22,7 +22,7 @@ export const membershipsRoutes: FastifyPluginAsyncTypebox<{
 }> = async (app, { memberships }) => {
   app.post(
     '/add_user_group',
-    { config: { permission: 'groups.modify' }, schema: schema('Add a user to a group') },
+    { config: { permission: 'groups.modify', audit: 'user' }, schema: schema('Add a user to a group') },
     async (request) => {
       await memberships.add({
         user: request.body.target_user,
@@ -35,7 +35,7 @@ export const membershipsRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/remove_user_group',
     {
-      config: { permission: 'groups.modify' },
+      config: { permission: 'groups.modify', audit: 'user' },
       schema: schema('Remove a user from a group (never from All Users)'),
     },
     async (request) => {

@@ -35,7 +35,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService }> 
   app.post(
     '/update_image',
     {
-      config: { permission: 'images.modify' },
+      config: { permission: 'images.modify', audit: 'image' },
       schema: {
         tags,
         security,
@@ -51,7 +51,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService }> 
   app.post(
     '/delete_image',
     {
-      config: { permission: 'images.modify' },
+      config: { permission: 'images.modify', audit: 'image' },
       schema: {
         tags,
         security,

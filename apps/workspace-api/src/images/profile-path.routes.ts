@@ -49,7 +49,7 @@ export const profilePathRoutes: FastifyPluginAsyncTypebox<{ images: ImagesServic
   app.post(
     '/set_persistent_profile_path',
     {
-      config: { permission: 'settings.modify' },
+      config: { permission: 'settings.modify', audit: 'image' },
       schema: {
         tags,
         security,

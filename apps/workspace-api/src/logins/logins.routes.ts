@@ -35,7 +35,7 @@ export const loginsRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
   app.post(
     '/logout_user',
     {
-      config: { permission: 'users.auth_session' },
+      config: { permission: 'users.auth_session', audit: 'user' },
       schema: {
         tags,
         security: API_KEY_SECURITY,
@@ -53,7 +53,7 @@ export const loginsRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
   app.post(
     '/get_login',
     {
-      config: { permission: 'users.auth_session' },
+      config: { permission: 'users.auth_session', audit: 'user' },
       schema: {
         tags,
         security: API_KEY_SECURITY,

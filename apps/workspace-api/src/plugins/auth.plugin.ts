@@ -44,9 +44,10 @@ export const authPlugin = fp(
         () => apiKeys.verify(credentials),
         (error) => error instanceof CredentialsInvalidError,
       );
+      // Set before the check: a refusal is recorded against the key that was refused (audit/).
+      request.apiKey = apiKey;
       const denied = denialReason(apiKey, permission);
       if (denied) throw new ForbiddenError(denied);
-      request.apiKey = apiKey;
     }
 
     // Each operation gets its hook as it is registered, its permission known from then on: no

@@ -26,7 +26,7 @@ export const registryRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/add_registry',
     {
-      config: { permission: 'registries.modify' },
+      config: { permission: 'registries.modify', audit: 'registry' },
       schema: {
         tags,
         security,
@@ -58,7 +58,7 @@ export const registryRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/refresh_registry',
     {
-      config: { permission: 'registries.modify' },
+      config: { permission: 'registries.modify', audit: 'registry' },
       schema: {
         tags,
         security,
@@ -76,7 +76,7 @@ export const registryRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/delete_registry',
     {
-      config: { permission: 'registries.modify' },
+      config: { permission: 'registries.modify', audit: 'registry' },
       schema: {
         tags,
         security,
@@ -117,7 +117,7 @@ export const registryRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/install_workspace',
     {
-      config: { permission: 'images.modify' },
+      config: { permission: 'images.modify', audit: 'image' },
       schema: {
         tags,
         security,

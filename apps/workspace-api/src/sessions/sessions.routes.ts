@@ -29,7 +29,7 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsServi
   app.post(
     '/request_kasm',
     {
-      config: { permission: 'users.auth_session' },
+      config: { permission: 'users.auth_session', audit: 'session' },
       schema: {
         tags,
         security,
@@ -112,7 +112,7 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsServi
   app.post(
     '/keepalive',
     {
-      config: { permission: 'sessions.modify' },
+      config: { permission: 'sessions.modify', audit: 'session' },
       schema: {
         tags,
         security,
@@ -130,7 +130,7 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsServi
   app.post(
     '/exec_command_kasm',
     {
-      config: { permission: 'sessions.modify' },
+      config: { permission: 'sessions.modify', audit: 'session' },
       schema: {
         tags,
         security,
@@ -155,7 +155,7 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsServi
   app.post(
     '/destroy_kasm',
     {
-      config: { permission: 'sessions.delete' },
+      config: { permission: 'sessions.delete', audit: 'session' },
       schema: {
         tags,
         security,

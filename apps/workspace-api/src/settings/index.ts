@@ -2,3 +2,4 @@
 export { emitText, runSettingsCommand, runSettingsSchemaCommand } from './settings.cli';
 export { createSettingsRepository } from './settings.repository';
 export { createSettingsService, type SettingsService } from './settings.service';
+export { auditedSettingsChanges } from './settings-audit';

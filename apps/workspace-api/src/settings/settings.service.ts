@@ -1,3 +1,4 @@
+import type { Tx } from '../db';
 import type { EnginePolicy } from '../engines';
 import type { SettingsChange } from './settings-changes';
 import { sortProblems, type SettingsProblem } from './settings-problems';
@@ -25,10 +26,13 @@ const TRANSACTION = { maxWait: 10_000, timeout: 120_000 };
 export function createSettingsService({
   settings,
   enginePolicy,
+  recordChanges,
 }: {
   settings: SettingsRepository;
   /** Which engine addresses agents may name (config), as create_agent checks them. */
   enginePolicy: EnginePolicy;
+  /** Records an apply's changes (the audit trail) in its transaction, before it commits. */
+  recordChanges?: (tx: Tx, changes: SettingsChange[]) => Promise<void>;
 }) {
   return {
     /**
@@ -51,6 +55,7 @@ export function createSettingsService({
         if (options.dryRun)
           return { status: 'dry_run', problems: [], changes: plan.changes, written: 0 };
         await settings.writeChanges(tx, plan.changes, current);
+        await recordChanges?.(tx, plan.changes);
         return {
           status: 'applied',
           problems: [],

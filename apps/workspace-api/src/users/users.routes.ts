@@ -25,7 +25,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/create_user',
     {
-      config: { permission: 'users.create' },
+      config: { permission: 'users.create', audit: 'user' },
       schema: {
         tags,
         security,
@@ -97,7 +97,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/update_user',
     {
-      config: { permission: 'users.modify' },
+      config: { permission: 'users.modify', audit: 'user' },
       schema: {
         tags,
         security,
@@ -112,7 +112,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/delete_user',
     {
-      config: { permission: 'users.delete' },
+      config: { permission: 'users.delete', audit: 'user' },
       schema: {
         tags,
         security,

@@ -20,7 +20,7 @@ export const zonesRoutes: FastifyPluginAsyncTypebox<{ zones: ZonesService }> = a
   app.post(
     '/create_zone',
     {
-      config: { permission: 'settings.modify' },
+      config: { permission: 'settings.modify', audit: 'zone' },
       schema: {
         tags,
         security,
@@ -49,7 +49,7 @@ export const zonesRoutes: FastifyPluginAsyncTypebox<{ zones: ZonesService }> = a
   app.post(
     '/update_zone',
     {
-      config: { permission: 'settings.modify' },
+      config: { permission: 'settings.modify', audit: 'zone' },
       schema: {
         tags,
         security,
@@ -64,7 +64,7 @@ export const zonesRoutes: FastifyPluginAsyncTypebox<{ zones: ZonesService }> = a
   app.post(
     '/delete_zone',
     {
-      config: { permission: 'settings.modify' },
+      config: { permission: 'settings.modify', audit: 'zone' },
       schema: {
         tags,
         security,

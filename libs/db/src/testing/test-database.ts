@@ -12,10 +12,10 @@ export interface TestDatabase {
     params?: unknown[],
   ) => Promise<T[]>;
   /**
-   * Row count and checksum of every table of the schema (not the migration history): equal
+   * Row count and checksum of every table of the schema but `except` (and the migration history): equal
    * snapshots mean nothing was written in between. One connection, kept until `drop`.
    */
-  snapshot: () => Promise<Record<string, string>>;
+  snapshot: (except?: string[]) => Promise<Record<string, string>>;
   drop: () => Promise<void>;
 }
 
@@ -80,11 +80,11 @@ export async function createTestDatabase(options: {
         const tables = rows.map((r) => `"${options.schema}"."${r.tablename}"`).join(', ');
         await c.query(`TRUNCATE ${tables} RESTART IDENTITY CASCADE`);
       }),
-    snapshot: async () => {
+    snapshot: async (except = []) => {
       const client = await snapshotter();
       const { rows: tables } = await client.query<{ tablename: string }>(
-        "SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename <> '_prisma_migrations' ORDER BY tablename",
-        [options.schema],
+        'SELECT tablename FROM pg_tables WHERE schemaname = $1 AND NOT (tablename = ANY($2)) ORDER BY tablename',
+        [options.schema, ['_prisma_migrations', ...except]],
       );
       if (tables.length === 0) return {};
       const sql = tables

@@ -1,0 +1,84 @@
+import { toUuid, toWireId } from '@platform/schemas';
+import { toAgentResponse, type createAgentsService } from '../agents';
+import { type ApiKeysService, toApiKeyResponse } from '../api-keys';
+import type { createAttributesService } from '../attributes';
+import { type FileMappingsRepository, toFileMappingResponse } from '../file-mappings';
+import {
+  type createGroupImagesService,
+  type createGroupsService,
+  toGroupResponse,
+} from '../groups';
+import { type ImagesService, toImageResponse } from '../images';
+import { type createRegistryService, toRegistryResponse } from '../registry';
+import { type SessionsService, toKasmResponse } from '../sessions';
+import { toUserResponse, type UsersService } from '../users';
+import { toZoneResponse, type ZonesService } from '../zones';
+import type { TargetKind, TargetKinds } from './audit-event';
+
+/** The services whose reads give the snapshots. */
+export interface AuditSources {
+  users: Pick<UsersService, 'find'>;
+  attributes: Pick<ReturnType<typeof createAttributesService>, 'get'>;
+  groups: Pick<ReturnType<typeof createGroupsService>, 'find'>;
+  groupImages: Pick<ReturnType<typeof createGroupImagesService>, 'list'>;
+  images: Pick<ImagesService, 'find'>;
+  agents: Pick<ReturnType<typeof createAgentsService>, 'list'>;
+  zones: Pick<ZonesService, 'list'>;
+  fileMappings: Pick<FileMappingsRepository, 'find'>;
+  registries: Pick<ReturnType<typeof createRegistryService>, 'find'>;
+  apiKeys: Pick<ApiKeysService, 'list'>;
+  sessions: Pick<SessionsService, 'find'>;
+}
+
+/** A target read by its id alone: `load` gets the id from the request or the answer. */
+function byId(idField: string, load: (id: string) => Promise<object | null>): TargetKind {
+  return {
+    idField,
+    load: (ref) => (typeof ref[idField] === 'string' ? load(ref[idField]) : Promise.resolve(null)),
+  };
+}
+
+const sameId = (a: string) => (row: { id: string }) => toWireId(row.id) === toWireId(a);
+
+/**
+ * Every type of target a write may name (its route's `audit` config), with its snapshot: the
+ * wire form its read operation answers, which already leaves secrets out.
+ */
+export function auditTargetKinds(s: AuditSources): TargetKinds {
+  return {
+    user: {
+      idField: 'user_id',
+      alsoNamedBy: ['username'],
+      load: async (ref) =>
+        ref.user_id === undefined && ref.username === undefined
+          ? null
+          : toUserResponse(await s.users.find(ref as { user_id?: string; username?: string })),
+    },
+    user_attributes: byId('user_id', (id) => s.attributes.get({ user_id: id })),
+    // With its Allowed Workspaces, which add_images_group and remove_images_group change.
+    group: byId('group_id', async (id) => {
+      const group = toGroupResponse(await s.groups.find(id));
+      const allowed = await s.groupImages.list(id);
+      return { ...group, images: allowed.map((i) => ({ image_id: toWireId(i.id), name: i.name })) };
+    }),
+    image: byId('image_id', async (id) => toImageResponse(await s.images.find(id))),
+    agent: byId('agent_id', async (id) => {
+      const agent = (await s.agents.list()).find(sameId(id));
+      return agent ? toAgentResponse(agent) : null;
+    }),
+    zone: byId('zone_id', async (id) => {
+      const zone = (await s.zones.list()).find(sameId(id));
+      return zone ? toZoneResponse(zone) : null;
+    }),
+    file_mapping: byId('file_mapping_id', async (id) => {
+      const mapping = await s.fileMappings.find(toUuid(id));
+      return mapping ? toFileMappingResponse(mapping) : null;
+    }),
+    registry: byId('registry_id', async (id) => toRegistryResponse(await s.registries.find(id))),
+    api_key: byId('api_key_id', async (id) => {
+      const key = (await s.apiKeys.list()).find(sameId(id));
+      return key ? toApiKeyResponse(key) : null;
+    }),
+    session: byId('kasm_id', async (id) => toKasmResponse(await s.sessions.find(id))),
+  };
+}

@@ -1,0 +1,90 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { toWireId } from '@platform/schemas';
+import { isViewPermission } from '../api-keys';
+import type { AuditContext, PendingAudit } from './audit-event';
+import type { AuditTrail } from './audit-trail';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The type of target a write changes (user, group, …: a key of the trail's kinds), for its
+     * before and after; false for an operation that changes nothing though its permission is not
+     * a view (get_api_keys). Every operation whose permission is not `*.view` is recorded.
+     */
+    audit?: string | false;
+  }
+  interface FastifyRequest {
+    auditPending: PendingAudit | null;
+  }
+}
+
+/** Where an API request came from; the console passes the same from its own requests. */
+export function requestOrigin(request: FastifyRequest) {
+  return { clientIp: request.ip, userAgent: request.headers['user-agent'] ?? null };
+}
+
+function apiContext(request: FastifyRequest): AuditContext | null {
+  const key = request.apiKey;
+  if (!key) return null;
+  return {
+    actor: { kind: 'api_key', id: toWireId(key.id), name: key.name },
+    channel: 'api',
+    ...requestOrigin(request),
+  };
+}
+
+function parsed(payload: unknown): unknown {
+  if (typeof payload !== 'string') return null;
+  try {
+    return JSON.parse(payload);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Records every write operation without a line in its route: the target is read before the
+ * handler (after validation and authorization) and again once the answer is known, just before
+ * it is sent, so that the row exists when the caller reads the answer. A write refused or
+ * invalid before the handler is recorded too, when the caller's key was verified (a refusal
+ * for want of a permission), without a snapshot.
+ */
+export const auditPlugin = fp(
+  async (app: FastifyInstance, { trail }: { trail: AuditTrail }) => {
+    app.decorateRequest('auditPending', null);
+
+    app.addHook('onRoute', (route) => {
+      const permission = route.config?.permission;
+      const type = route.config?.audit;
+      if (!permission || isViewPermission(permission) || type === false) return;
+      const operation = route.url.slice(route.url.lastIndexOf('/') + 1);
+      const targetOf = (body: unknown) => (type ? trail.targetIn(type, body) : null);
+
+      const begin = async (request: FastifyRequest) => {
+        const context = apiContext(request);
+        if (context)
+          request.auditPending = await trail.begin(context, operation, targetOf(request.body));
+      };
+      const finish = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+        const context = apiContext(request);
+        if (!context) return payload;
+        const pending =
+          request.auditPending ?? trail.unread(context, operation, targetOf(request.body));
+        const status = reply.statusCode;
+        const answer = parsed(payload) as { code?: unknown } | null;
+        const failed = status >= 400;
+        await trail.finish(pending, {
+          result: status === 401 || status === 403 ? 'denied' : failed ? 'failed' : 'success',
+          status,
+          errorCode: failed && typeof answer?.code === 'string' ? answer.code : null,
+          afterRef: !failed && type ? trail.refIn(type, answer) : undefined,
+        });
+        return payload;
+      };
+      route.preHandler = [...[route.preHandler ?? []].flat(), begin];
+      route.onSend = [...[route.onSend ?? []].flat(), finish];
+    });
+  },
+  { name: 'audit', dependencies: ['auth'] },
+);

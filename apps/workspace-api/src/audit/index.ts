@@ -1,0 +1,28 @@
+// The audit feature's public face: recording writes (the API's plugin, the console's `around`)
+// and reading them back (get_audit_log).
+export { createAuditLog, toAuditEventResponse, type AuditLog } from './audit-log';
+export { auditPlugin, requestOrigin } from './audit.plugin';
+export { createAuditRepository, type AuditRepository } from './audit.repository';
+export { auditRoutes } from './audit.routes';
+export {
+  AUDIT_CHANNELS,
+  AuditEventSchema,
+  AuditLogPageSchema,
+  GetAuditLogBodySchema,
+  type AuditEventResponse,
+  type GetAuditLogBody,
+} from './audit.schemas';
+export { auditTargetKinds, type AuditSources } from './audit-targets';
+export {
+  type AuditActor,
+  type AuditChannel,
+  type AuditContext,
+  type AuditedChange,
+  type AuditOutcome,
+  type AuditTarget,
+  outcomeOf,
+  type PendingAudit,
+  type TargetKind,
+} from './audit-event';
+export { type AuditTrail, createAuditTrail } from './audit-trail';
+export { redact } from './redact';
