@@ -14,7 +14,7 @@ import {
   serverKeyCaching,
 } from './api-keys';
 import type { Config } from './config';
-import { openDatabase, type Database } from './db';
+import { openDatabase, type Database, type Tx } from './db';
 import {
   createFileMappingsService,
   FILE_MAPPING_BODY_LIMIT_BYTES,
@@ -42,6 +42,8 @@ import {
   createSessionSockets,
   createSessionsService,
   createSessionWorker,
+  createStagedClaims,
+  createStagedPools,
   sessionProxy,
   sessionsRoutes,
   type SessionWorker,
@@ -67,6 +69,12 @@ import {
 import { createIconsRepository, createIconsService } from './icons';
 import { webPlugin } from './web';
 import { createZonesService, zonesRoutes } from './zones';
+import {
+  createStagingRepository,
+  createStagingRound,
+  createStagingService,
+  stagingRoutes,
+} from './staging';
 
 export interface AppOverrides extends ServiceAppOverrides {
   database?: Database;
@@ -166,14 +174,18 @@ export async function buildApp(
     rows: createAttributesRepository(database),
     users: targetUsers,
   });
+  const launchSlots = {
+    lockUser: (tx: Tx, userId: string) => data.users.lockForLaunch(tx, userId),
+    sessionLimit: (tx: Tx, userId: string) => data.groups.sessionLimit(tx, userId),
+  };
   const sessions = createSessionsService({
     ...sessionParts,
+    ...launchSlots,
     config,
     userExists: (userId) => data.users.exists(userId),
-    lockUser: (tx, userId) => data.users.lockForLaunch(tx, userId),
-    sessionLimit: (tx, userId) => data.groups.sessionLimit(tx, userId),
     launchPlans,
     launcher,
+    staged: createStagedClaims({ ...sessionParts, ...launchSlots, config, launchPlans }),
     defaultImageOf: attributes.defaultImageOf,
     endAccess: (kasmId) => {
       access.revoke(kasmId);
@@ -206,6 +218,20 @@ export async function buildApp(
     timeoutMs: config.REGISTRY_FETCH_TIMEOUT_MS,
     log: app.log,
   });
+  const stagedPools = createStagedPools({
+    ...sessionParts,
+    config,
+    launchPlans,
+    launcher,
+    sessions,
+  });
+  const stagingConfigs = createStagingRepository(database);
+  const staging = createStagingService({
+    configs: stagingConfigs,
+    images: data.images,
+    zones: data.zones,
+    pools: stagedPools,
+  });
   const sessionWorker = createSessionWorker({
     ...sessionParts,
     sessions,
@@ -214,6 +240,7 @@ export async function buildApp(
     steps: [
       ['icon fetch', () => icons.fillMissing()],
       ['grant sweep', async () => void (await sessionParts.kasms.sweepGrants())],
+      ['staging', createStagingRound({ configs: stagingConfigs, pools: stagedPools, log: app.log })],
     ],
   });
 
@@ -266,6 +293,7 @@ export async function buildApp(
     await api.register(registryRoutes, { registries, registryWorkspaces });
     await api.register(apiKeysRoutes, { apiKeys });
     await api.register(zonesRoutes, { zones });
+    await api.register(stagingRoutes, { staging });
     await api.register(agentsRoutes, { agents });
     await api.register(profilePathRoutes, { images });
     const bodyLimit = Math.max(config.BODY_LIMIT_BYTES, FILE_MAPPING_BODY_LIMIT_BYTES);

@@ -2,6 +2,7 @@
 export { agentResources } from './agent-response';
 export {
   type AgentEngine,
+  type AgentRow,
   type AgentsRepository,
   createAgentsRepository,
 } from './agents.repository';
