@@ -240,7 +240,10 @@ export async function buildApp(
     steps: [
       ['icon fetch', () => icons.fillMissing()],
       ['grant sweep', async () => void (await sessionParts.kasms.sweepGrants())],
-      ['staging', createStagingRound({ configs: stagingConfigs, pools: stagedPools, log: app.log })],
+      [
+        'staging',
+        createStagingRound({ configs: stagingConfigs, pools: stagedPools, log: app.log }),
+      ],
     ],
   });
 

@@ -11,7 +11,12 @@ import {
 } from '../errors';
 import { resolveLaunchPlan, type LaunchPlan, type PlanAgent } from './launch-plan';
 import type { RequestHost } from '../domain';
-import { loadPlanInputs, loadStagingInputs, type PlanInputs, type PlanSources } from './plan-inputs';
+import {
+  loadPlanInputs,
+  loadStagingInputs,
+  type PlanInputs,
+  type PlanSources,
+} from './plan-inputs';
 import type { TargetUser } from '../api';
 
 export interface PlanOptions {

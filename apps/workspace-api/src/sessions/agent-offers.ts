@@ -45,7 +45,12 @@ export interface LaunchSlotDeps {
 }
 
 /** Locks the user for the launch in `tx` and refuses one past their session limit. */
-export async function holdLaunchSlot(deps: LaunchSlotDeps, tx: Tx, wireUserId: string, userId: string) {
+export async function holdLaunchSlot(
+  deps: LaunchSlotDeps,
+  tx: Tx,
+  wireUserId: string,
+  userId: string,
+) {
   if (!(await deps.lockUser(tx, userId))) throw new UserNotFoundError(`user_id ${wireUserId}`);
   const limit = (await deps.sessionLimit(tx, userId)) ?? DEFAULT_SESSION_LIMIT;
   const live = await deps.kasms.countLive(userId, tx);

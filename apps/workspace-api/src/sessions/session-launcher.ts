@@ -134,7 +134,11 @@ export function createSessionLauncher(options: LauncherOptions) {
     options.observer?.outcome('running');
   }
 
-  async function cleanUp(row: KasmWithOwners, error: unknown, timeline: LaunchTimeline): Promise<void> {
+  async function cleanUp(
+    row: KasmWithOwners,
+    error: unknown,
+    timeline: LaunchTimeline,
+  ): Promise<void> {
     await engines
       .forAgent(row.agent)
       .removeSession(toWireId(row.id))

@@ -21,7 +21,6 @@ import type { StagedClaims } from './staged-claim';
 import type { SessionLauncher } from './session-launcher';
 import type { ExecCommandBody, RequestKasmBody } from './sessions.schemas';
 
-
 export interface SessionsDeps {
   config: Config;
   kasms: KasmsRepository;

@@ -87,7 +87,8 @@ export function createStagedPools(deps: StagedPoolsDeps) {
             );
           }
           const now = Date.now();
-          const life = config.SESSION_LAUNCH_TIMEOUT_SECONDS * 1000 + pool.expirationHours * 3600_000;
+          const life =
+            config.SESSION_LAUNCH_TIMEOUT_SECONDS * 1000 + pool.expirationHours * 3600_000;
           const row = await kasms.insert(tx, {
             id,
             userId: null,
@@ -111,7 +112,8 @@ export function createStagedPools(deps: StagedPoolsDeps) {
             memory: taken.memory + plan.resources.memory,
           });
           const agent = usable.find((a) => a.id === plan.agent.id);
-          if (!agent) throw new Error(`The plan chose agent ${plan.agent.id}, which was not offered`);
+          if (!agent)
+            throw new Error(`The plan chose agent ${plan.agent.id}, which was not offered`);
           const { image } = plan;
           made.push({
             ...row,

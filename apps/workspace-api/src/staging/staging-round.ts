@@ -19,14 +19,16 @@ export function createStagingRound({
   const problems = new Map<string, string>();
   return async function stagingRound(): Promise<void> {
     const orphans = await pools.retireOrphans();
-    if (orphans > 0) log.info({ retired: orphans }, 'staged sessions of deleted staging configs retired');
+    if (orphans > 0)
+      log.info({ retired: orphans }, 'staged sessions of deleted staging configs retired');
     const rows = await configs.list();
     for (const [id] of problems) if (!rows.some((row) => row.id === id)) problems.delete(id);
     for (const row of rows) {
       try {
         const { started, retired } = await pools.fill(row);
         problems.delete(row.id);
-        if (started + retired > 0) log.info({ stagingConfigId: row.id, started, retired }, 'staging pool filled');
+        if (started + retired > 0)
+          log.info({ stagingConfigId: row.id, started, retired }, 'staging pool filled');
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         if (problems.get(row.id) !== reason) {

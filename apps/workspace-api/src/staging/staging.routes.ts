@@ -24,7 +24,8 @@ export const stagingRoutes: FastifyPluginAsyncTypebox<{ staging: StagingService 
       schema: {
         tags,
         security,
-        summary: 'Keep sessions of a workspace started and unassigned in a zone, for instant launches',
+        summary:
+          'Keep sessions of a workspace started and unassigned in a zone, for instant launches',
         body: CreateStagingConfigBodySchema,
         response: { 200: StagingConfigEnvelopeSchema, ...errorResponses(404, 409) },
       },
@@ -57,7 +58,8 @@ export const stagingRoutes: FastifyPluginAsyncTypebox<{ staging: StagingService 
       schema: {
         tags,
         security,
-        summary: "Change a staging config's number of sessions or expiration; only the fields present change",
+        summary:
+          "Change a staging config's number of sessions or expiration; only the fields present change",
         body: UpdateStagingConfigBodySchema,
         response: { 200: StagingConfigEnvelopeSchema, ...errorResponses(404) },
       },

@@ -70,7 +70,8 @@ export function createStagingService({
         numSessions: input.num_sessions,
         expirationHours: input.expiration,
       });
-      if (!row) throw new StagingConfigNotFoundError(`staging_config_id ${input.staging_config_id}`);
+      if (!row)
+        throw new StagingConfigNotFoundError(`staging_config_id ${input.staging_config_id}`);
       return (await withCounts([row]))[0];
     },
 
