@@ -158,14 +158,22 @@ export function createKasmsRepository(database: Database) {
         orderBy: { createdAt: 'desc' },
       }),
 
-    /** How many unassigned live sessions each staging config has. */
-    async stagedCounts(): Promise<Map<string, number>> {
+    /** Each staging config's unassigned sessions: running (ready to hand out) and starting. */
+    async stagedCounts(): Promise<Map<string, { running: number; starting: number }>> {
       const rows = await db.kasm.groupBy({
-        by: ['stagingConfigId'],
+        by: ['stagingConfigId', 'status'],
         where: { userId: null, status: live, stagingConfigId: { not: null } },
         _count: { _all: true },
       });
-      return new Map(rows.map((r) => [r.stagingConfigId as string, r._count._all]));
+      const counts = new Map<string, { running: number; starting: number }>();
+      for (const row of rows) {
+        const id = row.stagingConfigId as string;
+        const count = counts.get(id) ?? { running: 0, starting: 0 };
+        if (row.status === 'running') count.running += row._count._all;
+        else if (row.status !== 'stopping') count.starting += row._count._all;
+        counts.set(id, count);
+      }
+      return counts;
     },
 
     /** Unassigned live sessions whose staging config was deleted. */

@@ -10,6 +10,7 @@ export function toStagingConfigResponse(row: StagingConfigWithCount): StagingCon
     num_sessions: row.numSessions,
     expiration: row.expirationHours,
     num_staged: row.numStaged,
+    num_starting: row.numStarting,
     created: toTimestamp(row.createdAt),
     updated: toTimestamp(row.updatedAt),
   };

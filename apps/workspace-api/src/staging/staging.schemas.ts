@@ -22,8 +22,8 @@ export const StagingConfigSchema = Type.Object({
   image_id: Type.String(),
   num_sessions: Type.Integer(),
   expiration: Type.Number(),
-  /** Sessions staged and waiting for a user now (starting ones included). */
-  num_staged: Type.Integer(),
+  num_staged: Type.Integer({ description: 'Sessions running and waiting for a user now' }),
+  num_starting: Type.Integer({ description: 'Staged sessions still starting' }),
   created: TimestampSchema,
   updated: TimestampSchema,
 });

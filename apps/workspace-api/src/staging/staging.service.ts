@@ -13,8 +13,8 @@ import type { ZonesRepository } from '../zones';
 import type { StagingConfigRow, StagingRepository } from './staging.repository';
 import type { CreateStagingConfigInput, UpdateStagingConfigInput } from './staging.schemas';
 
-/** A staging config with how many of its sessions wait for a user now. */
-export type StagingConfigWithCount = StagingConfigRow & { numStaged: number };
+/** A staging config with how many of its sessions wait for a user now, and how many are starting. */
+export type StagingConfigWithCount = StagingConfigRow & { numStaged: number; numStarting: number };
 
 export function createStagingService({
   configs,
@@ -29,7 +29,10 @@ export function createStagingService({
 }) {
   async function withCounts(rows: StagingConfigRow[]): Promise<StagingConfigWithCount[]> {
     const counts = await pools.stagedCounts();
-    return rows.map((row) => ({ ...row, numStaged: counts.get(row.id) ?? 0 }));
+    return rows.map((row) => {
+      const count = counts.get(row.id);
+      return { ...row, numStaged: count?.running ?? 0, numStarting: count?.starting ?? 0 };
+    });
   }
 
   return {

@@ -120,7 +120,7 @@ describe('a staging pool', () => {
     for (const row of pool) expect(await running(row.id)).toBe(true);
     const configs = (await w.h.call('get_staging_configs', {})).json().staging_configs;
     expect(configs).toEqual([
-      expect.objectContaining({ num_sessions: 2, num_staged: 2, expiration: 1 }),
+      expect.objectContaining({ num_sessions: 2, num_staged: 2, num_starting: 0, expiration: 1 }),
     ]);
     // Nobody's sessions: not in get_kasms.
     expect((await w.h.call('get_kasms', {})).json().kasms).toHaveLength(0);
