@@ -189,10 +189,13 @@ export function createKasmsRepository(database: Database) {
      * session with a minute of its staging life left is offered.
      */
     async lockStaged(tx: Tx, imageId: string, zoneId: string | null): Promise<KasmRow | null> {
+      // Through the workspace's staging configs: their running sessions, by (config, status).
       const [found] = await tx.$queryRaw<{ id: string }[]>`
-        SELECT k.id FROM ${table('kasm')} k JOIN ${table('agent')} a ON a.id = k.agent_id
-         WHERE k.user_id IS NULL AND k.staging_config_id IS NOT NULL AND k.status = 'running'
-           AND k.image_id = ${imageId}::uuid AND k.expires_at > now() + interval '1 minute'
+        SELECT k.id FROM ${table('staging_config')} s
+          JOIN ${table('kasm')} k ON k.staging_config_id = s.id AND k.status = 'running'
+          JOIN ${table('agent')} a ON a.id = k.agent_id
+         WHERE s.image_id = ${imageId}::uuid AND k.user_id IS NULL
+           AND k.expires_at > now() + interval '1 minute'
            AND a.status = 'online' AND (${zoneId}::uuid IS NULL OR a.zone_id = ${zoneId}::uuid)
          ORDER BY k.created_at LIMIT 1 FOR UPDATE OF k SKIP LOCKED`;
       return found ? tx.kasm.findUnique({ where: { id: found.id } }) : null;

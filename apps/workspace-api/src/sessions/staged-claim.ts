@@ -28,18 +28,20 @@ export function createStagedClaims(deps: StagedClaimDeps) {
   const { config, kasms, agents, launchPlans } = deps;
   return {
     /**
-     * In one transaction: the user's launch slot (limit), one staged session locked SKIP LOCKED,
+     * In one transaction: one staged session locked SKIP LOCKED, the user's launch slot (limit),
      * the user's own plan for it (access, the session's URL) and the hand-over. Null, with
      * nothing changed, when no staged session is there or the one found does not fit the user.
      */
     claim(input: ClaimInput, token: string, requestHost: RequestHost) {
       const userId = toUuid(input.user_id);
       return kasms.transaction(async (tx): Promise<KasmWithOwners | null> => {
-        await holdLaunchSlot(deps, tx, input.user_id, userId);
+        // Most requests find none: they leave after one indexed query, before any user lock.
         const zoneId = input.zone_id ? toUuid(input.zone_id) : null;
         const staged = await kasms.lockStaged(tx, toUuid(input.image_id), zoneId);
-        const agent = staged && (await agents.find(staged.agentId, tx));
-        if (!staged || !agent) return null;
+        if (!staged) return null;
+        await holdLaunchSlot(deps, tx, input.user_id, userId);
+        const agent = await agents.find(staged.agentId, tx);
+        if (!agent) return null;
         // The session's own reservation is already counted: its user's plan may use it.
         const reserved = await kasms.reservations(tx);
         const own = reserved.get(agent.id) ?? { cores: 0, memory: 0 };
