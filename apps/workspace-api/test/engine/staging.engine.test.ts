@@ -1,5 +1,7 @@
 import { toUuid, toWireId } from '@platform/schemas';
 import { waitFor } from '@platform/testing';
+import { VALID_PASSWORD } from '../factories';
+import { signIn, webClient } from '../web/web-client';
 import { closeWorld, createSessionWorld, docker, LONG, type SessionWorld } from './session-fixture';
 
 jest.setTimeout(4 * LONG);
@@ -149,6 +151,23 @@ describe('a staging pool', () => {
     const refilled = await staged(config.staging_config_id, 2);
     expect(refilled.map((row) => toWireId(row.id))).not.toContain(answer.kasm_id);
     expect(await running(answer.kasm_id)).toBe(true);
+  });
+
+  it('takes the web page’s Launch straight into the staged session, with a working link', async () => {
+    const config = await stage(1);
+    const [row] = await staged(config.staging_config_id, 1);
+    const user = await w.member('from-the-page');
+    const client = webClient(w.h, { host: 'localhost' });
+    await signIn(client, user.username, VALID_PASSWORD);
+    await client.get('/');
+    const launched = await client.post(`/workspaces/${imageId}/launch`, { _csrf: client.csrf() });
+    expect(launched.statusCode).toBe(303);
+    const location = new URL(String(launched.headers.location), 'http://localhost');
+    expect(location.pathname).toBe(`/kasm/${toWireId(row.id)}/`);
+    // The link admits the browser: the proxy spends its token for a grant cookie.
+    const opened = await client.get(`${location.pathname}${location.search}`);
+    expect(opened.statusCode).toBeLessThan(400);
+    expect(client.cookies.has('kasm_grant')).toBe(true);
   });
 
   it('gives concurrent requests distinct sessions, and launches for those that find none', async () => {
