@@ -1,5 +1,5 @@
 import { samplePlan as plan } from '../../test/launch-plan-fixtures';
-import { NO_ALLOWANCES, REASONS } from '../domain';
+import { REASONS } from '../domain';
 import type { LaunchPlan } from '../launch-plan';
 import { launchSteps, parseSize } from './container-plan';
 
