@@ -5,7 +5,8 @@
 // in the same run: Launch click → first frame in Chromium against the engine's own create +
 // start and the container's page opened directly; the VNC stream through the session proxy
 // against straight to the container; an idle desktop's memory against the same container
-// started by the engine alone, and how many desktops one agent of this machine holds.
+// started by the engine alone, and how many desktops one agent of this machine holds; a staged
+// launch (a session started before anyone asked) against a cold one of the same image.
 // See bench/README.md.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,6 +16,7 @@ import { removeContainer, sessionContainer } from './lib/desktop-engine.mjs';
 import { measureCapacity } from './lib/desktop-capacity.mjs';
 import { measureLaunches } from './lib/desktop-launches.mjs';
 import { startPlatform } from './lib/desktop-platform.mjs';
+import { measureStaging, stagingRows } from './lib/desktop-staging.mjs';
 import { measureStream } from './lib/desktop-stream.mjs';
 import { RESULTS_DIR } from './lib/paths.mjs';
 import { capacityRows, COLUMNS, launchRows, streamRows } from './lib/desktop-report.mjs';
@@ -27,6 +29,7 @@ const { ensureWorkspaceImages } = require('../tools/workspaces/workspace-images.
 
 const WORKSPACE = { stage: 'desktop', friendlyName: 'Desktop' };
 const LAUNCHES = Number(process.env.BENCH_DESKTOP_LAUNCHES ?? 5);
+const STAGED_API_RUNS = Number(process.env.BENCH_STAGED_API_RUNS ?? 20);
 // A guard only: an agent that takes more desktops than this is reported as holding "more".
 const MAX_SESSIONS = Number(process.env.BENCH_DESKTOP_MAX_SESSIONS ?? 40);
 const log = (/** @type {string} */ line) => process.stdout.write(`${line}\n`);
@@ -43,8 +46,8 @@ async function cleanUp(
   for (const id of started.containers) await removeContainer(host, id).catch(() => undefined);
 }
 
-/** BENCH_ONLY=launch,stream,capacity: the parts to run (all by default). */
-const ONLY = process.env.BENCH_ONLY?.split(',') ?? ['launch', 'stream', 'capacity'];
+/** BENCH_ONLY=launch,stream,staging,capacity: the parts to run (all by default). */
+const ONLY = process.env.BENCH_ONLY?.split(',') ?? ['launch', 'stream', 'staging', 'capacity'];
 
 async function main() {
   const startedAt = new Date().toISOString();
@@ -103,6 +106,23 @@ async function main() {
       started.sessions.delete(session.kasmId);
       rows.push(...streamRows(stream));
       Object.assign(results, { stream });
+    }
+    if (ONLY.includes('staging')) {
+      log('Staged launches against cold ones of the same image');
+      browser = await launchBrowser();
+      const staging = await measureStaging({
+        platform,
+        browser,
+        friendlyName: WORKSPACE.friendlyName,
+        apiRuns: STAGED_API_RUNS,
+        pageRuns: LAUNCHES,
+        started,
+        log,
+      });
+      await browser.close();
+      browser = undefined;
+      rows.push(...stagingRows(staging));
+      Object.assign(results, { staging });
     }
     if (ONLY.includes('capacity')) {
       log('Launching desktops through the API until the agent refuses one');

@@ -119,7 +119,8 @@ export async function signIn(browser, origin, username, password) {
   return { context, page };
 }
 
-const SESSION_PAGE = /\/sessions\/([0-9a-f]{32})(?:$|[/?])/;
+// The start page of a launch, or the session itself when a staged one is handed over at once.
+const SESSION_PAGE = /\/(?:sessions|kasm)\/([0-9a-f]{32})(?:$|[/?])/;
 
 /**
  * Clicks Launch on the workspace and follows the tab it opens until the desktop's first frame.

@@ -15,7 +15,7 @@ import {
   serverKeyCaching,
 } from './api-keys';
 import type { Config } from './config';
-import { openDatabase, type Database } from './db';
+import { openDatabase, type Database, type Tx } from './db';
 import {
   createFileMappingsService,
   FILE_MAPPING_BODY_LIMIT_BYTES,
@@ -43,6 +43,8 @@ import {
   createSessionSockets,
   createSessionsService,
   createSessionWorker,
+  createStagedClaims,
+  createStagedPools,
   sessionProxy,
   sessionsRoutes,
   type SessionWorker,
@@ -76,6 +78,12 @@ import {
 import { createIconsRepository, createIconsService } from './icons';
 import { webPlugin } from './web';
 import { createZonesService, zonesRoutes } from './zones';
+import {
+  createStagingRepository,
+  createStagingRound,
+  createStagingService,
+  stagingRoutes,
+} from './staging';
 
 export interface AppOverrides extends ServiceAppOverrides {
   database?: Database;
@@ -177,14 +185,18 @@ export async function buildApp(
     rows: createAttributesRepository(database),
     users: targetUsers,
   });
+  const launchSlots = {
+    lockUser: (tx: Tx, userId: string) => data.users.lockForLaunch(tx, userId),
+    sessionLimit: (tx: Tx, userId: string) => data.groups.sessionLimit(tx, userId),
+  };
   const sessions = createSessionsService({
     ...sessionParts,
+    ...launchSlots,
     config,
     userExists: (userId) => data.users.exists(userId),
-    lockUser: (tx, userId) => data.users.lockForLaunch(tx, userId),
-    sessionLimit: (tx, userId) => data.groups.sessionLimit(tx, userId),
     launchPlans,
     launcher,
+    staged: createStagedClaims({ ...sessionParts, ...launchSlots, config, launchPlans }),
     defaultImageOf: attributes.defaultImageOf,
     endAccess: (kasmId) => {
       access.revoke(kasmId);
@@ -217,6 +229,20 @@ export async function buildApp(
     timeoutMs: config.REGISTRY_FETCH_TIMEOUT_MS,
     log: app.log,
   });
+  const stagedPools = createStagedPools({
+    ...sessionParts,
+    config,
+    launchPlans,
+    launcher,
+    sessions,
+  });
+  const stagingConfigs = createStagingRepository(database);
+  const staging = createStagingService({
+    configs: stagingConfigs,
+    images: data.images,
+    zones: data.zones,
+    pools: stagedPools,
+  });
   const auditEvents = createAuditRepository(database);
   // Every write's trail; the admin console records its own calls through the same one.
   const audit = createAuditTrail({
@@ -234,6 +260,7 @@ export async function buildApp(
       registries,
       apiKeys,
       sessions,
+      staging,
     }),
   });
   const sessionWorker = createSessionWorker({
@@ -244,6 +271,10 @@ export async function buildApp(
     steps: [
       ['icon fetch', () => icons.fillMissing()],
       ['grant sweep', async () => void (await sessionParts.kasms.sweepGrants())],
+      [
+        'staging',
+        createStagingRound({ configs: stagingConfigs, pools: stagedPools, log: app.log }),
+      ],
     ],
   });
 
@@ -300,6 +331,7 @@ export async function buildApp(
     await api.register(registryRoutes, { registries, registryWorkspaces });
     await api.register(apiKeysRoutes, { apiKeys });
     await api.register(zonesRoutes, { zones });
+    await api.register(stagingRoutes, { staging });
     await api.register(agentsRoutes, { agents });
     await api.register(profilePathRoutes, { images });
     const bodyLimit = Math.max(config.BODY_LIMIT_BYTES, FILE_MAPPING_BODY_LIMIT_BYTES);

@@ -193,6 +193,18 @@ export const FileMappingDestinationTakenError = createError(
   409,
 );
 
+export const StagingConfigNotFoundError = createError(
+  'STAGING_CONFIG_NOT_FOUND',
+  'No staging config matches %s',
+  404,
+);
+export const StagingConfigTakenError = createError(
+  'STAGING_CONFIG_TAKEN',
+  'The zone already has a staging config for this workspace; update it instead',
+  409,
+);
+export const StagingNotPossibleError = createError('STAGING_NOT_POSSIBLE', '%s', 409);
+
 export const WorkspaceNotAllowedError = createError('WORKSPACE_NOT_ALLOWED', '%s', 403);
 export const NoAgentAvailableError = createError('NO_AGENT_AVAILABLE', '%s', 503);
 

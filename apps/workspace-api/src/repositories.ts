@@ -4,6 +4,7 @@ import { createFileMappingsRepository } from './file-mappings';
 import { createGroupsRepository } from './groups';
 import { createImagesRepository } from './images';
 import { createRegistryRepository } from './registry';
+import { createStagingRepository } from './staging';
 import { createUsersRepository } from './users';
 import { createZonesRepository } from './zones';
 
@@ -20,5 +21,6 @@ export function createRepositories(database: Database) {
     agents: createAgentsRepository(database),
     fileMappings: createFileMappingsRepository(database),
     registries: createRegistryRepository(database),
+    staging: createStagingRepository(database),
   };
 }

@@ -62,6 +62,7 @@ export async function settingsSnapshot(h: Harness): Promise<string[]> {
     SELECT 'zone' AS t, id, updated_at FROM workspace.zone UNION ALL
     SELECT 'agent', id, updated_at FROM workspace.agent UNION ALL
     SELECT 'file_mapping', id, updated_at FROM workspace.file_mapping UNION ALL
+    SELECT 'staging_config', id, updated_at FROM workspace.staging_config UNION ALL
     SELECT 'image', id, updated_at FROM workspace.image ORDER BY 1, 2`);
   return rows.map((r) => `${r.t} ${r.id} ${r.updated_at.toISOString()}`);
 }

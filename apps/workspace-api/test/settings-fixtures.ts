@@ -67,6 +67,7 @@ export function currentSettings(overrides: Partial<CurrentSettings> = {}): Curre
     ],
     users: [{ id: 'u-ada', username: 'ada' }],
     mappings: [],
+    stagingConfigs: [],
     ...overrides,
   };
 }

@@ -2,6 +2,7 @@
 export { agentResources, toAgentResponse } from './agent-response';
 export {
   type AgentEngine,
+  type AgentRow,
   type AgentsRepository,
   createAgentsRepository,
 } from './agents.repository';

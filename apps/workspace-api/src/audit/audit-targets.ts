@@ -11,6 +11,7 @@ import {
 import { type ImagesService, toImageResponse } from '../images';
 import { type createRegistryService, toRegistryResponse } from '../registry';
 import { type SessionsService, toKasmResponse } from '../sessions';
+import { type StagingService, toStagingConfigResponse } from '../staging';
 import { toUserResponse, type UsersService } from '../users';
 import { toZoneResponse, type ZonesService } from '../zones';
 import type { TargetKind, TargetKinds } from './audit-event';
@@ -28,6 +29,7 @@ export interface AuditSources {
   registries: Pick<ReturnType<typeof createRegistryService>, 'find'>;
   apiKeys: Pick<ApiKeysService, 'list'>;
   sessions: Pick<SessionsService, 'find'>;
+  staging: Pick<StagingService, 'list'>;
 }
 
 /** A target read by its id alone: `load` gets the id from the request or the answer. */
@@ -80,5 +82,9 @@ export function auditTargetKinds(s: AuditSources): TargetKinds {
       return key ? toApiKeyResponse(key) : null;
     }),
     session: byId('kasm_id', async (id) => toKasmResponse(await s.sessions.find(id))),
+    staging_config: byId('staging_config_id', async (id) => {
+      const config = (await s.staging.list()).find(sameId(id));
+      return config ? toStagingConfigResponse(config) : null;
+    }),
   };
 }

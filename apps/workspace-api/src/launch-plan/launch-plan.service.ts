@@ -11,7 +11,12 @@ import {
 } from '../errors';
 import { resolveLaunchPlan, type LaunchPlan, type PlanAgent } from './launch-plan';
 import type { RequestHost } from '../domain';
-import { loadPlanInputs, type PlanSources } from './plan-inputs';
+import {
+  loadPlanInputs,
+  loadStagingInputs,
+  type PlanInputs,
+  type PlanSources,
+} from './plan-inputs';
 import type { TargetUser } from '../api';
 
 export interface PlanOptions {
@@ -41,17 +46,11 @@ export function createLaunchPlanService({
   users: PlanUsers;
   urlScheme: string;
 }) {
-  async function planIn(
+  async function resolve(
+    inputs: PlanInputs,
     tx: Tx | undefined,
-    userId: string,
-    imageId: string,
-    options: PlanOptions = {},
+    options: PlanOptions,
   ): Promise<LaunchPlan> {
-    const inputs = await loadPlanInputs(sources, userId, imageId, tx);
-    if ('missing' in inputs) {
-      if (inputs.missing === 'user') throw new UserNotFoundError(`user_id ${userId}`);
-      throw new ImageNotFoundError(`image_id ${imageId}`);
-    }
     const agents =
       options.agents ??
       (await agentRows.list(tx)).map((a) => ({
@@ -81,11 +80,31 @@ export function createLaunchPlanService({
     return result.plan;
   }
 
+  async function planIn(
+    tx: Tx | undefined,
+    userId: string,
+    imageId: string,
+    options: PlanOptions = {},
+  ): Promise<LaunchPlan> {
+    const inputs = await loadPlanInputs(sources, userId, imageId, tx);
+    if ('missing' in inputs) {
+      if (inputs.missing === 'user') throw new UserNotFoundError(`user_id ${userId}`);
+      throw new ImageNotFoundError(`image_id ${imageId}`);
+    }
+    return resolve(inputs, tx, options);
+  }
+
   return {
     plan: async (target: TargetUser, imageId: string, requestHost?: RequestHost) =>
       planIn(undefined, await users.idOf(target), imageId, { requestHost }),
     /** The plan inside a caller's transaction, over the agents it has locked. */
     planIn,
+    /** A staged session's plan (no user yet: the workspace's own file mappings, no profile). */
+    async planStaged(tx: Tx, imageId: string, options: PlanOptions): Promise<LaunchPlan> {
+      const inputs = await loadStagingInputs(sources, imageId, tx);
+      if ('missing' in inputs) throw new ImageNotFoundError(`image_id ${imageId}`);
+      return resolve(inputs, tx, options);
+    },
   };
 }
 export type LaunchPlanService = ReturnType<typeof createLaunchPlanService>;

@@ -45,3 +45,30 @@ export async function loadPlanInputs(
     mappings: mappings.map((m) => ({ ...m, target: rowTarget(m) })),
   };
 }
+
+/** The id of the user a staged session is planned for: none (it matches no row). */
+export const NO_USER = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * What a staged session's plan depends on: the workspace and its own file mappings, for no user.
+ * One group of no one grants the workspace; whoever takes the session is checked then.
+ */
+export async function loadStagingInputs(
+  sources: PlanSources,
+  imageId: string,
+  tx?: Tx,
+): Promise<PlanInputs | { missing: 'image' }> {
+  const [image, zones, mappings] = await Promise.all([
+    sources.images.find(toUuid(imageId), tx),
+    sources.zones.list(tx),
+    sources.fileMappings.forLaunch({ imageId: toUuid(imageId), userId: NO_USER, groupIds: [] }, tx),
+  ]);
+  if (!image) return { missing: 'image' };
+  return {
+    user: { id: NO_USER, username: '' },
+    groups: [{ id: NO_USER, name: 'staging', priority: 0, imageIds: [image.id] }],
+    image: { ...image, memory: Number(image.memory) },
+    zones,
+    mappings: mappings.map((m) => ({ ...m, target: rowTarget(m) })),
+  };
+}

@@ -1,43 +1,10 @@
-import { idlePlanAgent } from '../../test/launch-plan-fixtures';
-import { type ConfigAllowances, NO_ALLOWANCES, REASONS } from '../domain';
+import { samplePlan as plan } from '../../test/launch-plan-fixtures';
+import { REASONS } from '../domain';
 import type { LaunchPlan } from '../launch-plan';
 import { launchSteps, parseSize } from './container-plan';
 
 const GB = 1024 ** 3;
 const profiles = { root: '/profiles', user: { uid: 1000, gid: 1000 } };
-
-function plan(
-  overrides: Partial<LaunchPlan> = {},
-  runConfig: unknown = {},
-  allowances: ConfigAllowances = NO_ALLOWANCES,
-): LaunchPlan {
-  return {
-    user: { id: 'u1', username: 'ada' },
-    image: {
-      id: 'i1',
-      name: 'kasmweb/terminal:1.16.0',
-      friendlyName: 'Terminal',
-      dockerRegistry: '',
-      registryId: null,
-      runConfig,
-      ...allowances,
-    },
-    resources: { cores: 1.5, memory: 2 * GB },
-    allowedThrough: [],
-    agent: idlePlanAgent({
-      id: 'a1',
-      hostname: 'agent-1',
-      zone: { id: 'z1', name: 'default' },
-      capacity: { cores: 8, memory: 16 * GB },
-    }),
-    sessionId: 'f00d',
-    sessionUrl: 'https://desk.example.com/kasm/f00d/',
-    persistentProfilePath: '/profiles/ada',
-    fileMappings: [],
-    execConfig: {},
-    ...overrides,
-  };
-}
 
 const steps = (p: LaunchPlan, environment: Record<string, string> = {}, kasmUrl?: string) => {
   const result = launchSteps({

@@ -11,3 +11,10 @@ export { createSessionWorker, type SessionWorker } from './session-worker';
 export { sessionsRoutes } from './sessions.routes';
 export { KasmSchema } from './sessions.schemas';
 export { createSessionsService, type SessionsService } from './sessions.service';
+export { createStagedClaims, type StagedClaims } from './staged-claim';
+export {
+  createStagedPools,
+  type StagedPools,
+  type StagingPool,
+  StagingRefusedError,
+} from './staged-pools';

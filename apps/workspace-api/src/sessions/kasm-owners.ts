@@ -44,13 +44,14 @@ export function createKasmReads(kasms: KasmsRepository, owners: KasmOwners) {
   async function withOwners(rows: KasmRow[]): Promise<KasmWithOwners[]> {
     if (rows.length === 0) return [];
     const [usernames, images, agents] = await Promise.all([
-      owners.users.usernamesOf(distinct(rows.map((row) => row.userId))),
+      owners.users.usernamesOf(distinct(rows.flatMap((row) => (row.userId ? [row.userId] : [])))),
       owners.images.namesOf(distinct(rows.map((row) => row.imageId))),
       owners.agents.enginesOf(distinct(rows.map((row) => row.agentId))),
     ]);
     const zones = await owners.zones.namesOf(distinct([...agents.values()].map((a) => a.zoneId)));
     return rows.flatMap((row) => {
-      const username = usernames.get(row.userId);
+      // A staged session has no user yet: its username is empty.
+      const username = row.userId === null ? '' : usernames.get(row.userId);
       const image = images.get(row.imageId);
       const agent = agents.get(row.agentId);
       const zone = agent && zones.get(agent.zoneId);

@@ -16,7 +16,8 @@ const PROGRESS: Record<string, number> = {
 export function toKasmResponse(row: KasmWithOwners): KasmResponse {
   return {
     kasm_id: toWireId(row.id),
-    user_id: toWireId(row.userId),
+    // A staged session has no user yet.
+    user_id: row.userId === null ? '' : toWireId(row.userId),
     username: row.user.username,
     image_id: toWireId(row.imageId),
     image: {

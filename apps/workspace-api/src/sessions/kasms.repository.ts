@@ -24,7 +24,17 @@ export type NewKasm = Pick<
   | 'leaseUntil'
   | 'expiresAt'
   | 'hardExpiresAt'
+  | 'stagingConfigId'
 >;
+
+/** What a session taken from staging gets for its user. */
+export interface StagedClaim {
+  userId: string;
+  plan: object;
+  tokenHash: string;
+  expiresAt: Date;
+  hardExpiresAt: Date;
+}
 
 const live = { in: [...LIVE_STATUSES] };
 /** The live statuses as SQL literals: constants of our own, never client input. */
@@ -75,9 +85,10 @@ export function createKasmsRepository(database: Database) {
 
     find: (id: string): Promise<KasmRow | null> => db.kasm.findUnique({ where: { id } }),
 
+    /** Live sessions of users (staged sessions, with none yet, are staging's to show). */
     listLive(userId?: string): Promise<KasmRow[]> {
       return db.kasm.findMany({
-        where: { status: live, ...(userId ? { userId } : {}) },
+        where: { status: live, userId: userId ?? { not: null } },
         orderBy: { createdAt: 'asc' },
       });
     },
@@ -132,6 +143,78 @@ export function createKasmsRepository(database: Database) {
                updated_at = now()
         FROM due WHERE k.id = due.id
         RETURNING k.id, due.status AS previous`;
+    },
+
+    /** Serializes the staging rounds of one staging config across replicas, until `tx` ends. */
+    async lockStagingPool(tx: Tx, stagingConfigId: string): Promise<void> {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${stagingConfigId}, 0))`;
+    },
+
+    /** A staging config's live sessions that no user has taken yet, newest first. */
+    stagedOf: (stagingConfigId: string, tx?: Tx) =>
+      (tx ?? db).kasm.findMany({
+        where: { stagingConfigId, userId: null, status: live },
+        select: { id: true, status: true },
+        orderBy: { createdAt: 'desc' },
+      }),
+
+    /** Each staging config's unassigned sessions: running (ready to hand out) and starting. */
+    async stagedCounts(): Promise<Map<string, { running: number; starting: number }>> {
+      const rows = await db.kasm.groupBy({
+        by: ['stagingConfigId', 'status'],
+        where: { userId: null, status: live, stagingConfigId: { not: null } },
+        _count: { _all: true },
+      });
+      const counts = new Map<string, { running: number; starting: number }>();
+      for (const row of rows) {
+        const id = row.stagingConfigId as string;
+        const count = counts.get(id) ?? { running: 0, starting: 0 };
+        if (row.status === 'running') count.running += row._count._all;
+        else if (row.status !== 'stopping') count.starting += row._count._all;
+        counts.set(id, count);
+      }
+      return counts;
+    },
+
+    /** Unassigned live sessions whose staging config was deleted. */
+    stagedWithoutConfig: () =>
+      db.kasm.findMany({
+        where: { userId: null, stagingConfigId: null, status: live },
+        select: { id: true },
+      }),
+
+    /**
+     * Locks one running staged session of the workspace for `tx`, on an online agent (of the
+     * zone, when given): SKIP LOCKED, so two concurrent requests never get the same one. Only a
+     * session with a minute of its staging life left is offered.
+     */
+    async lockStaged(tx: Tx, imageId: string, zoneId: string | null): Promise<KasmRow | null> {
+      // Through the workspace's staging configs: their running sessions, by (config, status).
+      const [found] = await tx.$queryRaw<{ id: string }[]>`
+        SELECT k.id FROM ${table('staging_config')} s
+          JOIN ${table('kasm')} k ON k.staging_config_id = s.id AND k.status = 'running'
+          JOIN ${table('agent')} a ON a.id = k.agent_id
+         WHERE s.image_id = ${imageId}::uuid AND k.user_id IS NULL
+           AND k.expires_at > now() + interval '1 minute'
+           AND a.status = 'online' AND (${zoneId}::uuid IS NULL OR a.zone_id = ${zoneId}::uuid)
+         ORDER BY k.created_at LIMIT 1 FOR UPDATE OF k SKIP LOCKED`;
+      return found ? tx.kasm.findUnique({ where: { id: found.id } }) : null;
+    },
+
+    /** Hands a staged session locked by `tx` to its user. */
+    claimStaged: (tx: Tx, id: string, claim: StagedClaim): Promise<KasmRow> =>
+      tx.kasm.update({
+        where: { id, userId: null },
+        data: { ...claim, keepaliveAt: null },
+      }),
+
+    /** Moves a staged session no user has taken to stopping under `owner`; false once taken or gone. */
+    async retireStaged(id: string, owner: string, until: Date): Promise<boolean> {
+      const { count } = await db.kasm.updateMany({
+        where: { id, userId: null, status: { in: LIVE_STATUSES.filter((s) => s !== 'stopping') } },
+        data: { status: 'stopping', leaseOwner: owner, leaseUntil: until },
+      });
+      return count === 1;
     },
 
     /** Live sessions by status and workspace (the metrics' view), in one grouped query. */

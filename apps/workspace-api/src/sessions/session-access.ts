@@ -19,7 +19,8 @@ export interface SessionTarget {
   origin: string;
   authorization: string;
   /** The session's owner: a browser signed in as someone else is refused. */
-  userId: string;
+  /** Null while the session is staged: no browser may enter it. */
+  userId: string | null;
 }
 
 /** A grant cookie's value and when the grant (and so the cookie) ends. */

@@ -141,8 +141,11 @@ export function createSessionLauncher(options: LauncherOptions) {
     await move(row.id, 'starting', {
       status: 'running',
       startedAt: now,
+      // A staged session (no user yet) waits until its staging expiry; a user's, a keepalive.
       expiresAt: new Date(
-        Math.min(now.getTime() + options.keepaliveMs, row.hardExpiresAt.getTime()),
+        row.userId === null
+          ? row.hardExpiresAt.getTime()
+          : Math.min(now.getTime() + options.keepaliveMs, row.hardExpiresAt.getTime()),
       ),
       leaseOwner: null,
       leaseUntil: null,

@@ -3,7 +3,7 @@ import { ValidationFailedError, withFieldErrors, type FieldProblem } from '@plat
 import { hashSecret, randomSecret } from '@platform/secrets';
 import { toUuid, toWireId } from '@platform/schemas';
 import { inSpan, type Tracer } from '@platform/tracing';
-import { agentResources, type AgentsRepository } from '../agents';
+import type { AgentsRepository } from '../agents';
 import type { Config } from '../config';
 import type { Tx } from '../db';
 import { EngineError, type Engines } from '../engines';
@@ -11,18 +11,16 @@ import {
   EngineFailedError,
   KasmNotFoundError,
   KasmNotRunningError,
-  SessionLimitReachedError,
   UserNotFoundError,
 } from '../errors';
 import { type LaunchPlan, type LaunchPlanService, sessionUrlFor } from '../launch-plan';
 import { LIVE_STATUSES, type RequestHost } from '../domain';
 import { kasmAgent, type KasmReads, type KasmWithOwners } from './kasm-owners';
 import type { KasmsRepository } from './kasms.repository';
+import { agentOffer, holdLaunchSlot, usableAgents } from './agent-offers';
+import type { StagedClaims } from './staged-claim';
 import type { SessionLauncher } from './session-launcher';
 import type { ExecCommandBody, RequestKasmBody } from './sessions.schemas';
-
-/** Live sessions a user may hold when none of their groups sets max_kasms_per_user. */
-export const DEFAULT_SESSION_LIMIT = 2;
 
 export interface SessionsDeps {
   config: Config;
@@ -46,6 +44,8 @@ export interface SessionsDeps {
   endAccess: (kasmId: string) => void;
   /** Traces the placement of a launch (the launcher traces the rest). */
   tracer: Tracer;
+  /** Hands out staged sessions (staging); without it every request launches. */
+  staged?: StagedClaims;
 }
 
 const withToken = (url: string, token: string) => `${url}?kasm_token=${encodeURIComponent(token)}`;
@@ -74,45 +74,15 @@ export function createSessionsService(deps: SessionsDeps) {
     const now = Date.now();
     return kasms.transaction(
       async (tx) => {
-        if (!(await deps.lockUser(tx, userId)))
-          throw new UserNotFoundError(`user_id ${input.user_id}`);
-        const limit = (await deps.sessionLimit(tx, userId)) ?? DEFAULT_SESSION_LIMIT;
-        const live = await kasms.countLive(userId, tx);
-        if (live >= limit) {
-          throw new SessionLimitReachedError(
-            `The user has ${live} live sessions and may hold ${limit}; destroy one first`,
-          );
-        }
+        await holdLaunchSlot(deps, tx, input.user_id, userId);
         await agents.lockAll(tx);
         const [rows, reserved] = await Promise.all([agents.list(tx), kasms.reservations(tx)]);
-        const zoneId = input.zone_id && toUuid(input.zone_id);
-        const refusals: { hostname: string; reason: string }[] = [];
-        const usable = rows.filter((agent) => {
-          const reason = !agent.dockerUrl
-            ? 'has no engine address (docker_url)'
-            : agent.status !== 'online'
-              ? `is ${agent.status}${agent.statusReason ? `: ${agent.statusReason}` : ''}`
-              : zoneId && agent.zoneId !== zoneId
-                ? 'is in another zone'
-                : null;
-          if (reason) refusals.push({ hostname: agent.hostname, reason: `The agent ${reason}` });
-          return reason === null;
-        });
+        const { usable, refusals } = usableAgents(rows, input.zone_id && toUuid(input.zone_id));
         const plan = await launchPlans.planIn(tx, input.user_id, input.image_id, {
           sessionId: toWireId(id),
           requestHost,
           refusals,
-          agents: usable.map((agent) => {
-            const resources = agentResources(agent);
-            const taken = reserved.get(agent.id) ?? { cores: 0, memory: 0 };
-            return {
-              ...resources,
-              allocatedCores: resources.allocatedCores + taken.cores,
-              allocatedMemory: resources.allocatedMemory + taken.memory,
-              id: agent.id,
-              zoneId: agent.zoneId,
-            };
-          }),
+          agents: usable.map((agent) => agentOffer(agent, reserved)),
         });
         const expires =
           now +
@@ -203,18 +173,27 @@ export function createSessionsService(deps: SessionsDeps) {
         throw withFieldErrors(new ValidationFailedError('The request is invalid'), problems);
       }
       const token = randomSecret(32);
-      const row = await inSpan(deps.tracer, 'launch reserve', () =>
-        reserve({ ...input, image_id: imageId }, token, requestHost),
-      );
-      launcher.launch(row, {
-        environment: input.environment ?? {},
-        kasmUrl: input.kasm_url ?? undefined,
-      });
+      // A staged container was started without the request's environment: such a request launches.
+      const stageable = Object.keys(input.environment ?? {}).length === 0 && !input.kasm_url;
+      const staged =
+        stageable &&
+        (await deps.staged?.claim({ ...input, image_id: imageId }, token, requestHost));
+      const row =
+        staged ||
+        (await inSpan(deps.tracer, 'launch reserve', () =>
+          reserve({ ...input, image_id: imageId }, token, requestHost),
+        ));
+      if (!staged) {
+        launcher.launch(row, {
+          environment: input.environment ?? {},
+          kasmUrl: input.kasm_url ?? undefined,
+        });
+      }
       const plan = row.plan as unknown as LaunchPlan;
       return {
         kasm_id: toWireId(row.id),
         status: row.status,
-        user_id: toWireId(row.userId),
+        user_id: toWireId(toUuid(input.user_id)),
         username: row.user.username,
         session_token: token,
         kasm_url: withToken(plan.sessionUrl, token),

@@ -7,7 +7,8 @@ const TARGET_TYPES = {
   agent: 'agent',
   workspace: 'image',
   file_mapping: 'file_mapping',
-} as const;
+  staging: 'staging_config',
+} as const satisfies Record<SettingsChange['entity'], string>;
 
 const side = (change: SettingsChange, which: 'from' | 'to') =>
   Object.fromEntries(change.fields.map((f) => [f.field, f[which]]));

@@ -34,6 +34,12 @@ export interface MappingValues {
   executable: boolean;
   content: string;
 }
+export interface StagingValues {
+  /** The zone's name: a zone created by the same apply has no id yet. */
+  zone: string;
+  numSessions: number;
+  expirationHours: number;
+}
 export interface TargetRef {
   type: TargetType;
   id: string;
@@ -55,7 +61,8 @@ export type SettingsChange =
   | (ChangeBase & { entity: 'zone'; values: ZoneValues })
   | (ChangeBase & { entity: 'agent'; values: AgentValues })
   | (ChangeBase & { entity: 'workspace'; values: { persistentProfilePath: string } })
-  | (ChangeBase & { entity: 'file_mapping'; target: TargetRef; values: MappingValues });
+  | (ChangeBase & { entity: 'file_mapping'; target: TargetRef; values: MappingValues })
+  | (ChangeBase & { entity: 'staging'; target: TargetRef; values: StagingValues });
 
 /** The fields of `to` that differ from `from`, under their settings-file names; absent ones are left alone. */
 export function diffFields<T extends object>(
@@ -83,6 +90,10 @@ export const AGENT_FIELDS = [
   ['memory', 'memory'],
   ['coresOverride', 'cores_override'],
   ['memoryOverride', 'memory_override'],
+] as const;
+export const STAGING_FIELDS = [
+  ['numSessions', 'num_sessions'],
+  ['expirationHours', 'expiration'],
 ] as const;
 export const MAPPING_FIELDS = [
   ['name', 'name'],

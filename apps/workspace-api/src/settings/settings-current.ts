@@ -28,4 +28,11 @@ export interface CurrentSettings {
   /** The users the file names and the users that have file mappings; not every user. */
   users: { id: string; username: string }[];
   mappings: TargetedMapping[];
+  stagingConfigs: {
+    id: string;
+    imageId: string;
+    zoneId: string;
+    numSessions: number;
+    expirationHours: number;
+  }[];
 }

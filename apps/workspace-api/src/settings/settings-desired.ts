@@ -36,6 +36,15 @@ export interface DesiredMapping {
   at: Location;
 }
 
+/** Staging of a workspace in a zone, identified by the pair. */
+export interface DesiredStaging {
+  workspace: DesiredTarget;
+  zone: string;
+  numSessions: number;
+  expirationHours: number;
+  at: Location;
+}
+
 export interface DesiredSettings {
   zones: DesiredZone[];
   /** Every zone name in the file, also of zones with problems: agents naming those get no second problem. */
@@ -47,6 +56,7 @@ export interface DesiredSettings {
   /** Every workspace, group and user the file names, with or without mappings. */
   targets: DesiredTarget[];
   mappings: DesiredMapping[];
+  staging: DesiredStaging[];
 }
 
 export const emptyDesired = (): DesiredSettings => ({
@@ -57,4 +67,5 @@ export const emptyDesired = (): DesiredSettings => ({
   workspaces: [],
   targets: [],
   mappings: [],
+  staging: [],
 });

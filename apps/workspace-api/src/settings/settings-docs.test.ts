@@ -4,7 +4,15 @@ import { referenceProblem, REPO_ROOT } from '@platform/testing';
 import { exportSettings } from './settings-export';
 import { settingsJsonSchema } from './settings-file.schemas';
 
-const EMPTY = { zones: [], agents: [], images: [], groups: [], users: [], mappings: [] };
+const EMPTY = {
+  zones: [],
+  agents: [],
+  images: [],
+  groups: [],
+  users: [],
+  mappings: [],
+  stagingConfigs: [],
+};
 /** Every `path.md` and `path.md#section` a text names. */
 const referencesIn = (text: string) => text.match(/[\w./-]+\.md(?:#[\w-]+)?/g) ?? [];
 

@@ -24,15 +24,31 @@ export function exportSettings(current: CurrentSettings): string {
   const mappingsOf = (type: string, id: string) =>
     current.mappings.filter((m) => m.target.type === type && m.target.id === id).map(mappingEntry);
 
+  const stagingOf = (imageId: string) =>
+    current.stagingConfigs
+      .filter((s) => s.imageId === imageId)
+      .map((s) => ({
+        zone: zoneName.get(s.zoneId) ?? '',
+        num_sessions: s.numSessions,
+        expiration: s.expirationHours,
+      }));
   const workspaces = current.images
-    .map((image) => ({ image, mappings: mappingsOf('image', image.id) }))
-    .filter(({ image, mappings }) => image.persistentProfilePath !== '' || mappings.length > 0)
-    .map(({ image, mappings }) => ({
+    .map((image) => ({
+      image,
+      mappings: mappingsOf('image', image.id),
+      staging: stagingOf(image.id),
+    }))
+    .filter(
+      ({ image, mappings, staging }) =>
+        image.persistentProfilePath !== '' || mappings.length > 0 || staging.length > 0,
+    )
+    .map(({ image, mappings, staging }) => ({
       name: image.name,
       ...(image.persistentProfilePath
         ? { persistent_profile_path: image.persistentProfilePath }
         : {}),
       ...(mappings.length ? { file_mappings: mappings } : {}),
+      ...(staging.length ? { staging } : {}),
     }));
   const withMappings = <T extends { id: string }>(
     type: string,

@@ -2,6 +2,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { AgentFields, EngineAgentFields } from '../agents';
 import { FileMappingFields } from '../file-mappings';
 import { ProfilePathSchema } from '../images';
+import { StagingFields } from '../staging';
 import { ZONE_DEFAULTS, ZoneFields } from '../zones';
 
 /** Where the settings file is documented: a path from the repository's root and its section. */
@@ -68,6 +69,22 @@ export const AgentSettingSchema = Type.Object(
   },
 );
 
+export const StagingSettingSchema = Type.Object(
+  {
+    zone: Type.String({
+      minLength: 1,
+      description: 'The name of a zone in this file (or, without --prune, in the database)',
+    }),
+    num_sessions: StagingFields.num_sessions,
+    expiration: StagingFields.expiration,
+  },
+  {
+    ...Strict,
+    description:
+      'Sessions kept started and unassigned in the zone, for instant launches; identified by zone',
+  },
+);
+
 export const WorkspaceSettingSchema = Type.Object(
   {
     name: Type.String({
@@ -76,6 +93,12 @@ export const WorkspaceSettingSchema = Type.Object(
     }),
     persistent_profile_path: Type.Optional(ProfilePathSchema),
     file_mappings: FileMappings,
+    staging: Type.Optional(
+      Type.Array(StagingSettingSchema, {
+        description:
+          'Not for a workspace with a persistent_profile_path. Without --prune, staging of zones not listed stays',
+      }),
+    ),
   },
   { ...Strict, description: 'Workspaces are installed from a registry, never created here' },
 );
@@ -113,6 +136,7 @@ export const SettingsFileSchema = Type.Object(
 );
 export type SettingsFile = Static<typeof SettingsFileSchema>;
 export type FileMappingSetting = Static<typeof FileMappingSettingSchema>;
+export type StagingSetting = Static<typeof StagingSettingSchema>;
 
 /** The JSON Schema editors validate the YAML file with; committed as examples/settings/settings.schema.json. */
 export function settingsJsonSchema(): Record<string, unknown> {

@@ -25,6 +25,8 @@ function label(change: SettingsChange): string {
       return `workspace "${change.key}"`;
     case 'file_mapping':
       return `file mapping ${change.key} of ${TARGET_NOUNS[change.target.type]} "${change.target.name}"`;
+    case 'staging':
+      return `staging of workspace "${change.target.name}" in zone "${change.key}"`;
   }
 }
 
@@ -39,6 +41,8 @@ function summary(change: SettingsChange): string {
       return `zone ${show(change.values.zone)}, ${change.values.cores} cores, ${change.values.memory} bytes`;
     case 'file_mapping':
       return `${show(change.values.name)}, ${bytes(change.values.content)}${change.values.executable ? ', executable' : ''}`;
+    case 'staging':
+      return `${change.values.numSessions} sessions, expiring after ${change.values.expirationHours} hours`;
     default:
       return '';
   }

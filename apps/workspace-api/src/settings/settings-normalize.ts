@@ -25,8 +25,10 @@ import {
   GroupSettingSchema,
   UserSettingSchema,
   WorkspaceSettingSchema,
+  StagingSettingSchema,
   ZoneSettingSchema,
   type FileMappingSetting,
+  type StagingSetting,
 } from './settings-file.schemas';
 
 export type { ContentFiles } from './settings-items';
@@ -166,6 +168,27 @@ export function normalizeSettings(
     return target;
   };
 
+  const addStaging = (workspace: DesiredTarget, list: unknown, path: PathSegment[]) => {
+    for (const { item, path: at } of validItems<StagingSetting>(
+      list,
+      [...path, 'staging'],
+      StagingSettingSchema,
+    )) {
+      const zone = item.zone.trim();
+      const zoneAt = locate([...at, 'zone']);
+      desired.zoneReferences.push({ name: zone, at: zoneAt });
+      if (!unique(`staging ${workspace.name} ${zone}`, zoneAt, `staging in zone "${zone}"`))
+        continue;
+      desired.staging.push({
+        workspace,
+        zone,
+        numSessions: item.num_sessions,
+        expirationHours: item.expiration,
+        at: zoneAt,
+      });
+    }
+  };
+
   type Workspace = { name: string; persistent_profile_path?: string; file_mappings?: unknown };
   for (const { raw, valid, path } of owners<Workspace>(
     value,
@@ -175,6 +198,7 @@ export function normalizeSettings(
     const name = textField(raw, 'name');
     const target = name === undefined ? null : addTarget('image', name, path, 'name');
     if (target) addMappings(target, raw.file_mappings, path);
+    if (target) addStaging(target, raw.staging, path);
     if (!valid) continue;
     const profilePath = valid.persistent_profile_path;
     const pathAt = locate([...path, 'persistent_profile_path']);

@@ -2,13 +2,14 @@ import {
   AGENT_FIELDS,
   diffFields,
   MAPPING_FIELDS,
+  STAGING_FIELDS,
   ZONE_FIELDS,
   type SettingsChange,
   type TargetRef,
 } from './settings-changes';
 import type { CurrentSettings } from './settings-current';
 import type { DesiredSettings } from './settings-desired';
-import type { SettingsProblem } from './settings-problems';
+import { problemAt, type SettingsProblem } from './settings-problems';
 import { planDeletes } from './settings-prune';
 import { namedKey, resolveTargets, targetKey, zoneProblems } from './settings-references';
 
@@ -109,10 +110,47 @@ function planMappings(
 }
 
 /**
+ * Staging is identified by (workspace, zone). A workspace keeping a profile per user, by the file
+ * or the database, cannot be staged: a session started before its user is known has none.
+ */
+function planStaging(
+  desired: DesiredSettings,
+  current: CurrentSettings,
+  resolved: Map<string, TargetRef>,
+  problems: SettingsProblem[],
+) {
+  const zoneName = new Map(current.zones.map((z) => [z.id, z.name]));
+  return desired.staging.flatMap(({ workspace, at, ...values }): SettingsChange[] => {
+    const target = resolved.get(namedKey(workspace));
+    if (!target) return [];
+    const profile =
+      desired.workspaces.find((w) => w.name === workspace.name)?.persistentProfilePath ??
+      current.images.find((i) => i.id === target.id)?.persistentProfilePath;
+    if (profile) {
+      problems.push(
+        problemAt(
+          at,
+          `workspace "${workspace.name}" has a persistent_profile_path: it cannot be staged`,
+        ),
+      );
+      return [];
+    }
+    const row = current.stagingConfigs.find(
+      (s) => s.imageId === target.id && zoneName.get(s.zoneId) === values.zone,
+    );
+    const change = { entity: 'staging' as const, key: values.zone, target, values };
+    if (!row) return [{ ...change, action: 'create', id: null, fields: [] }];
+    const fields = diffFields({ ...row, zone: values.zone }, values, STAGING_FIELDS);
+    return fields.length ? [{ ...change, action: 'update', id: row.id, fields }] : [];
+  });
+}
+
+/**
  * What an apply must write so that the database matches the file, and what in the file the
  * database cannot satisfy. Pure: the same inputs give the same plan. Without `prune` nothing the
- * file does not name is removed; with it, agents, zones and file mappings it does not name are
- * deleted and workspaces it gives no persistent_profile_path get none.
+ * file does not name is removed; with it, agents, zones, file mappings and staging it does not name are
+ * deleted and workspaces it gives no persistent_profile_path get none. Staging comes after
+ * the zones and workspaces it names.
  */
 export function planSettings(
   desired: DesiredSettings,
@@ -126,6 +164,7 @@ export function planSettings(
     planAgents(desired, current),
     planWorkspaces(desired, current, resolved, options),
     planMappings(desired, current, resolved),
+    planStaging(desired, current, resolved, problems),
   ].flatMap((list) => list.sort(byKey));
   const deletes = options.prune ? planDeletes(desired, current, resolved) : [];
   return { changes: [...deletes, ...upserts], problems };

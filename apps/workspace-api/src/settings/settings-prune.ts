@@ -6,7 +6,7 @@ import { namedKey, targetKey, targetNames } from './settings-references';
 const byKey = (a: { key: string }, b: { key: string }) =>
   a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 
-/** Under --prune: every mapping, agent and zone the file does not name, in the order they can go. */
+/** Under --prune: every staging config, mapping, agent and zone the file does not name, in the order they can go. */
 export function planDeletes(
   desired: DesiredSettings,
   current: CurrentSettings,
@@ -23,7 +23,22 @@ export function planDeletes(
   const zones = new Set(desired.zones.map((z) => z.name));
   const zoneName = new Map(current.zones.map((z) => [z.id, z.name]));
   const remove = { action: 'delete' as const, fields: [] };
+  const staged = new Set(
+    desired.staging.map((s) => `${resolved.get(namedKey(s.workspace))?.id} ${s.zone}`),
+  );
   return [
+    ...current.stagingConfigs
+      .filter((s) => !staged.has(`${s.imageId} ${zoneName.get(s.zoneId)}`))
+      .map(({ id, imageId, zoneId, ...values }): SettingsChange => {
+        const zone = zoneName.get(zoneId) ?? '';
+        const target = {
+          type: 'image' as const,
+          id: imageId,
+          name: names.get(targetKey({ type: 'image', id: imageId })) ?? imageId,
+        };
+        return { ...remove, entity: 'staging', key: zone, id, target, values: { ...values, zone } };
+      })
+      .sort(byKey),
     ...current.mappings
       .filter((m) => !kept.has(`${targetKey(m.target)} ${m.destination}`))
       .map(({ id, target, ...values }): SettingsChange => {

@@ -27,17 +27,21 @@ export function createSettingsRepository(database: Database) {
     groups,
     users,
     fileMappings: mappings,
+    staging,
   } = createRepositories(database);
 
   /** The settings as stored. Users only where needed: those named (by username) and those with mappings. */
   async function readCurrent(tx: Tx, usernames: readonly string[]): Promise<CurrentSettings> {
-    const [zoneRows, agentRows, imageRows, groupRows, mappingRows] = await Promise.all([
-      zones.list(tx),
-      agents.list(tx),
-      images.listBySettingsName(tx),
-      groups.listByName(tx),
-      mappings.list(null, tx),
-    ]);
+    const [zoneRows, agentRows, imageRows, groupRows, mappingRows, stagingRows] = await Promise.all(
+      [
+        zones.list(tx),
+        agents.list(tx),
+        images.listBySettingsName(tx),
+        groups.listByName(tx),
+        mappings.list(null, tx),
+        staging.list(tx),
+      ],
+    );
     const mapped = new Set(mappingRows.flatMap((m) => (m.userId ? [m.userId] : [])));
     const userRows = await users.namedOrIn(usernames, [...mapped], tx);
     return {
@@ -56,6 +60,7 @@ export function createSettingsRepository(database: Database) {
       groups: groupRows.map(({ id, name }) => ({ id, name })),
       users: userRows,
       mappings: mappingRows.map((m) => ({ ...m, target: rowTarget(m) })),
+      stagingConfigs: stagingRows,
     };
   }
 
@@ -101,6 +106,17 @@ export function createSettingsRepository(database: Database) {
           else if (change.id) present(await mappings.update(id, change.values, tx), change);
           else await mappings.create(change.target, change.values, tx);
           break;
+        case 'staging': {
+          const { zone, ...values } = change.values;
+          if (remove) present(await staging.remove(id, tx), change);
+          else if (change.id) present(await staging.update(id, values, tx), change);
+          else
+            await staging.create(
+              { ...values, imageId: change.target.id, zoneId: zoneIds.get(zone) ?? '' },
+              tx,
+            );
+          break;
+        }
       }
     }
   }

@@ -113,6 +113,9 @@ export const workspacesRoutes: FastifyPluginAsyncTypebox<WebOptions> = async (
         { user_id: toWireId(user.userId), image_id: request.params.imageId },
         requestHostOf(request),
       );
+      // A staged session runs already: straight into it, with the link the launch answered.
+      if (kasm.status === 'running' && formMayReach(kasm.kasm_url, request))
+        return reply.redirect(kasm.kasm_url, 303);
       return reply.redirect(`/sessions/${kasm.kasm_id}`, 303);
     },
   );

@@ -83,7 +83,7 @@ describe.each([
       method: 'POST',
       url: '/api/public/get_kasm_status',
       headers: { host: `${host}:${port}` },
-      payload: { ...w.h.admin, kasm_id: kasmId, user_id: toWireId(row.userId) },
+      payload: { ...w.h.admin, kasm_id: kasmId, user_id: toWireId(String(row.userId)) },
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().kasm_url).toMatch(new RegExp(`^${origin().replace(/\./g, '\\.')}/kasm/`));

@@ -99,7 +99,7 @@ describe('sessions on a host name of their own, in Chromium', () => {
     const status = await w.h.call('get_kasm_status', {
       kasm_id: kasmId,
       user_id: toWireId(
-        (await w.h.db.kasm.findUniqueOrThrow({ where: { id: toUuid(kasmId) } })).userId,
+        String((await w.h.db.kasm.findUniqueOrThrow({ where: { id: toUuid(kasmId) } })).userId),
       ),
     });
     const link = new URL(status.json().kasm_url);
