@@ -5,6 +5,7 @@ import { createServiceApp, serviceFoundation, type ServiceAppOverrides } from '@
 import { backgroundRounds, createRegistry, metrics } from '@platform/metrics';
 import { createOutboundFetch, createOutboundPolicy } from '@platform/outbound';
 import { authThrottlePlugin } from '@platform/rate-limit';
+import { adminConsole, sessionsSection } from './admin-console';
 import { agentsRoutes, createAgentsService } from './agents';
 import {
   type ApiKeyCache,
@@ -245,6 +246,11 @@ export async function buildApp(
     icons,
     zones,
     sessionScheme: config.SESSION_URL_SCHEME,
+    extend: (web) =>
+      web.register(adminConsole, {
+        permissionsOf: (userId) => data.groups.permissionsOf(userId),
+        sections: [sessionsSection({ sessions })],
+      }),
   });
   await app.register(ownRegistryRoutes, { series: platformSeries(config.PLATFORM_VERSION) });
   app.decorate('sessionWorker', sessionWorker);

@@ -6,4 +6,12 @@ export { type ApiKeyRow, createApiKeysRepository } from './api-keys.repository';
 export { apiKeysRoutes } from './api-keys.routes';
 export { type ApiKeysService, createApiKeysService, type IssuedApiKey } from './api-keys.service';
 export { takeCredentials } from './credentials';
-export { denialReason, holds, type Permission, PERMISSIONS } from './permissions';
+export { PermissionSchema } from './api-keys.schemas';
+export {
+  denialReason,
+  holds,
+  type KeyGrant,
+  type Permission,
+  PERMISSIONS,
+  permissionsLacking,
+} from './permissions';
