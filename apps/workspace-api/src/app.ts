@@ -5,7 +5,7 @@ import { createServiceApp, serviceFoundation, type ServiceAppOverrides } from '@
 import { backgroundRounds, createRegistry, metrics } from '@platform/metrics';
 import { createOutboundFetch, createOutboundPolicy } from '@platform/outbound';
 import { authThrottlePlugin } from '@platform/rate-limit';
-import { adminConsole, sessionsSection } from './admin-console';
+import { adminConsole, sessionsSection, usersSection } from './admin-console';
 import { agentsRoutes, createAgentsService } from './agents';
 import {
   type ApiKeyCache,
@@ -249,7 +249,10 @@ export async function buildApp(
     extend: (web) =>
       web.register(adminConsole, {
         permissionsOf: (userId) => data.groups.permissionsOf(userId),
-        sections: [sessionsSection({ sessions })],
+        sections: [
+          usersSection({ users, groups, memberships, sessions, logins }),
+          sessionsSection({ sessions }),
+        ],
       }),
   });
   await app.register(ownRegistryRoutes, { series: platformSeries(config.PLATFORM_VERSION) });

@@ -10,3 +10,4 @@ export {
 } from './admin-context';
 export { actionForm, adminPage, checkbox, field } from './admin-layout';
 export { sessionsSection } from './sections/sessions.routes';
+export { usersSection } from './sections/users.routes';
