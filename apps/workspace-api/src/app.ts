@@ -5,7 +5,13 @@ import { createServiceApp, serviceFoundation, type ServiceAppOverrides } from '@
 import { backgroundRounds, createRegistry, metrics } from '@platform/metrics';
 import { createOutboundFetch, createOutboundPolicy } from '@platform/outbound';
 import { authThrottlePlugin } from '@platform/rate-limit';
-import { adminConsole, sessionsSection, usersSection } from './admin-console';
+import {
+  adminConsole,
+  apiKeysSection,
+  groupsSection,
+  sessionsSection,
+  usersSection,
+} from './admin-console';
 import { agentsRoutes, createAgentsService } from './agents';
 import {
   type ApiKeyCache,
@@ -251,7 +257,9 @@ export async function buildApp(
         permissionsOf: (userId) => data.groups.permissionsOf(userId),
         sections: [
           usersSection({ users, groups, memberships, sessions, logins }),
+          groupsSection({ groups, memberships, groupImages, images }),
           sessionsSection({ sessions }),
+          apiKeysSection({ apiKeys }),
         ],
       }),
   });

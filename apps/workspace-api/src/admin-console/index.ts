@@ -9,5 +9,7 @@ export {
   requirePermission,
 } from './admin-context';
 export { actionForm, adminPage, checkbox, field } from './admin-layout';
+export { apiKeysSection } from './sections/api-keys.routes';
+export { groupsSection } from './sections/groups.routes';
 export { sessionsSection } from './sections/sessions.routes';
 export { usersSection } from './sections/users.routes';
