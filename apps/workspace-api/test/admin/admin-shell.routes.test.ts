@@ -61,7 +61,7 @@ describe('the console shell at /admin', () => {
     expect(page.body).toContain('href="/admin/sessions"');
     expect(page.body).not.toContain('href="/admin/users"');
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
-    expect((await client.get('/admin/users')).statusCode).toBe(404);
+    expect((await client.get('/admin/users')).statusCode).toBe(403);
   });
 
   it('refuses a forged form (no CSRF token) with 403 and a write without the permission with 403', async () => {
