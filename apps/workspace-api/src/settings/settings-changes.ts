@@ -55,6 +55,7 @@ export type SettingsChange =
   | (ChangeBase & { entity: 'zone'; values: ZoneValues })
   | (ChangeBase & { entity: 'agent'; values: AgentValues })
   | (ChangeBase & { entity: 'workspace'; values: { persistentProfilePath: string } })
+  | (ChangeBase & { entity: 'group'; values: { permissions: string[] } })
   | (ChangeBase & { entity: 'file_mapping'; target: TargetRef; values: MappingValues });
 
 /** The fields of `to` that differ from `from`, under their settings-file names; absent ones are left alone. */

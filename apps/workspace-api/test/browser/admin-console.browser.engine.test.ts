@@ -39,7 +39,7 @@ async function signInAt(path: string, username: string) {
 async function check(page: Page, name: string) {
   expect(await seriousViolations(page)).toEqual([]);
   await page.setViewportSize({ width: 390, height: 844 });
-  const overflow = await page.evaluate(
+  const overflow = await page.evaluate<number>(
     'document.documentElement.scrollWidth - document.documentElement.clientWidth',
   );
   if (overflow > 0) {

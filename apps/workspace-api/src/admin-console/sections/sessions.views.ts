@@ -45,24 +45,26 @@ export function sessionsTable(person: AdminPerson, rows: KasmWithOwners[], back:
             <td>${row.status}</td>
             <td>${span(row.createdAt, now)}</td>
             <td>${row.expiresAt.getTime() > now ? span(row.expiresAt, now) : 'expired'}</td>
-            <td class="actions">
-              ${
-                may(person, 'sessions.modify') && row.status === 'running'
-                  ? actionForm(person, `/admin/sessions/${id}/keepalive`, 'Keep alive', {
-                      fields,
-                      style: 'secondary',
-                    })
-                  : null
-              }
-              ${
-                may(person, 'sessions.delete')
-                  ? actionForm(person, `/admin/sessions/${id}/destroy`, 'Destroy', {
-                      fields,
-                      style: 'danger',
-                      confirm: `Destroy ${row.user.username}'s ${row.image.friendlyName} session?`,
-                    })
-                  : null
-              }
+            <td>
+              <div class="actions">
+                ${
+                  may(person, 'sessions.modify') && row.status === 'running'
+                    ? actionForm(person, `/admin/sessions/${id}/keepalive`, 'Keep alive', {
+                        fields,
+                        style: 'secondary',
+                      })
+                    : null
+                }
+                ${
+                  may(person, 'sessions.delete')
+                    ? actionForm(person, `/admin/sessions/${id}/destroy`, 'Destroy', {
+                        fields,
+                        style: 'danger',
+                        confirm: `Destroy ${row.user.username}'s ${row.image.friendlyName} session?`,
+                      })
+                    : null
+                }
+              </div>
             </td>
           </tr>`;
         })}
