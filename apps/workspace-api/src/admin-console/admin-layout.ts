@@ -104,3 +104,22 @@ export function checkbox(name: string, label: string, checked: boolean): Html {
     <label for="f-${name}">${label}</label>
   </div>`;
 }
+
+/** A table that scrolls sideways on a narrow screen instead of widening the page. */
+export function dataTable(caption: string, headers: string[], rows: Html | Html[]): Html {
+  return html`<div class="table-wrap">
+    <table>
+      <caption class="visually-hidden">
+        ${caption}
+      </caption>
+      <thead>
+        <tr>
+          ${headers.map((h) => html`<th scope="col">${h}</th>`)}
+        </tr>
+      </thead>
+      <tbody>
+        ${rows}
+      </tbody>
+    </table>
+  </div>`;
+}

@@ -1,11 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { IdSchema, toUuid } from '@platform/schemas';
-import { ValidationFailedError, withFieldErrors } from '@platform/errors';
 import type { ApiKeysService } from '../../api-keys';
 import { sendPage } from '../../web';
 import { type AdminSection, personOf } from '../admin-context';
 import { apiKeysPage, issuedKeyPage } from './api-keys.views';
-import { DoneQuery, noticeOf, permissionsIn, ticked } from './section-forms';
+import { DoneQuery, formProblem, noticeOf, permissionsIn, ticked } from './section-forms';
 
 const NOTICES = { revoked: 'The API key was revoked.' };
 const CreateForm = Type.Object(
@@ -22,9 +21,7 @@ function expiryOf(text: string | undefined): Date | null {
   if (!text?.trim()) return null;
   const date = new Date(text.trim());
   if (Number.isNaN(date.getTime())) {
-    throw withFieldErrors(new ValidationFailedError('The form is not valid'), [
-      { field: 'expires', message: 'must be a date' },
-    ]);
+    throw formProblem('expires', 'must be a date');
   }
   return date;
 }
@@ -32,9 +29,7 @@ function expiryOf(text: string | undefined): Date | null {
 function permissionsOrRefuse(body: Record<string, unknown>) {
   const permissions = permissionsIn(body);
   if (permissions.length === 0) {
-    throw withFieldErrors(new ValidationFailedError('The form is not valid'), [
-      { field: 'permissions', message: 'pick at least one permission' },
-    ]);
+    throw formProblem('permissions', 'pick at least one permission');
   }
   return permissions;
 }

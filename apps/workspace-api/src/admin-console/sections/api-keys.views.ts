@@ -3,7 +3,7 @@ import { toWireId } from '@platform/schemas';
 import type { ApiKeyRow, IssuedApiKey } from '../../api-keys';
 import { csrfInput } from '../../web';
 import type { AdminPerson } from '../admin-context';
-import { actionForm, adminPage, checkbox, field } from '../admin-layout';
+import { actionForm, adminPage, checkbox, field, dataTable } from '../admin-layout';
 import { permissionPicker } from './permission-picker';
 
 function stateOf(key: ApiKeyRow, now: number): string {
@@ -18,49 +18,34 @@ export function apiKeysPage(person: AdminPerson, keys: ApiKeyRow[], notice?: str
     title: 'API keys',
     section: 'api-keys',
     notice,
-    body: html`<div class="table-wrap">
-        <table>
-          <caption class="visually-hidden">
-            API keys
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Permissions</th>
-              <th scope="col">Expires</th>
-              <th scope="col">State</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${keys.map((key) => {
-              const state = stateOf(key, now);
-              return html`<tr>
-                <td>${key.name}</td>
-                <td><code>${key.key}</code></td>
-                <td>${key.permissions.join(', ')}${key.readOnly ? ' (read-only)' : ''}</td>
-                <td>
-                  ${key.expiresAt ? key.expiresAt.toISOString().slice(0, 16).replace('T', ' ') : 'never'}
-                </td>
-                <td>${state}</td>
-                <td>
-                  ${
-                    state === 'revoked'
-                      ? null
-                      : actionForm(
-                          person,
-                          `/admin/api-keys/${toWireId(key.id)}/revoke`,
-                          html`Revoke<span class="visually-hidden"> ${key.name}</span>`,
-                          { style: 'danger', confirm: `Revoke the API key ${key.name}?` },
-                        )
-                  }
-                </td>
-              </tr>`;
-            })}
-          </tbody>
-        </table>
-      </div>
+    body: html`${dataTable(
+        'API keys',
+        ['Name', 'Key', 'Permissions', 'Expires', 'State', 'Actions'],
+        keys.map((key) => {
+          const state = stateOf(key, now);
+          return html`<tr>
+            <td>${key.name}</td>
+            <td><code>${key.key}</code></td>
+            <td>${key.permissions.join(', ')}${key.readOnly ? ' (read-only)' : ''}</td>
+            <td>
+              ${key.expiresAt ? key.expiresAt.toISOString().slice(0, 16).replace('T', ' ') : 'never'}
+            </td>
+            <td>${state}</td>
+            <td>
+              ${
+                state === 'revoked'
+                  ? null
+                  : actionForm(
+                      person,
+                      `/admin/api-keys/${toWireId(key.id)}/revoke`,
+                      html`Revoke<span class="visually-hidden"> ${key.name}</span>`,
+                      { style: 'danger', confirm: `Revoke the API key ${key.name}?` },
+                    )
+              }
+            </td>
+          </tr>`;
+        }),
+      )}
       <h2>Create an API key</h2>
       <form method="post" action="/admin/api-keys/create" class="stack">
         ${csrfInput(person.csrf)}

@@ -6,7 +6,7 @@ import type { ImageRow } from '../../images';
 import type { UserRow } from '../../users';
 import { csrfInput } from '../../web';
 import { type AdminPerson, may } from '../admin-context';
-import { actionForm, adminPage, field } from '../admin-layout';
+import { actionForm, adminPage, field, dataTable } from '../admin-layout';
 import { permissionPicker } from './permission-picker';
 
 export const MEMBERS_PAGE_SIZE = 50;
@@ -38,46 +38,33 @@ export function groupsPage(person: AdminPerson, groups: GroupRow[], notice?: str
     title: 'Groups',
     section: 'groups',
     notice,
-    body: html`<div class="table-wrap">
-        <table>
-          <caption class="visually-hidden">
-            Groups
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Priority</th>
-              <th scope="col">Session limit</th>
-              <th scope="col">Permissions</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${groups.map(
-              (g) =>
-                html`<tr>
-                  <td>
-                    <a href="/admin/groups/${toWireId(g.id)}">${g.name}</a
-                    >${g.isSystem ? ' (system)' : ''}
-                  </td>
-                  <td>${g.priority}</td>
-                  <td>${g.maxKasmsPerUser ?? '—'}</td>
-                  <td>${g.permissions.join(', ') || '—'}</td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>
-      </div>
-      ${
-        may(person, 'groups.create')
-          ? html`<details>
-              <summary>Create a group</summary>
-              <form method="post" action="/admin/groups/create" class="stack">
-                ${csrfInput(person.csrf)} ${groupFields(person)}
-                <button type="submit">Create group</button>
-              </form>
-            </details>`
-          : null
-      }`,
+    body: html`${dataTable(
+      'Groups',
+      ['Name', 'Priority', 'Session limit', 'Permissions'],
+      groups.map(
+        (g) =>
+          html`<tr>
+            <td>
+              <a href="/admin/groups/${toWireId(g.id)}">${g.name}</a
+              >${g.isSystem ? ' (system)' : ''}
+            </td>
+            <td>${g.priority}</td>
+            <td>${g.maxKasmsPerUser ?? '—'}</td>
+            <td>${g.permissions.join(', ') || '—'}</td>
+          </tr>`,
+      ),
+    )}
+    ${
+      may(person, 'groups.create')
+        ? html`<details>
+            <summary>Create a group</summary>
+            <form method="post" action="/admin/groups/create" class="stack">
+              ${csrfInput(person.csrf)} ${groupFields(person)}
+              <button type="submit">Create group</button>
+            </form>
+          </details>`
+        : null
+    }`,
   });
 }
 

@@ -22,14 +22,14 @@ export function permissionsIn(body: Record<string, unknown>, prefix = 'permissio
 /** A checkbox: present (any value) when ticked. */
 export const ticked = (value: unknown) => value !== undefined;
 
+/** A form's field that is not valid: a 400 naming it, shown on the console's error page. */
+export const formProblem = (field: string, message: string) =>
+  withFieldErrors(new ValidationFailedError('The form is not valid'), [{ field, message }]);
+
 /** A whole number typed into a form field; blank is `blank`, anything else a 400 naming it. */
 export function wholeNumber<T>(value: string | undefined, field: string, blank: T): number | T {
   const text = value?.trim() ?? '';
   if (text === '') return blank;
-  if (!/^-?\d{1,9}$/.test(text)) {
-    throw withFieldErrors(new ValidationFailedError('The form is not valid'), [
-      { field, message: 'must be a whole number' },
-    ]);
-  }
+  if (!/^-?\d{1,9}$/.test(text)) throw formProblem(field, 'must be a whole number');
   return Number(text);
 }

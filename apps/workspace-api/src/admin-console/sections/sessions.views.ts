@@ -2,7 +2,7 @@ import { html, type Html } from '@platform/http';
 import { toWireId } from '@platform/schemas';
 import type { AdminPerson } from '../admin-context';
 import { may } from '../admin-context';
-import { actionForm, adminPage } from '../admin-layout';
+import { actionForm, adminPage, dataTable } from '../admin-layout';
 import type { KasmWithOwners } from '../../sessions';
 
 /** "3 min", "2 h 5 min": how long ago (or until) `date`, from `now`. */
@@ -18,59 +18,43 @@ export function span(date: Date, now = Date.now()): string {
 export function sessionsTable(person: AdminPerson, rows: KasmWithOwners[], back: string): Html {
   if (rows.length === 0) return html`<p>No live sessions.</p>`;
   const now = Date.now();
-  return html`<div class="table-wrap">
-    <table>
-      <caption class="visually-hidden">
-        Live sessions
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">User</th>
-          <th scope="col">Workspace</th>
-          <th scope="col">Agent</th>
-          <th scope="col">Status</th>
-          <th scope="col">Age</th>
-          <th scope="col">Expires in</th>
-          <th scope="col">Actions</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows.map((row) => {
-          const id = toWireId(row.id);
-          const fields = { back };
-          return html`<tr>
-            <td><a href="/admin/users/${toWireId(row.userId)}">${row.user.username}</a></td>
-            <td>${row.image.friendlyName}</td>
-            <td>${row.agent.hostname}</td>
-            <td>${row.status}</td>
-            <td>${span(row.createdAt, now)}</td>
-            <td>${row.expiresAt.getTime() > now ? span(row.expiresAt, now) : 'expired'}</td>
-            <td>
-              <div class="actions">
-                ${
-                  may(person, 'sessions.modify') && row.status === 'running'
-                    ? actionForm(person, `/admin/sessions/${id}/keepalive`, 'Keep alive', {
-                        fields,
-                        style: 'secondary',
-                      })
-                    : null
-                }
-                ${
-                  may(person, 'sessions.delete')
-                    ? actionForm(person, `/admin/sessions/${id}/destroy`, 'Destroy', {
-                        fields,
-                        style: 'danger',
-                        confirm: `Destroy ${row.user.username}'s ${row.image.friendlyName} session?`,
-                      })
-                    : null
-                }
-              </div>
-            </td>
-          </tr>`;
-        })}
-      </tbody>
-    </table>
-  </div>`;
+  return html`${dataTable(
+    'Live sessions',
+    ['User', 'Workspace', 'Agent', 'Status', 'Age', 'Expires in', 'Actions'],
+    rows.map((row) => {
+      const id = toWireId(row.id);
+      const fields = { back };
+      return html`<tr>
+        <td><a href="/admin/users/${toWireId(row.userId)}">${row.user.username}</a></td>
+        <td>${row.image.friendlyName}</td>
+        <td>${row.agent.hostname}</td>
+        <td>${row.status}</td>
+        <td>${span(row.createdAt, now)}</td>
+        <td>${row.expiresAt.getTime() > now ? span(row.expiresAt, now) : 'expired'}</td>
+        <td>
+          <div class="actions">
+            ${
+              may(person, 'sessions.modify') && row.status === 'running'
+                ? actionForm(person, `/admin/sessions/${id}/keepalive`, 'Keep alive', {
+                    fields,
+                    style: 'secondary',
+                  })
+                : null
+            }
+            ${
+              may(person, 'sessions.delete')
+                ? actionForm(person, `/admin/sessions/${id}/destroy`, 'Destroy', {
+                    fields,
+                    style: 'danger',
+                    confirm: `Destroy ${row.user.username}'s ${row.image.friendlyName} session?`,
+                  })
+                : null
+            }
+          </div>
+        </td>
+      </tr>`;
+    }),
+  )}`;
 }
 
 export function sessionsPage(person: AdminPerson, rows: KasmWithOwners[], notice?: string): Html {

@@ -6,7 +6,7 @@ import type { KasmWithOwners } from '../../sessions';
 import type { UserRow, UsersPage } from '../../users';
 import { csrfInput } from '../../web';
 import { type AdminPerson, may } from '../admin-context';
-import { actionForm, adminPage, checkbox, field } from '../admin-layout';
+import { actionForm, adminPage, checkbox, field, dataTable } from '../admin-layout';
 import { sessionsTable } from './sessions.views';
 
 export const USERS_PAGE_SIZE = 50;
@@ -79,34 +79,21 @@ export function usersPage(
       <p class="muted" id="users-count">
         ${total} user${total === 1 ? '' : 's'}${o.query ? ' match' : ''}.
       </p>
-      <div class="table-wrap">
-        <table>
-          <caption class="visually-hidden">
-            Users
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Username</th>
-              <th scope="col">Name</th>
-              <th scope="col">Organization</th>
-              <th scope="col">State</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${users.map(
-              (u) =>
-                html`<tr>
-                  <td><a href="/admin/users/${toWireId(u.id)}">${u.username}</a></td>
-                  <td>${u.firstName} ${u.lastName}</td>
-                  <td>${u.organization}</td>
-                  <td>
-                    ${[u.locked && 'locked', u.disabled && 'disabled'].filter(Boolean).join(', ') || 'active'}
-                  </td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>
-      </div>
+      ${dataTable(
+        'Users',
+        ['Username', 'Name', 'Organization', 'State'],
+        users.map(
+          (u) =>
+            html`<tr>
+              <td><a href="/admin/users/${toWireId(u.id)}">${u.username}</a></td>
+              <td>${u.firstName} ${u.lastName}</td>
+              <td>${u.organization}</td>
+              <td>
+                ${[u.locked && 'locked', u.disabled && 'disabled'].filter(Boolean).join(', ') || 'active'}
+              </td>
+            </tr>`,
+        ),
+      )}
       <nav class="pager" aria-label="Pages of users">
         <a href="/admin/users?${search.slice(1)}">First page</a>
         ${
