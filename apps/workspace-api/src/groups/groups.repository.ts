@@ -42,7 +42,7 @@ export function createGroupsRepository(database: Database) {
       const [row] = await runStatement<LockedGroup>(
         database,
         {
-          text: `SELECT is_system AS "isSystem", name, permissions FROM ${qualified(schema, 'group')} WHERE id = $1::uuid FOR UPDATE`,
+          text: `SELECT is_system AS "isSystem", name, COALESCE(permissions, '{}') AS permissions FROM ${qualified(schema, 'group')} WHERE id = $1::uuid FOR UPDATE`,
           values: [id],
         },
         tx,
