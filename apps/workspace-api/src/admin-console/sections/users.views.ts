@@ -1,6 +1,7 @@
 import { html, type Html } from '@platform/http';
 import { PASSWORD_RULES } from '@platform/password-rules';
 import { toWireId } from '@platform/schemas';
+import { ALL_USERS_GROUP_ID } from '../../domain';
 import type { GroupRow } from '../../groups';
 import type { KasmWithOwners } from '../../sessions';
 import type { UserRow, UsersPage } from '../../users';
@@ -121,7 +122,7 @@ function groupsPart(person: AdminPerson, user: UserRow, allGroups: GroupRow[]): 
           html`<li>
             ${g.name}
             ${
-              modify
+              modify && g.id !== ALL_USERS_GROUP_ID
                 ? actionForm(
                     person,
                     `/admin/users/${id}/groups/leave`,
