@@ -62,3 +62,8 @@ if (existsSync(assets)) {
   cpSync(shared, path.join(root, 'dist', 'assets'), { recursive: true });
   cpSync(assets, path.join(root, 'dist', 'assets'), { recursive: true });
 }
+// The console's files (src/admin-console/assets) too: its bundle looks for them in the same place.
+const consoleAssets = path.join(root, 'src', 'admin-console', 'assets');
+if (existsSync(consoleAssets)) {
+  cpSync(consoleAssets, path.join(root, 'dist', 'assets'), { recursive: true });
+}

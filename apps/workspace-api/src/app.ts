@@ -6,6 +6,13 @@ import { backgroundRounds, createRegistry, metrics } from '@platform/metrics';
 import { createOutboundFetch, createOutboundPolicy } from '@platform/outbound';
 import { authThrottlePlugin } from '@platform/rate-limit';
 import { requestSpans, startTracing } from '@platform/tracing';
+import {
+  adminConsole,
+  apiKeysSection,
+  groupsSection,
+  sessionsSection,
+  usersSection,
+} from './admin-console';
 import { agentsRoutes, createAgentsService } from './agents';
 import {
   type ApiKeyCache,
@@ -308,6 +315,16 @@ export async function buildApp(
     icons,
     zones,
     sessionScheme: config.SESSION_URL_SCHEME,
+    extend: (web) =>
+      web.register(adminConsole, {
+        permissionsOf: (userId) => data.groups.permissionsOf(userId),
+        sections: [
+          usersSection({ users, groups, memberships, sessions, logins }),
+          groupsSection({ groups, memberships, groupImages, images }),
+          sessionsSection({ sessions }),
+          apiKeysSection({ apiKeys }),
+        ],
+      }),
   });
   await app.register(ownRegistryRoutes, { series: platformSeries(config.PLATFORM_VERSION) });
   app.decorate('sessionWorker', sessionWorker);

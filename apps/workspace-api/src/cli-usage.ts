@@ -1,4 +1,4 @@
-// The lines of the CLI's usage for the registry and settings commands, apart from the commands
+// The lines of the CLI's usage for the admin, registry and settings commands, apart from the commands
 // themselves: printing them loads nothing else (each command loads its feature when it runs).
 
 export const REGISTRY_USAGE = `  registry add <url | directory>   fetch, validate and store a registry (progress on stderr)
@@ -16,3 +16,8 @@ export const SETTINGS_USAGE = `  settings apply <file> [--prune] [--dry-run]
                                     --dry-run: print the changes, write nothing)
   settings export [file]           the current settings as a file apply accepts (stdout without file)
   settings schema [file]           the settings file's JSON Schema (stdout without file)`;
+
+export const ADMIN_USAGE = `  admin create <username> [--password P]
+                                   make <username> an administrator (group Administrators), who
+                                   signs in at /admin; creates the user with the password (asked
+                                   when not given), or adds an existing user`;

@@ -11,7 +11,7 @@ import {
   type IssuedApiKey,
   type Permission,
 } from './api-keys';
-import { REGISTRY_USAGE, SETTINGS_USAGE } from './cli-usage';
+import { ADMIN_USAGE, REGISTRY_USAGE, SETTINGS_USAGE } from './cli-usage';
 import { configReferenceText, loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './db';
 import { migrateDatabase } from './migrations';
@@ -27,6 +27,7 @@ const USAGE = `Usage: npm run workspace -- <command>
   api-key list
   api-key revoke <api_key_id | api_key>
   config reference [file]         the configuration reference (stdout without file)
+${ADMIN_USAGE}
 ${REGISTRY_USAGE}
 ${SETTINGS_USAGE}
 
@@ -96,6 +97,7 @@ async function main(argv: string[]) {
       all: { type: 'boolean', default: false },
       prune: { type: 'boolean', default: false },
       'dry-run': { type: 'boolean', default: false },
+      password: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -128,6 +130,11 @@ async function main(argv: string[]) {
     if (command === 'setup') {
       const issued = await apiKeys.issueFirstAdminKey();
       if (issued) printIssued(issued, publicBaseUrl(config));
+      const { hasAdministrator } = await import('./admin-console');
+      if (!(await hasAdministrator(database))) {
+        print('No administrator yet. Make the first one (it signs in at /admin):');
+        print('  npm run workspace -- admin create <username>');
+      }
       if (config.LOCAL_AGENT === 'on') await setUpLocalAgent(database, config);
     } else if (command === 'api-key create') {
       if (!values.name) throw new Error('Give the key a --name');
@@ -154,6 +161,14 @@ async function main(argv: string[]) {
           `${key.id.replace(/-/g, '')}  ${key.key}  ${state.padEnd(7)}  ${key.name}  [${key.permissions.join(', ')}]${key.readOnly ? ' read-only' : ''}`,
         );
       }
+    } else if (positionals[0] === 'admin') {
+      const { runAdminCommand } = await import('./admin-console');
+      await runAdminCommand(positionals.slice(1), values.password, {
+        out: print,
+        database,
+        config,
+        baseUrl: publicBaseUrl(config),
+      });
     } else if (positionals[0] === 'registry') {
       const { runRegistryCommand } = await import('./registry');
       await runRegistryCommand(

@@ -62,8 +62,8 @@ export function currentSettings(overrides: Partial<CurrentSettings> = {}): Curre
       { id: 'i-fox', name: 'kasmweb/firefox:1.16.0', persistentProfilePath: '/p/{username}' },
     ],
     groups: [
-      { id: 'g-all', name: 'All Users' },
-      { id: 'g-dev', name: 'Developers' },
+      { id: 'g-all', name: 'All Users', permissions: [] },
+      { id: 'g-dev', name: 'Developers', permissions: [] },
     ],
     users: [{ id: 'u-ada', username: 'ada' }],
     mappings: [],

@@ -7,4 +7,13 @@ export { apiKeysRoutes } from './api-keys.routes';
 export { toApiKeyResponse } from './api-keys.schemas';
 export { type ApiKeysService, createApiKeysService, type IssuedApiKey } from './api-keys.service';
 export { takeCredentials } from './credentials';
-export { denialReason, holds, isViewPermission, type Permission, PERMISSIONS } from './permissions';
+export { PermissionSchema } from './api-keys.schemas';
+export {
+  denialReason,
+  holds,
+  isViewPermission,
+  type KeyGrant,
+  type Permission,
+  PERMISSIONS,
+  permissionsLacking,
+} from './permissions';

@@ -10,7 +10,7 @@ export {
 } from './platform-cookies';
 export { parseRequestHost, REQUEST_HOST, type RequestHost, requestHostOf } from './request-host';
 export { type KasmStatus, LIVE_STATUSES } from './session-statuses';
-export { ALL_USERS_GROUP_ID } from './system-groups';
+export { ADMINISTRATORS_GROUP_ID, ALL_USERS_GROUP_ID } from './system-groups';
 export {
   allowlistConfig,
   applyAllowances,

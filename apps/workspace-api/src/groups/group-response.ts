@@ -10,6 +10,7 @@ export function toGroupResponse(group: GroupRow): GroupResponse {
     priority: group.priority,
     max_kasms_per_user: group.maxKasmsPerUser,
     is_system: group.isSystem,
+    permissions: group.permissions,
     created: toTimestamp(group.createdAt),
   };
 }

@@ -3,11 +3,14 @@ import type { Group } from '../generated/prisma/client';
 
 export type GroupRow = Group;
 
+type LockedGroup = { isSystem: boolean; name: string; permissions: string[] };
+
 export interface GroupFields {
   name?: string;
   description?: string;
   priority?: number;
   maxKasmsPerUser?: number | null;
+  permissions?: string[];
 }
 
 /**
@@ -35,11 +38,11 @@ export function createGroupsRepository(database: Database) {
      * Locks the group's row until `tx` ends. New memberships and list entries need a key-share
      * lock on it for their foreign key, so none can slip in between counting and deleting.
      */
-    async lock(tx: Tx, id: string): Promise<{ isSystem: boolean; name: string } | null> {
-      const [row] = await runStatement<{ isSystem: boolean; name: string }>(
+    async lock(tx: Tx, id: string): Promise<LockedGroup | null> {
+      const [row] = await runStatement<LockedGroup>(
         database,
         {
-          text: `SELECT is_system AS "isSystem", name FROM ${qualified(schema, 'group')} WHERE id = $1::uuid FOR UPDATE`,
+          text: `SELECT is_system AS "isSystem", name, COALESCE(permissions, '{}') AS permissions FROM ${qualified(schema, 'group')} WHERE id = $1::uuid FOR UPDATE`,
           values: [id],
         },
         tx,
@@ -94,6 +97,15 @@ export function createGroupsRepository(database: Database) {
         select: { group: { select: { maxKasmsPerUser: true } } },
       });
       return row?.group.maxKasmsPerUser ?? null;
+    },
+
+    /** The union of the permissions of the user's groups, each once. */
+    async permissionsOf(userId: string): Promise<string[]> {
+      const rows = await prisma.group.findMany({
+        where: { users: { some: { userId } } },
+        select: { permissions: true },
+      });
+      return [...new Set(rows.flatMap((row) => row.permissions))].sort();
     },
 
     /** The workspaces on a group's Allowed Workspaces. */

@@ -19,6 +19,7 @@ describe('create_group', () => {
       priority: 100,
       max_kasms_per_user: null,
       is_system: false,
+      permissions: [],
       created: expect.any(String),
     });
   });

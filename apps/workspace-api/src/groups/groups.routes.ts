@@ -33,7 +33,11 @@ export const groupsRoutes: FastifyPluginAsyncTypebox<{ groups: GroupsService }> 
         response: { 200: GroupEnvelopeSchema, ...errorResponses(409) },
       },
     },
-    async (request) => ({ group: toGroupResponse(await groups.create(request.body.target_group)) }),
+    async (request) => ({
+      group: toGroupResponse(
+        await groups.create(request.body.target_group, request.apiKey ?? undefined),
+      ),
+    }),
   );
 
   app.post(
@@ -75,12 +79,18 @@ export const groupsRoutes: FastifyPluginAsyncTypebox<{ groups: GroupsService }> 
         tags,
         security,
         summary:
-          'Change the name, description or priority present; system groups cannot be renamed',
+          'Change the name, description, priority, session limit or permissions present; system groups cannot be renamed',
+        description:
+          'Permissions granted or taken away must be held by the calling key (global_admin holds all); otherwise 403 FORBIDDEN naming them.',
         body: UpdateGroupBodySchema,
         response: { 200: GroupEnvelopeSchema, ...errorResponses(404, 409) },
       },
     },
-    async (request) => ({ group: toGroupResponse(await groups.update(request.body.target_group)) }),
+    async (request) => ({
+      group: toGroupResponse(
+        await groups.update(request.body.target_group, request.apiKey ?? undefined),
+      ),
+    }),
   );
 
   app.post(

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdSchema, TimestampSchema } from '@platform/schemas';
+import { PermissionSchema, PERMISSIONS } from '../api-keys';
 import { UserSchema } from '../users';
 
 const GroupName = Type.String({
@@ -9,6 +10,12 @@ const GroupName = Type.String({
   description: 'Unique; trimmed when stored',
 });
 const Description = Type.String({ maxLength: 2000 });
+const Permissions = Type.Array(PermissionSchema, {
+  maxItems: PERMISSIONS.length,
+  uniqueItems: true,
+  description:
+    "From the API keys' catalogue; members hold the union of their groups'. Changing them needs the permissions granted or taken away (global_admin holds all)",
+});
 const PRIORITY = { minimum: 1, maximum: 4095, description: 'Lower wins when group settings clash' };
 const MaxKasms = Type.Union([Type.Integer({ minimum: 0, maximum: 10_000 }), Type.Null()], {
   description:
@@ -22,6 +29,7 @@ export const GroupSchema = Type.Object({
   priority: Type.Integer(),
   max_kasms_per_user: Type.Union([Type.Integer(), Type.Null()]),
   is_system: Type.Boolean(),
+  permissions: Type.Array(Type.String()),
   created: TimestampSchema,
 });
 export type GroupResponse = Static<typeof GroupSchema>;
@@ -37,6 +45,7 @@ export const CreateGroupBodySchema = Type.Object({
     description: Type.Optional(Description),
     priority: Type.Optional(Type.Integer({ ...PRIORITY, default: 100 })),
     max_kasms_per_user: Type.Optional(MaxKasms),
+    permissions: Type.Optional(Permissions),
   }),
 });
 export type CreateGroupInput = Static<typeof CreateGroupBodySchema>['target_group'];
@@ -48,6 +57,7 @@ export const UpdateGroupBodySchema = Type.Object({
     description: Type.Optional(Description),
     priority: Type.Optional(Type.Integer(PRIORITY)),
     max_kasms_per_user: Type.Optional(MaxKasms),
+    permissions: Type.Optional(Permissions),
   }),
 });
 export type UpdateGroupInput = Static<typeof UpdateGroupBodySchema>['target_group'];

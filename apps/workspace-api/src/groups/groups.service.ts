@@ -7,6 +7,8 @@ import {
   GroupNotFoundError,
   SystemGroupError,
 } from '../errors';
+import type { KeyGrant } from '../api-keys';
+import { assertMayChangePermissions } from './group-grants';
 import type { GroupRow, GroupsRepository } from './groups.repository';
 import type { CreateGroupInput, GetUsersGroupBody, UpdateGroupInput } from './groups.schemas';
 import type { UserRow } from '../users';
@@ -56,24 +58,31 @@ export function createGroupsService({
 
     list: (): Promise<GroupRow[]> => groups.list(),
 
-    async create(input: CreateGroupInput): Promise<GroupRow> {
+    /** `grantor`, the caller's key or person, must hold the permissions the group grants. */
+    async create(input: CreateGroupInput, grantor?: KeyGrant): Promise<GroupRow> {
       const name = checkName(input.name);
+      assertMayChangePermissions(grantor, [], input.permissions);
       return groups
         .create({
           name,
           description: input.description,
           priority: input.priority,
           maxKasmsPerUser: input.max_kasms_per_user,
+          permissions: input.permissions,
         })
         .catch(rethrowTaken(name));
     },
 
-    /** Only the fields present change. System groups keep their names (clients know them by it). */
-    async update(input: UpdateGroupInput): Promise<GroupRow> {
+    /**
+     * Only the fields present change. System groups keep their names (clients know them by it).
+     * Permissions granted or taken away must be held by `grantor`.
+     */
+    async update(input: UpdateGroupInput, grantor?: KeyGrant): Promise<GroupRow> {
       const name = input.name === undefined ? undefined : checkName(input.name);
       return groups
         .transaction(async (tx) => {
           const group = await lock(tx, input.group_id);
+          assertMayChangePermissions(grantor, group.permissions, input.permissions);
           if (group.isSystem && name !== undefined && name !== group.name) {
             throw new SystemGroupError(`The system group "${group.name}" cannot be renamed`);
           }
@@ -83,6 +92,7 @@ export function createGroupsService({
             priority: input.priority,
             // null means "not given", as everywhere on the wire (contract §1).
             maxKasmsPerUser: input.max_kasms_per_user ?? undefined,
+            permissions: input.permissions,
           });
         })
         .catch(rethrowTaken(name ?? ''));

@@ -24,10 +24,13 @@ export const membershipsRoutes: FastifyPluginAsyncTypebox<{
     '/add_user_group',
     { config: { permission: 'groups.modify', audit: 'user' }, schema: schema('Add a user to a group') },
     async (request) => {
-      await memberships.add({
-        user: request.body.target_user,
-        groupId: request.body.target_group.group_id,
-      });
+      await memberships.add(
+        {
+          user: request.body.target_user,
+          groupId: request.body.target_group.group_id,
+        },
+        request.apiKey ?? undefined,
+      );
       return {};
     },
   );
@@ -39,10 +42,13 @@ export const membershipsRoutes: FastifyPluginAsyncTypebox<{
       schema: schema('Remove a user from a group (never from All Users)'),
     },
     async (request) => {
-      await memberships.remove({
-        user: request.body.target_user,
-        groupId: request.body.target_group.group_id,
-      });
+      await memberships.remove(
+        {
+          user: request.body.target_user,
+          groupId: request.body.target_group.group_id,
+        },
+        request.apiKey ?? undefined,
+      );
       return {};
     },
   );

@@ -6,6 +6,8 @@ import {
   UserAlreadyInGroupError,
   UserNotInGroupError,
 } from '../errors';
+import type { KeyGrant } from '../api-keys';
+import { assertMayChangeMembers } from './group-grants';
 import type { GroupsRepository } from './groups.repository';
 import { ALL_USERS_GROUP_ID } from '../domain';
 import type { TargetUser } from '../api';
@@ -30,20 +32,25 @@ export function createMembershipsService({
   async function requireBoth({ user, groupId }: MembershipTarget) {
     const [found, group] = await Promise.all([users.find(user), groups.find(toUuid(groupId))]);
     if (!group) throw new GroupNotFoundError(`group_id ${groupId}`);
-    return { userId: found.id, groupId: group.id };
+    return { userId: found.id, groupId: group.id, group };
   }
 
   return {
-    /** The primary key decides races: of two concurrent adds, one wins and one gets 409. */
-    async add(target: MembershipTarget): Promise<void> {
-      const { userId, groupId } = await requireBoth(target);
+    /**
+     * A member holds the group's permissions: `grantor` must hold them to add or remove one.
+     * The primary key decides races: of two concurrent adds, one wins and one gets 409.
+     */
+    async add(target: MembershipTarget, grantor?: KeyGrant): Promise<void> {
+      const { userId, groupId, group } = await requireBoth(target);
+      assertMayChangeMembers(grantor, group);
       await groups.addMember(userId, groupId).catch((error: unknown) => {
         throw isUniqueViolation(error) ? new UserAlreadyInGroupError() : error;
       });
     },
 
-    async remove(target: MembershipTarget): Promise<void> {
-      const { userId, groupId } = await requireBoth(target);
+    async remove(target: MembershipTarget, grantor?: KeyGrant): Promise<void> {
+      const { userId, groupId, group } = await requireBoth(target);
+      assertMayChangeMembers(grantor, group);
       if (groupId === ALL_USERS_GROUP_ID) throw new SystemMembershipError();
       if (!(await groups.removeMember(userId, groupId))) throw new UserNotInGroupError();
     },

@@ -8,6 +8,7 @@ const TARGET_TYPES = {
   workspace: 'image',
   file_mapping: 'file_mapping',
   staging: 'staging_config',
+  group: 'group',
 } as const satisfies Record<SettingsChange['entity'], string>;
 
 const side = (change: SettingsChange, which: 'from' | 'to') =>

@@ -61,6 +61,7 @@ export type SettingsChange =
   | (ChangeBase & { entity: 'zone'; values: ZoneValues })
   | (ChangeBase & { entity: 'agent'; values: AgentValues })
   | (ChangeBase & { entity: 'workspace'; values: { persistentProfilePath: string } })
+  | (ChangeBase & { entity: 'group'; values: { permissions: string[] } })
   | (ChangeBase & { entity: 'file_mapping'; target: TargetRef; values: MappingValues })
   | (ChangeBase & { entity: 'staging'; target: TargetRef; values: StagingValues });
 

@@ -24,7 +24,7 @@ export interface CurrentSettings {
   }[];
   /** `name` is the workspace's settings name (unique), not its image name. */
   images: { id: string; name: string; persistentProfilePath: string }[];
-  groups: { id: string; name: string }[];
+  groups: { id: string; name: string; permissions: string[] }[];
   /** The users the file names and the users that have file mappings; not every user. */
   users: { id: string; username: string }[];
   mappings: TargetedMapping[];

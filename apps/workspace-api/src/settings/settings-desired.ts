@@ -19,6 +19,13 @@ export interface DesiredWorkspace {
   at: Location;
 }
 
+export interface DesiredGroup {
+  name: string;
+  /** Absent: the file leaves the group's permissions alone (--prune too). */
+  permissions?: string[];
+  at: Location;
+}
+
 /** A workspace, group or user named in the file, by its stable name. */
 export interface DesiredTarget {
   type: TargetType;
@@ -53,6 +60,7 @@ export interface DesiredSettings {
   /** The zone of every agent in the file, also of agents with problems: each is checked. */
   zoneReferences: { name: string; at: Location }[];
   workspaces: DesiredWorkspace[];
+  groups: DesiredGroup[];
   /** Every workspace, group and user the file names, with or without mappings. */
   targets: DesiredTarget[];
   mappings: DesiredMapping[];
@@ -65,6 +73,7 @@ export const emptyDesired = (): DesiredSettings => ({
   agents: [],
   zoneReferences: [],
   workspaces: [],
+  groups: [],
   targets: [],
   mappings: [],
   staging: [],

@@ -88,7 +88,14 @@ export function exportSettings(current: CurrentSettings): string {
       memory_override: a.memoryOverride,
     })),
     workspaces,
-    groups: withMappings('group', current.groups, (g) => ({ name: g.name })),
+    groups: current.groups
+      .map((g) => ({ g, mappings: mappingsOf('group', g.id) }))
+      .filter(({ g, mappings }) => g.permissions.length > 0 || mappings.length > 0)
+      .map(({ g, mappings }) => ({
+        name: g.name,
+        ...(g.permissions.length ? { permissions: g.permissions } : {}),
+        ...(mappings.length ? { file_mappings: mappings } : {}),
+      })),
     users: withMappings('user', current.users, (u) => ({ username: u.username })),
   };
   const doc = new Document(settings);

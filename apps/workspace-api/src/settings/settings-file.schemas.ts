@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { AgentFields, EngineAgentFields } from '../agents';
+import { PermissionSchema, PERMISSIONS } from '../api-keys';
 import { FileMappingFields } from '../file-mappings';
 import { ProfilePathSchema } from '../images';
 import { StagingFields } from '../staging';
@@ -106,6 +107,14 @@ export const WorkspaceSettingSchema = Type.Object(
 export const GroupSettingSchema = Type.Object(
   {
     name: Type.String({ minLength: 1, description: 'An existing group' }),
+    permissions: Type.Optional(
+      Type.Array(PermissionSchema, {
+        maxItems: PERMISSIONS.length,
+        uniqueItems: true,
+        description:
+          "What its members hold, from the API keys' catalogue (Administrators: global_admin). Absent: left as they are, also with --prune",
+      }),
+    ),
     file_mappings: FileMappings,
   },
   Strict,

@@ -23,6 +23,8 @@ function label(change: SettingsChange): string {
       return `agent "${change.key}"`;
     case 'workspace':
       return `workspace "${change.key}"`;
+    case 'group':
+      return `group "${change.key}"`;
     case 'file_mapping':
       return `file mapping ${change.key} of ${TARGET_NOUNS[change.target.type]} "${change.target.name}"`;
     case 'staging':

@@ -190,6 +190,7 @@ export function normalizeSettings(
   };
 
   type Workspace = { name: string; persistent_profile_path?: string; file_mappings?: unknown };
+  type GroupSetting = { name: string; permissions?: string[]; file_mappings?: unknown };
   for (const { raw, valid, path } of owners<Workspace>(
     value,
     'workspaces',
@@ -211,10 +212,12 @@ export function normalizeSettings(
         at: target.at,
       });
   }
-  for (const { raw, path } of owners(value, 'groups', GroupSettingSchema)) {
+  for (const { raw, valid, path } of owners<GroupSetting>(value, 'groups', GroupSettingSchema)) {
     const name = textField(raw, 'name');
     const target = name === undefined ? null : addTarget('group', name, path, 'name');
     if (target) addMappings(target, raw.file_mappings, path);
+    if (target && valid?.permissions)
+      desired.groups.push({ name: target.name, permissions: valid.permissions, at: target.at });
   }
   for (const { raw, path } of owners(value, 'users', UserSettingSchema)) {
     const name = textField(raw, 'username');

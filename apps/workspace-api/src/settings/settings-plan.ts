@@ -14,7 +14,7 @@ import { planDeletes } from './settings-prune';
 import { namedKey, resolveTargets, targetKey, zoneProblems } from './settings-references';
 
 export interface SettingsPlan {
-  /** In write order: deletes (mappings, agents, zones), then zones, agents, workspaces, mappings. */
+  /** In write order: deletes (mappings, agents, zones), then zones, agents, workspaces, groups, mappings. */
   changes: SettingsChange[];
   /** What in the file the database cannot satisfy. Any problem means nothing is written. */
   problems: SettingsProblem[];
@@ -86,6 +86,19 @@ function planWorkspaces(
         fields,
         values: { persistentProfilePath: path },
       },
+    ];
+  });
+}
+
+/** Permissions the file gives a group replace the group's; a group it gives none keeps its own. */
+function planGroups(desired: DesiredSettings, current: CurrentSettings) {
+  const show = (permissions: readonly string[]) => [...permissions].sort().join(', ');
+  return desired.groups.flatMap(({ name, permissions }): SettingsChange[] => {
+    const row = current.groups.find((g) => g.name === name);
+    if (!row || !permissions || show(row.permissions) === show(permissions)) return [];
+    const fields = [{ field: 'permissions', from: show(row.permissions), to: show(permissions) }];
+    return [
+      { entity: 'group', action: 'update', key: name, id: row.id, fields, values: { permissions } },
     ];
   });
 }
@@ -163,6 +176,7 @@ export function planSettings(
     planZones(desired, current),
     planAgents(desired, current),
     planWorkspaces(desired, current, resolved, options),
+    planGroups(desired, current),
     planMappings(desired, current, resolved),
     planStaging(desired, current, resolved, problems),
   ].flatMap((list) => list.sort(byKey));

@@ -57,7 +57,7 @@ export function createSettingsRepository(database: Database) {
         name: settingsName,
         persistentProfilePath,
       })),
-      groups: groupRows.map(({ id, name }) => ({ id, name })),
+      groups: groupRows.map(({ id, name, permissions }) => ({ id, name, permissions })),
       users: userRows,
       mappings: mappingRows.map((m) => ({ ...m, target: rowTarget(m) })),
       stagingConfigs: stagingRows,
@@ -100,6 +100,9 @@ export function createSettingsRepository(database: Database) {
         }
         case 'workspace':
           present(await images.update(id, change.values, tx), change);
+          break;
+        case 'group':
+          await groups.update(tx, id, change.values);
           break;
         case 'file_mapping':
           if (remove) present(await mappings.remove(id, tx), change);

@@ -12,7 +12,16 @@ export interface WorkspaceCard {
 /** Past this many workspaces the page offers a search box. */
 export const SEARCH_FROM = 8;
 
-export function signInPage(o: { csrf: string; username?: string; error?: string }): Html {
+/** Where a sign-in may lead besides `/`: the console's pages. */
+export const NEXT_PAGE = /^\/admin(\/[\w./-]*)?(\?[\w=&%.-]*)?$/;
+
+export function signInPage(o: {
+  csrf: string;
+  username?: string;
+  error?: string;
+  /** The page to go to once signed in (NEXT_PAGE), instead of `/`. */
+  next?: string;
+}): Html {
   return layout(
     'Sign in',
     html`${header(null, null)}
@@ -21,6 +30,11 @@ export function signInPage(o: { csrf: string; username?: string; error?: string 
         ${o.error ? html`<p class="error" role="alert" id="sign-in-error">${o.error}</p>` : null}
         <form method="post" action="/sign-in" class="stack">
           ${csrfInput(o.csrf)}
+          ${
+            o.next && NEXT_PAGE.test(o.next)
+              ? html`<input type="hidden" name="next" value="${o.next}" />`
+              : null
+          }
           <label for="username">Username</label>
           <input
             id="username"

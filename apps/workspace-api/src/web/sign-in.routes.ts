@@ -11,7 +11,7 @@ import {
   passwordLogin,
 } from '../logins';
 import { LOGIN_THROTTLE } from '../plugins';
-import { linkPage, signInPage } from './pages';
+import { linkPage, NEXT_PAGE, signInPage } from './pages';
 import { sendPage } from './web-context';
 import { assertCsrf, CSRF_FIELD, csrfTokenFor, formSecret } from './web-security';
 
@@ -30,11 +30,12 @@ export const signInRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
     request: Parameters<typeof assertCsrf>[0],
     reply: Parameters<typeof formSecret>[1],
     login: Login,
+    next?: string,
   ) =>
     reply
       .setCookie(sessionCookieName(request), login.token, cookieOptions(request))
       .clearCookie(formCookieName(request), cookieOptions(request))
-      .redirect('/', 303);
+      .redirect(next && NEXT_PAGE.test(next) ? next : '/', 303);
 
   app.post(
     '/sign-in',
@@ -44,15 +45,20 @@ export const signInRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
         body: Form({
           username: Type.String({ maxLength: 255 }),
           password: Type.String({ maxLength: 1024 }),
+          next: Type.Optional(Type.String({ maxLength: 500 })),
         }),
       },
     },
     async (request, reply) => {
       assertCsrf(request, request.cookies[formCookieName(request)]);
-      const { username, password } = request.body as { username: string; password: string };
+      const { username, password, next } = request.body as {
+        username: string;
+        password: string;
+        next?: string;
+      };
       try {
         const login = await passwordLogin(app, logins, request, { username, password });
-        return startBrowserSession(request, reply, login);
+        return startBrowserSession(request, reply, login, next);
       } catch (error) {
         if (!isRefusal(error)) throw error;
         const refusal = error as Error & { statusCode: number; retryAfterSeconds?: number };
@@ -60,6 +66,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
           reply.header('retry-after', Math.max(1, Math.ceil(refusal.retryAfterSeconds)));
         const page = signInPage({
           csrf: csrfTokenFor(formSecret(request, reply)),
+          next,
           username,
           error: refusal.message,
         });

@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { pagePolicy, setPageHeaders } from '@platform/http';
 import type { IconsService } from '../icons';
 import type { ImagesService } from '../images';
@@ -18,6 +18,8 @@ export interface WebOptions {
   zones: { list(): Promise<ZoneProxy[]> };
   /** SESSION_URL_SCHEME. */
   sessionScheme: string;
+  /** Registers more pages (the console) inside the plugin: its sign-in, cookies and form parsing. */
+  extend?: (web: FastifyInstance) => PromiseLike<unknown>;
 }
 
 declare module 'fastify' {

@@ -101,4 +101,5 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (parent, options)
 
   await app.register(signInRoutes, { logins: options.logins });
   await app.register(workspacesRoutes, options);
+  if (options.extend) await options.extend(app);
 };

@@ -1,0 +1,15 @@
+// The admin console's public face: what other features (and app.ts, the CLI) may use of it.
+export { hasAdministrator, runAdminCommand } from './admin.cli';
+export { adminConsole, type AdminConsoleOptions } from './admin-console.plugin';
+export {
+  type AdminPerson,
+  type AdminSection,
+  may,
+  personOf,
+  requirePermission,
+} from './admin-context';
+export { actionForm, adminPage, checkbox, field } from './admin-layout';
+export { apiKeysSection } from './sections/api-keys.routes';
+export { groupsSection } from './sections/groups.routes';
+export { sessionsSection } from './sections/sessions.routes';
+export { usersSection } from './sections/users.routes';
