@@ -318,6 +318,7 @@ export async function buildApp(
     extend: (web) =>
       web.register(adminConsole, {
         permissionsOf: (userId) => data.groups.permissionsOf(userId),
+        audit,
         sections: [
           usersSection({ users, groups, memberships, sessions, logins }),
           groupsSection({ groups, memberships, groupImages, images }),

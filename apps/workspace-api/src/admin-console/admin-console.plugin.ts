@@ -2,6 +2,8 @@ import path from 'node:path';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AssetParamsSchema, html, loadPageAssets, sendAsset } from '@platform/http';
+import { toWireId } from '@platform/schemas';
+import { type AuditContext, type AuditTrail, auditWrites, requestOrigin } from '../audit';
 import { ForbiddenError } from '../errors';
 import { assertCsrf, csrfTokenFor, formSecret, sendPage, signInPage } from '../web';
 import { type AdminSection, may, personOf, requirePermission } from './admin-context';
@@ -12,6 +14,19 @@ export interface AdminConsoleOptions {
   sections: AdminSection[];
   /** What a person holds: the union of their groups' permissions. */
   permissionsOf(userId: string): Promise<string[]>;
+  /** The trail every write is recorded in, as the API's are, with the person as its actor. */
+  audit: AuditTrail;
+}
+
+/** A console request's actor: the signed-in person, once the console has let them in. */
+function consoleContext(request: FastifyRequest): AuditContext | null {
+  const person = request.admin;
+  if (!person) return null;
+  return {
+    actor: { kind: 'user', id: toWireId(person.userId), username: person.username },
+    channel: 'console',
+    ...requestOrigin(request),
+  };
 }
 
 /** Beside this module in the sources, beside the bundle in dist/ (the build copies them). */
@@ -102,6 +117,7 @@ export const adminConsole: FastifyPluginAsync<AdminConsoleOptions> = async (pare
             if (!needed) throw new ForbiddenError('This action declares no permission');
             requirePermission(person, needed);
           });
+          auditWrites(sectionScope, { trail: options.audit, contextOf: consoleContext });
           await sectionScope.register(section.routes);
         },
         { prefix: `/admin/${section.id}` },

@@ -13,6 +13,8 @@ declare module 'fastify' {
      * a view (get_api_keys). Every operation whose permission is not `*.view` is recorded.
      */
     audit?: string | false;
+    /** The operation a write is recorded as, when it is not the route's last path segment. */
+    operation?: string;
   }
   interface FastifyRequest {
     auditPending: PendingAudit | null;
@@ -43,48 +45,72 @@ function parsed(payload: unknown): unknown {
   }
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A route's path parameters under the wire's names (`userId` → `user_id`). */
+const wireParams = (params: unknown): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(isObject(params) ? params : {}).map(([name, value]) => [
+      name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+      value,
+    ]),
+  );
+
+export interface AuditedWritesOptions {
+  trail: AuditTrail;
+  /** Who made a request and from where; null for one made by nobody known (nothing recorded). */
+  contextOf: (request: FastifyRequest) => AuditContext | null;
+}
+
 /**
- * Records every write operation without a line in its route: the target is read before the
- * handler (after validation and authorization) and again once the answer is known, just before
- * it is sent, so that the row exists when the caller reads the answer. A write refused or
- * invalid before the handler is recorded too, when the caller's key was verified (a refusal
- * for want of a permission), without a snapshot.
+ * Records every write route of `app`'s scope without a line in the route: the target (named by
+ * the path's parameters, else the body) is read before the handler (after validation and
+ * authorization) and again once the answer is known, just before it is sent, so that the row
+ * exists when the caller reads the answer. A write refused or invalid before the handler is
+ * recorded too, when its caller is known (a refusal for want of a permission), without a snapshot.
  */
+export function auditWrites(app: FastifyInstance, { trail, contextOf }: AuditedWritesOptions) {
+  if (!app.hasRequestDecorator('auditPending')) app.decorateRequest('auditPending', null);
+
+  app.addHook('onRoute', (route) => {
+    const permission = route.config?.permission;
+    const type = route.config?.audit;
+    if (!permission || isViewPermission(permission) || type === false) return;
+    const operation = route.config?.operation ?? route.url.slice(route.url.lastIndexOf('/') + 1);
+    const targetOf = (request: FastifyRequest) => {
+      if (!type) return null;
+      const params = wireParams(request.params);
+      return trail.targetIn(type, Object.keys(params).length > 0 ? params : request.body);
+    };
+
+    const begin = async (request: FastifyRequest) => {
+      const context = contextOf(request);
+      if (context) request.auditPending = await trail.begin(context, operation, targetOf(request));
+    };
+    const finish = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      const context = contextOf(request);
+      if (!context) return payload;
+      const pending = request.auditPending ?? trail.unread(context, operation, targetOf(request));
+      const status = reply.statusCode;
+      const answer = parsed(payload) as { code?: unknown } | null;
+      const failed = status >= 400;
+      await trail.finish(pending, {
+        result: status === 401 || status === 403 ? 'denied' : failed ? 'failed' : 'success',
+        status,
+        errorCode: failed && typeof answer?.code === 'string' ? answer.code : null,
+        afterRef: !failed && type ? trail.refIn(type, answer) : undefined,
+      });
+      return payload;
+    };
+    route.preHandler = [...[route.preHandler ?? []].flat(), begin];
+    route.onSend = [...[route.onSend ?? []].flat(), finish];
+  });
+}
+
+/** Every write operation of the API, recorded against the key that made it. */
 export const auditPlugin = fp(
-  async (app: FastifyInstance, { trail }: { trail: AuditTrail }) => {
-    app.decorateRequest('auditPending', null);
-
-    app.addHook('onRoute', (route) => {
-      const permission = route.config?.permission;
-      const type = route.config?.audit;
-      if (!permission || isViewPermission(permission) || type === false) return;
-      const operation = route.url.slice(route.url.lastIndexOf('/') + 1);
-      const targetOf = (body: unknown) => (type ? trail.targetIn(type, body) : null);
-
-      const begin = async (request: FastifyRequest) => {
-        const context = apiContext(request);
-        if (context)
-          request.auditPending = await trail.begin(context, operation, targetOf(request.body));
-      };
-      const finish = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-        const context = apiContext(request);
-        if (!context) return payload;
-        const pending =
-          request.auditPending ?? trail.unread(context, operation, targetOf(request.body));
-        const status = reply.statusCode;
-        const answer = parsed(payload) as { code?: unknown } | null;
-        const failed = status >= 400;
-        await trail.finish(pending, {
-          result: status === 401 || status === 403 ? 'denied' : failed ? 'failed' : 'success',
-          status,
-          errorCode: failed && typeof answer?.code === 'string' ? answer.code : null,
-          afterRef: !failed && type ? trail.refIn(type, answer) : undefined,
-        });
-        return payload;
-      };
-      route.preHandler = [...[route.preHandler ?? []].flat(), begin];
-      route.onSend = [...[route.onSend ?? []].flat(), finish];
-    });
-  },
+  async (app: FastifyInstance, { trail }: { trail: AuditTrail }) =>
+    auditWrites(app, { trail, contextOf: apiContext }),
   { name: 'audit', dependencies: ['auth'] },
 );

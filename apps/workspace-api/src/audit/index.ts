@@ -1,7 +1,7 @@
 // The audit feature's public face: recording writes (the API's plugin, the console's `around`)
 // and reading them back (get_audit_log).
 export { createAuditLog, toAuditEventResponse, type AuditLog } from './audit-log';
-export { auditPlugin, requestOrigin } from './audit.plugin';
+export { auditPlugin, auditWrites, requestOrigin } from './audit.plugin';
 export { createAuditRepository, type AuditRepository } from './audit.repository';
 export { auditRoutes } from './audit.routes';
 export {

@@ -54,7 +54,10 @@ export function apiKeysSection({ apiKeys }: { apiKeys: ApiKeysService }): AdminS
       // The answer shows the secret, once: no redirect, and the page is never cached.
       app.post(
         '/create',
-        { config: { permission: 'api_keys.modify' }, schema: { hide: true, body: CreateForm } },
+        {
+          config: { permission: 'api_keys.modify', audit: 'api_key', operation: 'create_api_key' },
+          schema: { hide: true, body: CreateForm },
+        },
         async (request, reply) => {
           const person = personOf(request);
           const issued = await apiKeys.issue(
@@ -73,7 +76,7 @@ export function apiKeysSection({ apiKeys }: { apiKeys: ApiKeysService }): AdminS
       app.post(
         '/:apiKeyId/revoke',
         {
-          config: { permission: 'api_keys.modify' },
+          config: { permission: 'api_keys.modify', audit: 'api_key', operation: 'revoke_api_key' },
           schema: { hide: true, params: Type.Object({ apiKeyId: IdSchema }) },
         },
         async (request, reply) => {

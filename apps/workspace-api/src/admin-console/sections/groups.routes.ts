@@ -71,7 +71,10 @@ export function groupsSection({
 
       app.post(
         '/create',
-        { config: { permission: 'groups.create' }, schema: { hide: true, body: GroupForm } },
+        {
+          config: { permission: 'groups.create', audit: 'group', operation: 'create_group' },
+          schema: { hide: true, body: GroupForm },
+        },
         async (request, reply) => {
           const group = await groups.create(groupInput(request.body), personOf(request).grant);
           return reply.redirect(done(group.id, 'created'), 303);
@@ -110,7 +113,7 @@ export function groupsSection({
       app.post(
         '/:groupId/update',
         {
-          config: { permission: 'groups.modify' },
+          config: { permission: 'groups.modify', audit: 'group', operation: 'update_group' },
           schema: { hide: true, params: GroupParams, body: GroupForm },
         },
         async (request, reply) => {
@@ -122,7 +125,10 @@ export function groupsSection({
 
       app.post(
         '/:groupId/delete',
-        { config: { permission: 'groups.delete' }, schema: { hide: true, params: GroupParams } },
+        {
+          config: { permission: 'groups.delete', audit: 'group', operation: 'delete_group' },
+          schema: { hide: true, params: GroupParams },
+        },
         async (request, reply) => {
           await groups.remove(request.params.groupId, true);
           return reply.redirect('/admin/groups?done=deleted', 303);
@@ -133,7 +139,7 @@ export function groupsSection({
       app.post(
         '/:groupId/members/add',
         {
-          config: { permission: 'groups.modify' },
+          config: { permission: 'groups.modify', audit: 'group', operation: 'add_user_group' },
           schema: { hide: true, params: GroupParams, body: MemberForm },
         },
         async (request, reply) => {
@@ -148,7 +154,7 @@ export function groupsSection({
       app.post(
         '/:groupId/members/remove',
         {
-          config: { permission: 'groups.modify' },
+          config: { permission: 'groups.modify', audit: 'group', operation: 'remove_user_group' },
           schema: { hide: true, params: GroupParams, body: Type.Object({ user_id: IdSchema }) },
         },
         async (request, reply) => {
@@ -169,7 +175,11 @@ export function groupsSection({
         app.post(
           `/:groupId/workspaces/${action}`,
           {
-            config: { permission: 'groups.modify' },
+            config: {
+              permission: 'groups.modify',
+              audit: 'group',
+              operation: action === 'add' ? 'add_images_group' : 'remove_images_group',
+            },
             schema: { hide: true, params: GroupParams, body: ImageForm },
           },
           async (request, reply) => {

@@ -26,7 +26,7 @@ export function sessionsSection({ sessions }: { sessions: SessionsService }): Ad
       app.post(
         '/:kasmId/keepalive',
         {
-          config: { permission: 'sessions.modify' },
+          config: { permission: 'sessions.modify', audit: 'session', operation: 'keepalive' },
           schema: { hide: true, params: SessionParams, body: BackForm },
         },
         async (request, reply) => {
@@ -38,7 +38,7 @@ export function sessionsSection({ sessions }: { sessions: SessionsService }): Ad
       app.post(
         '/:kasmId/destroy',
         {
-          config: { permission: 'sessions.delete' },
+          config: { permission: 'sessions.delete', audit: 'session', operation: 'destroy_kasm' },
           schema: { hide: true, params: SessionParams, body: BackForm },
         },
         async (request, reply) => {

@@ -79,7 +79,7 @@ export function usersSection(deps: UsersSectionDeps): AdminSection {
       app.post(
         '/create',
         {
-          config: { permission: 'users.create' },
+          config: { permission: 'users.create', audit: 'user', operation: 'create_user' },
           schema: {
             hide: true,
             body: Type.Object({
@@ -129,7 +129,7 @@ export function usersSection(deps: UsersSectionDeps): AdminSection {
       app.post(
         '/:userId/update',
         {
-          config: { permission: 'users.modify' },
+          config: { permission: 'users.modify', audit: 'user', operation: 'update_user' },
           schema: {
             hide: true,
             params: UserParams,
@@ -154,7 +154,7 @@ export function usersSection(deps: UsersSectionDeps): AdminSection {
       app.post(
         '/:userId/password',
         {
-          config: { permission: 'users.modify' },
+          config: { permission: 'users.modify', audit: 'user', operation: 'update_user' },
           schema: {
             hide: true,
             params: UserParams,
@@ -176,7 +176,11 @@ export function usersSection(deps: UsersSectionDeps): AdminSection {
         app.post(
           `/:userId/groups/${action}`,
           {
-            config: { permission: 'groups.modify' },
+            config: {
+              permission: 'groups.modify',
+              audit: 'user',
+              operation: action === 'join' ? 'add_user_group' : 'remove_user_group',
+            },
             schema: { hide: true, params: UserParams, body: GroupForm },
           },
           async (request, reply) => {
@@ -196,7 +200,7 @@ export function usersSection(deps: UsersSectionDeps): AdminSection {
       app.post(
         '/:userId/login-link',
         {
-          config: { permission: 'users.auth_session' },
+          config: { permission: 'users.auth_session', audit: 'user', operation: 'get_login' },
           schema: { hide: true, params: UserParams },
         },
         async (request, reply) => {
