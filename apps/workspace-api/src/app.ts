@@ -9,6 +9,7 @@ import { requestSpans, startTracing } from '@platform/tracing';
 import {
   adminConsole,
   apiKeysSection,
+  auditSection,
   groupsSection,
   sessionsSection,
   usersSection,
@@ -324,6 +325,7 @@ export async function buildApp(
           groupsSection({ groups, memberships, groupImages, images }),
           sessionsSection({ sessions }),
           apiKeysSection({ apiKeys }),
+          auditSection({ auditLog: createAuditLog(auditEvents) }),
         ],
       }),
   });

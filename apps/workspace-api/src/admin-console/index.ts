@@ -10,6 +10,7 @@ export {
 } from './admin-context';
 export { actionForm, adminPage, checkbox, field } from './admin-layout';
 export { apiKeysSection } from './sections/api-keys.routes';
+export { auditSection } from './sections/audit.routes';
 export { groupsSection } from './sections/groups.routes';
 export { sessionsSection } from './sections/sessions.routes';
 export { usersSection } from './sections/users.routes';

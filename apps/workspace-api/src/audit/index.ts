@@ -6,6 +6,7 @@ export { createAuditRepository, type AuditRepository } from './audit.repository'
 export { auditRoutes } from './audit.routes';
 export {
   AUDIT_CHANNELS,
+  AUDIT_RESULTS,
   AuditEventSchema,
   AuditLogPageSchema,
   GetAuditLogBodySchema,

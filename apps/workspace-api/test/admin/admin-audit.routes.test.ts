@@ -56,3 +56,26 @@ describe("the console's writes in the audit trail", () => {
     expect((await h.call('get_user', { target_user: { username: 'erin' } })).statusCode).toBe(200);
   });
 });
+
+describe('the Audit section', () => {
+  it('lists the events a filter matches, newest first, to a person holding audit.view', async () => {
+    const { client } = await signedInWith(h, ['audit.view']);
+    await h.call('create_user', { target_user: { username: 'frank' } });
+    await h.call('create_group', { target_group: { name: 'Frankly' } });
+
+    const all = await client.get('/admin/audit');
+    expect(all.statusCode).toBe(200);
+    expect(all.body).toMatch(/create_group[\s\S]*create_user/);
+    const filtered = await client.get('/admin/audit?operation=create_user&channel=&result=');
+    expect(filtered.body).toContain('create_user');
+    expect(filtered.body).not.toContain('create_group');
+    expect((await client.get('/admin/audit?since=yesterday')).statusCode).toBe(400);
+  });
+
+  it('is neither shown nor served to a person without audit.view', async () => {
+    const { client } = await signedInWith(h, ['users.view']);
+    const home = await client.get('/admin/users');
+    expect(home.body).not.toContain('href="/admin/audit"');
+    expect((await client.get('/admin/audit')).statusCode).toBe(403);
+  });
+});
