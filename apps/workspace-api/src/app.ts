@@ -5,7 +5,13 @@ import { createServiceApp, serviceFoundation, type ServiceAppOverrides } from '@
 import { backgroundRounds, createRegistry, metrics } from '@platform/metrics';
 import { createOutboundFetch, createOutboundPolicy } from '@platform/outbound';
 import { authThrottlePlugin } from '@platform/rate-limit';
-import { adminConsole, sessionsSection } from './admin-console';
+import {
+  adminConsole,
+  infrastructureSection,
+  sessionsSection,
+  settingsCodeSection,
+  workspacesSection,
+} from './admin-console';
 import { agentsRoutes, createAgentsService } from './agents';
 import {
   type ApiKeyCache,
@@ -58,6 +64,7 @@ import {
   registryRoutes,
 } from './registry';
 import { createRepositories } from './repositories';
+import { createSettingsRepository, createSettingsService } from './settings';
 import { createLoginsRepository, createLoginsService, loginsRoutes } from './logins';
 import { createTargetUserResolver, createUsersService, usersRoutes } from './users';
 import {
@@ -141,6 +148,10 @@ export async function buildApp(
     policy,
     reservations: () => sessionParts.kasms.reservations(),
     zones: data.zones,
+  });
+  const settings = createSettingsService({
+    settings: createSettingsRepository(database),
+    enginePolicy: policy,
   });
   const registry = createRegistry();
   const workspaceMetrics = createWorkspaceMetrics({
@@ -249,7 +260,12 @@ export async function buildApp(
     extend: (web) =>
       web.register(adminConsole, {
         permissionsOf: (userId) => data.groups.permissionsOf(userId),
-        sections: [sessionsSection({ sessions })],
+        sections: [
+          workspacesSection({ images, registries, registryWorkspaces, fileMappings }),
+          infrastructureSection({ agents, zones }),
+          sessionsSection({ sessions }),
+          settingsCodeSection({ settings }),
+        ],
       }),
   });
   await app.register(ownRegistryRoutes, { series: platformSeries(config.PLATFORM_VERSION) });

@@ -9,4 +9,7 @@ export {
   requirePermission,
 } from './admin-context';
 export { actionForm, adminPage, checkbox, field } from './admin-layout';
+export { infrastructureSection } from './sections/infrastructure.routes';
 export { sessionsSection } from './sections/sessions.routes';
+export { settingsCodeSection } from './sections/settings-code.routes';
+export { workspacesSection } from './sections/workspaces.routes';

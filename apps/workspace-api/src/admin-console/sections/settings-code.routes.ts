@@ -1,0 +1,83 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Type } from '@sinclair/typebox';
+import { MAX_CONTENT_BYTES } from '../../file-mappings';
+import type { ApplyOptions, SettingsService } from '../../settings';
+import { sendPage } from '../../web';
+import { type AdminSection, personOf } from '../admin-context';
+import { acceptMultipartForms } from './multipart-form';
+import { ticked } from './section-forms';
+import { settingsPage, settingsResultPage } from './settings-code.views';
+
+/** A settings file with a few inline scripts of the most a file mapping may hold. */
+const FILE_LIMIT_BYTES = 4 * MAX_CONTENT_BYTES;
+const FILE_NAME = 'settings.yaml';
+
+const SettingsForm = Type.Object(
+  { file: Type.String({ maxLength: FILE_LIMIT_BYTES }), prune: Type.Optional(Type.String()) },
+  { additionalProperties: true },
+);
+
+/**
+ * Runs the settings service's apply (the CLI's `settings apply`) on uploaded text. The service
+ * reads a file, so the text is written to a private folder of its own for the call: a
+ * `content_file` it names is then simply not there, and reported as the CLI would.
+ */
+async function applyText(settings: SettingsService, text: string, options: ApplyOptions) {
+  const dir = await mkdtemp(path.join(tmpdir(), 'admin-settings-'));
+  try {
+    const file = path.join(dir, FILE_NAME);
+    await writeFile(file, text, { mode: 0o600 });
+    return await settings.apply(file, options);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Settings as code: download the export; upload a file, see its dry-run plan, then apply it. */
+export function settingsCodeSection({ settings }: { settings: SettingsService }): AdminSection {
+  return {
+    id: 'settings',
+    title: 'Settings as code',
+    viewPermission: 'settings.view',
+    routes: async (app) => {
+      acceptMultipartForms(app, FILE_LIMIT_BYTES);
+
+      app.get('/', { schema: { hide: true } }, async (request, reply) =>
+        sendPage(reply, settingsPage(personOf(request))),
+      );
+
+      app.get('/export', { schema: { hide: true } }, async (_request, reply) =>
+        reply
+          .type('application/yaml; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${FILE_NAME}"`)
+          .header('cache-control', 'no-store')
+          .send(await settings.export()),
+      );
+
+      // A dry run writes nothing: reading the settings is enough, as for the export.
+      app.post(
+        '/plan',
+        { config: { permission: 'settings.view' }, schema: { hide: true, body: SettingsForm } },
+        async (request, reply) => {
+          const { file, prune } = request.body;
+          const options = { prune: ticked(prune), dryRun: true };
+          const result = await applyText(settings, file, options);
+          return sendPage(reply, settingsResultPage(personOf(request), result, file, options));
+        },
+      );
+
+      app.post(
+        '/apply',
+        { config: { permission: 'settings.modify' }, schema: { hide: true, body: SettingsForm } },
+        async (request, reply) => {
+          const { file, prune } = request.body;
+          const options = { prune: ticked(prune), dryRun: false };
+          const result = await applyText(settings, file, options);
+          return sendPage(reply, settingsResultPage(personOf(request), result, file, options));
+        },
+      );
+    },
+  };
+}
