@@ -45,7 +45,7 @@ describe('the Infrastructure section', () => {
       proxyPort: 0,
       proxyPath: '/desk/',
     });
-    expect((await client.get(page)).body).toContain('https://lab.example.com/desk/');
+    expect((await client.get(page)).body).toContain('>lab.example.com/desk/<');
 
     // An allowed socket with no engine behind it: added, and offline with the engine's reason.
     const created = await submit(client, page, `${page}/agents/create`, {

@@ -31,11 +31,14 @@ export async function checkPage(page: Page, name: string) {
     const all = await page.evaluate(
       "[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth || e.scrollWidth > e.clientWidth + 1).slice(0, 12).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right) + ' sw' + e.scrollWidth + ' cw' + e.clientWidth)",
     );
-    throw new Error(`wider than a phone by ${overflow}: ${JSON.stringify(wide)} ${JSON.stringify(all)}`);
+    throw new Error(
+      `wider than a phone by ${overflow}: ${JSON.stringify(wide)} ${JSON.stringify(all)}`,
+    );
   }
   await page.setViewportSize({ width: 1280, height: 800 });
   await screenshots(page, name);
 }
 
 /** Waits for the console's notice after a form's redirect. */
-export const notice = (page: Page, text: string) => page.getByRole('status').getByText(text).waitFor();
+export const notice = (page: Page, text: string) =>
+  page.getByRole('status').getByText(text).waitFor();

@@ -55,11 +55,17 @@ describe('the console in Chromium: Workspaces, Infrastructure, Settings as code'
     const path = page.getByLabel('Persistent profile path');
     await path.fill('profiles/{name}');
     const problems = page.locator('#profile-problems');
-    await waitFor(async () => expect(await problems.textContent()).toContain('absolute path'), LONG);
+    await waitFor(
+      async () => expect(await problems.textContent()).toContain('absolute path'),
+      LONG,
+    );
     expect(await problems.textContent()).toContain('unknown placeholder(s) {name}');
     expect(await path.getAttribute('aria-invalid')).toBe('true');
     await path.fill('/mnt/profiles/{username}/{image_id}');
-    await waitFor(async () => expect(await problems.textContent()).toBe('This path is valid.'), LONG);
+    await waitFor(
+      async () => expect(await problems.textContent()).toBe('This path is valid.'),
+      LONG,
+    );
     await page.getByLabel('Cores').fill('1.5');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await notice(page, 'The changes were saved.');
@@ -145,7 +151,8 @@ describe('the console in Chromium: Workspaces, Infrastructure, Settings as code'
     ]);
     expect(await readFile(await download.path(), 'utf8')).toContain('version: 1');
 
-    const file = 'version: 1\nzones:\n  - {name: coded, proxy_hostname: coded.example.com, proxy_port: 0}\n';
+    const file =
+      'version: 1\nzones:\n  - {name: coded, proxy_hostname: coded.example.com, proxy_port: 0}\n';
     await page.getByLabel('Settings file (YAML or JSON)').setInputFiles({
       name: 'settings.yaml',
       mimeType: 'application/yaml',
@@ -175,9 +182,7 @@ describe('the console in Chromium: Workspaces, Infrastructure, Settings as code'
     for (const section of ['infrastructure', 'settings'])
       expect((await page.goto(`${origin}/admin/${section}`))?.status()).toBe(403);
     await page.goto(`${origin}/admin/workspaces`);
-    const token = await page.evaluate(
-      "document.querySelector('input[name=\"_csrf\"]').value",
-    );
+    const token = await page.evaluate('document.querySelector(\'input[name="_csrf"]\').value');
     const url = encodeURIComponent(`${server.origin}/forged/`);
     const post = (body: string) =>
       page.evaluate(

@@ -154,7 +154,7 @@ function zonesPart(person: AdminPerson, zones: ZoneRow[]): Html {
           <p class="muted">
             ${z.agentCount} agent${z.agentCount === 1 ? '' : 's'} · sessions at
             <span class="mono"
-              >https://${z.proxyHostname}${z.proxyPort ? `:${z.proxyPort}` : ''}${z.proxyPath}</span
+              >${z.proxyHostname}${z.proxyPort ? `:${z.proxyPort}` : ''}${z.proxyPath}</span
             >
           </p>
           ${
