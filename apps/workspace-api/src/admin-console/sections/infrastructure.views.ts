@@ -99,48 +99,25 @@ function engineForm(person: AdminPerson, zones: ZoneRow[]): Html {
 function zoneFields(prefix: string, zone: Partial<ZoneRow>): Html {
   const id = (name: string) => `${prefix}-${name}`;
   return html`<div class="form-grid">
-    <div class="field">
-      <label for="${id('name')}">Name</label>
-      <input id="${id('name')}" name="name" value="${zone.name ?? ''}" required maxlength="255" />
-    </div>
-    <div class="field">
-      <label for="${id('host')}">Proxy host name</label>
-      <input
-        id="${id('host')}"
-        name="proxy_hostname"
-        value="${zone.proxyHostname ?? ''}"
-        required
-        maxlength="255"
-        aria-describedby="${id('host')}-hint"
-      />
-      <small id="${id('host')}-hint" class="muted"
-        >or $request_host$: the host the browser used</small
-      >
-    </div>
-    <div class="field">
-      <label for="${id('port')}">Proxy port</label>
-      <input
-        id="${id('port')}"
-        name="proxy_port"
-        type="number"
-        min="0"
-        max="65535"
-        value="${zone.proxyPort ?? 443}"
-        required
-        aria-describedby="${id('port')}-hint"
-      />
-      <small id="${id('port')}-hint" class="muted">${PORT_HINT}</small>
-    </div>
-    <div class="field">
-      <label for="${id('path')}">Proxy path</label>
-      <input
-        id="${id('path')}"
-        name="proxy_path"
-        value="${zone.proxyPath ?? '/'}"
-        required
-        maxlength="1024"
-      />
-    </div>
+    ${field('name', 'Name', zone.name, { id: id('name'), required: true, maxlength: 255 })}
+    ${field('proxy_hostname', 'Proxy host name', zone.proxyHostname, {
+      id: id('host'),
+      required: true,
+      maxlength: 255,
+      hint: 'or $request_host$: the host the browser used',
+    })}
+    ${field('proxy_port', 'Proxy port', zone.proxyPort ?? 443, {
+      id: id('port'),
+      type: 'number',
+      required: true,
+      hint: PORT_HINT,
+      attrs: html`min="0" max="65535"`,
+    })}
+    ${field('proxy_path', 'Proxy path', zone.proxyPath ?? '/', {
+      id: id('path'),
+      required: true,
+      maxlength: 1024,
+    })}
   </div>`;
 }
 

@@ -266,31 +266,14 @@ function imageForm(person: AdminPerson, image: ImageRow): Html {
 function mappingFields(prefix: string, m: Partial<MappingRow>): Html {
   const f = (name: string) => `${prefix}-${name}`;
   return html`<div class="form-grid">
-      <div class="field">
-        <label for="${f('name')}">Name</label>
-        <input id="${f('name')}" name="name" value="${m.name ?? ''}" required maxlength="255" />
-      </div>
-      <div class="field">
-        <label for="${f('destination')}">Destination</label>
-        <input
-          id="${f('destination')}"
-          name="destination"
-          value="${m.destination ?? ''}"
-          required
-          maxlength="1024"
-          class="mono"
-          placeholder="/home/kasm-user/Desktop/README.txt"
-        />
-      </div>
-      <div class="field">
-        <label for="${f('description')}">Description</label>
-        <input
-          id="${f('description')}"
-          name="description"
-          value="${m.description ?? ''}"
-          maxlength="2000"
-        />
-      </div>
+      ${field('name', 'Name', m.name, { id: f('name'), required: true, maxlength: 255 })}
+      ${field('destination', 'Destination', m.destination, {
+        id: f('destination'),
+        required: true,
+        maxlength: 1024,
+        attrs: html`class="mono" placeholder="/home/kasm-user/Desktop/README.txt"`,
+      })}
+      ${field('description', 'Description', m.description, { id: f('description'), maxlength: 2000 })}
     </div>
     <div class="check">
       <input
