@@ -94,6 +94,8 @@ describe('the Infrastructure section', () => {
   });
 });
 
+const planOf = (page: string) => /name="plan" value="([0-9a-f]{64})"/.exec(page)?.[1] ?? '';
+
 const SETTINGS = `version: 1
 zones:
   - {name: coded, proxy_hostname: coded.example.com, proxy_port: 0}
@@ -116,13 +118,32 @@ describe('the Settings as code section', () => {
     );
     expect(await h.db.zone.count()).toBe(0);
 
-    await client.get('/admin/settings');
-    const applied = await postMultipart(h, client, '/admin/settings/apply', { file: SETTINGS });
+    const applied = await postMultipart(h, client, '/admin/settings/apply', {
+      file: SETTINGS,
+      plan: planOf(plan.body),
+    });
     expect(applied.statusCode).toBe(200);
     expect(applied.body).toContain('Applied 1 change');
     expect(await h.db.zone.findUniqueOrThrow({ where: { name: 'coded' } })).toMatchObject({
       proxyPort: 0,
     });
+  });
+
+  it('shows the new plan instead of applying when the settings changed since the plan', async () => {
+    const { client } = await signedInWith(h, ['settings.view', 'settings.modify']);
+    await client.get('/admin/settings');
+    const plan = await postMultipart(h, client, '/admin/settings/plan', {}, { file: SETTINGS });
+    await h.call('create_zone', {
+      target_zone: { name: 'coded', proxy_hostname: 'coded.example.com', proxy_port: 443 },
+    });
+    const applied = await postMultipart(h, client, '/admin/settings/apply', {
+      file: SETTINGS,
+      plan: planOf(plan.body),
+    });
+    expect(applied.body).toContain('The settings changed since that plan was shown');
+    expect(applied.body).toContain('~ zone &quot;coded&quot;: proxy_port 443 → 0');
+    const zone = await h.db.zone.findUniqueOrThrow({ where: { name: 'coded' } });
+    expect(zone.proxyPort).toBe(443);
   });
 
   it('lists every problem of an invalid file and writes nothing', async () => {

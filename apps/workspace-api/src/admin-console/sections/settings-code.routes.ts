@@ -8,14 +8,19 @@ import { sendPage } from '../../web';
 import { type AdminSection, personOf } from '../admin-context';
 import { acceptMultipartForms } from './multipart-form';
 import { ticked } from './section-forms';
-import { settingsPage, settingsResultPage } from './settings-code.views';
+import { planDigest, settingsPage, settingsResultPage } from './settings-code.views';
 
 /** A settings file with a few inline scripts of the most a file mapping may hold. */
 const FILE_LIMIT_BYTES = 4 * MAX_CONTENT_BYTES;
 const FILE_NAME = 'settings.yaml';
 
 const SettingsForm = Type.Object(
-  { file: Type.String({ maxLength: FILE_LIMIT_BYTES }), prune: Type.Optional(Type.String()) },
+  {
+    file: Type.String({ maxLength: FILE_LIMIT_BYTES }),
+    prune: Type.Optional(Type.String()),
+    /** The digest of the plan the person saw (planDigest); an apply of another plan shows it first. */
+    plan: Type.Optional(Type.String({ maxLength: 64 })),
+  },
   { additionalProperties: true },
 );
 
@@ -72,10 +77,20 @@ export function settingsCodeSection({ settings }: { settings: SettingsService })
         '/apply',
         { config: { permission: 'settings.modify' }, schema: { hide: true, body: SettingsForm } },
         async (request, reply) => {
-          const { file, prune } = request.body;
-          const options = { prune: ticked(prune), dryRun: false };
+          const { file, prune, plan } = request.body;
+          const person = personOf(request);
+          // The settings may have changed since the plan was shown: then the new plan is shown
+          // instead of applied. (Each apply re-plans in its own transaction; this keeps what is
+          // written to what the person saw, but for a change landing between these two calls.)
+          const dryRun = { prune: ticked(prune), dryRun: true };
+          const planned = await applyText(settings, file, dryRun);
+          if (planned.status !== 'dry_run' || planDigest(planned.changes) !== plan) {
+            const stale = planned.status === 'dry_run';
+            return sendPage(reply, settingsResultPage(person, planned, file, dryRun, stale));
+          }
+          const options = { ...dryRun, dryRun: false };
           const result = await applyText(settings, file, options);
-          return sendPage(reply, settingsResultPage(personOf(request), result, file, options));
+          return sendPage(reply, settingsResultPage(person, result, file, options));
         },
       );
     },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { html, type Html } from '@platform/http';
 import {
   type ApplyOptions,
@@ -70,10 +71,15 @@ function diff(lines: string[]): Html {
   return html`<pre class="diff" id="plan">${rows}</pre>`;
 }
 
-function applyForm(person: AdminPerson, text: string, options: ApplyOptions): Html {
+/** Names the plan a person saw, so that an apply can tell whether it would write that plan. */
+export const planDigest = (changes: ApplyResult['changes']) =>
+  createHash('sha256').update(changes.map(formatChange).join('\n')).digest('hex');
+
+function applyForm(person: AdminPerson, text: string, result: ApplyResult, options: ApplyOptions) {
   return html`<form method="post" action="/admin/settings/apply" enctype="multipart/form-data">
     ${csrfInput(person.csrf)}
     <input type="hidden" name="file" value="${text}" />
+    <input type="hidden" name="plan" value="${planDigest(result.changes)}" />
     ${options.prune ? html`<input type="hidden" name="prune" value="on" />` : null}
     <button type="submit">Apply these changes</button>
     <a href="/admin/settings">Cancel</a>
@@ -86,6 +92,8 @@ export function settingsResultPage(
   result: ApplyResult,
   text: string,
   options: ApplyOptions,
+  /** The settings changed since the person's plan: this is the new one. */
+  stale = false,
 ): Html {
   const lines = result.changes.map(formatChange);
   const body = (() => {
@@ -101,14 +109,22 @@ export function settingsResultPage(
       case 'unchanged':
         return html`<p role="status">No changes: the settings already match the file.</p>`;
       case 'dry_run':
-        return html`<p role="status">
+        return html`${
+            stale
+              ? html`<p class="error" role="alert">
+                  The settings changed since that plan was shown, so nothing was written: this is
+                  the plan now.
+                </p>`
+              : null
+          }
+          <p role="status">
             Plan${options.prune ? ' (with prune)' : ''}: ${countChanges(result.changes)}. Nothing
             was written yet.
           </p>
           ${diff(lines)}
           ${
             may(person, 'settings.modify')
-              ? applyForm(person, text, options)
+              ? applyForm(person, text, result, options)
               : html`<p>Applying needs the settings.modify permission.</p>`
           }`;
       case 'applied':
