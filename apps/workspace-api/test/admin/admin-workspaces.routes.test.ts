@@ -3,6 +3,7 @@ import { createHarness, type Harness } from '../harness';
 import { registryList, STANDARD_WORKSPACES } from '../registry-fixtures';
 import { registryFiles, startRegistryServer, type RegistryServer } from '../registry-server';
 import { createImage } from '../image-factories';
+import { FILE_MAPPING_BODY_LIMIT_BYTES } from '../../src/file-mappings';
 import { signedInWith, submit } from './admin-fixtures';
 import { postMultipart } from './admin-multipart';
 
@@ -165,6 +166,29 @@ describe('the Workspaces section', () => {
     expect((await h.db.fileMapping.findFirstOrThrow()).content).toBe('echo 2');
     const removed = await submit(client, page, `${page}/mappings/${mid}/delete`);
     expect(removed.statusCode).toBe(303);
+    expect(await h.db.fileMapping.count()).toBe(0);
+  });
+
+  it('refuses a malformed or oversized multipart form with a 400, changing nothing', async () => {
+    const imageId = await createImage(h.db);
+    const { client } = await signedInWith(h, ['images.view', 'settings.view', 'settings.modify']);
+    const url = `/admin/workspaces/images/${imageId}/mappings/create`;
+    await client.get(`/admin/workspaces/images/${imageId}`);
+    const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const malformed = await h.inject({
+      method: 'POST',
+      url,
+      headers: { cookie, 'content-type': 'multipart/form-data' },
+      payload: 'no boundary',
+    });
+    expect(malformed.statusCode).toBe(400);
+    const huge = await postMultipart(h, client, url, {
+      name: 'Big',
+      destination: '/big.txt',
+      content: 'x'.repeat(FILE_MAPPING_BODY_LIMIT_BYTES + 1),
+    });
+    expect(huge.statusCode).toBe(400);
+    expect(huge.body).toContain('The form is over');
     expect(await h.db.fileMapping.count()).toBe(0);
   });
 
