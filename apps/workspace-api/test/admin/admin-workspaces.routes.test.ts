@@ -57,7 +57,9 @@ describe('the Workspaces section', () => {
     const image = await h.db.image.findFirstOrThrow({ where: { name: 'kasmweb/firefox:1.16.0' } });
     expect(image.registryId).toBe(toUuid(registryId));
     const again = await client.get(`/admin/workspaces/registries/${registryId}`);
-    expect(again.body).toContain('<strong>Installed</strong>');
+    expect(again.body).toMatch(
+      /<strong>Installed<\/strong> as\s*<a href="\/admin\/workspaces\/images\/[0-9a-f]{32}">Firefox<\/a>\s*<\/p>/,
+    );
 
     const incompatible = await submit(
       client,

@@ -116,11 +116,13 @@ export function workspacesSection(deps: WorkspacesSectionDeps): AdminSection {
         async (request, reply) => {
           const { registryId } = request.params;
           const all = request.query.all === '1';
-          const [registry, listed] = await Promise.all([
+          const [registry, listed, installed] = await Promise.all([
             registries.find(registryId),
             registryWorkspaces.list(registryId, all),
+            images.list(),
           ]);
-          const view = { registry, ...listed, series: registryWorkspaces.series, all };
+          const copies = installed.filter((i) => i.registryId === registry.id);
+          const view = { registry, ...listed, series: registryWorkspaces.series, all, copies };
           const notice = noticeOf(NOTICES, request.query.done);
           return sendPage(reply, registryPage(personOf(request), view, notice));
         },

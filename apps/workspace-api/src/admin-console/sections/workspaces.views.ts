@@ -140,6 +140,23 @@ export interface RegistryView extends Listed {
   series: string;
   /** Whether incompatible entries are shown too. */
   all: boolean;
+  /** The workspaces installed from this registry. */
+  copies: ImageRow[];
+}
+
+/** Where an entry is installed, and the image it runs when the registry now names another. */
+function installedCopy(view: RegistryView, entry: Listed['workspaces'][number]): Html {
+  const copy = view.copies.find((c) => c.registryEntryName === entry.name);
+  if (!copy) return html`<p><strong>Installed</strong></p>`;
+  return html`<p>
+    <strong>Installed</strong> as
+    <a href="/admin/workspaces/images/${toWireId(copy.id)}">${copy.friendlyName}</a>${
+      copy.name === entry.image
+        ? null
+        : html` (it runs <span class="mono">${copy.name}</span>; the registry now names
+            <span class="mono">${entry.image}</span>)`
+    }
+  </p>`;
 }
 
 export function registryPage(person: AdminPerson, view: RegistryView, notice?: string): Html {
@@ -191,7 +208,7 @@ export function registryPage(person: AdminPerson, view: RegistryView, notice?: s
               }
               ${
                 w.installed
-                  ? html`<p><strong>Installed</strong></p>`
+                  ? installedCopy(view, w)
                   : install
                     ? actionForm(
                         person,
