@@ -20,7 +20,9 @@ import { type AdminSection, may, personOf } from '../admin-context';
 import { acceptMultipartForms } from './multipart-form';
 import { numberIn } from './form-numbers';
 import { DoneQuery, noticeOf, ticked } from './section-forms';
-import { imagePage, registryPage, workspacesPage } from './workspaces.views';
+import { registryPage } from './registries.views';
+import { imagePage } from './workspace-image.views';
+import { workspacesPage } from './workspaces.views';
 
 const NOTICES = {
   added: 'The registry was added.',
