@@ -8,6 +8,7 @@ import { sendPage } from '../../web';
 import { type AdminSection, personOf } from '../admin-context';
 import { acceptMultipartForms } from './multipart-form';
 import { ticked } from './section-forms';
+import { requireGrantsOf } from './settings-grants';
 import { planDigest, settingsPage, settingsResultPage } from './settings-code.views';
 
 /** A settings file with a few inline scripts of the most a file mapping may hold. */
@@ -88,6 +89,7 @@ export function settingsCodeSection({ settings }: { settings: SettingsService })
             const stale = planned.status === 'dry_run';
             return sendPage(reply, settingsResultPage(person, planned, file, dryRun, stale));
           }
+          requireGrantsOf(person, planned.changes);
           const options = { ...dryRun, dryRun: false };
           const result = await applyText(settings, file, options);
           return sendPage(reply, settingsResultPage(person, result, file, options));
