@@ -11,8 +11,11 @@ import {
   apiKeysSection,
   auditSection,
   groupsSection,
+  infrastructureSection,
   sessionsSection,
+  settingsCodeSection,
   usersSection,
+  workspacesSection,
 } from './admin-console';
 import { agentsRoutes, createAgentsService } from './agents';
 import {
@@ -76,6 +79,7 @@ import {
   registryRoutes,
 } from './registry';
 import { createRepositories } from './repositories';
+import { createSettingsRepository, createSettingsService } from './settings';
 import { createLoginsRepository, createLoginsService, loginsRoutes } from './logins';
 import { createTargetUserResolver, createUsersService, usersRoutes } from './users';
 import {
@@ -167,6 +171,10 @@ export async function buildApp(
     policy,
     reservations: () => sessionParts.kasms.reservations(),
     zones: data.zones,
+  });
+  const settings = createSettingsService({
+    settings: createSettingsRepository(database),
+    enginePolicy: policy,
   });
   const registry = createRegistry();
   const workspaceMetrics = createWorkspaceMetrics({
@@ -323,8 +331,11 @@ export async function buildApp(
         sections: [
           usersSection({ users, groups, memberships, sessions, logins }),
           groupsSection({ groups, memberships, groupImages, images }),
+          workspacesSection({ images, registries, registryWorkspaces, fileMappings }),
+          infrastructureSection({ agents, zones }),
           sessionsSection({ sessions }),
           apiKeysSection({ apiKeys }),
+          settingsCodeSection({ settings, audit }),
           auditSection({ auditLog: createAuditLog(auditEvents) }),
         ],
       }),

@@ -2,11 +2,16 @@ import path from 'node:path';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AssetParamsSchema, html, loadPageAssets, sendAsset } from '@platform/http';
-import { toWireId } from '@platform/schemas';
-import { type AuditContext, type AuditTrail, auditWrites, requestOrigin } from '../audit';
+import { type AuditTrail, auditWrites } from '../audit';
 import { ForbiddenError } from '../errors';
 import { assertCsrf, csrfTokenFor, formSecret, sendPage, signInPage } from '../web';
-import { type AdminSection, may, personOf, requirePermission } from './admin-context';
+import {
+  type AdminSection,
+  consoleContext,
+  may,
+  personOf,
+  requirePermission,
+} from './admin-context';
 import { adminPage } from './admin-layout';
 
 export interface AdminConsoleOptions {
@@ -16,17 +21,6 @@ export interface AdminConsoleOptions {
   permissionsOf(userId: string): Promise<string[]>;
   /** The trail every write is recorded in, as the API's are, with the person as its actor. */
   audit: AuditTrail;
-}
-
-/** A console request's actor: the signed-in person, once the console has let them in. */
-function consoleContext(request: FastifyRequest): AuditContext | null {
-  const person = request.admin;
-  if (!person) return null;
-  return {
-    actor: { kind: 'user', id: toWireId(person.userId), username: person.username },
-    channel: 'console',
-    ...requestOrigin(request),
-  };
 }
 
 /** Beside this module in the sources, beside the bundle in dist/ (the build copies them). */

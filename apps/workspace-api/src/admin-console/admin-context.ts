@@ -1,6 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { toWireId } from '@platform/schemas';
 import { holds, type KeyGrant, type Permission } from '../api-keys';
+import { type AuditContext, requestOrigin } from '../audit';
 import { ForbiddenError } from '../errors';
 
 /**
@@ -48,3 +50,14 @@ export function requirePermission(person: Pick<AdminPerson, 'grant'>, permission
 /** Whether the person may do what `permission` allows: forms for it are shown only then. */
 export const may = (person: Pick<AdminPerson, 'grant'>, permission: Permission) =>
   holds(person.grant, permission);
+
+/** A console request's actor: the signed-in person, once the console has let them in. */
+export function consoleContext(request: FastifyRequest): AuditContext | null {
+  const person = request.admin;
+  if (!person) return null;
+  return {
+    actor: { kind: 'user', id: toWireId(person.userId), username: person.username },
+    channel: 'console',
+    ...requestOrigin(request),
+  };
+}

@@ -78,9 +78,17 @@ export function field(
   name: string,
   label: string,
   value: string | number | null | undefined,
-  o: { type?: string; required?: boolean; maxlength?: number; hint?: string; attrs?: Html } = {},
+  o: {
+    type?: string;
+    required?: boolean;
+    maxlength?: number;
+    hint?: string;
+    attrs?: Html;
+    /** For a page with several forms holding the same field. */
+    id?: string;
+  } = {},
 ): Html {
-  const id = `f-${name}`;
+  const id = o.id ?? `f-${name}`;
   return html`<div class="field">
     <label for="${id}">${label}</label>
     <input

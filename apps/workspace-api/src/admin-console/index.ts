@@ -12,5 +12,8 @@ export { actionForm, adminPage, checkbox, field } from './admin-layout';
 export { apiKeysSection } from './sections/api-keys.routes';
 export { auditSection } from './sections/audit.routes';
 export { groupsSection } from './sections/groups.routes';
+export { infrastructureSection } from './sections/infrastructure.routes';
 export { sessionsSection } from './sections/sessions.routes';
+export { settingsCodeSection } from './sections/settings-code.routes';
 export { usersSection } from './sections/users.routes';
+export { workspacesSection } from './sections/workspaces.routes';

@@ -9,6 +9,8 @@ import type { SettingsRepository } from './settings.repository';
 export interface ApplyOptions {
   prune: boolean;
   dryRun: boolean;
+  /** Records this apply's changes in its transaction instead of the service's own recorder. */
+  recordChanges?: (tx: Tx, changes: SettingsChange[]) => Promise<void>;
 }
 
 export type ApplyResult =
@@ -55,7 +57,7 @@ export function createSettingsService({
         if (options.dryRun)
           return { status: 'dry_run', problems: [], changes: plan.changes, written: 0 };
         await settings.writeChanges(tx, plan.changes, current);
-        await recordChanges?.(tx, plan.changes);
+        await (options.recordChanges ?? recordChanges)?.(tx, plan.changes);
         return {
           status: 'applied',
           problems: [],
