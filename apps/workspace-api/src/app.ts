@@ -37,6 +37,7 @@ import { createEngines } from './docker';
 import {
   createKasmReads,
   createKasmsRepository,
+  createInputRecorder,
   createSessionAccess,
   createSessionLauncher,
   createSessionSockets,
@@ -236,6 +237,10 @@ export async function buildApp(
   await app.register(sessionProxy, {
     access,
     sockets,
+    recordInput: createInputRecorder({
+      write: (kasmId, at) => kasms.recordInput(kasmId, at),
+      onError: (error, kasmId) => app.log.warn({ err: error, kasmId }, 'session input not recorded'),
+    }),
     signedInUser: async (token) => (await logins.sessionUser(token))?.userId ?? null,
   });
   await app.register(webPlugin, {

@@ -41,6 +41,9 @@ function logged(engine: Engine, agent: EngineAgent, log: EngineLog): Engine {
     create: watch('create', engine.create),
     start: watch('start', engine.start),
     exec: watch('exec', engine.exec),
+    stop: watch('stop', engine.stop),
+    pause: watch('pause', engine.pause),
+    unpause: watch('unpause', engine.unpause),
     removeSession: watch('removeSession', engine.removeSession),
     listSessions: watch('listSessions', engine.listSessions),
   };
@@ -55,6 +58,9 @@ function failing(error: EngineError): Engine {
     create: fail,
     start: fail,
     exec: fail,
+    stop: fail,
+    pause: fail,
+    unpause: fail,
     removeSession: fail,
     listSessions: fail,
   };

@@ -8,6 +8,7 @@ import { readTimeline } from './launch-timeline';
 import {
   ExecCommandBodySchema,
   ExecResultSchema,
+  KasmEnvelopeSchema,
   KasmIdBodySchema,
   KasmsSchema,
   KasmStatusSchema,
@@ -151,6 +152,32 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsServi
       };
     },
   );
+
+  const sleepOperations = [
+    ['stop', 'Stop the container and keep it with its disk; frees its cores and memory on the agent'],
+    ['pause', 'Freeze the container (docker pause); its cores and memory stay reserved'],
+    ['resume', 'Bring a stopped or paused session back to running on the same agent'],
+  ] as const;
+  for (const [operation, summary] of sleepOperations) {
+    app.post(
+      `/${operation}_kasm`,
+      {
+        config: { permission: 'sessions.modify' },
+        schema: {
+          tags,
+          security,
+          summary,
+          body: KasmIdBodySchema,
+          response: { 200: KasmEnvelopeSchema, ...errorResponses(404, 409, 502) },
+        },
+      },
+      async (request) => {
+        const { kasm_id, user_id } = request.body;
+        const row = await sessions.sleepOrWake(operation, kasm_id, user_id);
+        return { kasm: toKasmResponse(row), current_time: now() };
+      },
+    );
+  }
 
   app.post(
     '/destroy_kasm',

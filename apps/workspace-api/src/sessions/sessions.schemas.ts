@@ -67,7 +67,8 @@ export const KasmSchema = Type.Object({
     friendly_name: Type.String(),
   }),
   operational_status: Type.String({
-    description: 'requested, provisioning, starting, running, stopping, stopped or error',
+    description:
+      'requested, provisioning, starting, running; paused (frozen) or stopped (kept, resumable); stopping, destroyed or error',
   }),
   operational_message: Type.String(),
   operational_progress: Type.Integer({ description: '0-100' }),
@@ -133,6 +134,9 @@ export const KasmsSchema = Type.Object({
   kasms: Type.Array(KasmSchema),
   current_time: Type.String(),
 });
+/** What stop_kasm, pause_kasm and resume_kasm answer: the session as it is afterwards. */
+export const KasmEnvelopeSchema = Type.Object({ kasm: KasmSchema, current_time: Type.String() });
+
 export const KeepaliveSchema = Type.Object({
   usage_reached: Type.Boolean({ description: 'True once the session time limit caps the expiry' }),
   expiration_date: TimestampSchema,

@@ -18,6 +18,7 @@ import { LIVE_STATUSES, type RequestHost } from '../domain';
 import { kasmAgent, type KasmReads, type KasmWithOwners } from './kasm-owners';
 import type { KasmsRepository } from './kasms.repository';
 import type { SessionLauncher } from './session-launcher';
+import { createSessionSleep } from './session-sleep';
 import type { ExecCommandBody, RequestKasmBody } from './sessions.schemas';
 
 /** Live sessions a user may hold when none of their groups sets max_kasms_per_user. */
@@ -51,6 +52,7 @@ const isLive = (status: string) => (LIVE_STATUSES as readonly string[]).includes
 export function createSessionsService(deps: SessionsDeps) {
   const { config, kasms, reads, agents, launchPlans, engines, launcher, owner } = deps;
   const leaseMs = config.SESSION_LEASE_SECONDS * 1000;
+  const sleep = createSessionSleep(deps);
 
   async function load(kasmId: string, userId?: string): Promise<KasmWithOwners> {
     const row = await reads.find(toUuid(kasmId));
@@ -158,7 +160,7 @@ export function createSessionsService(deps: SessionsDeps) {
       throw error;
     }
     await kasms.transition(row.id, ['stopping'], {
-      status: 'stopped',
+      status: 'destroyed',
       stoppedAt: new Date(),
       leaseOwner: null,
       leaseUntil: null,
@@ -290,6 +292,25 @@ export function createSessionsService(deps: SessionsDeps) {
 
     async destroy(kasmId: string, userId?: string): Promise<void> {
       await destroyRow(await load(kasmId, userId));
+    },
+
+    /** stop_kasm, pause_kasm or resume_kasm; answers the session as it is afterwards. */
+    async sleepOrWake(
+      operation: 'stop' | 'pause' | 'resume',
+      kasmId: string,
+      userId?: string,
+    ): Promise<KasmWithOwners> {
+      const row = await load(kasmId, userId);
+      await sleep[operation](row);
+      return sleep.after(row);
+    },
+
+    /** Stops or destroys a running session that sat idle past its workspace's limit. */
+    async endIdle(kasmId: string, action: string): Promise<void> {
+      const row = await reads.find(kasmId);
+      if (!row || row.status !== 'running') return;
+      if (action === 'destroy') await destroyRow(row);
+      else await sleep.stop(row);
     },
 
     countLive: (userId: string) => kasms.countLive(toUuid(userId)),
