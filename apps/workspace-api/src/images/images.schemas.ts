@@ -6,7 +6,11 @@ import { TargetUserSchema } from '../api';
 const IDLE_LIMIT =
   'Seconds a running session may go without input on its stream (or a keepalive) before idle_action; null or 0: no limit';
 const IDLE_ACTION = 'What ends an idle session: stop (kept, resumable with resume_kasm) or destroy';
-export const IdleLimitSchema = Type.Integer({ minimum: 0, maximum: 31_536_000, description: IDLE_LIMIT });
+export const IdleLimitSchema = Type.Integer({
+  minimum: 0,
+  maximum: 31_536_000,
+  description: IDLE_LIMIT,
+});
 export const IdleActionSchema = Type.Union([Type.Literal('stop'), Type.Literal('destroy')], {
   description: IDLE_ACTION,
 });

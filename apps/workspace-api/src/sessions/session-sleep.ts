@@ -53,13 +53,18 @@ export function createSessionSleep(deps: SleepDeps) {
   async function stop(row: KasmWithOwners): Promise<void> {
     if (row.status === 'stopped') return;
     if (row.status !== 'running' && row.status !== 'paused')
-      throw new KasmNotRunningError(`The session is ${row.status}; only a running or paused session stops`);
+      throw new KasmNotRunningError(
+        `The session is ${row.status}; only a running or paused session stops`,
+      );
     const engine = engines.forAgent(row.agent);
     const containerId = containerOf(row);
     await endAccess(row.id);
     if (row.status === 'paused') await onEngine(engine.unpause(containerId));
     await onEngine(engine.stop(containerId));
-    const moved = await kasms.transition(row.id, [row.status], { status: 'stopped', hostPort: null });
+    const moved = await kasms.transition(row.id, [row.status], {
+      status: 'stopped',
+      hostPort: null,
+    });
     if (!moved) throw new KasmNotRunningError('The session changed while it was being stopped');
   }
 
@@ -175,7 +180,9 @@ export function createSessionSleep(deps: SleepDeps) {
       return;
     }
     if (row.status !== 'stopped')
-      throw new KasmCannotResumeError(`The session is ${row.status}; only a stopped or paused session resumes`);
+      throw new KasmCannotResumeError(
+        `The session is ${row.status}; only a stopped or paused session resumes`,
+      );
     await reserveAgain(row);
     await startAgain(row);
   }

@@ -8,6 +8,7 @@ import { readTimeline } from './launch-timeline';
 import {
   ExecCommandBodySchema,
   ExecResultSchema,
+  JpegSchema,
   KasmEnvelopeSchema,
   KasmIdBodySchema,
   KasmsSchema,
@@ -15,6 +16,7 @@ import {
   KeepaliveSchema,
   RequestKasmBodySchema,
   RequestKasmResponseSchema,
+  ScreenshotBodySchema,
   UserIdBodySchema,
 } from './sessions.schemas';
 import type { SessionsService } from './sessions.service';
@@ -154,7 +156,10 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsServi
   );
 
   const sleepOperations = [
-    ['stop', 'Stop the container and keep it with its disk; frees its cores and memory on the agent'],
+    [
+      'stop',
+      'Stop the container and keep it with its disk; frees its cores and memory on the agent',
+    ],
     ['pause', 'Freeze the container (docker pause); its cores and memory stay reserved'],
     ['resume', 'Bring a stopped or paused session back to running on the same agent'],
   ] as const;
@@ -178,6 +183,26 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsServi
       },
     );
   }
+
+  app.post(
+    '/get_kasm_screenshot',
+    {
+      config: { permission: 'sessions.view' },
+      schema: {
+        tags,
+        security,
+        summary:
+          "The session's screen as a JPEG, for workspaces with a VNC display (KASM_NO_DISPLAY otherwise)",
+        body: ScreenshotBodySchema,
+        response: { 200: JpegSchema, ...errorResponses(404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const { kasm_id, user_id, width } = request.body;
+      const image = await sessions.screenshot(kasm_id, user_id, width);
+      return reply.type('image/jpeg').header('cache-control', 'no-store').send(image);
+    },
+  );
 
   app.post(
     '/destroy_kasm',

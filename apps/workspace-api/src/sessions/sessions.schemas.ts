@@ -134,6 +134,25 @@ export const KasmsSchema = Type.Object({
   kasms: Type.Array(KasmSchema),
   current_time: Type.String(),
 });
+export const ScreenshotBodySchema = Type.Object({
+  kasm_id: IdSchema,
+  user_id: Type.Optional(IdSchema),
+  width: Type.Optional(
+    Type.Integer({
+      minimum: 16,
+      maximum: 7680,
+      description: "The image's width in pixels, its height in proportion; absent: the screen's",
+    }),
+  ),
+});
+
+/** get_kasm_screenshot's answer: a JPEG body, which the serializer passes through untouched. */
+export const JpegSchema = Type.Unsafe<Buffer>({
+  type: 'string',
+  format: 'binary',
+  description: 'image/jpeg: the session screen',
+});
+
 /** What stop_kasm, pause_kasm and resume_kasm answer: the session as it is afterwards. */
 export const KasmEnvelopeSchema = Type.Object({ kasm: KasmSchema, current_time: Type.String() });
 

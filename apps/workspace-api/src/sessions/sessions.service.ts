@@ -8,6 +8,7 @@ import type { Tx } from '../db';
 import { EngineError, type Engines } from '../engines';
 import {
   EngineFailedError,
+  KasmNoDisplayError,
   KasmNotFoundError,
   KasmNotRunningError,
   SessionLimitReachedError,
@@ -18,8 +19,13 @@ import { LIVE_STATUSES, type RequestHost } from '../domain';
 import { kasmAgent, type KasmReads, type KasmWithOwners } from './kasm-owners';
 import type { KasmsRepository } from './kasms.repository';
 import type { SessionLauncher } from './session-launcher';
+import { containerEndpoint } from './session-endpoint';
+import { readScreen, ScreenUnreadableError, screenJpeg } from './session-screen';
 import { createSessionSleep } from './session-sleep';
 import type { ExecCommandBody, RequestKasmBody } from './sessions.schemas';
+
+/** How long reading a session's screen may take: its display answers in well under a second. */
+const SCREEN_TIMEOUT_MS = 10_000;
 
 /** Live sessions a user may hold when none of their groups sets max_kasms_per_user. */
 export const DEFAULT_SESSION_LIMIT = 2;
@@ -303,6 +309,20 @@ export function createSessionsService(deps: SessionsDeps) {
       const row = await load(kasmId, userId);
       await sleep[operation](row);
       return sleep.after(row);
+    },
+
+    /** get_kasm_screenshot: the running session's screen as a JPEG, `width` pixels wide if given. */
+    async screenshot(kasmId: string, userId: string | undefined, width?: number): Promise<Buffer> {
+      const row = await load(kasmId, userId);
+      if (row.status !== 'running' || !row.hostPort)
+        throw new KasmNotRunningError(`The session is ${row.status}`);
+      const { origin, authorization } = containerEndpoint(row, row.hostPort);
+      try {
+        return screenJpeg(await readScreen(origin, authorization, SCREEN_TIMEOUT_MS), width);
+      } catch (error) {
+        if (error instanceof ScreenUnreadableError) throw new KasmNoDisplayError(error.message);
+        throw error;
+      }
     },
 
     /** Stops or destroys a running session that sat idle past its workspace's limit. */

@@ -159,6 +159,18 @@ describe('pause_kasm', () => {
   });
 });
 
+describe('get_kasm_screenshot', () => {
+  it('answers KASM_NO_DISPLAY for a workspace whose display cannot be read', async () => {
+    // The test image serves a WebSocket echo at /websockify: a stream, but no VNC server.
+    const { kasm_id } = await running('no-display');
+    const res = await w.h.call('get_kasm_screenshot', { kasm_id, width: 320 });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ code: 'KASM_NO_DISPLAY' });
+    expect(res.json().detail).toMatch(/display|VNC/);
+    expect((await w.h.call('get_kasm_screenshot', { kasm_id, width: 2 })).statusCode).toBe(400);
+  });
+});
+
 describe('the idle limit', () => {
   /** A workspace with an idle limit, set as an administrator would: update_image. */
   async function idleWorkspace(action: 'stop' | 'destroy'): Promise<string> {
