@@ -27,6 +27,14 @@ export interface AgentValues {
   coresOverride: number;
   memoryOverride: number;
 }
+/** What the settings file sets on an installed workspace. */
+export interface WorkspaceValues {
+  persistentProfilePath?: string;
+  /** Null: no idle limit. */
+  idleLimitSeconds?: number | null;
+  idleAction?: 'stop' | 'destroy';
+}
+
 export interface MappingValues {
   name: string;
   description: string;
@@ -54,7 +62,7 @@ interface ChangeBase {
 export type SettingsChange =
   | (ChangeBase & { entity: 'zone'; values: ZoneValues })
   | (ChangeBase & { entity: 'agent'; values: AgentValues })
-  | (ChangeBase & { entity: 'workspace'; values: { persistentProfilePath: string } })
+  | (ChangeBase & { entity: 'workspace'; values: WorkspaceValues })
   | (ChangeBase & { entity: 'file_mapping'; target: TargetRef; values: MappingValues });
 
 /** The fields of `to` that differ from `from`, under their settings-file names; absent ones are left alone. */

@@ -26,14 +26,17 @@ export function exportSettings(current: CurrentSettings): string {
 
   const workspaces = current.images
     .map((image) => ({ image, mappings: mappingsOf('image', image.id) }))
-    .filter(({ image, mappings }) => image.persistentProfilePath !== '' || mappings.length > 0)
     .map(({ image, mappings }) => ({
       name: image.name,
       ...(image.persistentProfilePath
         ? { persistent_profile_path: image.persistentProfilePath }
         : {}),
+      ...(image.idleLimitSeconds ? { idle_limit_seconds: image.idleLimitSeconds } : {}),
+      ...(image.idleAction !== 'stop' ? { idle_action: image.idleAction } : {}),
       ...(mappings.length ? { file_mappings: mappings } : {}),
-    }));
+    }))
+    // A workspace with nothing set but its name says nothing.
+    .filter((workspace) => Object.keys(workspace).length > 1);
   const withMappings = <T extends { id: string }>(
     type: string,
     rows: T[],

@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { AgentFields, EngineAgentFields } from '../agents';
 import { FileMappingFields } from '../file-mappings';
-import { ProfilePathSchema } from '../images';
+import { IdleActionSchema, IdleLimitSchema, ProfilePathSchema } from '../images';
 import { ZONE_DEFAULTS, ZoneFields } from '../zones';
 
 /** Where the settings file is documented: a path from the repository's root and its section. */
@@ -75,6 +75,8 @@ export const WorkspaceSettingSchema = Type.Object(
       description: 'An installed workspace, by its image name: kasmweb/terminal:1.16.0',
     }),
     persistent_profile_path: Type.Optional(ProfilePathSchema),
+    idle_limit_seconds: Type.Optional(IdleLimitSchema),
+    idle_action: Type.Optional(IdleActionSchema),
     file_mappings: FileMappings,
   },
   { ...Strict, description: 'Workspaces are installed from a registry, never created here' },

@@ -166,7 +166,13 @@ export function normalizeSettings(
     return target;
   };
 
-  type Workspace = { name: string; persistent_profile_path?: string; file_mappings?: unknown };
+  type Workspace = {
+    name: string;
+    persistent_profile_path?: string;
+    idle_limit_seconds?: number;
+    idle_action?: 'stop' | 'destroy';
+    file_mappings?: unknown;
+  };
   for (const { raw, valid, path } of owners<Workspace>(
     value,
     'workspaces',
@@ -184,6 +190,8 @@ export function normalizeSettings(
       desired.workspaces.push({
         name: target.name,
         persistentProfilePath: profilePath,
+        idleLimitSeconds: valid.idle_limit_seconds,
+        idleAction: valid.idle_action,
         at: target.at,
       });
   }
