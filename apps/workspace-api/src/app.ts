@@ -140,6 +140,7 @@ export async function buildApp(
     engines: sessionParts.engines,
     policy,
     reservations: () => sessionParts.kasms.reservations(),
+    hasSessions: (agentId) => sessionParts.kasms.hasLiveOn(agentId),
     zones: data.zones,
   });
   const registry = createRegistry();
@@ -239,7 +240,8 @@ export async function buildApp(
     sockets,
     recordInput: createInputRecorder({
       write: (kasmId, at) => kasms.recordInput(kasmId, at),
-      onError: (error, kasmId) => app.log.warn({ err: error, kasmId }, 'session input not recorded'),
+      onError: (error, kasmId) =>
+        app.log.warn({ err: error, kasmId }, 'session input not recorded'),
     }),
     signedInUser: async (token) => (await logins.sessionUser(token))?.userId ?? null,
   });

@@ -55,6 +55,10 @@ export function createKasmsRepository(database: Database) {
       return row.hasLive;
     },
 
+    /** Whether any session on the agent is live (stopped ones hold a container there too). */
+    hasLiveOn: async (agentId: string) =>
+      (await db.kasm.count({ where: { agentId, status: live }, take: 1 })) > 0,
+
     countLive: (userId: string, tx?: Tx) =>
       (tx ?? db).kasm.count({ where: { userId, status: live } }),
 

@@ -171,6 +171,13 @@ export function createSessionSleep(deps: SleepDeps) {
   }
 
   async function resume(row: KasmWithOwners): Promise<void> {
+    await wake(row);
+    // The proxy's cached refusal ("the session is stopped") goes at once here; other replicas'
+    // caches last a second.
+    deps.endAccess(row.id);
+  }
+
+  async function wake(row: KasmWithOwners): Promise<void> {
     if (row.status === 'running') return;
     if (row.status === 'paused') {
       await onEngine(engines.forAgent(row.agent).unpause(containerOf(row)));

@@ -66,6 +66,10 @@ describe('stop_kasm and resume_kasm', () => {
     const state = await containerState(kasm_id);
     expect(state.Running).toBe(false);
     expect(await allocatedCores()).toBe(reservedRunning - 0.5);
+    // Its container is still on the agent: the agent cannot be deleted from under it.
+    const deleteAgent = await w.h.call('delete_agent', { target_agent: { agent_id: w.agentId } });
+    expect(deleteAgent.statusCode).toBe(409);
+    expect(deleteAgent.json().code).toBe('AGENT_HAS_SESSIONS');
     // The session still counts as the user's and is listed; the proxy says why it cannot enter.
     const listed = (await w.h.call('get_user_kasms', { user_id: user.user_id })).json();
     expect(listed.kasms.map((k: { kasm_id: string }) => k.kasm_id)).toEqual([kasm_id]);
