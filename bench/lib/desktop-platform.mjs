@@ -83,7 +83,7 @@ export async function startPlatform(engine, friendlyName) {
       for (;;) {
         const status = await call('get_kasm_status', { kasm_id: kasmId });
         if (status.operational_status === 'running') return status;
-        if (['error', 'stopped'].includes(status.operational_status))
+        if (['error', 'destroyed'].includes(status.operational_status))
           throw new Error(`session ${kasmId}: ${status.operational_message}`);
         await sleep(10);
       }

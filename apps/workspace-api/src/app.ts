@@ -49,6 +49,7 @@ import { createEngines } from './docker';
 import {
   createKasmReads,
   createKasmsRepository,
+  createInputRecorder,
   createSessionAccess,
   createSessionLauncher,
   createSessionSockets,
@@ -170,6 +171,7 @@ export async function buildApp(
     engines: sessionParts.engines,
     policy,
     reservations: () => sessionParts.kasms.reservations(),
+    hasSessions: (agentId) => sessionParts.kasms.hasLiveOn(agentId),
     zones: data.zones,
   });
   const settings = createSettingsService({
@@ -315,6 +317,11 @@ export async function buildApp(
   await app.register(sessionProxy, {
     access,
     sockets,
+    recordInput: createInputRecorder({
+      write: (kasmId, at) => kasms.recordInput(kasmId, at),
+      onError: (error, kasmId) =>
+        app.log.warn({ err: error, kasmId }, 'session input not recorded'),
+    }),
     signedInUser: async (token) => (await logins.sessionUser(token))?.userId ?? null,
   });
   await app.register(webPlugin, {

@@ -221,6 +221,10 @@ export const SettingsInvalidError = createError(
 export const KasmNotFoundError = createError('KASM_NOT_FOUND', 'No session matches %s', 404);
 export const SessionLimitReachedError = createError('SESSION_LIMIT_REACHED', '%s', 409);
 export const KasmNotRunningError = createError('KASM_NOT_RUNNING', '%s', 409);
+/** resume_kasm cannot bring the session back now (its agent lacks room, is offline, or it is passing). */
+export const KasmCannotResumeError = createError('KASM_CANNOT_RESUME', '%s', 409);
+/** get_kasm_screenshot on a session whose workspace has no display the service can read. */
+export const KasmNoDisplayError = createError('KASM_NO_DISPLAY', '%s', 409);
 export const EngineFailedError = createError('ENGINE_FAILED', '%s', 502);
 export const AgentHasSessionsError = createError(
   'AGENT_HAS_SESSIONS',

@@ -18,6 +18,8 @@ export const TEST_ENGINE_POLICY: EnginePolicy = {
 /** What the planner gets from a settings file's text; fails the test when the file itself has problems. */
 /** An agent that only plans: no engine address. */
 export const NO_ENGINE = { dockerUrl: '', tlsCaPath: '', tlsCertPath: '', tlsKeyPath: '' };
+/** A workspace with no idle limit, as installed. */
+const NO_IDLE = { idleLimitSeconds: null, idleAction: 'stop' };
 
 export function desiredFrom(text: string, files: Record<string, string> = {}): DesiredSettings {
   const parsed = parseSettingsText(text);
@@ -58,8 +60,13 @@ export function currentSettings(overrides: Partial<CurrentSettings> = {}): Curre
       },
     ],
     images: [
-      { id: 'i-term', name: 'kasmweb/terminal:1.16.0', persistentProfilePath: '' },
-      { id: 'i-fox', name: 'kasmweb/firefox:1.16.0', persistentProfilePath: '/p/{username}' },
+      { id: 'i-term', name: 'kasmweb/terminal:1.16.0', persistentProfilePath: '', ...NO_IDLE },
+      {
+        id: 'i-fox',
+        name: 'kasmweb/firefox:1.16.0',
+        persistentProfilePath: '/p/{username}',
+        ...NO_IDLE,
+      },
     ],
     groups: [
       { id: 'g-all', name: 'All Users', permissions: [] },

@@ -33,6 +33,8 @@ export interface AgentsDeps {
   policy: EnginePolicy;
   /** What live sessions reserve, by agent id (the sessions feature's public face). */
   reservations: () => Promise<Map<string, { cores: number; memory: number }>>;
+  /** Whether sessions live on the agent, stopped ones (which reserve nothing) included. */
+  hasSessions: (agentId: string) => Promise<boolean>;
   /** The agents' zones' names. */
   zones: Pick<ZonesRepository, 'namesOf'>;
 }
@@ -56,7 +58,14 @@ function addressAfter(stored: EngineAddress, input: UpdateAgentInput): EngineAdd
   };
 }
 
-export function createAgentsService({ agents, engines, policy, reservations, zones }: AgentsDeps) {
+export function createAgentsService({
+  agents,
+  engines,
+  policy,
+  reservations,
+  hasSessions,
+  zones,
+}: AgentsDeps) {
   /** Uniqueness and the zone's existence are the database's to decide (a unique index, a foreign key). */
   const rethrow = (input: { hostname?: string; zone_id?: string }) => (error: unknown) => {
     if (isUniqueViolation(error)) throw new AgentHostnameTakenError(input.hostname ?? '');
@@ -171,7 +180,7 @@ export function createAgentsService({ agents, engines, policy, reservations, zon
     /** Refused while sessions run on it: their containers would be lost track of. */
     async remove(agentId: string): Promise<void> {
       const id = toUuid(agentId);
-      if ((await reservations()).has(id)) throw new AgentHasSessionsError();
+      if (await hasSessions(id)) throw new AgentHasSessionsError();
       if (!(await agents.remove(id))) throw new AgentNotFoundError(`agent_id ${agentId}`);
     },
   };

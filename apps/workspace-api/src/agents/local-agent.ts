@@ -24,6 +24,8 @@ export function localAgentServices(database: Database, engines: Engines, policy:
       engines,
       policy,
       reservations: async () => new Map(),
+      // Setup never removes an agent.
+      hasSessions: async () => false,
     }),
   };
 }

@@ -23,6 +23,8 @@ import { traceDockerCalls } from './docker-tracing';
 const API_VERSION = 'v1.41';
 const INFO_TIMEOUT_MS = 10_000;
 const EXEC_OUTPUT_LIMIT = 1_048_576;
+/** How long a stopped workspace has to end its programs before the engine kills them. */
+const STOP_GRACE_SECONDS = 10;
 
 function readTls(tls: TlsPaths) {
   try {
@@ -189,6 +191,24 @@ export function createDockerEngine(target: EngineTarget, tracer: Tracer): Engine
       const output = await collectExec(docker, stream);
       const { ExitCode } = await exec.inspect().catch(fail('ENGINE_EXEC_REFUSED'));
       return { exitCode: ExitCode ?? -1, output };
+    },
+
+    async stop(containerId) {
+      // 304: stopped already. The workspace's init passes SIGTERM on; its programs end cleanly.
+      await docker
+        .getContainer(containerId)
+        .stop({ t: STOP_GRACE_SECONDS })
+        .catch((error: unknown) =>
+          statusOf(error) === 304 ? undefined : fail('ENGINE_STOP_REFUSED')(error),
+        );
+    },
+
+    async pause(containerId) {
+      await docker.getContainer(containerId).pause().catch(fail('ENGINE_PAUSE_REFUSED'));
+    },
+
+    async unpause(containerId) {
+      await docker.getContainer(containerId).unpause().catch(fail('ENGINE_PAUSE_REFUSED'));
     },
 
     async removeSession(sessionId) {

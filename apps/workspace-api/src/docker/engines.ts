@@ -52,6 +52,9 @@ function watched(engine: Engine, agent: EngineAgent, log: EngineLog, tracer: Tra
     create: watch('create', engine.create),
     start: watch('start', engine.start),
     exec: watch('exec', engine.exec),
+    stop: watch('stop', engine.stop),
+    pause: watch('pause', engine.pause),
+    unpause: watch('unpause', engine.unpause),
     removeSession: watch('removeSession', engine.removeSession),
     listSessions: watch('listSessions', engine.listSessions),
   };
@@ -66,6 +69,9 @@ function failing(error: EngineError): Engine {
     create: fail,
     start: fail,
     exec: fail,
+    stop: fail,
+    pause: fail,
+    unpause: fail,
     removeSession: fail,
     listSessions: fail,
   };

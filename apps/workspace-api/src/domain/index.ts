@@ -9,7 +9,7 @@ export {
   sessionCookieName,
 } from './platform-cookies';
 export { parseRequestHost, REQUEST_HOST, type RequestHost, requestHostOf } from './request-host';
-export { type KasmStatus, LIVE_STATUSES } from './session-statuses';
+export { type KasmStatus, LIVE_STATUSES, RESERVING_STATUSES } from './session-statuses';
 export { ADMINISTRATORS_GROUP_ID, ALL_USERS_GROUP_ID } from './system-groups';
 export {
   allowlistConfig,

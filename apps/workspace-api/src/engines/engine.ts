@@ -14,6 +14,12 @@ export interface Engine {
   /** Starts a created container; answers the host port its session port is published on. */
   start(containerId: string, sessionPort: number): Promise<number>;
   exec(containerId: string, command: ExecSpec): Promise<ExecResult>;
+  /** Stops a running container and keeps it (and its disk); stopped already is not an error. */
+  stop(containerId: string): Promise<void>;
+  /** Freezes a running container's processes (docker pause). */
+  pause(containerId: string): Promise<void>;
+  /** Thaws a paused container. */
+  unpause(containerId: string): Promise<void>;
   /** Stops and removes every container carrying this session's label; none is not an error. */
   removeSession(sessionId: string): Promise<void>;
   /** Sessions whose containers exist on the engine, by the label they carry. */
@@ -103,6 +109,8 @@ export const ENGINE_FAILURES = {
   ENGINE_START_REFUSED: "The agent's engine refused to start the container",
   ENGINE_PORT_MISSING: "The container's session port was not published",
   ENGINE_EXEC_REFUSED: "The agent's engine refused to run the command",
+  ENGINE_STOP_REFUSED: "The agent's engine refused to stop the container",
+  ENGINE_PAUSE_REFUSED: "The agent's engine refused to pause or unpause the container",
   ENGINE_REMOVE_REFUSED: "The agent's engine refused to remove the container",
   ENGINE_LIST_REFUSED: "The agent's engine refused to list the containers",
   ENGINE_PROFILE_REFUSED: "The agent's engine could not prepare the profile folder",

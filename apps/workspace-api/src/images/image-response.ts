@@ -30,6 +30,8 @@ export function toImageResponse(image: ImageRow): ImageResponse {
     categories: image.categories,
     uncompressed_size_mb: image.uncompressedSizeMb,
     persistent_profile_path: image.persistentProfilePath,
+    idle_limit_seconds: image.idleLimitSeconds,
+    idle_action: image.idleAction === 'destroy' ? 'destroy' : 'stop',
     notes: image.notes,
     registry_id: image.registryId ? toWireId(image.registryId) : null,
     registry_entry: image.registryEntryName,

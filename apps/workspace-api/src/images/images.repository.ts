@@ -35,6 +35,9 @@ export interface ImageChange {
   persistentProfilePath?: string;
   allowRootExec?: boolean;
   allowPlainHttp?: boolean;
+  /** Null: no idle limit. */
+  idleLimitSeconds?: number | null;
+  idleAction?: string;
 }
 
 const BY_NAME = [

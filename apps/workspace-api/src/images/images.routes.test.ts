@@ -46,6 +46,8 @@ describe('get_images', () => {
       categories: ['Development'],
       uncompressed_size_mb: null,
       persistent_profile_path: '',
+      idle_limit_seconds: null,
+      idle_action: 'stop',
       notes: '',
       registry_id: null,
       registry_entry: null,
@@ -55,6 +57,17 @@ describe('get_images', () => {
 });
 
 describe('update_image', () => {
+  it('sets an idle limit and action, lifts the limit with 0, and refuses bad values', async () => {
+    const set = await update({ idle_limit_seconds: 900, idle_action: 'destroy' });
+    expect(set.json().image).toMatchObject({ idle_limit_seconds: 900, idle_action: 'destroy' });
+    const lifted = await update({ idle_limit_seconds: 0 });
+    expect(lifted.json().image).toMatchObject({ idle_limit_seconds: null, idle_action: 'destroy' });
+    for (const bad of [{ idle_limit_seconds: -1 }, { idle_action: 'sleep' }]) {
+      const res = await update(bad);
+      expect([bad, res.statusCode]).toEqual([bad, 400]);
+    }
+  });
+
   it('changes only the fields present', async () => {
     const res = await update({
       enabled: false,

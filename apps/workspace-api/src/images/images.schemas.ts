@@ -3,6 +3,18 @@ import { IdSchema, TimestampSchema } from '@platform/schemas';
 import { CORES_MAX, CORES_MIN, MEMORY_MAX_BYTES, MEMORY_MIN_BYTES } from './image-limits';
 import { TargetUserSchema } from '../api';
 
+const IDLE_LIMIT =
+  'Seconds a running session may go without input on its stream (or a keepalive) before idle_action; null or 0: no limit';
+const IDLE_ACTION = 'What ends an idle session: stop (kept, resumable with resume_kasm) or destroy';
+export const IdleLimitSchema = Type.Integer({
+  minimum: 0,
+  maximum: 31_536_000,
+  description: IDLE_LIMIT,
+});
+export const IdleActionSchema = Type.Union([Type.Literal('stop'), Type.Literal('destroy')], {
+  description: IDLE_ACTION,
+});
+
 const OpenObject = Type.Object({}, { additionalProperties: true });
 const ALLOW_ROOT_EXEC =
   'UNSAFE: exec_config steps may run as root (user root or 0) and privileged; never set by a registry';
@@ -34,6 +46,8 @@ export const ImageSchema = Type.Object({
   categories: Type.Array(Type.String()),
   uncompressed_size_mb: Type.Union([Type.Integer(), Type.Null()]),
   persistent_profile_path: Type.String(),
+  idle_limit_seconds: Type.Union([Type.Integer(), Type.Null()], { description: IDLE_LIMIT }),
+  idle_action: IdleActionSchema,
   notes: Type.String(),
   registry_id: Type.Union([Type.String(), Type.Null()], {
     description: 'The registry it was installed from',
@@ -71,6 +85,8 @@ export const UpdateImageBodySchema = Type.Object({
     persistent_profile_path: Type.Optional(ProfilePathSchema),
     allow_root_exec: Type.Optional(Type.Boolean({ description: ALLOW_ROOT_EXEC })),
     allow_plain_http: Type.Optional(Type.Boolean({ description: ALLOW_PLAIN_HTTP })),
+    idle_limit_seconds: Type.Optional(Type.Union([IdleLimitSchema, Type.Null()])),
+    idle_action: Type.Optional(IdleActionSchema),
   }),
 });
 export type UpdateImageInput = Static<typeof UpdateImageBodySchema>['target_image'];

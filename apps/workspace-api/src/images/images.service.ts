@@ -58,6 +58,10 @@ export function createImagesService({
         persistentProfilePath: path,
         allowRootExec: input.allow_root_exec,
         allowPlainHttp: input.allow_plain_http,
+        // 0 lifts the limit, as Kasm's forms take it.
+        idleLimitSeconds:
+          input.idle_limit_seconds === undefined ? undefined : input.idle_limit_seconds || null,
+        idleAction: input.idle_action,
       });
       if (!image) throw new ImageNotFoundError(`image_id ${input.image_id}`);
       return image;

@@ -16,7 +16,13 @@ export {
   type ImagesRepository,
 } from './images.repository';
 export { imagesRoutes } from './images.routes';
-export { ImageSchema, ImagesSchema, ProfilePathSchema } from './images.schemas';
+export {
+  IdleActionSchema,
+  IdleLimitSchema,
+  ImageSchema,
+  ImagesSchema,
+  ProfilePathSchema,
+} from './images.schemas';
 export { createImagesService, type ImagesService } from './images.service';
 export { fillProfilePath, profilePathProblems } from './profile-path';
 export { profilePathRoutes } from './profile-path.routes';

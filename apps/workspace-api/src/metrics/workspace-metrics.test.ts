@@ -64,14 +64,14 @@ describe('workspace-api /metrics', () => {
     await recordedSession('running', image, agent.agent_id);
     await recordedSession('running', image, agent.agent_id);
     await recordedSession('starting', image, agent.agent_id);
-    await recordedSession('stopped', image, agent.agent_id);
+    await recordedSession('destroyed', image, agent.agent_id);
 
     const parsed = await scrape();
     const sessions = (status: string) =>
       sampleSum(parsed, 'workspace_sessions', { status, workspace: 'metrics/desk:1' });
     expect(sessions('running')).toBe(2);
     expect(sessions('starting')).toBe(1);
-    expect(parsed.samples.some((s) => s.labels.status === 'stopped')).toBe(false);
+    expect(parsed.samples.some((s) => s.labels.status === 'destroyed')).toBe(false);
     const ofAgent = (name: string) => sampleSum(parsed, name, { agent: 'planner' });
     // A planning agent (no engine address) is never checked: not up.
     expect(ofAgent('workspace_agent_up')).toBe(0);

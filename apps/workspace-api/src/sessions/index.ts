@@ -4,6 +4,7 @@ export { createKasmReads, type KasmReads, type KasmWithOwners } from './kasm-own
 export { currentPhaseWords } from './launch-timeline';
 export { createKasmsRepository, type KasmRow } from './kasms.repository';
 export { createSessionAccess } from './session-access';
+export { createInputRecorder } from './session-input';
 export { createSessionLauncher, type LaunchObserver } from './session-launcher';
 export { sessionProxy } from './session-proxy';
 export { createSessionSockets, SOCKET_RECHECK_MS } from './session-sockets';

@@ -8,7 +8,9 @@ const PROGRESS: Record<string, number> = {
   starting: 60,
   running: 100,
   stopping: 50,
+  paused: 100,
   stopped: 100,
+  destroyed: 100,
   error: 100,
 };
 

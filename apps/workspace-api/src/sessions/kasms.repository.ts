@@ -1,6 +1,6 @@
 import { Prisma, type Kasm } from '../generated/prisma/client';
 import { qualified, runStatement, type Database, type TransactionOptions, type Tx } from '../db';
-import { type KasmStatus, LIVE_STATUSES } from '../domain';
+import { type KasmStatus, LIVE_STATUSES, RESERVING_STATUSES } from '../domain';
 import type { TimelineEntry } from './launch-timeline';
 
 /** Statuses in which some process is working on the session under a lease. */
@@ -37,6 +37,9 @@ export interface StagedClaim {
 }
 
 const live = { in: [...LIVE_STATUSES] };
+const reserving = { in: [...RESERVING_STATUSES] };
+/** Statuses in which the session's container should exist on its agent. */
+const WITH_CONTAINER: KasmStatus[] = ['running', 'paused', 'stopped'];
 /** The live statuses as SQL literals: constants of our own, never client input. */
 const LIVE_SQL = LIVE_STATUSES.map((status) => `'${status}'`).join(', ');
 
@@ -62,14 +65,18 @@ export function createKasmsRepository(database: Database) {
       return row.hasLive;
     },
 
+    /** Whether any session on the agent is live (stopped ones hold a container there too). */
+    hasLiveOn: async (agentId: string) =>
+      (await db.kasm.count({ where: { agentId, status: live }, take: 1 })) > 0,
+
     countLive: (userId: string, tx?: Tx) =>
       (tx ?? db).kasm.count({ where: { userId, status: live } }),
 
-    /** What live sessions reserve on each agent. */
+    /** What sessions reserve on each agent (stopped ones reserve nothing). */
     async reservations(tx?: Tx): Promise<Map<string, { cores: number; memory: number }>> {
       const sums = await (tx ?? db).kasm.groupBy({
         by: ['agentId'],
-        where: { status: live },
+        where: { status: reserving },
         _sum: { cores: true, memory: true },
       });
       return new Map(
@@ -106,9 +113,10 @@ export function createKasmsRepository(database: Database) {
         launchTimeline?: TimelineEntry[];
       },
       owner?: string,
+      tx?: Tx,
     ): Promise<boolean> {
       const { launchTimeline, ...fields } = data;
-      const { count } = await db.kasm.updateMany({
+      const { count } = await (tx ?? db).kasm.updateMany({
         where: { id, status: { in: [...from] }, ...(owner ? { leaseOwner: owner } : {}) },
         data: {
           ...fields,
@@ -127,7 +135,8 @@ export function createKasmsRepository(database: Database) {
       }),
 
     /**
-     * Claims up to `limit` sessions for stopping: running ones past their expiry, and passing ones
+     * Claims up to `limit` sessions for removal: running ones past their expiry, sleeping (paused,
+     * stopped) ones past their time limit (keepalives cannot reach them), and passing ones
      * whose lease ran out (their process died). SKIP LOCKED lets replicas claim side by side.
      */
     async claimForCleanup(owner: string, until: Date, limit: number) {
@@ -136,6 +145,7 @@ export function createKasmsRepository(database: Database) {
         WITH due AS (
           SELECT id, status FROM ${kasm}
           WHERE (status = 'running' AND expires_at < now())
+             OR (status IN ('paused', 'stopped') AND hard_expires_at < now())
              OR (status IN ('requested', 'provisioning', 'starting', 'stopping') AND lease_until < now())
           ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED
         )
@@ -229,8 +239,30 @@ export function createKasmsRepository(database: Database) {
     statusesOf: (ids: readonly string[]) =>
       db.kasm.findMany({ where: { id: { in: [...ids] } }, select: { id: true, status: true } }),
 
-    runningOn: (agentId: string) =>
-      db.kasm.findMany({ where: { agentId, status: 'running' }, select: { id: true } }),
+    /** Sessions on the agent whose container should exist (running, paused or stopped). */
+    withContainerOn: (agentId: string) =>
+      db.kasm.findMany({
+        where: { agentId, status: { in: WITH_CONTAINER } },
+        select: { id: true, status: true },
+      }),
+
+    /** Records that the session's stream carried input from its user (throttled by the caller). */
+    recordInput: (id: string, at: Date) =>
+      db.kasm.updateMany({ where: { id, status: 'running' }, data: { lastInputAt: at } }),
+
+    /**
+     * Running sessions whose workspace sets an idle limit and which had no input (nor keepalive,
+     * nor start or resume) for that long, with the workspace's idle action; a staged session, with
+     * no user yet, waits for one instead.
+     */
+    idle: (limit: number) =>
+      db.$queryRaw<{ id: string; action: string }[]>`
+        SELECT k.id, i.idle_action AS action
+          FROM ${table('kasm')} k JOIN ${table('image')} i ON i.id = k.image_id
+         WHERE k.status = 'running' AND k.user_id IS NOT NULL AND i.idle_limit_seconds > 0
+           AND GREATEST(k.last_input_at, k.keepalive_at, k.started_at)
+               < now() - make_interval(secs => i.idle_limit_seconds)
+         ORDER BY k.id LIMIT ${limit}`,
 
     /**
      * Spends the connect token and records a grant in one transaction. The conditional update

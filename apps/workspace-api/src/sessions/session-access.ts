@@ -1,7 +1,6 @@
 import { hashSecret, randomSecret, secretMatches } from '@platform/secrets';
 import { toUuid, toWireId } from '@platform/schemas';
 import { createExpiringCache } from '../domain';
-import { sessionHost } from '../engines';
 import {
   KasmNotFoundError,
   KasmNotRunningError,
@@ -9,7 +8,7 @@ import {
   ProxyCredentialsMissingError,
 } from '../errors';
 import type { LaunchPlan } from '../launch-plan';
-import { endpointOf } from './container-plan';
+import { containerEndpoint } from './session-endpoint';
 import { onSessionHost } from './session-origin';
 import type { KasmReads } from './kasm-owners';
 import type { KasmsRepository } from './kasms.repository';
@@ -78,14 +77,8 @@ export function createSessionAccess(
     else if (row.status !== 'running' || !row.hostPort) {
       target = new KasmNotRunningError(`The session is ${row.status}`);
     } else {
-      const plan = row.plan as unknown as LaunchPlan;
-      const endpoint = endpointOf(plan.image.runConfig);
-      const scheme = typeof endpoint === 'string' ? 'https' : endpoint.scheme;
-      target = {
-        origin: `${scheme}://${sessionHost(row.agent)}:${row.hostPort}`,
-        authorization: `Basic ${Buffer.from(`kasm_user:${row.containerSecret}`).toString('base64')}`,
-        userId: row.userId,
-      };
+      const { origin, authorization } = containerEndpoint(row, row.hostPort);
+      target = { origin, authorization, userId: row.userId };
     }
     targets.set(id, target);
     if (target instanceof Error) throw target;

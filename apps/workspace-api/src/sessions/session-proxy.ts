@@ -37,6 +37,8 @@ const targetOf = (request: { raw: object }): SessionTarget => {
 export interface SessionProxyOptions {
   access: SessionAccess;
   sockets: SessionSockets;
+  /** Notes input from the browser on a session's stream (the idle limit), throttled. */
+  recordInput: (kasmId: string) => void;
   /** The platform user a login session token belongs to, or null (web page's sign-in). */
   signedInUser: (token: string) => Promise<string | null>;
 }
@@ -51,7 +53,7 @@ export interface SessionProxyOptions {
  */
 export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
   app,
-  { access, sockets, signedInUser },
+  { access, sockets, recordInput, signedInUser },
 ) => {
   await app.register(cookie);
   app.addHook('onClose', async () => sockets.closeAll());
@@ -122,6 +124,7 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
           authorization: target.authorization,
         },
         rewriteResponseHeaders: (headers) => scopedHeaders(headers, kasmId),
+        onInput: () => recordInput(kasmId),
       });
     },
     replyOptions: {

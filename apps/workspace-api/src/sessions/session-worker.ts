@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { RoundObserver } from '@platform/metrics';
 import { toUuid } from '@platform/schemas';
 import type { AgentsRepository } from '../agents';
+import type { KasmStatus } from '../domain';
 import { engineReason, type Engines } from '../engines';
 import type { KasmReads } from './kasm-owners';
 import type { KasmsRepository } from './kasms.repository';
@@ -67,16 +68,19 @@ export function createSessionWorker(options: WorkerOptions) {
     }
   }
 
-  /** Removes labelled containers with no live session; marks running sessions whose container vanished. */
+  /**
+   * Removes labelled containers with no live session; marks sessions whose container vanished
+   * (running, paused or stopped) as failed.
+   */
   async function reconcile(): Promise<void> {
     for (const agent of await agents.onlineEngines()) {
-      const running = await kasms.runningOn(agent.id);
+      const expected = await kasms.withContainerOn(agent.id);
       const containers = await engines.forAgent(agent).listSessions();
       const present = new Set(containers.map((c) => toUuid(c.sessionId)));
       const known = new Map((await kasms.statusesOf([...present])).map((k) => [k.id, k.status]));
       for (const container of containers) {
         const status = known.get(toUuid(container.sessionId));
-        if (status === undefined || status === 'stopped' || status === 'error') {
+        if (status === undefined || status === 'destroyed' || status === 'error') {
           log.info(
             { kasmId: container.sessionId, containerId: container.containerId },
             'orphan session container removed',
@@ -84,8 +88,8 @@ export function createSessionWorker(options: WorkerOptions) {
           await engines.forAgent(agent).removeSession(container.sessionId);
         }
       }
-      for (const { id } of running.filter((k) => !present.has(k.id))) {
-        const marked = await kasms.transition(id, ['running'], {
+      for (const { id, status } of expected.filter((k) => !present.has(k.id))) {
+        const marked = await kasms.transition(id, [status as KasmStatus], {
           status: 'error',
           statusMessage: 'The session container vanished from its agent',
           stoppedAt: new Date(),
@@ -95,10 +99,21 @@ export function createSessionWorker(options: WorkerOptions) {
     }
   }
 
+  /** Stops (or destroys, as their workspace says) running sessions idle past its limit. */
+  async function idle(): Promise<void> {
+    for (const { id, action } of await kasms.idle(CLAIM_BATCH)) {
+      log.info({ kasmId: id, action }, 'idle session ended');
+      await sessions
+        .endIdle(id, action)
+        .catch((error: unknown) => log.warn({ err: error, kasmId: id }, 'idle session not ended'));
+    }
+  }
+
   async function round(): Promise<void> {
     for (const [name, step] of [
       ['session heartbeat', heartbeat],
       ['session reaper', reap],
+      ['session idle limit', idle],
       ['session reconciler', reconcile],
       ...(options.steps ?? []),
     ] as const) {

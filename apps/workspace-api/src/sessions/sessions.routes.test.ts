@@ -290,7 +290,7 @@ describe('a recorded session in get_user and get_kasms', () => {
 
   it('lists no session for a user whose session stopped', async () => {
     const { kasm_id, user } = await runningSession();
-    await h.db.kasm.update({ where: { id: toUuid(kasm_id) }, data: { status: 'stopped' } });
+    await h.db.kasm.update({ where: { id: toUuid(kasm_id) }, data: { status: 'destroyed' } });
     const got = await h.call('get_user', { target_user: { user_id: user.user_id } });
     expect(got.json().user.kasms).toEqual([]);
     expect((await h.call('get_kasms')).json().kasms).toEqual([]);

@@ -8,12 +8,15 @@ import { readTimeline } from './launch-timeline';
 import {
   ExecCommandBodySchema,
   ExecResultSchema,
+  JpegSchema,
+  KasmEnvelopeSchema,
   KasmIdBodySchema,
   KasmsSchema,
   KasmStatusSchema,
   KeepaliveSchema,
   RequestKasmBodySchema,
   RequestKasmResponseSchema,
+  ScreenshotBodySchema,
   UserIdBodySchema,
 } from './sessions.schemas';
 import type { SessionsService } from './sessions.service';
@@ -149,6 +152,55 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsServi
         output: result.output,
         current_time: now(),
       };
+    },
+  );
+
+  const sleepOperations = [
+    [
+      'stop',
+      'Stop the container and keep it with its disk; frees its cores and memory on the agent',
+    ],
+    ['pause', 'Freeze the container (docker pause); its cores and memory stay reserved'],
+    ['resume', 'Bring a stopped or paused session back to running on the same agent'],
+  ] as const;
+  for (const [operation, summary] of sleepOperations) {
+    app.post(
+      `/${operation}_kasm`,
+      {
+        config: { permission: 'sessions.modify' },
+        schema: {
+          tags,
+          security,
+          summary,
+          body: KasmIdBodySchema,
+          response: { 200: KasmEnvelopeSchema, ...errorResponses(404, 409, 502) },
+        },
+      },
+      async (request) => {
+        const { kasm_id, user_id } = request.body;
+        const row = await sessions.sleepOrWake(operation, kasm_id, user_id);
+        return { kasm: toKasmResponse(row), current_time: now() };
+      },
+    );
+  }
+
+  app.post(
+    '/get_kasm_screenshot',
+    {
+      config: { permission: 'sessions.view' },
+      schema: {
+        tags,
+        security,
+        summary:
+          "The session's screen as a JPEG, for workspaces with a VNC display (KASM_NO_DISPLAY otherwise)",
+        body: ScreenshotBodySchema,
+        response: { 200: JpegSchema, ...errorResponses(404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const { kasm_id, user_id, width } = request.body;
+      const image = await sessions.screenshot(kasm_id, user_id, width);
+      return reply.type('image/jpeg').header('cache-control', 'no-store').send(image);
     },
   );
 

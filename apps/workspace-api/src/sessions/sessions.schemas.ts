@@ -67,7 +67,8 @@ export const KasmSchema = Type.Object({
     friendly_name: Type.String(),
   }),
   operational_status: Type.String({
-    description: 'requested, provisioning, starting, running, stopping, stopped or error',
+    description:
+      'requested, provisioning, starting, running; paused (frozen) or stopped (kept, resumable); stopping, destroyed or error',
   }),
   operational_message: Type.String(),
   operational_progress: Type.Integer({ description: '0-100' }),
@@ -133,6 +134,28 @@ export const KasmsSchema = Type.Object({
   kasms: Type.Array(KasmSchema),
   current_time: Type.String(),
 });
+export const ScreenshotBodySchema = Type.Object({
+  kasm_id: IdSchema,
+  user_id: Type.Optional(IdSchema),
+  width: Type.Optional(
+    Type.Integer({
+      minimum: 16,
+      maximum: 7680,
+      description: "The image's width in pixels, its height in proportion; absent: the screen's",
+    }),
+  ),
+});
+
+/** get_kasm_screenshot's answer: a JPEG body, which the serializer passes through untouched. */
+export const JpegSchema = Type.Unsafe<Buffer>({
+  type: 'string',
+  format: 'binary',
+  description: 'image/jpeg: the session screen',
+});
+
+/** What stop_kasm, pause_kasm and resume_kasm answer: the session as it is afterwards. */
+export const KasmEnvelopeSchema = Type.Object({ kasm: KasmSchema, current_time: Type.String() });
+
 export const KeepaliveSchema = Type.Object({
   usage_reached: Type.Boolean({ description: 'True once the session time limit caps the expiry' }),
   expiration_date: TimestampSchema,

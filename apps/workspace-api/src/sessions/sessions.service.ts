@@ -9,6 +9,7 @@ import type { Tx } from '../db';
 import { EngineError, type Engines } from '../engines';
 import {
   EngineFailedError,
+  KasmNoDisplayError,
   KasmNotFoundError,
   KasmNotRunningError,
   UserNotFoundError,
@@ -20,7 +21,13 @@ import type { KasmsRepository } from './kasms.repository';
 import { agentOffer, holdLaunchSlot, usableAgents } from './agent-offers';
 import type { StagedClaims } from './staged-claim';
 import type { SessionLauncher } from './session-launcher';
+import { containerEndpoint } from './session-endpoint';
+import { readScreen, ScreenUnreadableError, screenJpeg } from './session-screen';
+import { createSessionSleep } from './session-sleep';
 import type { ExecCommandBody, RequestKasmBody } from './sessions.schemas';
+
+/** How long reading a session's screen may take: its display answers in well under a second. */
+const SCREEN_TIMEOUT_MS = 10_000;
 
 export interface SessionsDeps {
   config: Config;
@@ -54,6 +61,7 @@ const isLive = (status: string) => (LIVE_STATUSES as readonly string[]).includes
 export function createSessionsService(deps: SessionsDeps) {
   const { config, kasms, reads, agents, launchPlans, engines, launcher, owner } = deps;
   const leaseMs = config.SESSION_LEASE_SECONDS * 1000;
+  const sleep = createSessionSleep(deps);
 
   async function load(kasmId: string, userId?: string): Promise<KasmWithOwners> {
     const row = await reads.find(toUuid(kasmId));
@@ -131,7 +139,7 @@ export function createSessionsService(deps: SessionsDeps) {
       throw error;
     }
     await kasms.transition(row.id, ['stopping'], {
-      status: 'stopped',
+      status: 'destroyed',
       stoppedAt: new Date(),
       leaseOwner: null,
       leaseUntil: null,
@@ -274,6 +282,39 @@ export function createSessionsService(deps: SessionsDeps) {
 
     async destroy(kasmId: string, userId?: string): Promise<void> {
       await destroyRow(await load(kasmId, userId));
+    },
+
+    /** stop_kasm, pause_kasm or resume_kasm; answers the session as it is afterwards. */
+    async sleepOrWake(
+      operation: 'stop' | 'pause' | 'resume',
+      kasmId: string,
+      userId?: string,
+    ): Promise<KasmWithOwners> {
+      const row = await load(kasmId, userId);
+      await sleep[operation](row);
+      return sleep.after(row);
+    },
+
+    /** get_kasm_screenshot: the running session's screen as a JPEG, `width` pixels wide if given. */
+    async screenshot(kasmId: string, userId: string | undefined, width?: number): Promise<Buffer> {
+      const row = await load(kasmId, userId);
+      if (row.status !== 'running' || !row.hostPort)
+        throw new KasmNotRunningError(`The session is ${row.status}`);
+      const { origin, authorization } = containerEndpoint(row, row.hostPort);
+      try {
+        return screenJpeg(await readScreen(origin, authorization, SCREEN_TIMEOUT_MS), width);
+      } catch (error) {
+        if (error instanceof ScreenUnreadableError) throw new KasmNoDisplayError(error.message);
+        throw error;
+      }
+    },
+
+    /** Stops or destroys a running session that sat idle past its workspace's limit. */
+    async endIdle(kasmId: string, action: string): Promise<void> {
+      const row = await reads.find(kasmId);
+      if (!row || row.status !== 'running') return;
+      if (action === 'destroy') await destroyRow(row);
+      else await sleep.stop(row);
     },
 
     countLive: (userId: string) => kasms.countLive(toUuid(userId)),

@@ -16,6 +16,8 @@ export interface PipeOptions {
   headers: Record<string, string | undefined>;
   /** The 101's headers as the browser may see them (e.g. its cookies kept to the session). */
   rewriteResponseHeaders: (headers: IncomingHttpHeaders) => IncomingHttpHeaders;
+  /** Told of every chunk the browser sends once the stream is open (its user's input). */
+  onInput?: () => void;
 }
 
 /** The container's address for a path of the browser's, or null when it names another origin. */
@@ -82,6 +84,7 @@ export function pipeWebSocket(
     setNoDelay(client);
     socket.pipe(client);
     client.pipe(socket);
+    if (target.onInput) client.on('data', target.onInput);
     socket.once('close', () => endBoth());
     socket.on('error', () => endBoth(socket));
     client.once('close', () => socket.destroy());

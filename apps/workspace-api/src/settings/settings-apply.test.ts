@@ -94,6 +94,22 @@ describe('settings apply', () => {
     ).toEqual(before.updatedAt);
   });
 
+  it("sets a workspace's idle limit and action, and a second apply writes nothing", async () => {
+    const idle = await files.write(
+      'idle.yaml',
+      FULL_SETTINGS.replace(
+        'persistent_profile_path: /mnt/profiles/{username}',
+        'persistent_profile_path: /mnt/profiles/{username}\n    idle_limit_seconds: 900\n    idle_action: destroy',
+      ),
+    );
+    expect((await apply(idle)).status).toBe('applied');
+    const terminal = await h.db.image.findFirstOrThrow({
+      where: { name: 'kasmweb/terminal:1.16.0' },
+    });
+    expect(terminal).toMatchObject({ idleLimitSeconds: 900, idleAction: 'destroy' });
+    expect((await apply(idle)).status).toBe('unchanged');
+  });
+
   it('removes what the file no longer names only with --prune', async () => {
     await apply(full);
     const smaller = await files.write(

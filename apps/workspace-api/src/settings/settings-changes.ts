@@ -27,6 +27,14 @@ export interface AgentValues {
   coresOverride: number;
   memoryOverride: number;
 }
+/** What the settings file sets on an installed workspace. */
+export interface WorkspaceValues {
+  persistentProfilePath?: string;
+  /** Null: no idle limit. */
+  idleLimitSeconds?: number | null;
+  idleAction?: 'stop' | 'destroy';
+}
+
 export interface MappingValues {
   name: string;
   description: string;
@@ -60,7 +68,7 @@ interface ChangeBase {
 export type SettingsChange =
   | (ChangeBase & { entity: 'zone'; values: ZoneValues })
   | (ChangeBase & { entity: 'agent'; values: AgentValues })
-  | (ChangeBase & { entity: 'workspace'; values: { persistentProfilePath: string } })
+  | (ChangeBase & { entity: 'workspace'; values: WorkspaceValues })
   | (ChangeBase & { entity: 'group'; values: { permissions: string[] } })
   | (ChangeBase & { entity: 'file_mapping'; target: TargetRef; values: MappingValues })
   | (ChangeBase & { entity: 'staging'; target: TargetRef; values: StagingValues });

@@ -23,7 +23,13 @@ export interface CurrentSettings {
     memoryOverride: number;
   }[];
   /** `name` is the workspace's settings name (unique), not its image name. */
-  images: { id: string; name: string; persistentProfilePath: string }[];
+  images: {
+    id: string;
+    name: string;
+    persistentProfilePath: string;
+    idleLimitSeconds: number | null;
+    idleAction: string;
+  }[];
   groups: { id: string; name: string; permissions: string[] }[];
   /** The users the file names and the users that have file mappings; not every user. */
   users: { id: string; username: string }[];

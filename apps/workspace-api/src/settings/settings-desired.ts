@@ -16,6 +16,10 @@ export interface DesiredWorkspace {
   name: string;
   /** Absent: the file leaves the path alone (unless --prune, which clears it). */
   persistentProfilePath?: string;
+  /** Absent: left alone (unless --prune, which lifts it); 0 lifts it. */
+  idleLimitSeconds?: number;
+  /** Absent: left alone (unless --prune, which sets stop, the default). */
+  idleAction?: 'stop' | 'destroy';
   at: Location;
 }
 

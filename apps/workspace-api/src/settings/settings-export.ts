@@ -38,18 +38,18 @@ export function exportSettings(current: CurrentSettings): string {
       mappings: mappingsOf('image', image.id),
       staging: stagingOf(image.id),
     }))
-    .filter(
-      ({ image, mappings, staging }) =>
-        image.persistentProfilePath !== '' || mappings.length > 0 || staging.length > 0,
-    )
     .map(({ image, mappings, staging }) => ({
       name: image.name,
       ...(image.persistentProfilePath
         ? { persistent_profile_path: image.persistentProfilePath }
         : {}),
+      ...(image.idleLimitSeconds ? { idle_limit_seconds: image.idleLimitSeconds } : {}),
+      ...(image.idleAction !== 'stop' ? { idle_action: image.idleAction } : {}),
       ...(mappings.length ? { file_mappings: mappings } : {}),
       ...(staging.length ? { staging } : {}),
-    }));
+    }))
+    // A workspace with nothing set but its name says nothing.
+    .filter((workspace) => Object.keys(workspace).length > 1);
   const withMappings = <T extends { id: string }>(
     type: string,
     rows: T[],

@@ -2,7 +2,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { AgentFields, EngineAgentFields } from '../agents';
 import { PermissionSchema, PERMISSIONS } from '../api-keys';
 import { FileMappingFields } from '../file-mappings';
-import { ProfilePathSchema } from '../images';
+import { IdleActionSchema, IdleLimitSchema, ProfilePathSchema } from '../images';
 import { StagingFields } from '../staging';
 import { ZONE_DEFAULTS, ZoneFields } from '../zones';
 
@@ -93,6 +93,8 @@ export const WorkspaceSettingSchema = Type.Object(
       description: 'An installed workspace, by its image name: kasmweb/terminal:1.16.0',
     }),
     persistent_profile_path: Type.Optional(ProfilePathSchema),
+    idle_limit_seconds: Type.Optional(IdleLimitSchema),
+    idle_action: Type.Optional(IdleActionSchema),
     file_mappings: FileMappings,
     staging: Type.Optional(
       Type.Array(StagingSettingSchema, {

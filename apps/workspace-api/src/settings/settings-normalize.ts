@@ -189,7 +189,13 @@ export function normalizeSettings(
     }
   };
 
-  type Workspace = { name: string; persistent_profile_path?: string; file_mappings?: unknown };
+  type Workspace = {
+    name: string;
+    persistent_profile_path?: string;
+    idle_limit_seconds?: number;
+    idle_action?: 'stop' | 'destroy';
+    file_mappings?: unknown;
+  };
   type GroupSetting = { name: string; permissions?: string[]; file_mappings?: unknown };
   for (const { raw, valid, path } of owners<Workspace>(
     value,
@@ -209,6 +215,8 @@ export function normalizeSettings(
       desired.workspaces.push({
         name: target.name,
         persistentProfilePath: profilePath,
+        idleLimitSeconds: valid.idle_limit_seconds,
+        idleAction: valid.idle_action,
         at: target.at,
       });
   }

@@ -125,6 +125,56 @@ describe('planSettings', () => {
     ]);
   });
 
+  it('sets an idle limit and action the file gives, lifts a limit of 0, and with prune lifts those it omits', () => {
+    const file =
+      'version: 1\nworkspaces: [{name: "kasmweb/terminal:1.16.0", idle_limit_seconds: 900, idle_action: destroy}]\n';
+    const current = currentSettings({ zones: [], agents: [] });
+    const plan = planSettings(desiredFrom(file), current, { prune: false });
+    expect(plan.problems).toEqual([]);
+    expect(lines(plan.changes)).toEqual([
+      '~ workspace "kasmweb/terminal:1.16.0": idle_limit_seconds null → 900, idle_action "stop" → "destroy"',
+    ]);
+    expect(plan.changes[0].values).toEqual({ idleLimitSeconds: 900, idleAction: 'destroy' });
+
+    const limited = currentSettings({
+      zones: [],
+      agents: [],
+      images: current.images.map((i) => ({ ...i, idleLimitSeconds: 600, idleAction: 'destroy' })),
+    });
+    const lifted = file.replace(
+      'idle_limit_seconds: 900, idle_action: destroy',
+      'idle_limit_seconds: 0',
+    );
+    expect(lines(planSettings(desiredFrom(lifted), limited, { prune: false }).changes)).toEqual([
+      '~ workspace "kasmweb/terminal:1.16.0": idle_limit_seconds 600 → null',
+    ]);
+    expect(planSettings(desiredFrom('version: 1\n'), limited, { prune: false }).changes).toEqual(
+      [],
+    );
+    const prunedIdle = planSettings(
+      desiredFrom(MATCHING_FILE),
+      {
+        ...currentSettings(),
+        images: currentSettings().images.map((i) => ({
+          ...i,
+          idleLimitSeconds: 600,
+          idleAction: 'destroy',
+        })),
+      },
+      { prune: true },
+    );
+    expect(lines(prunedIdle.changes)).toEqual([
+      '~ workspace "kasmweb/firefox:1.16.0": idle_limit_seconds 600 → null, idle_action "destroy" → "stop"',
+      '~ workspace "kasmweb/terminal:1.16.0": idle_limit_seconds 600 → null, idle_action "destroy" → "stop"',
+    ]);
+  });
+
+  it('refuses a negative idle limit and an unknown idle action', () => {
+    const file =
+      'version: 1\nworkspaces: [{name: "kasmweb/terminal:1.16.0", idle_limit_seconds: -5, idle_action: sleep}]\n';
+    expect(() => desiredFrom(file)).toThrow();
+  });
+
   it('creates, updates and keeps file mappings by (target, destination)', () => {
     const current = currentSettings({
       mappings: [
@@ -176,10 +226,7 @@ users: [{username: ghost}]
   });
 
   it('reports a workspace name that several installed workspaces share', () => {
-    const images = [
-      ...currentSettings().images,
-      { id: 'i-term2', name: 'kasmweb/terminal:1.16.0', persistentProfilePath: '' },
-    ];
+    const images = [...currentSettings().images, { ...currentSettings().images[0], id: 'i-term2' }];
     const plan = planSettings(
       desiredFrom('version: 1\nworkspaces: [{name: "kasmweb/terminal:1.16.0"}]\n'),
       currentSettings({ images }),

@@ -6,6 +6,7 @@ import {
   ZONE_FIELDS,
   type SettingsChange,
   type TargetRef,
+  type WorkspaceValues,
 } from './settings-changes';
 import type { CurrentSettings } from './settings-current';
 import type { DesiredSettings } from './settings-desired';
@@ -58,7 +59,10 @@ function planAgents(desired: DesiredSettings, current: CurrentSettings) {
   });
 }
 
-/** A path the file gives is set; with prune, every workspace it gives none gets none. */
+/**
+ * A profile path, idle limit or idle action the file gives is set; with prune, every workspace
+ * gets none of what the file does not give it (no path, no idle limit, the stop action).
+ */
 function planWorkspaces(
   desired: DesiredSettings,
   current: CurrentSettings,
@@ -66,26 +70,28 @@ function planWorkspaces(
   { prune }: Options,
 ) {
   const wanted = new Map(
-    desired.workspaces.map((w) => [
-      resolved.get(namedKey({ type: 'image', name: w.name }))?.id,
-      w.persistentProfilePath,
-    ]),
+    desired.workspaces.map((w) => [resolved.get(namedKey({ type: 'image', name: w.name }))?.id, w]),
   );
   return current.images.flatMap((image): SettingsChange[] => {
-    const path = wanted.get(image.id) ?? (prune ? '' : undefined);
-    if (path === undefined || path === image.persistentProfilePath) return [];
-    const fields = [
-      { field: 'persistent_profile_path', from: image.persistentProfilePath, to: path },
-    ];
+    const w = wanted.get(image.id);
+    const want = <T>(given: T | undefined, none: T) => given ?? (prune ? none : undefined);
+    const target: WorkspaceValues = {
+      persistentProfilePath: want(w?.persistentProfilePath, ''),
+      // 0 in the file lifts the limit (stored as null).
+      idleLimitSeconds:
+        w?.idleLimitSeconds === undefined ? want(undefined, null) : w.idleLimitSeconds || null,
+      idleAction: want(w?.idleAction, 'stop'),
+    };
+    const changed = WORKSPACE_FIELDS.filter(
+      ([key]) => target[key] !== undefined && target[key] !== image[key],
+    );
+    if (changed.length === 0) return [];
+    const fields = changed.map(([key, field]) => ({ field, from: image[key], to: target[key] }));
+    const values = Object.fromEntries(
+      changed.map(([key]) => [key, target[key]]),
+    ) as WorkspaceValues;
     return [
-      {
-        entity: 'workspace',
-        action: 'update',
-        key: image.name,
-        id: image.id,
-        fields,
-        values: { persistentProfilePath: path },
-      },
+      { entity: 'workspace', action: 'update', key: image.name, id: image.id, fields, values },
     ];
   });
 }
@@ -102,6 +108,12 @@ function planGroups(desired: DesiredSettings, current: CurrentSettings) {
     ];
   });
 }
+
+const WORKSPACE_FIELDS = [
+  ['persistentProfilePath', 'persistent_profile_path'],
+  ['idleLimitSeconds', 'idle_limit_seconds'],
+  ['idleAction', 'idle_action'],
+] as const;
 
 /** Mappings are identified by (target, destination). */
 function planMappings(

@@ -52,11 +52,15 @@ export function createSettingsRepository(database: Database) {
         memoryOverride: Number(a.memoryOverride),
       })),
       // Settings know a workspace by its settings name, which (unlike the image name) is unique.
-      images: imageRows.map(({ id, settingsName, persistentProfilePath }) => ({
-        id,
-        name: settingsName,
-        persistentProfilePath,
-      })),
+      images: imageRows.map(
+        ({ id, settingsName, persistentProfilePath, idleLimitSeconds, idleAction }) => ({
+          id,
+          name: settingsName,
+          persistentProfilePath,
+          idleLimitSeconds,
+          idleAction,
+        }),
+      ),
       groups: groupRows.map(({ id, name, permissions }) => ({ id, name, permissions })),
       users: userRows,
       mappings: mappingRows.map((m) => ({ ...m, target: rowTarget(m) })),

@@ -114,7 +114,7 @@ describe('sessions from the web page in Chromium', () => {
     await page.getByText('The session was destroyed.').waitFor({ timeout: LONG });
     await page.getByText('You have no running sessions.').waitFor();
     const stopped = await w.h.db.kasm.findUniqueOrThrow({ where: { id: kasm.id } });
-    expect(stopped.status).toBe('stopped');
+    expect(stopped.status).toBe('destroyed');
     await waitFor(async () => expect(await w.containersOf(kasm.id)).toEqual([]), LONG);
   });
 });

@@ -94,7 +94,7 @@ describe('the reaper', () => {
     });
     await w.h.app.sessionWorker.round();
     const row = await w.h.db.kasm.findUniqueOrThrow({ where: { id: toUuid(kasm_id) } });
-    expect(row.status).toBe('stopped');
+    expect(row.status).toBe('destroyed');
     expect(await w.containersOf(kasm_id)).toHaveLength(0);
   });
 
@@ -110,7 +110,7 @@ describe('the reaper', () => {
     });
     await w.h.app.sessionWorker.round();
     expect((await w.h.db.kasm.findUniqueOrThrow({ where: { id: toUuid(kasm_id) } })).status).toBe(
-      'stopped',
+      'destroyed',
     );
     expect(await w.containersOf(kasm_id)).toHaveLength(0);
   });

@@ -87,6 +87,6 @@ describe('a service killed in the middle of a launch', () => {
       if ((await w.containersOf(kasm_id)).length > 0)
         throw new Error('the container is still there');
     }, LONG);
-    await w.waitForStatus(toUuid(kasm_id), 'stopped');
+    await w.waitForStatus(toUuid(kasm_id), 'destroyed');
   });
 });

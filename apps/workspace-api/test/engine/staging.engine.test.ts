@@ -224,7 +224,7 @@ describe('a staging pool', () => {
     expect(retired).toHaveLength(1);
     for (const row of retired) {
       expect((await w.h.db.kasm.findUniqueOrThrow({ where: { id: row.id } })).status).toBe(
-        'stopped',
+        'destroyed',
       );
       expect(await w.containersOf(row.id)).toHaveLength(0);
     }
@@ -250,7 +250,7 @@ describe('a staging pool', () => {
     expect(fresh.map((row) => row.id)).not.toContain(expiring.id);
     expect(fresh.map((row) => row.id)).not.toContain(dying.id);
     expect((await w.h.db.kasm.findUniqueOrThrow({ where: { id: expiring.id } })).status).toBe(
-      'stopped',
+      'destroyed',
     );
     expect((await w.h.db.kasm.findUniqueOrThrow({ where: { id: dying.id } })).status).toBe('error');
   });

@@ -53,7 +53,7 @@ describe('the Desktop workspace in Chromium', () => {
     const kasm = await world.w.h.db.kasm.findUniqueOrThrow({
       where: { id: toUuid(desktop.kasmId) },
     });
-    expect(kasm.status).toBe('stopped');
+    expect(kasm.status).toBe('destroyed');
     await waitFor(async () => expect(await world.w.containersOf(kasm.id)).toEqual([]), LONG);
     await desktop.tab.close();
   });

@@ -30,7 +30,7 @@
             headline.firstChild.textContent = 'Ready: ';
             openButton.disabled = false;
             openForm.submit();
-          } else if (s.status === 'error' || s.status === 'stopped') {
+          } else if (s.status === 'error' || s.status === 'destroyed') {
             headline.firstChild.textContent = 'The launch failed: ';
           } else {
             setTimeout(poll, 1000);
