@@ -2,11 +2,18 @@
 export { agentResources } from './agent-response';
 export {
   type AgentEngine,
+  type AgentRow,
   type AgentsRepository,
   createAgentsRepository,
 } from './agents.repository';
 export { agentsRoutes } from './agents.routes';
 export { AgentFields, EngineAgentFields } from './agents.schemas';
 export { type AgentWithZone, createAgentsService } from './agents.service';
-export { agentCapacity, type AgentResources, chooseAgent, type Resources } from './capacity';
+export {
+  agentCapacity,
+  type AgentResources,
+  chooseAgent,
+  rankAgents,
+  type Resources,
+} from './capacity';
 export { localAgentServices, localEngineUrl, registerLocalAgent } from './local-agent';

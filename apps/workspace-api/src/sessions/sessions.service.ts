@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { ValidationFailedError, withFieldErrors, type FieldProblem } from '@platform/errors';
 import { hashSecret, randomSecret } from '@platform/secrets';
 import { toUuid, toWireId } from '@platform/schemas';
-import { agentResources, type AgentsRepository } from '../agents';
+import type { AgentsRepository } from '../agents';
 import type { Config } from '../config';
 import type { Tx } from '../db';
 import { EngineError, type Engines } from '../engines';
@@ -15,6 +15,7 @@ import {
 } from '../errors';
 import { type LaunchPlan, type LaunchPlanService, sessionUrlFor } from '../launch-plan';
 import { LIVE_STATUSES, type RequestHost } from '../domain';
+import { placeSession } from './agent-placement';
 import { kasmAgent, type KasmReads, type KasmWithOwners } from './kasm-owners';
 import type { KasmsRepository } from './kasms.repository';
 import type { SessionLauncher } from './session-launcher';
@@ -60,7 +61,7 @@ export function createSessionsService(deps: SessionsDeps) {
     return row;
   }
 
-  /** Places the session and records it, in one transaction that locks the user and the agents. */
+  /** Places the session and records it, in one transaction that locks the user and the one agent it goes to. */
   async function reserve(
     input: RequestKasmBody & { image_id: string },
     token: string,
@@ -80,37 +81,18 @@ export function createSessionsService(deps: SessionsDeps) {
             `The user has ${live} live sessions and may hold ${limit}; destroy one first`,
           );
         }
-        await agents.lockAll(tx);
-        const [rows, reserved] = await Promise.all([agents.list(tx), kasms.reservations(tx)]);
-        const zoneId = input.zone_id && toUuid(input.zone_id);
-        const refusals: { hostname: string; reason: string }[] = [];
-        const usable = rows.filter((agent) => {
-          const reason = !agent.dockerUrl
-            ? 'has no engine address (docker_url)'
-            : agent.status !== 'online'
-              ? `is ${agent.status}${agent.statusReason ? `: ${agent.statusReason}` : ''}`
-              : zoneId && agent.zoneId !== zoneId
-                ? 'is in another zone'
-                : null;
-          if (reason) refusals.push({ hostname: agent.hostname, reason: `The agent ${reason}` });
-          return reason === null;
-        });
-        const plan = await launchPlans.planIn(tx, input.user_id, input.image_id, {
-          sessionId: toWireId(id),
-          requestHost,
-          refusals,
-          agents: usable.map((agent) => {
-            const resources = agentResources(agent);
-            const taken = reserved.get(agent.id) ?? { cores: 0, memory: 0 };
-            return {
-              ...resources,
-              allocatedCores: resources.allocatedCores + taken.cores,
-              allocatedMemory: resources.allocatedMemory + taken.memory,
-              id: agent.id,
-              zoneId: agent.zoneId,
-            };
-          }),
-        });
+        const { plan, agent } = await placeSession(
+          { agents, kasms },
+          tx,
+          input.zone_id ? toUuid(input.zone_id) : undefined,
+          (offers, refusals) =>
+            launchPlans.planIn(tx, input.user_id, input.image_id, {
+              sessionId: toWireId(id),
+              requestHost,
+              refusals,
+              agents: offers,
+            }),
+        );
         const expires =
           now +
           config.SESSION_LAUNCH_TIMEOUT_SECONDS * 1000 +
@@ -131,8 +113,6 @@ export function createSessionsService(deps: SessionsDeps) {
           hardExpiresAt: new Date(now + config.SESSION_TIME_LIMIT_SECONDS * 1000),
         });
         // Its owners as the plan found them in this transaction, the agent's engine as locked.
-        const agent = usable.find((a) => a.id === plan.agent.id);
-        if (!agent) throw new Error(`The plan chose agent ${plan.agent.id}, which was not offered`);
         const { image } = plan;
         return {
           ...row,
