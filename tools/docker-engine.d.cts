@@ -8,3 +8,13 @@ export declare function engineAvailable(): boolean;
 export declare function startTestEngine(options?: {
   privateOnly?: boolean;
 }): Promise<TestEngine | null>;
+export declare function engineRequest(
+  host: string,
+  method: string,
+  urlPath: string,
+  options?: {
+    body?: string | import('node:stream').Readable;
+    headers?: Record<string, string>;
+    timeoutMs?: number;
+  },
+): Promise<{ status: number | undefined; body: string }>;
