@@ -77,7 +77,9 @@ async function bareBatch(hosts) {
         }),
       });
       const { Id } = JSON.parse(created.body);
-      await engineRequest(host, 'POST', `/containers/${Id}/start`);
+      const start = await engineRequest(host, 'POST', `/containers/${Id}/start`);
+      if (start.status !== 204)
+        return { host, Id, failed: `start: ${start.status} ${start.body.trim()}` };
       const answered = performance.now() - started;
       const inspected = JSON.parse(
         (await engineRequest(host, 'GET', `/containers/${Id}/json`)).body,
@@ -87,7 +89,10 @@ async function bareBatch(hosts) {
       return { host, Id, answered, running: performance.now() - started };
     }),
   );
-  const result = summary(launches, 0);
+  const done = launches.flatMap((l) => ('failed' in l ? [] : [l]));
+  const failures = launches.flatMap((l) => ('failed' in l ? [l.failed] : []));
+  if (failures.length > 0) log(`  failed: ${[...new Set(failures)].join('; ')}`);
+  const result = summary(done, failures.length);
   await Promise.all(
     launches.map((l) => engineRequest(l.host, 'DELETE', `/containers/${l.Id}?force=true`)),
   );
