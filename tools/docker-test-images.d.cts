@@ -7,3 +7,4 @@ export interface ImageReport {
 export declare function ensureTestImages(host: string): Promise<ImageReport[]>;
 export declare const TEST_WEB_IMAGE: string;
 export declare const TEST_SHELL_IMAGE: string;
+export declare function formatReport(report: ImageReport[]): string;

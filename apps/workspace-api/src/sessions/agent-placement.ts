@@ -89,7 +89,7 @@ export async function placeSession(
     const agent = now.usable.find((a) => a.id === lockedId);
     const fit = offer && chooseAgent([offer], plan.resources);
     if (agent && offer && fit?.agent) {
-      await point.release();
+      // The savepoint stays: the commit ends it, one round trip fewer while the agent is held.
       // Another agent than planned, or the planned one as it is now: its plan says so.
       const placed =
         offer.id === plan.agent.id
