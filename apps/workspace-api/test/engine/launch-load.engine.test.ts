@@ -91,6 +91,11 @@ async function sessionsOn(docker: Docker): Promise<string[]> {
 describe('placement', () => {
   it('goes on to the next agent while another launch holds the best one', async () => {
     const user = await w.member('patient');
+    const planned = await w.h.call('get_launch_plan', {
+      target_user: { user_id: user.user_id },
+      target_image: { image_id: imageId },
+    });
+    expect(planned.json().launch_plan.agent.hostname).toBe('engine-1');
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     let locked = () => {};
