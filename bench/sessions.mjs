@@ -116,7 +116,8 @@ async function main() {
 
     const zone = (
       await call('create_zone', {
-        target_zone: { name: 'bench', proxy_hostname: 'localhost', proxy_port: PORT },
+        // The host the bench reaches the server at: a grant is minted only on the session's host.
+        target_zone: { name: 'bench', proxy_hostname: '127.0.0.1', proxy_port: PORT },
       })
     ).zone;
     await call('create_agent', {
