@@ -11,6 +11,7 @@ import { measurePair } from './lib/load.mjs';
 import { distOf, RESULTS_DIR } from './lib/paths.mjs';
 import { issueAdminKey, runCli, sleep, startServer } from './lib/processes.mjs';
 import { formatTable } from './lib/report.mjs';
+import { installTestWorkspace, socketPolicy } from './lib/test-workspace.mjs';
 
 const require = createRequire(import.meta.url);
 const { SERVICES, buildApps } = require('../tools/services.cjs');
@@ -84,6 +85,7 @@ async function main() {
     const env = {
       DATABASE_URL: db.url,
       SESSION_URL_SCHEME: 'http',
+      ...socketPolicy([engine.host]),
       ...(process.env.BENCH_LOG_LEVEL ? { LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}),
     };
     runCli('workspace-api', ['migrate'], env);
@@ -114,7 +116,8 @@ async function main() {
 
     const zone = (
       await call('create_zone', {
-        target_zone: { name: 'bench', proxy_hostname: 'localhost', proxy_port: PORT },
+        // The host the bench reaches the server at: a grant is minted only on the session's host.
+        target_zone: { name: 'bench', proxy_hostname: '127.0.0.1', proxy_port: PORT },
       })
     ).zone;
     await call('create_agent', {
@@ -131,7 +134,11 @@ async function main() {
     await call('update_group', {
       target_group: { group_id: '68d557ac4cac42cca9f31c7c853de0f3', max_kasms_per_user: 1000 },
     });
-    const imageId = await installTestImage(db);
+    const imageId = await installTestWorkspace(db, {
+      image: TEST_WEB_IMAGE,
+      cores: CORES,
+      memory: MEMORY,
+    });
     await call('add_images_group', {
       target_group: { group_id: '68d557ac4cac42cca9f31c7c853de0f3' },
       target_image: { image_id: imageId },
@@ -228,21 +235,6 @@ async function main() {
     await db.drop();
     await engine.stop();
   }
-}
-
-/**
- * Installs the test web workspace straight into the bench database (no registry is needed).
- * @param {import('./lib/database.mjs').BenchDatabase} db
- * @returns {Promise<string>}
- */
-async function installTestImage(db) {
-  const [image] = await db.query(
-    `INSERT INTO workspace.image (id, name, settings_name, friendly_name, cores, memory, run_config, architecture, categories, updated_at)
-     VALUES (gen_random_uuid(), $1, $1, 'Bench workspace', $2, $3, '{"port": 8080, "scheme": "http"}', '{amd64}', '{}', now())
-     RETURNING replace(id::text, '-', '') AS id`,
-    [TEST_WEB_IMAGE, CORES, MEMORY],
-  );
-  return image.id;
 }
 
 main().catch((error) => {

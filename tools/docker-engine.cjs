@@ -30,10 +30,12 @@ function engineAvailable() {
 
 /**
  * The engine for a test run: DOCKER_HOST when it answers (stop does nothing), else a private
- * dockerd when this machine has one and we are root, else null. `kind` says which.
+ * dockerd when this machine has one and we are root, else null. `kind` says which. With
+ * `privateOnly`, always a private dockerd (a second engine beside the run's, for two agents).
+ * @param {{ privateOnly?: boolean }} [options]
  */
-async function startTestEngine() {
-  const external = process.env.DOCKER_HOST;
+async function startTestEngine({ privateOnly = false } = {}) {
+  const external = privateOnly ? undefined : process.env.DOCKER_HOST;
   if (external && (await ping(external))) {
     return { host: external, kind: 'DOCKER_HOST', stop: async () => {} };
   }

@@ -184,6 +184,8 @@ export async function buildApp(
     log: app.log,
     sessionCounts: () => sessionParts.kasms.countLiveByStatusAndWorkspace(),
     agents: () => agents.list(),
+    // Read at each scrape, once the staging service below exists.
+    stagingPools: () => staging.list(),
   });
   const launcher = createSessionLauncher({
     ...sessionParts,

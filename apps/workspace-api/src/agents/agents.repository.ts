@@ -108,9 +108,18 @@ export function createAgentsRepository(database: Database) {
     remove: async (id: string, tx?: Tx): Promise<boolean> =>
       (await (tx ?? prisma).agent.deleteMany({ where: { id } })).count > 0,
 
-    /** Serializes placement: every agent row, in one order so that lockers never deadlock. */
-    async lockAll(tx: Tx): Promise<void> {
-      await tx.$queryRaw`SELECT id FROM ${agent} ORDER BY id FOR UPDATE`;
+    /**
+     * Locks one agent's row for placing a session on it until `tx` ends (or its savepoint is
+     * rolled back): launches on other agents go on meanwhile. With `skipLocked`, answers false at
+     * once when another transaction holds it; otherwise waits. False when no agent has the id.
+     */
+    async lockOne(tx: Tx, id: string, { skipLocked }: { skipLocked: boolean }): Promise<boolean> {
+      const rows = skipLocked
+        ? await tx.$queryRaw<{ id: string }[]>`
+            SELECT id FROM ${agent} WHERE id = ${id}::uuid FOR UPDATE SKIP LOCKED`
+        : await tx.$queryRaw<{ id: string }[]>`
+            SELECT id FROM ${agent} WHERE id = ${id}::uuid FOR UPDATE`;
+      return rows.length > 0;
     },
 
     /**

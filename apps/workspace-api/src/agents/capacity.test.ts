@@ -1,4 +1,4 @@
-import { agentCapacity, agentFree, chooseAgent, type AgentResources } from './capacity';
+import { agentCapacity, agentFree, chooseAgent, rankAgents, type AgentResources } from './capacity';
 
 const GB = 1_000_000_000;
 
@@ -141,5 +141,28 @@ describe('chooseAgent', () => {
 
   it('answers no agent, with no refusals, when there are no agents', () => {
     expect(chooseAgent([], need)).toEqual({ agent: null, refusals: [] });
+  });
+});
+
+describe('rankAgents', () => {
+  const need = { cores: 2, memory: 4 * GB };
+
+  it('orders every agent with room best first and leaves out those without', () => {
+    const agents = [
+      agent('full', { allocatedCores: 7 }),
+      agent('half', { allocatedMemory: 16 * GB }),
+      agent('empty'),
+      agent('tied', { allocatedCores: 2 }),
+    ];
+    expect(rankAgents(agents, need).map((c) => [c.agent.hostname, c.free.cores])).toEqual([
+      ['empty', 8],
+      ['tied', 6],
+      ['half', 8],
+    ]);
+  });
+
+  it('starts with the agent chooseAgent picks', () => {
+    const agents = [agent('b', { allocatedMemory: GB }), agent('a', { allocatedCores: 1 })];
+    expect(rankAgents(agents, need)[0]).toEqual(chooseAgent(agents, need));
   });
 });

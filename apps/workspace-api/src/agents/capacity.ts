@@ -38,15 +38,14 @@ export type AgentChoice<A extends AgentResources> =
   { agent: A; free: Resources } | { agent: null; refusals: { hostname: string; reason: string }[] };
 
 /**
- * The agent a session needing `need` goes to: among those with enough free cores and memory,
- * the one with the most free memory, then the most free cores, then the first hostname. When
- * none fits, every agent's reason.
+ * The agents with room for a session needing `need`, best first: the most free memory, then the
+ * most free cores, then the first hostname.
  */
-export function chooseAgent<A extends AgentResources>(
+export function rankAgents<A extends AgentResources>(
   agents: readonly A[],
   need: Resources,
-): AgentChoice<A> {
-  const candidates = agents
+): { agent: A; free: Resources }[] {
+  return agents
     .map((agent) => ({ agent, free: agentFree(agent) }))
     .filter(({ free }) => free.cores + EPSILON >= need.cores && free.memory >= need.memory)
     .sort(
@@ -55,6 +54,17 @@ export function chooseAgent<A extends AgentResources>(
         b.free.cores - a.free.cores ||
         (a.agent.hostname < b.agent.hostname ? -1 : a.agent.hostname > b.agent.hostname ? 1 : 0),
     );
+}
+
+/**
+ * The agent a session needing `need` goes to: the first of rankAgents. When none fits, every
+ * agent's reason.
+ */
+export function chooseAgent<A extends AgentResources>(
+  agents: readonly A[],
+  need: Resources,
+): AgentChoice<A> {
+  const candidates = rankAgents(agents, need);
   if (candidates.length > 0) return candidates[0];
   const refusals = [...agents]
     .sort((a, b) => (a.hostname < b.hostname ? -1 : 1))

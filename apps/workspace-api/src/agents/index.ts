@@ -9,5 +9,11 @@ export {
 export { agentsRoutes } from './agents.routes';
 export { AgentFields, EngineAgentFields } from './agents.schemas';
 export { type AgentWithZone, createAgentsService } from './agents.service';
-export { agentCapacity, type AgentResources, chooseAgent, type Resources } from './capacity';
+export {
+  agentCapacity,
+  type AgentResources,
+  chooseAgent,
+  rankAgents,
+  type Resources,
+} from './capacity';
 export { localAgentServices, localEngineUrl, registerLocalAgent } from './local-agent';

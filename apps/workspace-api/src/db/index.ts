@@ -7,5 +7,6 @@ export {
   orNullWhenMissing,
   toDatabaseError,
 } from './database-errors';
+export { savepoint } from './savepoint';
 export { qualified, runStatement, type Statement } from './statements';
 export type { NotificationSession } from '@platform/db';

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Counter, Histogram, scrapedGauges, type Registry } from '@platform/metrics';
+import { toWireId } from '@platform/schemas';
 import { agentCapacity, agentResources, type AgentWithZone } from '../agents';
 import type { LaunchObserver } from '../sessions';
 
@@ -10,6 +11,17 @@ export interface WorkspaceMetricsSources {
   sessionCounts: () => Promise<{ status: string; workspace: string; count: number }[]>;
   /** Every agent with what its live sessions reserve. */
   agents: () => Promise<AgentWithZone[]>;
+  /** Every staging config with how many of its sessions wait for a user and how many start. */
+  stagingPools: () => Promise<StagingPoolCount[]>;
+}
+
+export interface StagingPoolCount {
+  id: string;
+  imageId: string;
+  zoneId: string;
+  numSessions: number;
+  numStaged: number;
+  numStarting: number;
 }
 
 /** workspace-api's own metrics (docs/metrics.md lists them); answers the launcher's observer. */
@@ -64,6 +76,35 @@ export function createWorkspaceMetrics(sources: WorkspaceMetricsSources): {
         name: 'workspace_agent_used_memory_bytes',
         help: 'Memory allocated outside the platform plus what live sessions reserve',
         value: (agent) => own(agent).allocatedMemory + agent.reserved.memory,
+      },
+    ],
+  });
+
+  scrapedGauges({
+    registry,
+    log: sources.log,
+    read: sources.stagingPools,
+    labelNames: ['staging_config', 'image_id', 'zone_id'],
+    labels: (pool) => ({
+      staging_config: toWireId(pool.id),
+      image_id: toWireId(pool.imageId),
+      zone_id: toWireId(pool.zoneId),
+    }),
+    gauges: [
+      {
+        name: 'workspace_staging_desired_sessions',
+        help: 'Sessions the staging config keeps warm (num_sessions)',
+        value: (pool) => pool.numSessions,
+      },
+      {
+        name: 'workspace_staging_ready_sessions',
+        help: 'Staged sessions running and waiting for a user',
+        value: (pool) => pool.numStaged,
+      },
+      {
+        name: 'workspace_staging_starting_sessions',
+        help: 'Staged sessions still starting',
+        value: (pool) => pool.numStarting,
       },
     ],
   });

@@ -84,7 +84,8 @@ export function createSessionSleep(deps: SleepDeps) {
   /** Reserves the session's cores and memory on its agent again, and claims it for the start. */
   async function reserveAgain(row: KasmWithOwners): Promise<void> {
     const reason = await kasms.transaction(async (tx) => {
-      await agents.lockAll(tx);
+      // Every placement onto the agent holds this lock until it commits: what it reserves is read after.
+      await agents.lockOne(tx, row.agentId, { skipLocked: false });
       const [agent, reserved] = await Promise.all([
         agents.find(row.agentId, tx),
         kasms.reservations(tx),

@@ -16,9 +16,10 @@ import {
 } from '../errors';
 import { type LaunchPlan, type LaunchPlanService, sessionUrlFor } from '../launch-plan';
 import { LIVE_STATUSES, type RequestHost } from '../domain';
+import { placeSession } from './agent-placement';
 import { kasmAgent, type KasmReads, type KasmWithOwners } from './kasm-owners';
 import type { KasmsRepository } from './kasms.repository';
-import { agentOffer, holdLaunchSlot, usableAgents } from './agent-offers';
+import { holdLaunchSlot } from './agent-offers';
 import type { StagedClaims } from './staged-claim';
 import type { SessionLauncher } from './session-launcher';
 import { containerEndpoint } from './session-endpoint';
@@ -71,7 +72,7 @@ export function createSessionsService(deps: SessionsDeps) {
     return row;
   }
 
-  /** Places the session and records it, in one transaction that locks the user and the agents. */
+  /** Places the session and records it, in one transaction that locks the user and the one agent it goes to. */
   async function reserve(
     input: RequestKasmBody & { image_id: string },
     token: string,
@@ -83,15 +84,18 @@ export function createSessionsService(deps: SessionsDeps) {
     return kasms.transaction(
       async (tx) => {
         await holdLaunchSlot(deps, tx, input.user_id, userId);
-        await agents.lockAll(tx);
-        const [rows, reserved] = await Promise.all([agents.list(tx), kasms.reservations(tx)]);
-        const { usable, refusals } = usableAgents(rows, input.zone_id && toUuid(input.zone_id));
-        const plan = await launchPlans.planIn(tx, input.user_id, input.image_id, {
-          sessionId: toWireId(id),
-          requestHost,
-          refusals,
-          agents: usable.map((agent) => agentOffer(agent, reserved)),
-        });
+        const { plan, agent } = await placeSession(
+          { agents, kasms },
+          tx,
+          input.zone_id ? toUuid(input.zone_id) : undefined,
+          (offers, refusals) =>
+            launchPlans.planIn(tx, input.user_id, input.image_id, {
+              sessionId: toWireId(id),
+              requestHost,
+              refusals,
+              agents: offers,
+            }),
+        );
         const expires =
           now +
           config.SESSION_LAUNCH_TIMEOUT_SECONDS * 1000 +
@@ -112,8 +116,6 @@ export function createSessionsService(deps: SessionsDeps) {
           hardExpiresAt: new Date(now + config.SESSION_TIME_LIMIT_SECONDS * 1000),
         });
         // Its owners as the plan found them in this transaction, the agent's engine as locked.
-        const agent = usable.find((a) => a.id === plan.agent.id);
-        if (!agent) throw new Error(`The plan chose agent ${plan.agent.id}, which was not offered`);
         const { image } = plan;
         return {
           ...row,

@@ -4,8 +4,8 @@ import { toWireId } from '@platform/schemas';
 import type { AgentsRepository } from '../agents';
 import type { Config } from '../config';
 import { NoAgentAvailableError } from '../errors';
-import type { LaunchPlan, LaunchPlanService } from '../launch-plan';
-import { agentOffer, usableAgents } from './agent-offers';
+import type { LaunchPlanService } from '../launch-plan';
+import { placeSession } from './agent-placement';
 import { kasmAgent, type KasmReads, type KasmWithOwners } from './kasm-owners';
 import type { KasmsRepository } from './kasms.repository';
 import type { SessionLauncher } from './session-launcher';
@@ -24,7 +24,7 @@ export interface StagedPoolsDeps {
   config: Pick<Config, 'SESSION_LAUNCH_TIMEOUT_SECONDS'>;
   kasms: KasmsRepository;
   reads: KasmReads;
-  agents: Pick<AgentsRepository, 'lockAll' | 'list'>;
+  agents: Pick<AgentsRepository, 'lockOne' | 'list'>;
   launchPlans: Pick<LaunchPlanService, 'planStaged'>;
   launcher: SessionLauncher;
   sessions: Pick<SessionsService, 'stopClaimed'>;
@@ -63,24 +63,26 @@ export function createStagedPools(deps: StagedPoolsDeps) {
         if (staged.length >= pool.numSessions) {
           return { rows: [], surplus: staged.slice(0, staged.length - pool.numSessions) };
         }
-        await agents.lockAll(tx);
-        const [agentRows, reserved] = await Promise.all([agents.list(tx), kasms.reservations(tx)]);
-        const { usable } = usableAgents(agentRows, pool.zoneId);
         const made: KasmWithOwners[] = [];
         const missing = Math.min(pool.numSessions - staged.length, FILL_BATCH);
         for (let i = 0; i < missing; i += 1) {
           const id = randomUUID();
-          let plan: LaunchPlan;
+          let placed: Awaited<ReturnType<typeof placeSession>>;
           try {
-            plan = await launchPlans.planStaged(tx, pool.imageId, {
-              sessionId: toWireId(id),
-              agents: usable.map((agent) => agentOffer(agent, reserved)),
-            });
+            // Placed as a launch is (one agent locked at a time; the sessions made before in
+            // this transaction count), so staged sessions take their room like any other.
+            placed = await placeSession({ agents, kasms }, tx, pool.zoneId, (offers) =>
+              launchPlans.planStaged(tx, pool.imageId, {
+                sessionId: toWireId(id),
+                agents: offers,
+              }),
+            );
           } catch (error) {
             // Room for some: those start now, the rest when room is made.
             if (error instanceof NoAgentAvailableError && made.length > 0) break;
             throw error;
           }
+          const { plan, agent } = placed;
           if (plan.persistentProfilePath !== null) {
             throw new StagingRefusedError(
               'The workspace keeps a persistent profile per user: its sessions are not staged',
@@ -106,14 +108,6 @@ export function createStagedPools(deps: StagedPoolsDeps) {
             expiresAt: new Date(now + life),
             hardExpiresAt: new Date(now + life),
           });
-          const taken = reserved.get(plan.agent.id) ?? { cores: 0, memory: 0 };
-          reserved.set(plan.agent.id, {
-            cores: taken.cores + plan.resources.cores,
-            memory: taken.memory + plan.resources.memory,
-          });
-          const agent = usable.find((a) => a.id === plan.agent.id);
-          if (!agent)
-            throw new Error(`The plan chose agent ${plan.agent.id}, which was not offered`);
           const { image } = plan;
           made.push({
             ...row,

@@ -1,3 +1,4 @@
+import { parseExposition, sampleSum } from '@platform/metrics';
 import { toUuid, toWireId } from '@platform/schemas';
 import { waitFor } from '@platform/testing';
 import { VALID_PASSWORD } from '../factories';
@@ -6,11 +7,12 @@ import { closeWorld, createSessionWorld, docker, LONG, type SessionWorld } from 
 
 jest.setTimeout(4 * LONG);
 
+const METRICS_TOKEN = 'metrics-token-for-the-staging-test';
 let w: SessionWorld;
 /** A workspace with no persistent profile: the one staging can serve. */
 let imageId: string;
 beforeAll(async () => {
-  w = await createSessionWorld({ SESSION_KEEPALIVE_SECONDS: '300' });
+  w = await createSessionWorld({ SESSION_KEEPALIVE_SECONDS: '300', METRICS_TOKEN });
   imageId = await w.addImage({ persistentProfilePath: '' });
 });
 afterAll(() => closeWorld(w));
@@ -64,6 +66,15 @@ async function staged(stagingConfigId: string, count: number) {
     }
     return rows;
   }, LONG);
+}
+
+/** A staging pool's gauge as /metrics tells it. */
+async function poolGauge(name: string, stagingConfigId: string) {
+  const res = await w.h.inject({
+    url: '/metrics',
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  return sampleSum(parseExposition(res.body), name, { staging_config: stagingConfigId });
 }
 
 const running = async (kasmId: string) =>
@@ -124,6 +135,10 @@ describe('a staging pool', () => {
     expect(configs).toEqual([
       expect.objectContaining({ num_sessions: 2, num_staged: 2, num_starting: 0, expiration: 1 }),
     ]);
+    const id = config.staging_config_id;
+    expect(await poolGauge('workspace_staging_desired_sessions', id)).toBe(2);
+    expect(await poolGauge('workspace_staging_ready_sessions', id)).toBe(2);
+    expect(await poolGauge('workspace_staging_starting_sessions', id)).toBe(0);
     // Nobody's sessions: not in get_kasms.
     expect((await w.h.call('get_kasms', {})).json().kasms).toHaveLength(0);
     const agent = (await w.h.call('get_agents', {})).json().agents[0];
