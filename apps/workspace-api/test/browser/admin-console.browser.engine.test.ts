@@ -138,6 +138,20 @@ describe('the console in Chromium', () => {
     expect(key.revokedAt).not.toBeNull();
   });
 
+  it('Audit: finds the console’s revoke by its operation, with who did it and the key before and after', async () => {
+    const { page } = pages;
+    await signInAt('/admin/audit', 'root');
+    await page.getByLabel('Operation').fill('revoke_api_key');
+    await page.getByLabel('Channel').selectOption('console');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByRole('status').getByText('1 event matches.').waitFor();
+    const row = page.getByRole('row', { name: /revoke_api_key/ });
+    expect(await row.textContent()).toMatch(/root[\s\S]*console[\s\S]*success/);
+    await row.getByText('Before and after').click();
+    expect(await row.locator('pre').last().textContent()).toContain('"name": "reports"');
+    await check(page, 'admin-audit');
+  });
+
   it('shows a person only what they may do, and refuses a forged or unpermitted post', async () => {
     const { page } = pages;
     await signInAt('/admin/users', 'viewer');

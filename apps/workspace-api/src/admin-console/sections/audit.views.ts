@@ -37,13 +37,15 @@ function choice(name: string, label: string, values: readonly string[], chosen?:
 }
 
 function filterForm(filters: Filters): Html {
-  return html`<form method="get" action="/admin/audit" class="grid" role="search">
-    ${TEXT_FILTERS.map(([name, label, hint]) =>
-      field(name, label, filters[name], { maxlength: 255, hint: hint || undefined }),
-    )}
-    ${choice('channel', 'Channel', AUDIT_CHANNELS, filters.channel)}
-    ${choice('result', 'Result', AUDIT_RESULTS, filters.result)}
-    <div class="actions"><button type="submit">Filter</button></div>
+  return html`<form method="get" action="/admin/audit" role="search">
+    <div class="form-grid">
+      ${TEXT_FILTERS.map(([name, label, hint]) =>
+        field(name, label, filters[name], { maxlength: 255, hint: hint || undefined }),
+      )}
+      ${choice('channel', 'Channel', AUDIT_CHANNELS, filters.channel)}
+      ${choice('result', 'Result', AUDIT_RESULTS, filters.result)}
+    </div>
+    <button type="submit">Filter</button>
   </form>`;
 }
 
@@ -103,7 +105,9 @@ export function auditPage(person: AdminPerson, filters: Filters, page: AuditPage
       }
       ${
         page.next_cursor
-          ? html`<p><a href="${nextPage(filters, page.next_cursor)}">Older events</a></p>`
+          ? html`<nav class="pager" aria-label="Pages of events">
+              <a href="${nextPage(filters, page.next_cursor)}">Older events</a>
+            </nav>`
           : null
       }`,
   });
