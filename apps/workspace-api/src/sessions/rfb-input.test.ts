@@ -97,9 +97,12 @@ describe('ClientInputObserver', () => {
     expect(results).toEqual(Array(7).fill(false));
     expect(observer.kind).toBe('rfb');
     // And keeps finding none: another minute of an open tab.
-    expect(anyInput(Array.from({ length: 100 }, () => frame(updateRequest())), observer)).toBe(
-      false,
-    );
+    expect(
+      anyInput(
+        Array.from({ length: 100 }, () => frame(updateRequest())),
+        observer,
+      ),
+    ).toBe(false);
   });
 
   it.each([
@@ -147,7 +150,12 @@ describe('ClientInputObserver', () => {
   it('follows VNC authentication (16 bytes) before ClientInit', () => {
     const observer = new ClientInputObserver();
     const messages = [version, Buffer.from([2]), randomBytes(16), clientInit, updateRequest()];
-    expect(anyInput(messages.map((m) => frame(m)), observer)).toBe(false);
+    expect(
+      anyInput(
+        messages.map((m) => frame(m)),
+        observer,
+      ),
+    ).toBe(false);
     expect(observer.push(frame(keyEvent()))).toBe(true);
   });
 
@@ -180,7 +188,12 @@ describe('ClientInputObserver', () => {
     ['another security type', [version, Buffer.from([19])]],
   ])('gives up on %s', (_, messages) => {
     const observer = new ClientInputObserver();
-    expect(anyInput(messages.map((m) => frame(m)), observer)).toBe(true);
+    expect(
+      anyInput(
+        messages.map((m) => frame(m)),
+        observer,
+      ),
+    ).toBe(true);
     expect(observer.push(frame(updateRequest()))).toBe(true);
   });
 

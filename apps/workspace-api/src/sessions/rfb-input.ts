@@ -63,7 +63,7 @@ export class ClientInputObserver {
   private payloadLeft = 0;
   private frameIsBinary = false;
   private frameIsText = false;
-  /** The opcode of the data message a continuation frame continues. */
+  /** Whether the data message that continuation frames continue is binary. */
   private messageBinary = false;
 
   // The RFB stream inside the binary messages.
@@ -163,7 +163,7 @@ export class ClientInputObserver {
   /** Feeds `take` payload bytes of a binary frame to the RFB reader; true on input. */
   private payload(chunk: Buffer, at: number, take: number): boolean {
     let input = false;
-    for (let i = at; i < at + take && !this.passthrough; ) {
+    for (let i = at; i < at + take && !this.passthrough;) {
       if (this.skipLeft > 0) {
         const step = Math.min(this.skipLeft, at + take - i);
         this.skipLeft -= step;

@@ -23,7 +23,10 @@ export async function connectViewer(
   let buffered = Buffer.alloc(0);
   let wake: (() => void) | null = null;
   let closed = false;
+  // After ServerInit the answers are screen updates nobody reads: dropped as they come.
+  let handshaking = true;
   ws.on('message', (data: Buffer) => {
+    if (!handshaking) return;
     buffered = Buffer.concat([buffered, data]);
     wake?.();
   });
@@ -54,10 +57,8 @@ export async function connectViewer(
   await read(init.readUInt32BE(20)); // the desktop's name
   const width = init.readUInt16BE(0);
   const height = init.readUInt16BE(2);
-  // After ServerInit the answers are screen updates nobody reads: dropped as they come.
+  handshaking = false;
   buffered = Buffer.alloc(0);
-  ws.removeAllListeners('message');
-  ws.on('message', () => {});
   const encodings = Buffer.alloc(8);
   encodings[0] = 2;
   encodings.writeUInt16BE(1, 2);
