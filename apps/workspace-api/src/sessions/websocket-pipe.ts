@@ -1,6 +1,7 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { Duplex } from 'node:stream';
+import { ClientInputObserver } from './rfb-input';
 
 /** The browser's handshake headers the container needs; the rest stay on the platform's side. */
 const FORWARDED = [
@@ -16,7 +17,11 @@ export interface PipeOptions {
   headers: Record<string, string | undefined>;
   /** The 101's headers as the browser may see them (e.g. its cookies kept to the session). */
   rewriteResponseHeaders: (headers: IncomingHttpHeaders) => IncomingHttpHeaders;
-  /** Told of every chunk the browser sends once the stream is open (its user's input). */
+  /**
+   * Told of each chunk the browser sends once the stream is open that carries its user's input:
+   * on a VNC stream a key, pointer or clipboard message, not noVNC's screen update requests; on
+   * any other stream every chunk (see ClientInputObserver).
+   */
   onInput?: () => void;
 }
 
@@ -44,7 +49,8 @@ function refuse(client: Duplex, status: number, reason: string): void {
 /**
  * Opens the same WebSocket on the container and joins the two connections byte for byte: the
  * handshake is the container's own (its 101 goes back to the browser), and the frames are never
- * parsed here, so the stream costs a copy, not a decode and re-encode of every message. Either
+ * decoded and re-encoded, so the stream costs a copy. The browser's frames are also read, not
+ * changed, to tell its user's input (the idle limit). Either
  * side closing or failing ends both. A container that refuses the upgrade gets its status passed
  * on, and one that cannot be reached is a 502.
  */
@@ -84,7 +90,14 @@ export function pipeWebSocket(
     setNoDelay(client);
     socket.pipe(client);
     client.pipe(socket);
-    if (target.onInput) client.on('data', target.onInput);
+    const onInput = target.onInput;
+    if (onInput) {
+      // Only the browser's (small) side is read, beside the pipe: it forwards the same bytes.
+      const observer = new ClientInputObserver();
+      client.on('data', (chunk: Buffer) => {
+        if (observer.push(chunk)) onInput();
+      });
+    }
     socket.once('close', () => endBoth());
     socket.on('error', () => endBoth(socket));
     client.once('close', () => socket.destroy());

@@ -201,6 +201,8 @@ describe('the idle limit', () => {
     });
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
     // The person at the busy session types once a second (the test image's WebSocket echoes).
+    // Its stream is not VNC, so every message counts as input; on a VNC stream only keys, pointer
+    // and clipboard do (test/workspace-images/desktop-idle.engine.test.ts).
     const typing = setInterval(() => socket.send('key'), 1000);
     try {
       await waitFor(async () => {

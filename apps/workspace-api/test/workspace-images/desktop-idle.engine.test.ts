@@ -1,0 +1,106 @@
+import { toUuid } from '@platform/schemas';
+import { waitFor } from '@platform/testing';
+import { closeWorld, createSessionWorld, type SessionWorld } from '../engine/session-fixture';
+import { connectViewer, type RfbViewer } from './rfb-viewer';
+
+// The idle limit on the real Desktop workspace (Xvnc behind websockify), through the proxy: an
+// open viewer that only asks for screen updates is no one's input, a moving pointer is.
+const LONG = 120_000;
+jest.setTimeout(4 * LONG);
+
+let w: SessionWorld;
+let base: string;
+let imageId: string;
+beforeAll(async () => {
+  w = await createSessionWorld({ SESSION_KEEPALIVE_SECONDS: '300' });
+  base = await w.h.app.listen({ host: '127.0.0.1', port: 0 });
+  await w.h.db.zone.update({
+    where: { id: toUuid(w.zoneId) },
+    data: { proxyHostname: '127.0.0.1' },
+  });
+  const registry = await w.h.call('add_registry', { registry_url: `${base}/registry/` });
+  const installed = await w.h.call('install_workspace', {
+    registry_id: registry.json().registry.registry_id,
+    name: 'Desktop',
+  });
+  expect(installed.statusCode).toBe(200);
+  imageId = installed.json().image.image_id;
+  await w.h.call('add_images_group', {
+    target_group: { group_id: w.groupId },
+    target_image: { image_id: imageId },
+  });
+  const limited = await w.h.call('update_image', {
+    target_image: { image_id: imageId, idle_limit_seconds: 8, idle_action: 'stop' },
+  });
+  expect(limited.statusCode).toBe(200);
+});
+afterAll(() => closeWorld(w));
+
+async function runningDesktop(username: string) {
+  const { user_id } = await w.member(username);
+  const { kasm_id } = await w.request({ user_id, image_id: imageId });
+  await w.waitForStatus(toUuid(kasm_id), 'running');
+  return { kasmId: kasm_id, userId: user_id };
+}
+
+/** A viewer on the session's stream through the proxy, signed in by a fresh connect link. */
+async function view(kasmId: string, userId: string): Promise<RfbViewer> {
+  const link = (await w.h.call('get_kasm_status', { kasm_id: kasmId, user_id: userId })).json();
+  const url = new URL(link.kasm_url);
+  const res = await fetch(`${base}${url.pathname}${url.search}`, { redirect: 'manual' });
+  expect(res.status).toBe(303);
+  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0];
+  // The desktop's X server may still be starting when the session answers: retried until it
+  // speaks RFB.
+  let viewer: RfbViewer | undefined;
+  await waitFor(async () => {
+    viewer = await connectViewer(`${base.replace('http', 'ws')}/kasm/${kasmId}/websockify`, {
+      origin: base,
+      cookie,
+    });
+  }, LONG);
+  if (!viewer) throw new Error('no viewer');
+  return viewer;
+}
+
+it('stops a desktop whose open viewer only asks for screen updates, and spares one whose pointer moves', async () => {
+  const [watched, worked] = await Promise.all([
+    runningDesktop('watcher'),
+    runningDesktop('worker'),
+  ]);
+  const watcher = await view(watched.kasmId, watched.userId);
+  const worker = await view(worked.kasmId, worked.userId);
+  // Both tabs stay open and keep asking for updates, as noVNC does; one person moves the mouse.
+  let x = 0;
+  const ticking = setInterval(() => {
+    watcher.requestUpdate();
+    worker.requestUpdate();
+    x = (x + 7) % worker.width;
+    worker.movePointer(x, 100);
+  }, 1000);
+  try {
+    await waitFor(async () => {
+      await w.h.app.sessionWorker.round();
+      const row = await w.h.db.kasm.findUniqueOrThrow({ where: { id: toUuid(watched.kasmId) } });
+      if (row.status !== 'stopped') throw new Error(`still ${row.status}`);
+    }, LONG);
+    // Another limit's worth of rounds with input: the worked desktop stays.
+    const until = Date.now() + 9000;
+    while (Date.now() < until) {
+      await w.h.app.sessionWorker.round();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  } finally {
+    clearInterval(ticking);
+    watcher.close();
+    worker.close();
+  }
+  const watchedRow = await w.h.db.kasm.findUniqueOrThrow({
+    where: { id: toUuid(watched.kasmId) },
+  });
+  // The viewer's requests wrote no input at all.
+  expect(watchedRow.lastInputAt).toBeNull();
+  const workedRow = await w.h.db.kasm.findUniqueOrThrow({ where: { id: toUuid(worked.kasmId) } });
+  expect(workedRow.status).toBe('running');
+  expect(workedRow.lastInputAt).not.toBeNull();
+});
