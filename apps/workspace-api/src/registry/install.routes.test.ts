@@ -66,6 +66,8 @@ describe('install_workspace', () => {
       cores: 2,
       memory: 2_768_000_000,
       gpu_count: 0,
+      idle_action: 'stop',
+      idle_limit_seconds: null,
       cpu_allocation_method: 'Inherit',
       image_src: 'terminal.png',
       docker_registry: 'https://index.docker.io/v1/',
