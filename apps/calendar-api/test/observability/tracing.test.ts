@@ -1,5 +1,5 @@
 import { startOtlpReceiver, type OtlpReceiver } from '@platform/testing';
-import { createHarness } from '../test/harness';
+import { createHarness } from '../harness';
 
 const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 const CALLER_SPAN = 'b7ad6b7169203331';
