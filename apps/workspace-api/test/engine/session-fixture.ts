@@ -115,6 +115,15 @@ export async function createSessionWorld(
 }
 
 /** Removes what a world's sessions left on the engine, whatever the test did, and closes it. */
+/** Runs the session worker's rounds every 500 ms for `ms`: an idle limit's worth of chances to act. */
+export async function sweepFor(world: SessionWorld, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    await world.h.app.sessionWorker.round();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
 export async function closeWorld(world: SessionWorld | undefined): Promise<void> {
   if (!world) return;
   const containers = await docker.listContainers({

@@ -1,7 +1,14 @@
 import { toUuid } from '@platform/schemas';
 import { waitFor } from '@platform/testing';
 import WebSocket from 'ws';
-import { closeWorld, createSessionWorld, docker, LONG, type SessionWorld } from './session-fixture';
+import {
+  closeWorld,
+  createSessionWorld,
+  sweepFor,
+  docker,
+  LONG,
+  type SessionWorld,
+} from './session-fixture';
 
 jest.setTimeout(4 * LONG);
 
@@ -214,11 +221,7 @@ describe('the idle limit', () => {
         if (statuses.join() !== 'destroyed,stopped') throw new Error(`still ${statuses.join()}`);
       }, LONG);
       // Another limit's worth of rounds with input: the busy session stays.
-      const until = Date.now() + 9000;
-      while (Date.now() < until) {
-        await w.h.app.sessionWorker.round();
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      }
+      await sweepFor(w, 9000);
     } finally {
       clearInterval(typing);
       socket.close();

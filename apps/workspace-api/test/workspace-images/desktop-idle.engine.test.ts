@@ -1,6 +1,11 @@
 import { toUuid } from '@platform/schemas';
 import { waitFor } from '@platform/testing';
-import { closeWorld, createSessionWorld, type SessionWorld } from '../engine/session-fixture';
+import {
+  closeWorld,
+  createSessionWorld,
+  sweepFor,
+  type SessionWorld,
+} from '../engine/session-fixture';
 import { connectViewer, type RfbViewer } from './rfb-viewer';
 
 // The idle limit on the real Desktop workspace (Xvnc behind websockify), through the proxy: an
@@ -85,11 +90,7 @@ it('stops a desktop whose open viewer only asks for screen updates, and spares o
       if (row.status !== 'stopped') throw new Error(`still ${row.status}`);
     }, LONG);
     // Another limit's worth of rounds with input: the worked desktop stays.
-    const until = Date.now() + 9000;
-    while (Date.now() < until) {
-      await w.h.app.sessionWorker.round();
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
+    await sweepFor(w, 9000);
   } finally {
     clearInterval(ticking);
     watcher.close();
