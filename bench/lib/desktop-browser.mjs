@@ -54,13 +54,26 @@ export function watchTab(tab, breaks) {
     if (r.status() >= 400 && !r.url().endsWith('/package.json'))
       events.push(`${at()} ${r.status()} ${r.url()}`);
   });
+  /** When (performance.now()) the session's page was asked for, parsed, its stream opened. */
+  const marks = { requests: 0, page: 0, parsed: 0, lastAsset: 0, stream: 0 };
+  tab.on('request', (r) => {
+    if (!r.url().includes('/kasm/')) return;
+    marks.requests += 1;
+    if (r.isNavigationRequest()) marks.page = performance.now();
+  });
+  tab.on('requestfinished', (r) => {
+    if (r.url().includes('/kasm/') && !marks.stream) marks.lastAsset = performance.now();
+  });
+  tab.on('domcontentloaded', () => (marks.parsed = performance.now()));
   tab.on('websocket', (ws) => {
+    marks.stream ||= performance.now();
     events.push(`${at()} websocket ${ws.url()}`);
     ws.on('socketerror', (error) => events.push(`${at()} websocket error: ${error}`));
     ws.on('close', () => events.push(`${at()} websocket closed`));
   });
   return {
     events,
+    marks,
     /** Whether the page broke since the last call (and forgets it). */
     takeBroken() {
       const was = broken;
@@ -146,7 +159,18 @@ export async function launchToFirstFrame({ context, page }, origin, friendlyName
     await tab.getByRole('button', { name: 'Open the workspace' }).click();
   };
   const { at, recoveries } = await firstFrame(tab, watch, recover);
-  return { ms: at - started, kasmId: String(kasmId), tab, recoveries, events: watch.events };
+  // Where the launch's time went, in ms from the click (0: did not happen).
+  const since = (/** @type {number} */ t) => (t ? Math.round(t - started) : 0);
+  const { requests, page: pageAt, parsed, lastAsset, stream } = watch.marks;
+  const phases = {
+    page: since(pageAt),
+    parsed: since(parsed),
+    lastAsset: since(lastAsset),
+    stream: since(stream),
+    frame: since(at),
+    requests,
+  };
+  return { ms: at - started, kasmId: String(kasmId), tab, recoveries, events: watch.events, phases };
 }
 
 /**

@@ -57,7 +57,8 @@ export async function measureStaging({
       await run.tab.close();
       await platform.destroy(run.kasmId);
       started.sessions.delete(run.kasmId);
-      return { ms: run.ms, recoveries: run.recoveries };
+      log(`  page launch ${JSON.stringify(run.phases)}`);
+      return { ms: run.ms, recoveries: run.recoveries, phases: run.phases };
     };
     const poolFull = async () => {
       for (let waited = 0; waited < 180_000; waited += 100) {
@@ -112,6 +113,7 @@ export async function measureStaging({
         cold: pageCold.map((r) => r.recoveries),
         staged: pageStaged.map((r) => r.recoveries),
       },
+      phases: { cold: pageCold.map((r) => r.phases), staged: pageStaged.map((r) => r.phases) },
     };
   } finally {
     await signedIn.context.close();
