@@ -24,7 +24,8 @@ const NX_ENV = { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
 // On a developer's machine a registry or webhook on localhost is normal (a registry served with
 // python3 -m http.server, docs/groups-images-registry.md); deployments keep the default, public
 // addresses only.
-// Sessions run on this machine's Docker engine when one answers, opened over plain HTTP.
+// Sessions run on this machine's Docker engine when one answers, opened over plain HTTP, and
+// the proxy reaches them through the socket hop (docs/sessions.md).
 // A registry in a local folder (examples/registry) is a development convenience: it lets a key
 // with registries.modify read the server's files, so NODE_ENV=production leaves it off.
 // The calendar examples (README.md, docs/calendar-api.md) post to channel C123, the CSA class
@@ -32,6 +33,7 @@ const NX_ENV = { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
 const LOCAL_DEFAULTS = {
   OUTBOUND_ALLOWLIST: 'localhost,127.0.0.0/8,::1',
   LOCAL_AGENT: 'on',
+  SESSION_SOCKETS_DIR: path.join(ROOT, '.data', 'session-sockets'),
   SESSION_URL_SCHEME: 'http',
   CHANNEL_PERIODS: 'C123=CSA',
 };

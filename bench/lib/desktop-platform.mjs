@@ -5,7 +5,7 @@
 // installed from it and allowed to a user who signs in with a password.
 import path from 'node:path';
 import { createBenchDatabase } from './database.mjs';
-import { distOf } from './paths.mjs';
+import { distOf, ROOT } from './paths.mjs';
 import { freePort, issueAdminKey, runCli, sleep, startServer } from './processes.mjs';
 
 // The All Users group every user is in (a fixed id in the first migration).
@@ -27,6 +27,8 @@ export async function startPlatform(engine, friendlyName) {
       // The own registry is this server, on loopback; the engine's socket is the operator's.
       OUTBOUND_ALLOWLIST: '127.0.0.1',
       DOCKER_HOST: engine.host,
+      // As npm start: sessions on this machine's engine are reached through the socket hop.
+      SESSION_SOCKETS_DIR: path.join(ROOT, '.data', 'session-sockets-bench'),
       ...(process.env.BENCH_LOG_LEVEL ? { LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}),
     };
     runCli('workspace-api', ['migrate'], env);

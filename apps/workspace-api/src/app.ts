@@ -55,6 +55,7 @@ import {
   createSessionSockets,
   createSessionsService,
   createSessionWorker,
+  createSocketHop,
   createStagedClaims,
   createStagedPools,
   sessionProxy,
@@ -156,8 +157,11 @@ export async function buildApp(
     );
   }
   const kasms = createKasmsRepository(database);
+  const socketHop = createSocketHop(config.SESSION_SOCKETS_DIR);
+  await socketHop.open();
   const sessionParts = {
     kasms,
+    socketHop,
     reads: createKasmReads(kasms, data),
     agents: data.agents,
     engines: overrides.engines ?? createEngines({ policy, log: app.log, tracer: tracing.tracer }),
@@ -319,6 +323,8 @@ export async function buildApp(
   await app.register(sessionProxy, {
     access,
     sockets,
+    socketHop,
+    onUpstream: workspaceMetrics.proxyUpstream,
     recordInput: createInputRecorder({
       write: (kasmId, at) => kasms.recordInput(kasmId, at),
       onError: (error, kasmId) =>

@@ -3,6 +3,7 @@ import { securityEnv, securityEnvProblems } from '@platform/http';
 import { metricsEnv, metricsEnvProblems } from '@platform/metrics';
 import { ConfigError, configReference, parseEnv, serviceEnv } from '@platform/schemas';
 import { tracingEnv } from '@platform/tracing';
+import { socketsDirProblem } from './domain';
 
 export const ConfigSchema = Type.Object({
   ...serviceEnv({ port: 3001, schema: 'workspace' }),
@@ -150,6 +151,13 @@ export const ConfigSchema = Type.Object({
     default: 1000,
     description: 'Group of a new profile folder, beside PROFILE_UID',
   }),
+  SESSION_SOCKETS_DIR: Type.String({
+    // Absolute, as PROFILE_ROOT: it is also a bind's source on this machine's engine.
+    pattern: '^$|^(/(?!\\.\\.?(/|$))[^/\\\\:,\\u0000-\\u001f]+)+$',
+    default: '',
+    description:
+      "The socket hop: a folder (made mode 0700) where sessions on this machine's engine (unix:// agents) serve the proxy on a Unix socket, without TLS or the engine's port proxy; at most 58 bytes; empty turns it off; npm start turns it on in .data/session-sockets",
+  }),
   SESSION_WORKER: Type.Union([Type.Literal('on'), Type.Literal('off')], {
     default: 'on',
     description: 'Run the reaper, reconciler and heartbeat in this process (safe on every replica)',
@@ -168,6 +176,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...securityEnvProblems(config),
     ...metricsEnvProblems(config),
     ...loginLimitProblems(config),
+    ...socketsDirProblems(config),
   ];
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   return config;
@@ -180,6 +189,11 @@ function loginLimitProblems(config: Config): string[] {
   return [
     `LOGIN_FAILURE_LIMIT (${limit}) must be below MAX_FAILED_LOGINS (${lockAt}), or 0 to turn the throttle off`,
   ];
+}
+
+function socketsDirProblems({ SESSION_SOCKETS_DIR: dir }: Config): string[] {
+  const problem = dir ? socketsDirProblem(dir) : null;
+  return problem ? [problem] : [];
 }
 
 /** The configuration reference committed as docs/configuration/workspace-api.md. */

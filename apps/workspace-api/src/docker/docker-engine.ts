@@ -16,6 +16,7 @@ import {
   type EngineTarget,
   type TlsPaths,
 } from '../engines';
+import { SOCKET_HOP_MOUNT } from '../domain';
 import { prepareProfile } from './docker-profile';
 import { traceDockerCalls } from './docker-tracing';
 
@@ -137,6 +138,12 @@ export function createDockerEngine(target: EngineTarget, tracer: Tracer): Engine
         Source: await prepareProfile(docker, spec.sessionId, spec.image, spec.profile),
         Target: spec.profile.home,
       };
+      const socketFolder = spec.socketFolder && {
+        Type: 'bind' as const,
+        Source: spec.socketFolder,
+        Target: SOCKET_HOP_MOUNT,
+      };
+      const mounts = [profile, socketFolder].filter((m) => !!m);
       const container = await docker
         .createContainer({
           name: `session-${spec.sessionId}`,
@@ -149,7 +156,7 @@ export function createDockerEngine(target: EngineTarget, tracer: Tracer): Engine
             NanoCpus: Math.round(spec.cores * 1e9),
             Memory: spec.memory,
             ShmSize: spec.shmSizeBytes,
-            Mounts: profile ? [profile] : undefined,
+            Mounts: mounts.length > 0 ? mounts : undefined,
             PortBindings: { [port]: [{ HostIp: publishOn, HostPort: '' }] },
             Init: true,
           },

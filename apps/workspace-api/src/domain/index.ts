@@ -21,3 +21,9 @@ export {
   REASONS,
   type WorkspaceConfig,
 } from './workspace-config';
+export {
+  SOCKET_HOP_MOUNT,
+  socketFolderOf,
+  socketPathIn,
+  socketsDirProblem,
+} from './socket-hop-paths';

@@ -58,6 +58,11 @@ export interface ContainerSpec {
   /** A folder on the engine's host mounted at `home`, kept between sessions. */
   profile?: ProfileSpec;
   sessionPort: number;
+  /**
+   * A folder on the engine's host (which is the service's) mounted read-write at
+   * SOCKET_HOP_MOUNT: where the platform's images serve on a Unix socket.
+   */
+  socketFolder?: string;
   files: readonly ContainerFile[];
 }
 

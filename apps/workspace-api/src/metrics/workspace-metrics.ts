@@ -27,6 +27,7 @@ export interface StagingPoolCount {
 /** workspace-api's own metrics (docs/metrics.md lists them); answers the launcher's observer. */
 export function createWorkspaceMetrics(sources: WorkspaceMetricsSources): {
   launches: LaunchObserver;
+  proxyUpstream: (kind: 'http' | 'websocket', hop: 'socket' | 'tls') => void;
 } {
   const { registry } = sources;
   scrapedGauges({
@@ -122,10 +123,17 @@ export function createWorkspaceMetrics(sources: WorkspaceMetricsSources): {
     labelNames: ['outcome'],
     registers: [registry],
   });
+  const upstreams = new Counter({
+    name: 'workspace_proxy_upstream_connections_total',
+    help: "Connections the session proxy opened to containers, by kind (http, websocket) and hop: socket (the socket hop, plain, this machine only) or tls (the container's published port)",
+    labelNames: ['kind', 'hop'],
+    registers: [registry],
+  });
   return {
     launches: {
       phase: (phase, seconds) => phases.observe({ phase }, seconds),
       outcome: (outcome) => outcomes.inc({ outcome }),
     },
+    proxyUpstream: (kind, hop) => upstreams.inc({ kind, hop }),
   };
 }

@@ -5,14 +5,22 @@ import { launchSteps, parseSize } from './container-plan';
 
 const GB = 1024 ** 3;
 const profiles = { root: '/profiles', user: { uid: 1000, gid: 1000 } };
+const LOCAL_ENGINE = 'unix:///var/run/docker.sock';
+const socketHop = { socketsDir: '', agentDockerUrl: LOCAL_ENGINE };
 
-const steps = (p: LaunchPlan, environment: Record<string, string> = {}, kasmUrl?: string) => {
+const steps = (
+  p: LaunchPlan,
+  environment: Record<string, string> = {},
+  kasmUrl?: string,
+  hop = socketHop,
+) => {
   const result = launchSteps({
     plan: p,
     containerSecret: 'vnc-secret',
     environment,
     kasmUrl,
     profiles,
+    socketHop: hop,
   });
   if (!result.ok) throw new Error(result.reason);
   return result;
@@ -154,6 +162,7 @@ describe('launchSteps', () => {
         containerSecret: 's',
         environment: {},
         profiles,
+        socketHop,
       }),
     ).toEqual({ ok: false, reason: `run_config.scheme "http" ${REASONS.plainHttp}` });
   });
@@ -182,7 +191,7 @@ describe('launchSteps', () => {
     delete image.allowPlainHttp;
     const stored = { ...old, image } as unknown as LaunchPlan;
     expect(
-      launchSteps({ plan: stored, containerSecret: 's', environment: {}, profiles }),
+      launchSteps({ plan: stored, containerSecret: 's', environment: {}, profiles, socketHop }),
     ).toMatchObject({
       ok: false,
     });
@@ -196,7 +205,13 @@ describe('launchSteps', () => {
     [{ scheme: 'ftp' }, 'run_config.scheme must be "http" or "https", not "ftp"'],
   ])('refuses run_config %j with a reason', (runConfig, reason) => {
     expect(
-      launchSteps({ plan: plan({}, runConfig), containerSecret: 's', environment: {}, profiles }),
+      launchSteps({
+        plan: plan({}, runConfig),
+        containerSecret: 's',
+        environment: {},
+        profiles,
+        socketHop,
+      }),
     ).toEqual({
       ok: false,
       reason,
@@ -209,6 +224,7 @@ describe('launchSteps', () => {
       containerSecret: 's',
       environment: {},
       profiles,
+      socketHop,
     });
     expect(result).toEqual({
       ok: false,
@@ -235,6 +251,7 @@ describe('launchSteps', () => {
       containerSecret: 's',
       environment: {},
       profiles,
+      socketHop,
     });
     expect(result).toEqual({ ok: false, reason: expect.stringContaining(why) });
   });
@@ -254,5 +271,29 @@ describe('parseSize', () => {
 
   it.each([undefined, null, '', 'lots', '-1m', 0, -5, Number.NaN])('ignores %j', (value) => {
     expect(parseSize(value)).toBeUndefined();
+  });
+
+  describe('the socket hop', () => {
+    const sessionId = '0123456789abcdef0123456789abcdef';
+    const withId = (p: LaunchPlan) => ({ ...p, sessionId });
+    const hop = (socketsDir: string, agentDockerUrl: string) =>
+      steps(withId(plan()), {}, undefined, { socketsDir, agentDockerUrl }).container.socketFolder;
+
+    it('mounts the session’s folder of SESSION_SOCKETS_DIR on an engine of this machine', () => {
+      expect(hop('/run/sockets', LOCAL_ENGINE)).toBe(`/run/sockets/${sessionId}`);
+    });
+
+    it('mounts nothing when the hop is off or the engine is on another machine', () => {
+      expect(hop('', LOCAL_ENGINE)).toBeUndefined();
+      expect(hop('/run/sockets', 'tcp://10.0.0.5:2376')).toBeUndefined();
+    });
+
+    it('mounts nothing for a session id that is not 32 hex digits', () => {
+      const result = steps(plan(), {}, undefined, {
+        socketsDir: '/run/sockets',
+        agentDockerUrl: LOCAL_ENGINE,
+      });
+      expect(result.container.socketFolder).toBeUndefined();
+    });
   });
 });

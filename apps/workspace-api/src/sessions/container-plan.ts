@@ -1,4 +1,4 @@
-import { type ConfigNote, effectiveConfig } from '../domain';
+import { type ConfigNote, effectiveConfig, socketFolderOf } from '../domain';
 import type { ContainerSpec, ExecSpec, ProfileUser } from '../engines';
 import type { LaunchPlan } from '../launch-plan';
 import { profileFolder } from './profile-folder';
@@ -18,6 +18,8 @@ export interface LaunchInput {
   kasmUrl?: string;
   /** The agent's profile root (PROFILE_ROOT) and who owns a profile when the image does not say. */
   profiles: { root: string; user: ProfileUser };
+  /** SESSION_SOCKETS_DIR ('' for off) and the agent's engine address (the hop is local only). */
+  socketHop: { socketsDir: string; agentDockerUrl: string };
 }
 
 export type LaunchSteps =
@@ -95,6 +97,7 @@ export function launchSteps({
   environment,
   kasmUrl,
   profiles,
+  socketHop,
 }: LaunchInput): LaunchSteps {
   const config = effectiveConfig(
     { runConfig: plan.image.runConfig, execConfig: plan.execConfig },
@@ -134,6 +137,7 @@ export function launchSteps({
       shmSizeBytes: parseSize(runConfig.shm_size),
       profile: folder && { ...folder, home, user: profiles.user },
       sessionPort: endpoint.port,
+      socketFolder: socketFolderOf(socketHop.socketsDir, plan.sessionId, socketHop.agentDockerUrl),
       files: plan.fileMappings.map((m) => ({
         path: m.destination,
         content: m.content,

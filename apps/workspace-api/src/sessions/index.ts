@@ -8,6 +8,7 @@ export { createInputRecorder } from './session-input';
 export { createSessionLauncher, type LaunchObserver } from './session-launcher';
 export { sessionProxy } from './session-proxy';
 export { createSessionSockets, SOCKET_RECHECK_MS } from './session-sockets';
+export { createSocketHop } from './socket-hop';
 export { createSessionWorker, type SessionWorker } from './session-worker';
 export { sessionsRoutes } from './sessions.routes';
 export { KasmSchema } from './sessions.schemas';

@@ -9,6 +9,7 @@ import type { KasmStatus } from '../domain';
 import type { KasmWithOwners } from './kasm-owners';
 import type { KasmsRepository } from './kasms.repository';
 import { createLaunchTimeline, type LaunchPhase, type LaunchTimeline } from './launch-timeline';
+import type { SocketHop } from './socket-hop';
 
 /** What a launch tells the metrics: each phase's duration, and how the launch ended. */
 export interface LaunchObserver {
@@ -26,6 +27,7 @@ export interface LauncherOptions {
   launchTimeoutMs: number;
   keepaliveMs: number;
   profiles: LaunchInput['profiles'];
+  socketHop: SocketHop;
   observer?: LaunchObserver;
   /** A span for the launch and each of its phases, children of the request's span. */
   tracer: Tracer;
@@ -83,6 +85,7 @@ export function createSessionLauncher(options: LauncherOptions) {
       environment: request.environment,
       kasmUrl: request.kasmUrl,
       profiles: options.profiles,
+      socketHop: { socketsDir: options.socketHop.socketsDir, agentDockerUrl: row.agent.dockerUrl },
     });
     if (!steps.ok) throw new LaunchFailed(steps.reason);
     if (steps.ignored.length > 0) {
@@ -106,6 +109,8 @@ export function createSessionLauncher(options: LauncherOptions) {
     );
     const containerId = await phase('create', async () => {
       await move(row.id, 'provisioning', { launchTimeline: timeline.begin('create') });
+      const { socketFolder } = steps.container;
+      if (socketFolder) await options.socketHop.prepare(socketFolder);
       return engine.create(steps.container);
     });
     const hostPort = await phase('start', async () => {
@@ -163,6 +168,11 @@ export function createSessionLauncher(options: LauncherOptions) {
       .forAgent(row.agent)
       .removeSession(toWireId(row.id))
       .catch((e: unknown) => log.warn({ err: e, kasmId: row.id }, 'session cleanup failed'));
+    await options.socketHop
+      .remove(row.id)
+      .catch((e: unknown) =>
+        log.warn({ err: e, kasmId: row.id }, 'session socket folder cleanup failed'),
+      );
     if (error instanceof Superseded) return;
     // Only our own sentences reach the session (and its user's page); anything else stays in the log.
     const message =

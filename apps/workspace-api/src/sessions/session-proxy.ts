@@ -1,12 +1,15 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import httpProxy from '@fastify/http-proxy';
+import { toWireId } from '@platform/schemas';
 import { createExpiringCache, sessionCookieName } from '../domain';
 import { ProxyOriginRejectedError, ProxyPathInvalidError } from '../errors';
 import { containerCookieHeader, GRANT_COOKIE, scopeSetCookies } from './proxy-cookies';
 import type { SessionAccess, SessionTarget } from './session-access';
+import { createUpstreamAgent, socketOrigin } from './proxy-upstream';
 import { originMatchesHost } from './session-origin';
 import type { SessionSockets } from './session-sockets';
+import type { Hop, SocketHop } from './socket-hop';
 import { pipeUrl, pipeWebSocket } from './websocket-pipe';
 
 export { GRANT_COOKIE } from './proxy-cookies';
@@ -37,6 +40,9 @@ const targetOf = (request: { raw: object }): SessionTarget => {
 export interface SessionProxyOptions {
   access: SessionAccess;
   sockets: SessionSockets;
+  socketHop: SocketHop;
+  /** Told of each connection opened to a container: HTTP or WebSocket, and by which hop. */
+  onUpstream: (kind: 'http' | 'websocket', hop: Hop) => void;
   /** Notes input from the browser on a session's stream (the idle limit), throttled. */
   recordInput: (kasmId: string) => void;
   /** The platform user a login session token belongs to, or null (web page's sign-in). */
@@ -49,14 +55,19 @@ export interface SessionProxyOptions {
  * cookie and redirects to the same address without it. The platform's cookies never reach the
  * container and the container's cookies stay inside the session's path. The container's own
  * credentials (Basic, VNC_PW) are added here; its self-signed certificate is accepted on this
- * hop only.
+ * hop only. A session whose folder of the socket hop holds a socket is reached there instead,
+ * plain, with the same credentials.
  */
 export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
   app,
-  { access, sockets, recordInput, signedInUser },
+  { access, sockets, socketHop, onUpstream, recordInput, signedInUser },
 ) => {
   await app.register(cookie);
-  app.addHook('onClose', async () => sockets.closeAll());
+  const upstreamAgent = createUpstreamAgent(socketHop, (hop) => onUpstream('http', hop));
+  app.addHook('onClose', async () => {
+    sockets.closeAll();
+    await upstreamAgent.close();
+  });
 
   // A page's burst of requests (assets, the stream) costs one lookup of its login a second; a
   // stale answer only narrows what the browser may enter.
@@ -80,7 +91,7 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
     websocket: true,
     // The service's own request line is the one log line per request; reply-from would add two.
     disableRequestLogging: true,
-    undici: { connect: { rejectUnauthorized: false } },
+    undici: upstreamAgent,
     async preHandler(request, reply) {
       const { kasmId } = request.params as { kasmId: string };
       const upgrade = request.headers.upgrade?.toLowerCase() === 'websocket';
@@ -106,12 +117,24 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
       }
       const grant = request.cookies[GRANT_COOKIE];
       const target = await access.admit(kasmId, grant, await signedInAs(request));
+      const wireId = toWireId(access.sessionId(kasmId));
+      const onSocket = await socketHop.hasSocket(wireId);
       if (!upgrade) {
-        admitted.set(request.raw, target);
+        const origin = onSocket ? socketOrigin(wireId) : target.origin;
+        admitted.set(request.raw, { ...target, origin });
         return;
       }
-      const pipeTo = pipeUrl(target.origin, containerPath(request.url));
-      if (!pipeTo) throw new ProxyPathInvalidError();
+      // A socket that cannot be opened safely (gone, or swapped for something else): TLS it is.
+      const socket = onSocket ? await socketHop.connect(wireId).catch(() => undefined) : undefined;
+      const pipeTo = pipeUrl(
+        socket ? socketOrigin(wireId) : target.origin,
+        containerPath(request.url),
+      );
+      if (!pipeTo) {
+        socket?.destroy();
+        throw new ProxyPathInvalidError();
+      }
+      onUpstream('websocket', socket ? 'socket' : 'tls');
       const client = request.raw.socket;
       sockets.track(client, kasmId, async () => {
         await access.admit(kasmId, grant, await signedInAs(request));
@@ -125,6 +148,7 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
         },
         rewriteResponseHeaders: (headers) => scopedHeaders(headers, kasmId),
         onInput: () => recordInput(kasmId),
+        socket,
       });
     },
     replyOptions: {

@@ -7,6 +7,7 @@ import { engineReason, type Engines } from '../engines';
 import type { KasmReads } from './kasm-owners';
 import type { KasmsRepository } from './kasms.repository';
 import type { SessionsService } from './sessions.service';
+import type { SocketHop } from './socket-hop';
 
 export interface WorkerOptions {
   kasms: KasmsRepository;
@@ -14,6 +15,8 @@ export interface WorkerOptions {
   agents: AgentsRepository;
   engines: Engines;
   sessions: SessionsService;
+  /** The session folders of the socket hop, removed with orphaned containers. */
+  socketHop: SocketHop;
   log: FastifyBaseLogger;
   owner: string;
   intervalMs: number;
@@ -86,6 +89,7 @@ export function createSessionWorker(options: WorkerOptions) {
             'orphan session container removed',
           );
           await engines.forAgent(agent).removeSession(container.sessionId);
+          await options.socketHop.remove(container.sessionId);
         }
       }
       for (const { id, status } of expected.filter((k) => !present.has(k.id))) {

@@ -26,6 +26,7 @@ import { containerEndpoint } from './session-endpoint';
 import { readScreen, ScreenUnreadableError, screenJpeg } from './session-screen';
 import { createSessionSleep } from './session-sleep';
 import type { ExecCommandBody, RequestKasmBody } from './sessions.schemas';
+import type { SocketHop } from './socket-hop';
 
 /** How long reading a session's screen may take: its display answers in well under a second. */
 const SCREEN_TIMEOUT_MS = 10_000;
@@ -48,6 +49,8 @@ export interface SessionsDeps {
   sessionLimit: (tx: Tx, userId: string) => Promise<number | null>;
   /** The user's default workspace (their attributes), for a request that names none. */
   defaultImageOf: (userId: string) => Promise<string | null>;
+  /** The session folders of the socket hop, removed with their sessions. */
+  socketHop: SocketHop;
   /** Ends what this process holds open of a session's access: proxy caches and WebSockets. */
   endAccess: (kasmId: string) => void;
   /** Traces the placement of a launch (the launcher traces the rest). */
@@ -135,6 +138,7 @@ export function createSessionsService(deps: SessionsDeps) {
     deps.endAccess(row.id);
     try {
       await engines.forAgent(row.agent).removeSession(toWireId(row.id));
+      await deps.socketHop.remove(row.id);
     } catch (error) {
       // The claim stays stopping; its lease runs out and a sweep tries again.
       if (error instanceof EngineError) throw new EngineFailedError(error.message);

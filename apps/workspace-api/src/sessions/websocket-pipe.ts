@@ -1,5 +1,6 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { ClientInputObserver } from './rfb-input';
 
@@ -23,6 +24,8 @@ export interface PipeOptions {
    * any other stream every chunk (see ClientInputObserver).
    */
   onInput?: () => void;
+  /** A connection to the container made already (the socket hop): the handshake goes over it. */
+  socket?: Socket;
 }
 
 /** The container's address for a path of the browser's, or null when it names another origin. */
@@ -68,10 +71,12 @@ export function pipeWebSocket(
   for (const [name, value] of Object.entries(target.headers)) if (value) headers[name] = value;
 
   const transport = url.protocol === 'https:' ? https : http;
+  const { socket: connected } = target;
   const upstream = transport.request(url, {
     method: 'GET',
     headers,
     agent: false,
+    createConnection: connected && (() => connected),
     // The container's certificate is self-signed: accepted on this hop only, as for HTTP.
     rejectUnauthorized: false,
   });
