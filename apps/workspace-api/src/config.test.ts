@@ -27,3 +27,22 @@ describe('profile settings', () => {
     expect(() => load({ PROFILE_UID: '0' })).toThrow(/PROFILE_UID/);
   });
 });
+
+describe('the socket hop', () => {
+  it('is off unless SESSION_SOCKETS_DIR names a folder', () => {
+    expect(load({}).SESSION_SOCKETS_DIR).toBe('');
+    expect(load({ SESSION_SOCKETS_DIR: '/run/sessions' }).SESSION_SOCKETS_DIR).toBe(
+      '/run/sessions',
+    );
+  });
+
+  it.each(['sockets', '/run/../etc', '/run/sockets/'])('refuses the folder %p at start', (dir) => {
+    expect(() => load({ SESSION_SOCKETS_DIR: dir })).toThrow(/SESSION_SOCKETS_DIR/);
+  });
+
+  it('refuses a folder whose sockets would pass the 107 bytes of a Unix socket path', () => {
+    expect(() => load({ SESSION_SOCKETS_DIR: `/${'s'.repeat(58)}` })).toThrow(
+      /SESSION_SOCKETS_DIR .* too long/,
+    );
+  });
+});

@@ -75,8 +75,8 @@ export function pipeWebSocket(
   const upstream = transport.request(url, {
     method: 'GET',
     headers,
-    agent: false,
-    createConnection: connected && (() => connected),
+    // No agent: a connection of its own, or the one made already (used only without an agent).
+    ...(connected ? { createConnection: () => connected } : { agent: false }),
     // The container's certificate is self-signed: accepted on this hop only, as for HTTP.
     rejectUnauthorized: false,
   });

@@ -1,5 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { chmod, lstat, mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
 import https from 'node:https';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type Docker from 'dockerode';
 import { waitFor } from '@platform/testing';
 import { docker } from '../engine/session-fixture';
@@ -20,10 +24,17 @@ let container: Docker.Container;
 let port: number;
 
 type Answer = { status: number; body: string };
-function get(path: string, headers: Record<string, string> = {}): Promise<Answer> {
+/** A GET on the published port over TLS, or plain on a Unix socket (the socket hop's). */
+function get(
+  urlPath: string,
+  headers: Record<string, string> = {},
+  socketPath?: string,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = https.request(
-      { host: '127.0.0.1', port, path, headers, rejectUnauthorized: false },
+    const req = (socketPath ? http : https).request(
+      socketPath
+        ? { socketPath, path: urlPath, headers }
+        : { host: '127.0.0.1', port, path: urlPath, headers, rejectUnauthorized: false },
       (res) => {
         let body = '';
         res
@@ -31,10 +42,15 @@ function get(path: string, headers: Record<string, string> = {}): Promise<Answer
           .on('end', () => resolve({ status: res.statusCode ?? 0, body }));
       },
     );
-    // A WebSocket upgrade that is accepted answers 101 here instead of a response.
-    req.on('upgrade', (res, socket) => {
-      socket.destroy();
-      resolve({ status: res.statusCode ?? 0, body: '' });
+    // A WebSocket upgrade that is accepted answers 101 here instead of a response; its body is
+    // the stream's first frame (the VNC server's greeting).
+    req.on('upgrade', (res, socket, head: Buffer) => {
+      const done = (first: Buffer) => {
+        socket.destroy();
+        resolve({ status: res.statusCode ?? 0, body: first.toString('latin1') });
+      };
+      if (head.length > 0) done(head);
+      else socket.once('data', done);
     });
     req.on('error', reject).end();
   });
@@ -64,13 +80,16 @@ async function exec(cmd: string, target = container): Promise<string> {
   return Buffer.concat(out).toString();
 }
 
-const startImage = (image: string) =>
+const startImage = (image: string, platformFolder?: string) =>
   docker.createContainer({
     Image: image,
     Env: [`VNC_PW=${password}`],
     HostConfig: {
       Init: true,
       PortBindings: { '6901/tcp': [{ HostIp: '127.0.0.1', HostPort: '' }] },
+      Mounts: platformFolder
+        ? [{ Type: 'bind', Source: platformFolder, Target: '/run/workspace-platform' }]
+        : undefined,
     },
   });
 
@@ -112,9 +131,9 @@ describe('the Desktop image', () => {
     expect((await get('/websockify', { ...upgrade, ...basic('kasm_user', 'wrong') })).status).toBe(
       401,
     );
-    expect((await get('/websockify', { ...upgrade, ...basic('kasm_user', password) })).status).toBe(
-      101,
-    );
+    const opened = await get('/websockify', { ...upgrade, ...basic('kasm_user', password) });
+    expect(opened.status).toBe(101);
+    expect(opened.body).toContain('RFB 003.008');
   });
 
   it('runs every process as uid 1000, and no command line shows the password', async () => {
@@ -150,5 +169,54 @@ describe('the Firefox image', () => {
     } finally {
       await browser.remove({ force: true });
     }
+  });
+});
+
+describe('the Desktop image with the platform’s folder mounted (the socket hop)', () => {
+  let folder: string;
+  let withFolder: Docker.Container;
+  let socketPath: string;
+
+  beforeAll(async () => {
+    folder = await mkdtemp(path.join(tmpdir(), 'socket-hop-'));
+    // As the service makes it: the image's user (uid 1000) creates its socket there.
+    await chmod(folder, 0o777);
+    socketPath = path.join(folder, 'websockify.sock');
+    withFolder = await startImage(DESKTOP, folder);
+    await withFolder.start();
+    await waitFor(async () => expect((await lstat(socketPath)).isSocket()).toBe(true), LONG);
+  });
+  afterAll(async () => {
+    await withFolder?.remove({ force: true }).catch(() => undefined);
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('serves its page on a Unix socket there, plain, behind the same Basic auth', async () => {
+    expect((await lstat(socketPath)).mode & 0o777).toBe(0o666);
+    expect((await get('/', {}, socketPath)).status).toBe(401);
+    expect((await get('/', basic('kasm_user', 'wrong'), socketPath)).status).toBe(401);
+    const page = await get('/', basic('kasm_user', password), socketPath);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('start.js');
+  });
+
+  it('serves its WebSocket stream there behind the same auth', async () => {
+    expect((await get('/websockify', upgrade, socketPath)).status).toBe(401);
+    const opened = await get(
+      '/websockify',
+      { ...upgrade, ...basic('kasm_user', password) },
+      socketPath,
+    );
+    expect(opened.status).toBe(101);
+    expect(opened.body).toContain('RFB 003.008');
+  });
+
+  it('shows no password on a command line, and stops cleanly, removing its socket', async () => {
+    const processes = await exec('cat /proc/[0-9]*/cmdline | tr "\\0" " "', withFolder);
+    expect(processes).toContain('websockify_unix');
+    expect(processes).not.toContain(password);
+    await withFolder.stop({ t: 60 });
+    expect((await withFolder.inspect()).State.ExitCode).toBe(0);
+    await expect(lstat(socketPath)).rejects.toThrow(/ENOENT/);
   });
 });

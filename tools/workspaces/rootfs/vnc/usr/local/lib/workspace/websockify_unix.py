@@ -10,10 +10,18 @@ import sys
 from websockify import websocketproxy, websockifyserver
 
 
+class UnixConnection(socket.socket):
+    def setsockopt(self, level, option, value, *args):
+        # websockify sets TCP_NODELAY on each client; a Unix socket has no TCP options.
+        if level != socket.IPPROTO_TCP:
+            super().setsockopt(level, option, value, *args)
+
+
 class UnixListener(socket.socket):
     def accept(self):
+        fd, _ = self._accept()
+        conn = UnixConnection(self.family, self.type, self.proto, fileno=fd)
         # websockify logs address[0] and extends a (host, port) pair with its TLS flag.
-        conn, _ = super().accept()
         return conn, ("unix", 0)
 
 

@@ -1,0 +1,145 @@
+import { lstat, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseExposition, sampleSum } from '@platform/metrics';
+import { toUuid } from '@platform/schemas';
+import { waitFor } from '@platform/testing';
+import {
+  closeWorld,
+  createSessionWorld,
+  docker,
+  type SessionWorld,
+} from '../engine/session-fixture';
+import { connectViewer } from './rfb-viewer';
+
+// The socket hop on the real Desktop workspace: with SESSION_SOCKETS_DIR set, a session on this
+// machine's engine serves the proxy its page and stream on a Unix socket in its own folder;
+// without it, the proxy takes the container's TLS port as before.
+const LONG = 120_000;
+jest.setTimeout(5 * LONG);
+
+const TOKEN = 'metrics-token-for-the-socket-hop';
+const METRIC = 'workspace_proxy_upstream_connections_total';
+
+interface HopWorld {
+  w: SessionWorld;
+  base: string;
+  imageId: string;
+}
+
+async function desktopWorld(env: Record<string, string>): Promise<HopWorld> {
+  const w = await createSessionWorld({ METRICS_TOKEN: TOKEN, ...env });
+  const base = await w.h.app.listen({ host: '127.0.0.1', port: 0 });
+  await w.h.db.zone.update({
+    where: { id: toUuid(w.zoneId) },
+    data: { proxyHostname: '127.0.0.1' },
+  });
+  const registry = await w.h.call('add_registry', { registry_url: `${base}/registry/` });
+  const installed = await w.h.call('install_workspace', {
+    registry_id: registry.json().registry.registry_id,
+    name: 'Desktop',
+  });
+  expect(installed.statusCode).toBe(200);
+  const imageId = installed.json().image.image_id;
+  await w.h.call('add_images_group', {
+    target_group: { group_id: w.groupId },
+    target_image: { image_id: imageId },
+  });
+  return { w, base, imageId };
+}
+
+/** A running Desktop, and the grant cookie of a browser that followed its connect link. */
+async function runningDesktop({ w, base, imageId }: HopWorld) {
+  const { user_id: userId } = await w.member('ada');
+  const { kasm_id: kasmId, kasm_url: kasmUrl } = await w.request({
+    user_id: userId,
+    image_id: imageId,
+  });
+  await w.waitForStatus(toUuid(kasmId), 'running');
+  const url = new URL(kasmUrl);
+  const res = await fetch(`${base}${url.pathname}${url.search}`, { redirect: 'manual' });
+  expect(res.status).toBe(303);
+  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0];
+  return { kasmId, userId, cookie };
+}
+
+/** The page and an RFB handshake on the stream, through the proxy. */
+async function useDesktop(world: HopWorld, kasmId: string, cookie: string) {
+  const page = await fetch(`${world.base}/kasm/${kasmId}/`, { headers: { cookie } });
+  expect(page.status).toBe(200);
+  expect(await page.text()).toContain('start.js');
+  // The desktop's X server may still be starting when the session answers: retried until it
+  // speaks RFB.
+  await waitFor(async () => {
+    const viewer = await connectViewer(
+      `${world.base.replace('http', 'ws')}/kasm/${kasmId}/websockify`,
+      { origin: world.base, cookie },
+    );
+    viewer.close();
+    expect([viewer.width, viewer.height]).toEqual([1280, 800]);
+  }, LONG);
+}
+
+async function connections(w: SessionWorld) {
+  const res = await w.h.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
+  const samples = parseExposition(res.body);
+  const count = (kind: string, hop: string) => sampleSum(samples, METRIC, { kind, hop });
+  return {
+    socket: { http: count('http', 'socket'), websocket: count('websocket', 'socket') },
+    tls: { http: count('http', 'tls'), websocket: count('websocket', 'tls') },
+  };
+}
+
+describe('with SESSION_SOCKETS_DIR set', () => {
+  let root: string;
+  let socketsDir: string;
+  let world: HopWorld;
+  beforeAll(async () => {
+    // Short: a Unix socket's path holds at most 107 bytes.
+    root = await mkdtemp(path.join(tmpdir(), 'hop-'));
+    socketsDir = path.join(root, 'sockets');
+    world = await desktopWorld({ SESSION_SOCKETS_DIR: socketsDir });
+  });
+  afterAll(async () => {
+    await closeWorld(world?.w);
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('serves the page and the stream through the session’s socket, and removes its folder with the session', async () => {
+    expect((await lstat(socketsDir)).mode & 0o777).toBe(0o700);
+    const { kasmId, userId, cookie } = await runningDesktop(world);
+    const socketPath = path.join(socketsDir, kasmId, 'websockify.sock');
+    await waitFor(async () => expect((await lstat(socketPath)).isSocket()).toBe(true), LONG);
+
+    await useDesktop(world, kasmId, cookie);
+    const counted = await connections(world.w);
+    expect(counted.socket.http).toBeGreaterThanOrEqual(1);
+    expect(counted.socket.websocket).toBeGreaterThanOrEqual(1);
+    expect(counted.tls).toEqual({ http: 0, websocket: 0 });
+
+    const destroyed = await world.w.h.call('destroy_kasm', { kasm_id: kasmId, user_id: userId });
+    expect(destroyed.statusCode).toBe(200);
+    await expect(lstat(path.join(socketsDir, kasmId))).rejects.toThrow(/ENOENT/);
+  });
+});
+
+describe('without SESSION_SOCKETS_DIR', () => {
+  let world: HopWorld;
+  beforeAll(async () => {
+    world = await desktopWorld({});
+  });
+  afterAll(() => closeWorld(world?.w));
+
+  it('mounts no folder and reaches the session over its TLS port, as before', async () => {
+    const { kasmId, cookie } = await runningDesktop(world);
+    const [container] = await world.w.containersOf(kasmId);
+    const inspected = await docker.getContainer(container.Id).inspect();
+    expect(inspected.Mounts.map((m) => m.Destination)).not.toContain('/run/workspace-platform');
+
+    await useDesktop(world, kasmId, cookie);
+    const counted = await connections(world.w);
+    expect(counted.tls.http).toBeGreaterThanOrEqual(1);
+    expect(counted.tls.websocket).toBeGreaterThanOrEqual(1);
+    expect(counted.socket).toEqual({ http: 0, websocket: 0 });
+  });
+});
