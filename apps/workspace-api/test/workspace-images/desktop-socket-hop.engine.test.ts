@@ -1,8 +1,8 @@
-import { lstat, mkdtemp, rm } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseExposition, sampleSum } from '@platform/metrics';
-import { toUuid } from '@platform/schemas';
+import { toUuid, toWireId } from '@platform/schemas';
 import { waitFor } from '@platform/testing';
 import {
   closeWorld,
@@ -120,6 +120,45 @@ describe('with SESSION_SOCKETS_DIR set', () => {
     const destroyed = await world.w.h.call('destroy_kasm', { kasm_id: kasmId, user_id: userId });
     expect(destroyed.statusCode).toBe(200);
     await expect(lstat(path.join(socketsDir, kasmId))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('makes a staged session’s folder too (left empty by an image that makes no socket, as Kasm’s) and removes it with the session', async () => {
+    const { w } = world;
+    const imageId = await w.addImage({ persistentProfilePath: '' });
+    const config = await w.h.call('create_staging_config', {
+      target_staging_config: {
+        zone_id: w.zoneId,
+        image_id: imageId,
+        num_sessions: 1,
+        expiration: 1,
+      },
+    });
+    expect(config.statusCode).toBe(200);
+    const staged = await waitFor(async () => {
+      await w.h.app.sessionWorker.round();
+      return w.h.db.kasm.findFirstOrThrow({
+        where: { imageId: toUuid(imageId), status: 'running' },
+      });
+    }, LONG);
+    const folder = path.join(socketsDir, toWireId(staged.id));
+    expect((await lstat(folder)).isDirectory()).toBe(true);
+    expect(await readdir(folder)).toEqual([]);
+
+    const { staging_config_id } = config.json().staging_config;
+    await w.h.call('delete_staging_config', { target_staging_config: { staging_config_id } });
+    await waitFor(async () => {
+      await w.h.app.sessionWorker.round();
+      await expect(lstat(folder)).rejects.toThrow(/ENOENT/);
+    }, LONG);
+  });
+
+  it('removes the folder of a launch that failed', async () => {
+    const { w } = world;
+    const imageId = await w.addImage({ execConfig: { go: { cmd: 'exit 7' } } });
+    const { user_id } = await w.member('grace');
+    const { kasm_id } = await w.request({ user_id, image_id: imageId });
+    await w.waitForStatus(toUuid(kasm_id), 'error');
+    await expect(lstat(path.join(socketsDir, kasm_id))).rejects.toThrow(/ENOENT/);
   });
 });
 
