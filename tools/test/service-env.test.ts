@@ -1,3 +1,5 @@
+import path from 'node:path';
+
 const { SERVICES, serviceEnv } = require('../services.cjs') as {
   SERVICES: { name: string }[];
   serviceEnv: (
@@ -23,5 +25,11 @@ describe('the environment npm start gives workspace-api', () => {
 
   it("keeps the caller's explicit choice", () => {
     expect(envOf({ REGISTRY_ALLOW_LOCAL_PATHS: 'false' }).REGISTRY_ALLOW_LOCAL_PATHS).toBe('false');
+  });
+
+  it('turns the socket hop on in the checkout’s .data/session-sockets, unless the caller empties it', () => {
+    const dir = envOf({}).SESSION_SOCKETS_DIR ?? '';
+    expect(dir).toBe(path.join(__dirname, '..', '..', '.data', 'session-sockets'));
+    expect(envOf({ SESSION_SOCKETS_DIR: '' }).SESSION_SOCKETS_DIR).toBe('');
   });
 });
