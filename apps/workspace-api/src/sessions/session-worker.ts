@@ -98,7 +98,10 @@ export function createSessionWorker(options: WorkerOptions) {
           statusMessage: 'The session container vanished from its agent',
           stoppedAt: new Date(),
         });
-        if (marked) log.warn({ kasmId: id }, 'session container vanished');
+        if (marked) {
+          log.warn({ kasmId: id }, 'session container vanished');
+          await options.socketHop.remove(id);
+        }
       }
     }
   }
