@@ -170,7 +170,14 @@ export async function launchToFirstFrame({ context, page }, origin, friendlyName
     frame: since(at),
     requests,
   };
-  return { ms: at - started, kasmId: String(kasmId), tab, recoveries, events: watch.events, phases };
+  return {
+    ms: at - started,
+    kasmId: String(kasmId),
+    tab,
+    recoveries,
+    events: watch.events,
+    phases,
+  };
 }
 
 /**
