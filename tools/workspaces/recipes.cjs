@@ -42,11 +42,13 @@ const STAGES = [
       'useradd --uid 1000 --user-group --create-home --home-dir /home/kasm-user --shell /bin/bash kasm-user',
       `for f in /usr/share/novnc/*; do ln -s "$f" ${WEB}/; done`,
       // The page at / is noVNC's own, its settings added in place by start.js and its modules
-      // (dozens of files, each a request through the proxy) loaded as one bundle.
+      // (dozens of files, each a request through the proxy) loaded as one bundle. start.js is
+      // deferred: it runs before the bundle (scripts that wait for the parser run in document
+      // order) without holding the parser while noVNC's images take the browser's connections.
       `sed -e 's|src="app/ui.js"|src="novnc.js"|' \\
-        -e 's|<script src="app/error-handler.js">|<script src="start.js"></script>&|' \\
+        -e 's|<script src="app/error-handler.js">|<script defer src="start.js"></script>&|' \\
         /usr/share/novnc/vnc.html > ${WEB}/index.html`,
-      `grep -q 'src="novnc.js"' ${WEB}/index.html && grep -q 'src="start.js"' ${WEB}/index.html`,
+      `grep -q 'src="novnc.js"' ${WEB}/index.html && grep -q 'defer src="start.js"' ${WEB}/index.html`,
       // Mesa's software OpenGL (its LLVM, 140 MB), which Xvnc's libGL pulls in, goes: Xvnc runs
       // without GLX, and the images (Firefox's above all) stay well under 1 GB.
       `rm -rf ${LIB}/dri ${LIB}/libLLVM-15.so.1 ${LIB}/libz3.so.4`,

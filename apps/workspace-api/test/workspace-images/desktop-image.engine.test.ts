@@ -103,7 +103,7 @@ describe('the Desktop image', () => {
     expect((await get('/', basic('root', password))).status).toBe(401);
     const page = await get('/', basic('kasm_user', password));
     expect(page.status).toBe(200);
-    expect(page.body).toContain('<script src="start.js">');
+    expect(page.body).toContain('<script defer src="start.js">');
     // noVNC's modules come as one bundle, not one request each.
     expect(page.body).toContain('src="novnc.js"');
     expect(page.body).not.toContain('app/ui.js');
