@@ -12,7 +12,12 @@ import { percentile } from './lib/load.mjs';
 import { distOf, RESULTS_DIR } from './lib/paths.mjs';
 import { freePort, issueAdminKey, runCli, sleep, startServer } from './lib/processes.mjs';
 import { formatTable } from './lib/report.mjs';
-import { installTestWorkspace, socketPolicy } from './lib/test-workspace.mjs';
+import {
+  installTestWorkspace,
+  serverAnswers,
+  socketPolicy,
+  startBareContainer,
+} from './lib/test-workspace.mjs';
 
 const require = createRequire(import.meta.url);
 const { SERVICES, buildApps } = require('../tools/services.cjs');
@@ -22,15 +27,9 @@ const { ensureTestImages, TEST_WEB_IMAGE } = require('../tools/docker-test-image
 const LAUNCHES = Number(process.env.BENCH_LAUNCHES ?? 50);
 const CORES = 0.5;
 const MEMORY = 256 * 1024 ** 2;
+const WORKSPACE = { image: TEST_WEB_IMAGE, cores: CORES, memory: MEMORY };
 const ALL_USERS = '68d557ac4cac42cca9f31c7c853de0f3';
 const log = (/** @type {string} */ line) => process.stdout.write(`${line}\n`);
-
-/** @param {number} port */
-const serves = (port) =>
-  fetch(`http://127.0.0.1:${port}/`, { method: 'HEAD' }).then(
-    () => true,
-    () => false,
-  );
 
 /**
  * Times of a batch of launches, each from the batch's start, in ms.
@@ -63,29 +62,11 @@ async function bareBatch(hosts) {
   const launches = await Promise.all(
     Array.from({ length: LAUNCHES }, async (_, i) => {
       const host = hosts[i % hosts.length];
-      const created = await engineRequest(host, 'POST', '/containers/create', {
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          Image: TEST_WEB_IMAGE,
-          ExposedPorts: { '8080/tcp': {} },
-          HostConfig: {
-            NanoCpus: CORES * 1e9,
-            Memory: MEMORY,
-            Init: true,
-            PortBindings: { '8080/tcp': [{ HostIp: '127.0.0.1', HostPort: '' }] },
-          },
-        }),
-      });
-      const { Id } = JSON.parse(created.body);
-      const start = await engineRequest(host, 'POST', `/containers/${Id}/start`);
-      if (start.status !== 204)
-        return { host, Id, failed: `start: ${start.status} ${start.body.trim()}` };
+      const container = await startBareContainer(host, WORKSPACE);
+      if ('failed' in container) return { host, Id: container.id, failed: container.failed };
+      const { id: Id, port } = container;
       const answered = performance.now() - started;
-      const inspected = JSON.parse(
-        (await engineRequest(host, 'GET', `/containers/${Id}/json`)).body,
-      );
-      const port = Number(inspected.NetworkSettings.Ports['8080/tcp'][0].HostPort);
-      while (!(await serves(port))) await sleep(10);
+      while (!(await serverAnswers(port))) await sleep(10);
       return { host, Id, answered, running: performance.now() - started };
     }),
   );
@@ -168,11 +149,7 @@ async function main() {
       });
     }
     await call('update_group', { target_group: { group_id: ALL_USERS, max_kasms_per_user: 5 } });
-    const imageId = await installTestWorkspace(db, {
-      image: TEST_WEB_IMAGE,
-      cores: CORES,
-      memory: MEMORY,
-    });
+    const imageId = await installTestWorkspace(db, WORKSPACE);
     await call('add_images_group', {
       target_group: { group_id: ALL_USERS },
       target_image: { image_id: imageId },

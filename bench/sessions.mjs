@@ -11,7 +11,12 @@ import { measurePair } from './lib/load.mjs';
 import { distOf, RESULTS_DIR } from './lib/paths.mjs';
 import { issueAdminKey, runCli, sleep, startServer } from './lib/processes.mjs';
 import { formatTable } from './lib/report.mjs';
-import { installTestWorkspace, socketPolicy } from './lib/test-workspace.mjs';
+import {
+  installTestWorkspace,
+  serverAnswers,
+  socketPolicy,
+  startBareContainer,
+} from './lib/test-workspace.mjs';
 
 const require = createRequire(import.meta.url);
 const { SERVICES, buildApps } = require('../tools/services.cjs');
@@ -22,16 +27,10 @@ const LAUNCHES = Number(process.env.BENCH_LAUNCHES ?? 10);
 const PORT = 3211;
 const CORES = Number(process.env.BENCH_SESSION_CORES ?? 0.5);
 const MEMORY = 256 * 1024 ** 2;
+const WORKSPACE = { image: TEST_WEB_IMAGE, cores: CORES, memory: MEMORY };
 const log = (/** @type {string} */ line) => process.stdout.write(`${line}\n`);
 const median = (/** @type {number[]} */ values) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-/** The same readiness as a launch's: the server answers HTTP (the engine's port proxy accepts earlier). */
-const serverAnswers = (/** @type {number} */ port) =>
-  fetch(`http://127.0.0.1:${port}/`, { method: 'HEAD' }).then(
-    () => true,
-    () => false,
-  );
 
 /**
  * The engine's own create + start of the container a session gets, until its port answers.
@@ -39,26 +38,11 @@ const serverAnswers = (/** @type {number} */ port) =>
  */
 async function engineLaunch(host) {
   const started = performance.now();
-  const created = await engineRequest(host, 'POST', '/containers/create', {
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      Image: TEST_WEB_IMAGE,
-      ExposedPorts: { '8080/tcp': {} },
-      HostConfig: {
-        NanoCpus: CORES * 1e9,
-        Memory: MEMORY,
-        Init: true,
-        PortBindings: { '8080/tcp': [{ HostIp: '127.0.0.1', HostPort: '' }] },
-      },
-    }),
-  });
-  const { Id } = JSON.parse(created.body);
-  await engineRequest(host, 'POST', `/containers/${Id}/start`);
-  const inspected = JSON.parse((await engineRequest(host, 'GET', `/containers/${Id}/json`)).body);
-  const port = Number(inspected.NetworkSettings.Ports['8080/tcp'][0].HostPort);
-  while (!(await serverAnswers(port))) await sleep(5);
+  const container = await startBareContainer(host, WORKSPACE);
+  if ('failed' in container) throw new Error(`The baseline container did not ${container.failed}`);
+  while (!(await serverAnswers(container.port))) await sleep(5);
   const ms = performance.now() - started;
-  await engineRequest(host, 'DELETE', `/containers/${Id}?force=true`);
+  await engineRequest(host, 'DELETE', `/containers/${container.id}?force=true`);
   return ms;
 }
 
@@ -134,11 +118,7 @@ async function main() {
     await call('update_group', {
       target_group: { group_id: '68d557ac4cac42cca9f31c7c853de0f3', max_kasms_per_user: 1000 },
     });
-    const imageId = await installTestWorkspace(db, {
-      image: TEST_WEB_IMAGE,
-      cores: CORES,
-      memory: MEMORY,
-    });
+    const imageId = await installTestWorkspace(db, WORKSPACE);
     await call('add_images_group', {
       target_group: { group_id: '68d557ac4cac42cca9f31c7c853de0f3' },
       target_image: { image_id: imageId },

@@ -19,6 +19,8 @@ const { chromiumPath } = require('../../tools/jest/browser-tests.cjs');
 
 /** Both sides' canvas is looked at this often: the resolution of a launch's time. */
 const POLL_MS = 25;
+/** How long the page looks before the tab is checked for a broken load. */
+const CHECK_MS = 500;
 const FRAME_TIMEOUT_MS = 120_000;
 export const VIEWPORT = { width: 1280, height: 800 };
 
@@ -101,10 +103,20 @@ export async function firstFrame(tab, watch, recover) {
       await recover().catch(() => undefined);
       continue;
     }
-    // Between two pages of a navigation there is no document to ask: that counts as no frame.
-    const colours = await tab.evaluate(CANVAS_COLOURS).catch(() => 0);
-    if (colours >= DESKTOP_COLOURS) return { at: performance.now(), recoveries };
-    await sleep(POLL_MS);
+    // The page looks at its own canvas (no round trip per look) for a while, then the tab's
+    // state is checked again. Between two pages of a navigation there is no document to ask:
+    // that counts as no frame.
+    const drawn = await tab
+      .waitForFunction(`${CANVAS_COLOURS} >= ${DESKTOP_COLOURS}`, undefined, {
+        polling: POLL_MS,
+        timeout: CHECK_MS,
+      })
+      // A look cut short by a navigation is not tried again at once.
+      .then(
+        () => true,
+        () => sleep(POLL_MS).then(() => false),
+      );
+    if (drawn) return { at: performance.now(), recoveries };
   }
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   await tab.screenshot({ path: path.join(RESULTS_DIR, 'desktops-no-frame.png') }).catch(() => {});
@@ -170,7 +182,14 @@ export async function launchToFirstFrame({ context, page }, origin, friendlyName
     frame: since(at),
     requests,
   };
-  return { ms: at - started, kasmId: String(kasmId), tab, recoveries, events: watch.events, phases };
+  return {
+    ms: at - started,
+    kasmId: String(kasmId),
+    tab,
+    recoveries,
+    events: watch.events,
+    phases,
+  };
 }
 
 /**

@@ -10,6 +10,8 @@
  * @property {string[]} packages     installed with --no-install-recommends
  * @property {string[]} [extracted]  packages whose files are unpacked without their dependencies
  * @property {string} [setup]        shell run in the chroot as root after packages and files
+ * @property {{ entry: string, out: string }[]} [bundles]
+ *   ES modules of the rootfs bundled into one file each (esbuild, on the build machine) after setup
  * @property {string} [image]        the image's name and tag, for stages that are images
  * @property {string} [description]
  */
@@ -17,6 +19,7 @@
 const IMAGE_PREFIX = 'workspace-platform/';
 const IMAGE_TAG = '1.0';
 const LIB = '/usr/lib/x86_64-linux-gnu';
+const WEB = '/usr/local/share/workspace-web';
 
 /** @type {Stage[]} */
 const STAGES = [
@@ -37,11 +40,20 @@ const STAGES = [
     extracted: ['novnc'],
     setup: [
       'useradd --uid 1000 --user-group --create-home --home-dir /home/kasm-user --shell /bin/bash kasm-user',
-      'for f in /usr/share/novnc/*; do ln -s "$f" /usr/local/share/workspace-web/; done',
+      `for f in /usr/share/novnc/*; do ln -s "$f" ${WEB}/; done`,
+      // The page at / is noVNC's own, its settings added in place by start.js and its modules
+      // (dozens of files, each a request through the proxy) loaded as one bundle. start.js is
+      // deferred: it runs before the bundle (scripts that wait for the parser run in document
+      // order) without holding the parser while noVNC's images take the browser's connections.
+      `sed -e 's|src="app/ui.js"|src="novnc.js"|' \\
+        -e 's|<script src="app/error-handler.js">|<script defer src="start.js"></script>&|' \\
+        /usr/share/novnc/vnc.html > ${WEB}/index.html`,
+      `grep -q 'src="novnc.js"' ${WEB}/index.html && grep -q 'defer src="start.js"' ${WEB}/index.html`,
       // Mesa's software OpenGL (its LLVM, 140 MB), which Xvnc's libGL pulls in, goes: Xvnc runs
       // without GLX, and the images (Firefox's above all) stay well under 1 GB.
       `rm -rf ${LIB}/dri ${LIB}/libLLVM-15.so.1 ${LIB}/libz3.so.4`,
     ].join('\n'),
+    bundles: [{ entry: '/usr/share/novnc/app/ui.js', out: `${WEB}/novnc.js` }],
   },
   {
     name: 'desktop',

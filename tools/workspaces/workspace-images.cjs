@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { engineRequest, importTar, imageInfo } = require('../docker-engine/engine-api.cjs');
+const esbuild = require('esbuild');
 const debian = require('./debian.cjs');
 const { IMAGE_CHANGES, PRUNED, STAGES } = require('./recipes.cjs');
 
@@ -42,6 +43,7 @@ function stageHashes() {
     hash.update(JSON.stringify({ ...stage, description: undefined, suite: debian.SUITE }));
     hash.update(stage.parent ? String(hashes.get(stage.parent)) : '');
     if (stage.image) hash.update(JSON.stringify(IMAGE_CHANGES));
+    if (stage.bundles) hash.update(esbuild.version);
     hash.update(JSON.stringify(PRUNED));
     for (const file of stageFiles(stage.name)) {
       const full = path.join(FILES_DIR, stage.name, file);
@@ -98,11 +100,28 @@ async function buildStage(stage, root, log) {
   await debian.inChroot(root, steps.join('\n'), DEBS_DIR);
   copyFiles(stage.name, root);
   if (stage.setup) await debian.inChroot(root, stage.setup, DEBS_DIR);
+  for (const { entry, out } of stage.bundles ?? []) await bundle(root, entry, out);
   debian.unprepareApt(root);
   for (const dir of PRUNED) {
     fs.rmSync(path.join(root, dir), { recursive: true, force: true });
     fs.mkdirSync(path.join(root, dir), { recursive: true });
   }
+}
+
+/**
+ * One file of an ES module and its imports, all from the rootfs: a page loads it in one request
+ * instead of one per module. @param {string} root @param {string} entry @param {string} out
+ */
+async function bundle(root, entry, out) {
+  await esbuild.build({
+    entryPoints: [path.join(root, entry)],
+    outfile: path.join(root, out),
+    bundle: true,
+    format: 'esm',
+    minify: true,
+    target: 'es2020',
+    logLevel: 'warning',
+  });
 }
 
 /**

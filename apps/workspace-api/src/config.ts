@@ -100,7 +100,7 @@ export const ConfigSchema = Type.Object({
     maximum: 600,
     default: 30,
     description:
-      'How long a launch or stop may go unrenewed before another replica takes it as abandoned and cleans up',
+      'How long a launch or stop may go unrenewed before another replica takes it as abandoned and cleans up (an abandoned resume goes back to stopped instead)',
   }),
   SESSION_SWEEP_INTERVAL_MS: Type.Integer({
     minimum: 50,

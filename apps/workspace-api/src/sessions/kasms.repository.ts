@@ -40,6 +40,11 @@ const live = { in: [...LIVE_STATUSES] };
 const reserving = { in: [...RESERVING_STATUSES] };
 /** Statuses in which the session's container should exist on its agent. */
 const WITH_CONTAINER: KasmStatus[] = ['running', 'paused', 'stopped'];
+/**
+ * A session being resumed: starting, yet it ran before. A launch sets started_at only when it
+ * reaches running, and only resume_kasm moves a session that ran back to starting.
+ */
+const RESUMING = Prisma.sql`(status = 'starting' AND started_at IS NOT NULL)`;
 /** The live statuses as SQL literals: constants of our own, never client input. */
 const LIVE_SQL = LIVE_STATUSES.map((status) => `'${status}'`).join(', ');
 
@@ -137,7 +142,8 @@ export function createKasmsRepository(database: Database) {
     /**
      * Claims up to `limit` sessions for removal: running ones past their expiry, sleeping (paused,
      * stopped) ones past their time limit (keepalives cannot reach them), and passing ones
-     * whose lease ran out (their process died). SKIP LOCKED lets replicas claim side by side.
+     * whose lease ran out (their process died), except resumes (claimAbandonedResumes). SKIP
+     * LOCKED lets replicas claim side by side.
      */
     async claimForCleanup(owner: string, until: Date, limit: number) {
       const kasm = table('kasm');
@@ -146,13 +152,30 @@ export function createKasmsRepository(database: Database) {
           SELECT id, status FROM ${kasm}
           WHERE (status = 'running' AND expires_at < now())
              OR (status IN ('paused', 'stopped') AND hard_expires_at < now())
-             OR (status IN ('requested', 'provisioning', 'starting', 'stopping') AND lease_until < now())
+             OR (status IN ('requested', 'provisioning', 'starting', 'stopping')
+                 AND lease_until < now() AND NOT ${RESUMING})
           ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED
         )
         UPDATE ${kasm} k SET status = 'stopping', lease_owner = ${owner}, lease_until = ${until},
                updated_at = now()
         FROM due WHERE k.id = due.id
         RETURNING k.id, due.status AS previous`;
+    },
+
+    /**
+     * Claims up to `limit` resumes whose lease ran out (their process died between reserving and
+     * starting): they keep their container, and go back to stopped rather than away.
+     */
+    async claimAbandonedResumes(owner: string, until: Date, limit: number) {
+      const kasm = table('kasm');
+      return db.$queryRaw<{ id: string }[]>`
+        WITH due AS (
+          SELECT id FROM ${kasm} WHERE ${RESUMING} AND lease_until < now()
+          ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED
+        )
+        UPDATE ${kasm} k SET lease_owner = ${owner}, lease_until = ${until}, updated_at = now()
+        FROM due WHERE k.id = due.id
+        RETURNING k.id`;
     },
 
     /** Serializes the staging rounds of one staging config across replicas, until `tx` ends. */

@@ -138,7 +138,7 @@ export function createSessionSleep(deps: SleepDeps) {
       }
       const now = Date.now();
       const expiresAt = now + config.SESSION_KEEPALIVE_SECONDS * 1000;
-      await kasms.transition(
+      const moved = await kasms.transition(
         row.id,
         ['starting'],
         {
@@ -152,6 +152,8 @@ export function createSessionSleep(deps: SleepDeps) {
         },
         owner,
       );
+      // Our lease ran out and the reaper put the session back to stopped: its container stops too.
+      if (!moved) throw new KasmCannotResumeError('The session changed while it was being resumed');
     } catch (error) {
       // Back to stopped (reserving nothing), so that the user may try again or destroy it. Only
       // our own sentences reach the session; anything else stays in the log.
@@ -169,6 +171,28 @@ export function createSessionSleep(deps: SleepDeps) {
       if (error instanceof EngineError) throw new EngineFailedError(error.message);
       throw error;
     }
+  }
+
+  /**
+   * A resume whose process died, claimed by this process (the reaper): back to stopped, keeping
+   * its container and disk. The container may have started before the process died.
+   */
+  async function stopAbandonedResume(row: KasmWithOwners): Promise<boolean> {
+    await endAccess(row.id);
+    await onEngine(engines.forAgent(row.agent).stop(containerOf(row)));
+    return kasms.transition(
+      row.id,
+      ['starting'],
+      {
+        status: 'stopped',
+        statusMessage:
+          "The session's resume was interrupted (the server handling it stopped); it can be resumed again",
+        hostPort: null,
+        leaseOwner: null,
+        leaseUntil: null,
+      },
+      owner,
+    );
   }
 
   async function resume(row: KasmWithOwners): Promise<void> {
@@ -199,6 +223,7 @@ export function createSessionSleep(deps: SleepDeps) {
     stop,
     pause,
     resume,
+    stopAbandonedResume,
     /** The session as it is after the operation. */
     after: async (row: KasmWithOwners) => (await reads.find(row.id)) ?? row,
   };

@@ -51,13 +51,26 @@ export function createSessionWorker(options: WorkerOptions) {
     );
   }
 
-  /** Stops expired sessions, and those whose launch or stop was abandoned by a dead process. */
+  /**
+   * Stops expired sessions, and those whose launch or stop was abandoned by a dead process; an
+   * abandoned resume goes back to stopped instead.
+   */
   async function reap(): Promise<void> {
-    const claimed = await kasms.claimForCleanup(
-      owner,
-      new Date(Date.now() + options.leaseMs),
-      CLAIM_BATCH,
-    );
+    const until = new Date(Date.now() + options.leaseMs);
+    for (const { id } of await kasms.claimAbandonedResumes(owner, until, CLAIM_BATCH)) {
+      const row = await reads.find(id);
+      if (!row) continue;
+      // An engine that fails keeps the claim: its lease runs out and a later round tries again.
+      await sessions
+        .stopAbandonedResume(row)
+        .then((moved) => {
+          if (moved) log.info({ kasmId: id }, 'abandoned resume put back to stopped');
+        })
+        .catch((error: unknown) =>
+          log.warn({ err: error, kasmId: id }, 'abandoned resume not stopped'),
+        );
+    }
+    const claimed = await kasms.claimForCleanup(owner, until, CLAIM_BATCH);
     for (const { id, previous } of claimed) {
       const row = await reads.find(id);
       if (!row) continue;

@@ -331,6 +331,7 @@ export function createSessionsService(deps: SessionsDeps) {
     },
 
     stopClaimed,
+    stopAbandonedResume: sleep.stopAbandonedResume,
   };
 }
 export type SessionsService = ReturnType<typeof createSessionsService>;

@@ -103,7 +103,9 @@ describe('the reaper', () => {
     await w.h.db.kasm.update({
       where: { id: toUuid(kasm_id) },
       data: {
+        // A launch has never run (started_at comes with running): unlike a resume, it goes away.
         status: 'starting',
+        startedAt: null,
         leaseOwner: 'dead-replica',
         leaseUntil: new Date(Date.now() - 1000),
       },

@@ -50,6 +50,31 @@ describe('two replicas', () => {
   });
 });
 
+describe('two replicas reaping an abandoned resume at once', () => {
+  it('put it back to stopped once, its container kept', async () => {
+    const user = await w.member('resumed-twice');
+    const requested = await w.request({ user_id: user.user_id, image_id: w.imageId });
+    const id = toUuid(requested.kasm_id);
+    await w.waitForStatus(id, 'running');
+    expect((await w.h.call('stop_kasm', { kasm_id: requested.kasm_id })).statusCode).toBe(200);
+    // What a resume leaves when its process dies before the move to running.
+    await w.h.db.kasm.update({
+      where: { id },
+      data: {
+        status: 'starting',
+        leaseOwner: 'dead-replica',
+        leaseUntil: new Date(Date.now() - 1),
+      },
+    });
+
+    await Promise.all([w.h.app.sessionWorker.round(), replica.sessionWorker.round()]);
+    const row = await w.h.db.kasm.findUniqueOrThrow({ where: { id } });
+    expect(row).toMatchObject({ status: 'stopped', leaseOwner: null, leaseUntil: null });
+    const [container] = await w.containersOf(requested.kasm_id);
+    expect(container.State).toBe('exited');
+  });
+});
+
 describe('a service killed in the middle of a launch', () => {
   it('leaves no container behind once it runs again', async () => {
     const env = {

@@ -132,6 +132,66 @@ describe('stop_kasm and resume_kasm', () => {
   });
 });
 
+describe('a resume whose process died', () => {
+  const rowOf = (kasmId: string) =>
+    w.h.db.kasm.findUniqueOrThrow({ where: { id: toUuid(kasmId) } });
+  const agentRow = () => w.h.db.agent.findUniqueOrThrow({ where: { id: toUuid(w.agentId) } });
+
+  it('goes back to stopped with its container and files once its engine answers, and resumes', async () => {
+    const { kasm_id } = await running('interrupted');
+    expect((await exec(kasm_id, 'echo kept > /tmp/kept.txt')).exit_code).toBe(0);
+    expect((await w.h.call('stop_kasm', { kasm_id })).statusCode).toBe(200);
+    const reservedStopped = await allocatedCores();
+    // What a process leaves when it dies between starting the container and the move to running.
+    const [container] = await w.containersOf(kasm_id);
+    await docker.getContainer(container.Id).start();
+    await w.h.db.kasm.update({
+      where: { id: toUuid(kasm_id) },
+      data: {
+        status: 'starting',
+        leaseOwner: 'dead-replica',
+        leaseUntil: new Date(Date.now() - 1000),
+      },
+    });
+    expect(await allocatedCores()).toBe(reservedStopped + 0.5);
+
+    // Its engine cannot be reached: the session is left as it is for a later round.
+    const { dockerUrl } = await agentRow();
+    await w.h.db.agent.update({
+      where: { id: toUuid(w.agentId) },
+      data: { dockerUrl: `${dockerUrl}.gone` },
+    });
+    try {
+      await w.h.app.sessionWorker.round();
+      expect(await rowOf(kasm_id)).toMatchObject({ status: 'starting' });
+      expect((await containerState(kasm_id)).Running).toBe(true);
+    } finally {
+      await w.h.db.agent.update({ where: { id: toUuid(w.agentId) }, data: { dockerUrl } });
+    }
+
+    await waitFor(async () => {
+      await w.h.app.sessionWorker.round();
+      const { status } = await rowOf(kasm_id);
+      if (status !== 'stopped') throw new Error(`still ${status}`);
+    }, LONG);
+    const row = await rowOf(kasm_id);
+    expect(row).toMatchObject({ leaseOwner: null, leaseUntil: null, hostPort: null });
+    expect(row.statusMessage).toMatch(/resume was interrupted.*can be resumed again/);
+    expect((await containerState(kasm_id)).Running).toBe(false);
+    expect(await allocatedCores()).toBe(reservedStopped);
+
+    // The heartbeat saw the engine gone; resume_kasm wants it back online.
+    await waitFor(async () => {
+      await w.h.app.sessionWorker.round();
+      if ((await agentRow()).status !== 'online') throw new Error('agent still offline');
+    }, LONG);
+    const resumed = await w.h.call('resume_kasm', { kasm_id });
+    expect(resumed.json().kasm.operational_status).toBe('running');
+    expect((await exec(kasm_id, 'cat /tmp/kept.txt')).output.trim()).toBe('kept');
+    expect((await w.h.call('destroy_kasm', { kasm_id })).statusCode).toBe(200);
+  });
+});
+
 describe('pause_kasm', () => {
   it('freezes the container keeping its reservation, and resume thaws it', async () => {
     const { kasm_id } = await running('pauser');

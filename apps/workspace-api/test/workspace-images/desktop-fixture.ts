@@ -80,7 +80,8 @@ export interface LaunchedDesktop {
 }
 
 /**
- * Presses Launch and follows the new tab to noVNC's page, until its WebSocket is open. Chromium
+ * Presses Launch and follows the new tab to noVNC's page (the image's page once its start.js has
+ * added the stream's path to the address), until its WebSocket is open. Chromium
  * aborts loads with ERR_NETWORK_CHANGED while the engine adds the container's interface: a tab
  * left on Chromium's error page is opened again from the session's start page, once, and a
  * noVNC page whose loads failed is reloaded.
@@ -91,7 +92,7 @@ export async function launchDesktop(world: DesktopWorld, friendlyName: string) {
     world.page.getByRole('button', { name: `Launch ${friendlyName}` }).click(),
   ]);
   const watched = watchTab(tab);
-  const reached = () => tab.waitForURL(/\/kasm\/[0-9a-f]{32}\/vnc\.html\?/, { timeout: LONG });
+  const reached = () => tab.waitForURL(/\/kasm\/[0-9a-f]{32}\/\?.*\bpath=/, { timeout: LONG });
   await reached().catch(async (error) => {
     if (!tab.url().startsWith('chrome-error:')) throw error;
     const kasm = await world.w.h.db.kasm.findFirstOrThrow({ where: { status: 'running' } });

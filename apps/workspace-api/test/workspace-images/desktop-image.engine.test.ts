@@ -122,7 +122,11 @@ describe('the Desktop image', () => {
     expect((await get('/', basic('root', password))).status).toBe(401);
     const page = await get('/', basic('kasm_user', password));
     expect(page.status).toBe(200);
-    expect(page.body).toContain('start.js');
+    expect(page.body).toContain('<script defer src="start.js">');
+    // noVNC's modules come as one bundle, not one request each.
+    expect(page.body).toContain('src="novnc.js"');
+    expect(page.body).not.toContain('app/ui.js');
+    expect((await get('/novnc.js', basic('kasm_user', password))).status).toBe(200);
     expect((await get('/vnc.html', basic('kasm_user', password))).status).toBe(200);
   });
 
