@@ -1,7 +1,9 @@
 // What `npm start` and the CLIs need to know about the two services, in one place.
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
+const crypto = require('node:crypto');
 const fs = require('node:fs');
+const os = require('node:os');
 
 const ROOT = path.join(__dirname, '..');
 
@@ -30,10 +32,23 @@ const NX_ENV = { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
 // with registries.modify read the server's files, so NODE_ENV=production leaves it off.
 // The calendar examples (README.md, docs/calendar-api.md) post to channel C123, the CSA class
 // (CHANNEL_PERIODS set in the environment replaces this map).
+/**
+ * npm start's socket hop folder: the checkout's .data/session-sockets, or for a checkout so deep
+ * that its sockets' paths (`<folder>/<32 hex>/websockify.sock`) would pass the 107 bytes a Unix
+ * socket path may have, a folder of its own in the temporary folder.
+ * @param {string} root
+ */
+function socketsDirOf(root) {
+  const inData = path.join(root, '.data', 'session-sockets');
+  if (Buffer.byteLength(inData) <= 58) return inData;
+  const checkout = crypto.createHash('sha256').update(root).digest('hex').slice(0, 12);
+  return path.join(os.tmpdir(), `workspace-sockets-${checkout}`);
+}
+
 const LOCAL_DEFAULTS = {
   OUTBOUND_ALLOWLIST: 'localhost,127.0.0.0/8,::1',
   LOCAL_AGENT: 'on',
-  SESSION_SOCKETS_DIR: path.join(ROOT, '.data', 'session-sockets'),
+  SESSION_SOCKETS_DIR: socketsDirOf(ROOT),
   SESSION_URL_SCHEME: 'http',
   CHANNEL_PERIODS: 'C123=CSA',
 };
@@ -129,4 +144,4 @@ function buildApps(names) {
   }
 }
 
-module.exports = { ROOT, SERVICES, NX_ENV, buildApps, serviceEnv, staleApps };
+module.exports = { ROOT, SERVICES, NX_ENV, buildApps, serviceEnv, socketsDirOf, staleApps };

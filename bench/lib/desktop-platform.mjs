@@ -3,10 +3,14 @@
 // engine registered as an agent of the machine's own size (no overrides), a zone whose sessions
 // are reached on the server itself, the service's own registry added and its Desktop workspace
 // installed from it and allowed to a user who signs in with a password.
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createBenchDatabase } from './database.mjs';
 import { distOf, ROOT } from './paths.mjs';
 import { freePort, issueAdminKey, runCli, sleep, startServer } from './processes.mjs';
+
+const require = createRequire(import.meta.url);
+const { socketsDirOf } = require('../../tools/services.cjs');
 
 // The All Users group every user is in (a fixed id in the first migration).
 const ALL_USERS = '68d557ac4cac42cca9f31c7c853de0f3';
@@ -28,7 +32,7 @@ export async function startPlatform(engine, friendlyName) {
       OUTBOUND_ALLOWLIST: '127.0.0.1',
       DOCKER_HOST: engine.host,
       // As npm start: sessions on this machine's engine are reached through the socket hop.
-      SESSION_SOCKETS_DIR: path.join(ROOT, '.data', 'session-sockets-bench'),
+      SESSION_SOCKETS_DIR: socketsDirOf(ROOT),
       ...(process.env.BENCH_LOG_LEVEL ? { LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}),
     };
     runCli('workspace-api', ['migrate'], env);

@@ -1,7 +1,8 @@
 import path from 'node:path';
 
-const { SERVICES, serviceEnv } = require('../services.cjs') as {
+const { SERVICES, serviceEnv, socketsDirOf } = require('../services.cjs') as {
   SERVICES: { name: string }[];
+  socketsDirOf: (root: string) => string;
   serviceEnv: (
     service: { name: string },
     databaseUrl: string,
@@ -31,5 +32,15 @@ describe('the environment npm start gives workspace-api', () => {
     const dir = envOf({}).SESSION_SOCKETS_DIR ?? '';
     expect(dir).toBe(path.join(__dirname, '..', '..', '.data', 'session-sockets'));
     expect(envOf({ SESSION_SOCKETS_DIR: '' }).SESSION_SOCKETS_DIR).toBe('');
+  });
+
+  it('keeps a deep checkout’s sockets in a folder of its own whose socket paths fit in 107 bytes', () => {
+    const deep = `/home/someone/${'projects/'.repeat(4)}workspace-platform`;
+    const dir = socketsDirOf(deep);
+    expect(dir.startsWith(path.join(deep, '.data'))).toBe(false);
+    expect(Buffer.byteLength(`${dir}/${'0'.repeat(32)}/websockify.sock`)).toBeLessThanOrEqual(107);
+    expect(socketsDirOf(deep)).toBe(dir);
+    expect(socketsDirOf(`${deep}-2`)).not.toBe(dir);
+    expect(socketsDirOf('/srv/platform')).toBe('/srv/platform/.data/session-sockets');
   });
 });

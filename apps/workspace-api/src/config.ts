@@ -156,7 +156,7 @@ export const ConfigSchema = Type.Object({
     pattern: '^$|^(/(?!\\.\\.?(/|$))[^/\\\\:,\\u0000-\\u001f]+)+$',
     default: '',
     description:
-      "The socket hop: a folder (made mode 0700) where sessions on this machine's engine (unix:// agents) serve the proxy on a Unix socket, without TLS or the engine's port proxy; at most 58 bytes; empty turns it off; npm start turns it on in .data/session-sockets",
+      "The socket hop: a folder (made mode 0700) where sessions on this machine's engine (unix:// agents) serve the proxy on a Unix socket, without TLS or the engine's port proxy; at most 58 bytes; empty turns it off; npm start turns it on in .data/session-sockets (a deep checkout: in the temporary folder)",
   }),
   SESSION_WORKER: Type.Union([Type.Literal('on'), Type.Literal('off')], {
     default: 'on',
