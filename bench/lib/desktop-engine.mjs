@@ -33,6 +33,9 @@ export async function sessionContainer(/** @type {string} */ host, /** @type {st
   return engineJson(host, 'GET', `/containers/${found.Id}/json`);
 }
 
+/** Where a session's socket hop folder is mounted (apps/workspace-api, SOCKET_HOP_MOUNT). */
+const SOCKET_HOP = '/run/workspace-platform';
+
 /** @param {any} inspected */
 export const publishedPort = (inspected) =>
   Number(inspected.NetworkSettings.Ports[DESKTOP_PORT][0].HostPort);
@@ -44,7 +47,9 @@ export const desktopPassword = (env) =>
 /**
  * What the engine alone is asked to create for the same container as a session's: its image,
  * environment (VNC_PW included), hostname, limits, init and published port, without the
- * platform's label (so that no sweep of the platform's takes it for a session's).
+ * platform's label (so that no sweep of the platform's takes it for a session's) and without the
+ * socket hop's folder (the platform's, removed with the session; the baseline is reached on its
+ * published port, as a client outside the platform reaches a container).
  * @param {any} inspected a session container's inspection
  */
 export function sameContainer(inspected) {
@@ -58,7 +63,7 @@ export function sameContainer(inspected) {
       NanoCpus: hc.NanoCpus,
       Memory: hc.Memory,
       ShmSize: hc.ShmSize,
-      Mounts: hc.Mounts,
+      Mounts: hc.Mounts?.filter((/** @type {{ Target: string }} */ m) => m.Target !== SOCKET_HOP),
       PortBindings: hc.PortBindings,
       Init: hc.Init,
     },
