@@ -1,10 +1,10 @@
 import path from 'node:path';
 import type { Browser, BrowserContext, Page, WebSocket } from 'playwright-core';
-import { toUuid } from '@platform/schemas';
 import { waitFor } from '@platform/testing';
 import { VALID_PASSWORD } from '../factories';
 import { closeWorld, createSessionWorld, type SessionWorld } from '../engine/session-fixture';
 import { launchChromium } from '../browser/browser-fixture';
+import { installOwnWorkspaces } from './own-workspaces';
 // How a frame counts as a desktop is one rule, shared with bench:desktops (plain Node, which can
 // read no TypeScript of libs/testing): the tools project holds it.
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -33,27 +33,7 @@ export interface DesktopWorld {
  */
 export async function createDesktopWorld(friendlyNames: string[]): Promise<DesktopWorld> {
   const w = await createSessionWorld();
-  const origin = await w.h.app.listen({ host: '127.0.0.1', port: 0 });
-  await w.h.db.zone.update({
-    where: { id: toUuid(w.zoneId) },
-    data: { proxyHostname: '127.0.0.1', proxyPort: Number(new URL(origin).port) },
-  });
-  const added = await w.h.call('add_registry', { registry_url: `${origin}/registry/` });
-  expect(added.statusCode).toBe(200);
-  const imageIds: Record<string, string> = {};
-  for (const name of friendlyNames) {
-    const installed = await w.h.call('install_workspace', {
-      registry_id: added.json().registry.registry_id,
-      name,
-    });
-    expect(installed.statusCode).toBe(200);
-    imageIds[name] = installed.json().image.image_id;
-    const grant = await w.h.call('add_images_group', {
-      target_group: { group_id: w.groupId },
-      target_image: { image_id: installed.json().image.image_id },
-    });
-    expect(grant.statusCode).toBe(200);
-  }
+  const { origin, imageIds } = await installOwnWorkspaces(w, friendlyNames);
   const { user_id: userId } = await w.member('ada');
 
   const browser = await launchChromium();

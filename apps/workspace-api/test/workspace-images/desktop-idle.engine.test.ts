@@ -6,7 +6,8 @@ import {
   sweepFor,
   type SessionWorld,
 } from '../engine/session-fixture';
-import { connectViewer, type RfbViewer } from './rfb-viewer';
+import { followConnectLink, installOwnWorkspaces, viewThroughProxy } from './own-workspaces';
+import type { RfbViewer } from './rfb-viewer';
 
 // The idle limit on the real Desktop workspace (Xvnc behind websockify), through the proxy: an
 // open viewer that only asks for screen updates is no one's input, a moving pointer is.
@@ -18,22 +19,10 @@ let base: string;
 let imageId: string;
 beforeAll(async () => {
   w = await createSessionWorld({ SESSION_KEEPALIVE_SECONDS: '300' });
-  base = await w.h.app.listen({ host: '127.0.0.1', port: 0 });
-  await w.h.db.zone.update({
-    where: { id: toUuid(w.zoneId) },
-    data: { proxyHostname: '127.0.0.1' },
-  });
-  const registry = await w.h.call('add_registry', { registry_url: `${base}/registry/` });
-  const installed = await w.h.call('install_workspace', {
-    registry_id: registry.json().registry.registry_id,
-    name: 'Desktop',
-  });
-  expect(installed.statusCode).toBe(200);
-  imageId = installed.json().image.image_id;
-  await w.h.call('add_images_group', {
-    target_group: { group_id: w.groupId },
-    target_image: { image_id: imageId },
-  });
+  ({
+    origin: base,
+    imageIds: { Desktop: imageId },
+  } = await installOwnWorkspaces(w, ['Desktop']));
   const limited = await w.h.call('update_image', {
     target_image: { image_id: imageId, idle_limit_seconds: 8, idle_action: 'stop' },
   });
@@ -51,21 +40,7 @@ async function runningDesktop(username: string) {
 /** A viewer on the session's stream through the proxy, signed in by a fresh connect link. */
 async function view(kasmId: string, userId: string): Promise<RfbViewer> {
   const link = (await w.h.call('get_kasm_status', { kasm_id: kasmId, user_id: userId })).json();
-  const url = new URL(link.kasm_url);
-  const res = await fetch(`${base}${url.pathname}${url.search}`, { redirect: 'manual' });
-  expect(res.status).toBe(303);
-  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0];
-  // The desktop's X server may still be starting when the session answers: retried until it
-  // speaks RFB.
-  let viewer: RfbViewer | undefined;
-  await waitFor(async () => {
-    viewer = await connectViewer(`${base.replace('http', 'ws')}/kasm/${kasmId}/websockify`, {
-      origin: base,
-      cookie,
-    });
-  }, LONG);
-  if (!viewer) throw new Error('no viewer');
-  return viewer;
+  return viewThroughProxy(base, kasmId, await followConnectLink(base, link.kasm_url));
 }
 
 it('stops a desktop whose open viewer only asks for screen updates, and spares one whose pointer moves', async () => {

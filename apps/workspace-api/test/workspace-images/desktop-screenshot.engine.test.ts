@@ -1,6 +1,7 @@
 import jpeg from 'jpeg-js';
 import { toUuid } from '@platform/schemas';
 import { closeWorld, createSessionWorld, type SessionWorld } from '../engine/session-fixture';
+import { installOwnWorkspaces } from './own-workspaces';
 
 // get_kasm_screenshot on the real Desktop workspace (Xvnc on display :1 behind websockify), and
 // the same desktop stopped and resumed: its display comes back and is read again.
@@ -11,18 +12,8 @@ let w: SessionWorld;
 let kasmId: string;
 beforeAll(async () => {
   w = await createSessionWorld();
-  const origin = await w.h.app.listen({ host: '127.0.0.1', port: 0 });
-  const registry = await w.h.call('add_registry', { registry_url: `${origin}/registry/` });
-  const installed = await w.h.call('install_workspace', {
-    registry_id: registry.json().registry.registry_id,
-    name: 'Desktop',
-  });
-  expect(installed.statusCode).toBe(200);
-  const imageId = installed.json().image.image_id;
-  await w.h.call('add_images_group', {
-    target_group: { group_id: w.groupId },
-    target_image: { image_id: imageId },
-  });
+  const { imageIds } = await installOwnWorkspaces(w, ['Desktop']);
+  const imageId = imageIds.Desktop;
   const { user_id } = await w.member('ada');
   kasmId = (await w.request({ user_id, image_id: imageId })).kasm_id;
   await w.waitForStatus(toUuid(kasmId), 'running');

@@ -10,7 +10,7 @@ import {
   docker,
   type SessionWorld,
 } from '../engine/session-fixture';
-import { connectViewer } from './rfb-viewer';
+import { followConnectLink, installOwnWorkspaces, viewThroughProxy } from './own-workspaces';
 
 // The socket hop on the real Desktop workspace: with SESSION_SOCKETS_DIR set, a session on this
 // machine's engine serves the proxy its page and stream on a Unix socket in its own folder;
@@ -29,22 +29,8 @@ interface HopWorld {
 
 async function desktopWorld(env: Record<string, string>): Promise<HopWorld> {
   const w = await createSessionWorld({ METRICS_TOKEN: TOKEN, ...env });
-  const base = await w.h.app.listen({ host: '127.0.0.1', port: 0 });
-  await w.h.db.zone.update({
-    where: { id: toUuid(w.zoneId) },
-    data: { proxyHostname: '127.0.0.1' },
-  });
-  const registry = await w.h.call('add_registry', { registry_url: `${base}/registry/` });
-  const installed = await w.h.call('install_workspace', {
-    registry_id: registry.json().registry.registry_id,
-    name: 'Desktop',
-  });
-  expect(installed.statusCode).toBe(200);
-  const imageId = installed.json().image.image_id;
-  await w.h.call('add_images_group', {
-    target_group: { group_id: w.groupId },
-    target_image: { image_id: imageId },
-  });
+  const { origin: base, imageIds } = await installOwnWorkspaces(w, ['Desktop']);
+  const imageId = imageIds.Desktop;
   return { w, base, imageId };
 }
 
@@ -56,10 +42,7 @@ async function runningDesktop({ w, base, imageId }: HopWorld) {
     image_id: imageId,
   });
   await w.waitForStatus(toUuid(kasmId), 'running');
-  const url = new URL(kasmUrl);
-  const res = await fetch(`${base}${url.pathname}${url.search}`, { redirect: 'manual' });
-  expect(res.status).toBe(303);
-  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0];
+  const cookie = await followConnectLink(base, kasmUrl);
   return { kasmId, userId, cookie };
 }
 
@@ -68,16 +51,9 @@ async function useDesktop(world: HopWorld, kasmId: string, cookie: string) {
   const page = await fetch(`${world.base}/kasm/${kasmId}/`, { headers: { cookie } });
   expect(page.status).toBe(200);
   expect(await page.text()).toContain('start.js');
-  // The desktop's X server may still be starting when the session answers: retried until it
-  // speaks RFB.
-  await waitFor(async () => {
-    const viewer = await connectViewer(
-      `${world.base.replace('http', 'ws')}/kasm/${kasmId}/websockify`,
-      { origin: world.base, cookie },
-    );
-    viewer.close();
-    expect([viewer.width, viewer.height]).toEqual([1280, 800]);
-  }, LONG);
+  const viewer = await viewThroughProxy(world.base, kasmId, cookie);
+  viewer.close();
+  expect([viewer.width, viewer.height]).toEqual([1280, 800]);
 }
 
 async function connections(w: SessionWorld) {
