@@ -1,15 +1,17 @@
 // A private dockerd for one test run: socket, exec-root and pidfile in a fresh temp folder, its
 // own bridge on an unused 172.30.x.0/24, no iptables rules and no sysctl changes, so it never
-// clashes with another daemon on the machine. Its data-root is the image cache in
-// .data/docker-engine (one run at a time; a concurrent run gets a data-root in its temp folder),
+// clashes with another daemon on the machine. Its data-root is the image cache in the cache folder
+// outside the clone (tools/cache-dir.cjs; one run at a time, whichever clone it comes from; a
+// concurrent run gets a data-root in its temp folder),
 // emptied of everything but the test and workspace images at start and stop.
 const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { cacheDir } = require('../cache-dir.cjs');
 const { clearEngine, ping } = require('./engine-api.cjs');
 
-const CACHE_DIR = path.join(__dirname, '../../.data/docker-engine');
+const CACHE_DIR = cacheDir('docker-engine');
 const FOLDER_PREFIX = 'platform-engine-';
 const BRIDGE_PREFIX = 'pteng';
 const READY_TIMEOUT_MS = 60_000;

@@ -1,6 +1,7 @@
 // @ts-check
 // Builds the workspace images (recipes.cjs) into a Docker engine. Each stage's rootfs is cached
-// as a tar in .data/workspaces, named by the hash of its recipe and its parent's hash; an image
+// as a tar in the cache folder outside the clone (tools/cache-dir.cjs), named by the hash of its
+// recipe and its parent's hash, so every clone on the machine shares it; an image
 // is imported again only when the engine's copy lacks that hash in its label. So a second build,
 // or another engine (the tests' private one), costs an import at most.
 const crypto = require('node:crypto');
@@ -9,10 +10,13 @@ const os = require('node:os');
 const path = require('node:path');
 const { engineRequest, importTar, imageInfo } = require('../docker-engine/engine-api.cjs');
 const esbuild = require('esbuild');
+const { cacheDir } = require('../cache-dir.cjs');
 const debian = require('./debian.cjs');
 const { IMAGE_CHANGES, PRUNED, STAGES } = require('./recipes.cjs');
 
-const CACHE_DIR = path.join(__dirname, '../../.data/workspaces');
+const CACHE_DIR = cacheDir('workspaces');
+// Other clones (another branch's recipes) share the folder: a tar goes when unused this long.
+const UNUSED_TAR_MS = 14 * 24 * 3600 * 1000;
 const FILES_DIR = path.join(__dirname, 'rootfs');
 // Downloaded packages, kept across builds: a changed recipe downloads only what is new.
 const DEBS_DIR = path.join(CACHE_DIR, 'debs');
@@ -131,7 +135,11 @@ async function bundle(root, entry, out) {
  */
 async function stageTar(stage, hashes, log) {
   const tar = tarOf(stage.name, String(hashes.get(stage.name)));
-  if (fs.existsSync(tar)) return { tar, built: false };
+  if (fs.existsSync(tar)) {
+    const now = new Date();
+    fs.utimesSync(tar, now, now);
+    return { tar, built: false };
+  }
   const parent = STAGES.find((s) => s.name === stage.parent);
   const from = parent ? (await stageTar(parent, hashes, log)).tar : null;
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `${BUILD_PREFIX}${process.pid}-`));
@@ -150,7 +158,7 @@ async function stageTar(stage, hashes, log) {
 
 const seconds = (/** @type {number} */ since) => `${((Date.now() - since) / 1000).toFixed(0)} s`;
 
-/** Rootfs folders of builds whose process died, and cached tars no current recipe names. */
+/** Rootfs folders of builds whose process died, and cached tars no clone has used lately. */
 function removeStale(/** @type {Map<string, string>} */ hashes) {
   for (const name of fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith(BUILD_PREFIX))) {
     const pid = Number(name.slice(BUILD_PREFIX.length).split('-')[0]);
@@ -164,7 +172,9 @@ function removeStale(/** @type {Map<string, string>} */ hashes) {
     const partialOf = /\.partial-(\d+)$/.exec(name);
     const stale = partialOf
       ? !alive(Number(partialOf[1]))
-      : name.endsWith('.tar') && !current.has(name);
+      : name.endsWith('.tar') &&
+        !current.has(name) &&
+        Date.now() - fs.statSync(path.join(CACHE_DIR, name)).mtimeMs > UNUSED_TAR_MS;
     if (stale) fs.rmSync(path.join(CACHE_DIR, name), { force: true });
   }
 }

@@ -13,13 +13,13 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { ROOT } from '../../support/repo';
+import { cacheDir } from '../../../../tools/cache-dir.cjs';
 import { docker, run } from './docker';
 
 // Stand-ins for the public base images when the engine cannot pull them (no registry but npm's
 // and Debian's is reachable here). They are tagged platform-test/standin-*, which the private
 // engine keeps between runs; the Debian rootfs they start from is cached in CACHE_DIR.
-const CACHE_DIR = path.join(ROOT, '.data/deploy-standins');
+const CACHE_DIR = cacheDir('deploy-standins');
 const STANDINS_DIR = path.join(__dirname, '../standins');
 const DEBIAN_IMAGE = 'platform-test/standin-debian:bookworm';
 const SLIM_DIR = path.join(STANDINS_DIR, 'slim');
@@ -108,8 +108,8 @@ async function debianRootfsTar(): Promise<string> {
       rmSync(path.join(rootfs, dir), { recursive: true, force: true });
       mkdirSync(path.join(rootfs, dir), { recursive: true });
     }
-    await run('tar', ['-C', rootfs, '-cf', `${tar}.partial`, '.']);
-    renameSync(`${tar}.partial`, tar);
+    await run('tar', ['-C', rootfs, '-cf', `${tar}.partial-${process.pid}`, '.']);
+    renameSync(`${tar}.partial-${process.pid}`, tar);
   } finally {
     rmSync(rootfs, { recursive: true, force: true });
   }
