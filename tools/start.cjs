@@ -66,6 +66,10 @@ function addOwnRegistry(service, env) {
   process.stdout.write(said.trim().replace(/^/gm, `[${service.name}] `) + '\n');
 }
 
+/** A folder inside the working folder by its relative path, any other by its full path. */
+const shownPath = (/** @type {string} */ dir) =>
+  dir.startsWith(`${process.cwd()}${path.sep}`) ? path.relative(process.cwd(), dir) : dir;
+
 async function main() {
   const started = Date.now();
   if (!process.env.DATABASE_URL) assertReachableAsRoot('dev');
@@ -124,7 +128,7 @@ async function main() {
     );
   }
   process.stdout.write(
-    `Both services ready in ${seconds}s${local ? ' on the embedded PostgreSQL in .data/postgres' : ''}. Ctrl-C stops them.\n`,
+    `Both services ready in ${seconds}s${local ? ` on the embedded PostgreSQL in ${shownPath(local.dir)}` : ''}. Ctrl-C stops them.\n`,
   );
 }
 
