@@ -295,6 +295,14 @@ describe('a recorded session in get_user and get_kasms', () => {
     expect(got.json().user.kasms).toEqual([]);
     expect((await h.call('get_kasms')).json().kasms).toEqual([]);
   });
+
+  it('answers a destroyed session as Kasm does: 404 KASM_NOT_FOUND, not a status', async () => {
+    const { kasm_id } = await runningSession();
+    await h.db.kasm.update({ where: { id: toUuid(kasm_id) }, data: { status: 'destroyed' } });
+    const res = await h.call('get_kasm_status', { kasm_id });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: 'KASM_NOT_FOUND', error_message: expect.any(String) });
+  });
 });
 
 describe('the session proxy without a session', () => {

@@ -226,6 +226,8 @@ export function createSessionsService(deps: SessionsDeps) {
       { newLink, requestHost }: { newLink: boolean; requestHost: RequestHost },
     ) {
       const row = await load(kasmId, userId);
+      // Kasm forgets a destroyed session: its clients know no "destroyed" status, only "not found".
+      if (row.status === 'destroyed') throw new KasmNotFoundError(`kasm_id ${kasmId}`);
       let kasmUrl: string | null = null;
       if (newLink && isLive(row.status)) {
         const token = randomSecret(32);

@@ -155,7 +155,8 @@ describe('destroy_kasm', () => {
     expect(await w.containersOf(first.kasm_id)).toHaveLength(0);
     expect(existsSync(path.join(w.profiles, 'bea', 'diary.txt'))).toBe(true);
     const status = await w.h.call('get_kasm_status', { kasm_id: first.kasm_id });
-    expect(status.json()).toMatchObject({ operational_status: 'destroyed', kasm_url: null });
+    expect(status.statusCode).toBe(404);
+    expect(status.json()).toMatchObject({ code: 'KASM_NOT_FOUND' });
 
     const second = await launch(user.user_id);
     const read = await exec(second.kasm_id, user.user_id, 'cat /home/kasm-user/diary.txt');
