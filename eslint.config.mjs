@@ -46,9 +46,18 @@ const deepImportRules = (regex) => ({
     },
   ],
 });
+/**
+ * From a feature's file `depth` folders below src/ (1: src/users/x.ts, 2: src/admin-console/
+ * sections/x.ts): a file of another feature, reached by climbing exactly back to src/. A shorter
+ * climb stays inside the feature; a longer one leaves src/ (the tests' helpers).
+ * @param {number} depth
+ */
+const featureImport = (depth) => `^(\\.\\./){${depth}}(?!generated/)[^./][^/]*/.`;
+/** The folder depths below src/ that hold files: each gets the rule for its own climb. */
+const FEATURE_DEPTHS = [1, 2, 3, 4, 5];
+/** @param {number} depth */
+const filesAtDepth = (depth) => [`apps/*/src/${'*/'.repeat(depth)}*.ts`];
 const DEEP_IMPORTS = {
-  // From a feature's file: a file of another feature.
-  feature: '^\\.\\./(?!generated/)[^./][^/]*/.',
   // From a composition root (app.ts, cli.ts, config.ts, ...): a file of a feature.
   root: '^\\./(?!generated/)[^./][^/]*/.',
   // From test/: a file of a feature under src/.
@@ -96,16 +105,19 @@ export default [
       '@nx/enforce-module-boundaries': ['error', boundaries(['type:testing'])],
     },
   },
-  { files: ['apps/*/src/*/**/*.ts'], rules: deepImportRules(DEEP_IMPORTS.feature) },
+  ...FEATURE_DEPTHS.map((depth) => ({
+    files: filesAtDepth(depth),
+    rules: deepImportRules(featureImport(depth)),
+  })),
   { files: ['apps/*/src/*.ts'], rules: deepImportRules(DEEP_IMPORTS.root) },
   // Prisma's types stay in the data layer: repositories and db/ use them, every other file sees
   // the repositories' row types (tests may arrange rows through the client). ESLint replaces a
   // rule's options rather than adding to them, so these files list the face pattern again.
-  {
-    files: ['apps/*/src/*/**/*.ts'],
+  ...FEATURE_DEPTHS.map((depth) => ({
+    files: filesAtDepth(depth),
     ignores: DATA_LAYER,
-    rules: restrictedImports(facePattern(DEEP_IMPORTS.feature), PRISMA_OUTSIDE_DATA),
-  },
+    rules: restrictedImports(facePattern(featureImport(depth)), PRISMA_OUTSIDE_DATA),
+  })),
   {
     files: ['apps/*/src/*.ts'],
     ignores: DATA_LAYER,

@@ -41,6 +41,18 @@ const USE = 'export const used = [one];\n';
 const CASES = [
   ['a feature', 'apps/workspace-api/src/groups/x.ts', '../users/users.repository', '../users'],
   ['a feature', 'apps/calendar-api/src/feed/x.ts', '../events/event-row', '../events'],
+  [
+    'a folder inside a feature',
+    'apps/workspace-api/src/admin-console/sections/x.ts',
+    '../../users/users.repository',
+    '../../users',
+  ],
+  [
+    'a folder two deep inside a feature',
+    'apps/workspace-api/src/admin-console/sections/parts/x.ts',
+    '../../../groups/groups.service',
+    '../../../groups',
+  ],
   ['a composition root', 'apps/workspace-api/src/app.ts', './users/users.routes', './users'],
   ['a composition root', 'apps/calendar-api/src/cli.ts', './feed/feed.service', './feed'],
   [
