@@ -14,7 +14,8 @@ export const READ_TIMEOUT_MESSAGE = 'Query read timeout';
  * Why not `query_timeout`: pg implements it, and its promise form of `query`, by replacing the
  * query's callback after the query is made. Measured on a day's listing (274 rows), every result
  * then outlived the next young-generation collections: 1.7 MB promoted to the old generation at
- * each scavenge instead of 60 KB, and a third more CPU per request (bench/README.md at 5a21cd5).
+ * each scavenge instead of 60 KB, and a third more CPU per request
+ * (docs/decisions/0008-read-timeout-client.md).
  * Here each query gets its callback once, when it is made, and a promise caller gets one around it.
  */
 export function readTimeoutClient(timeoutMs: number): typeof Client {

@@ -10,7 +10,7 @@ const SECRET_FIELDS = ['password', 'api_key_secret'];
  * fields and those one level in, such as `target_user.password`), or a secret field on its own.
  * Every path starts with a name: a leading wildcard (`*.password`) would run every value of every
  * line, the request line included, through the redactor, about 10 µs a request
- * (bench/README.md at 5a21cd5), while a line without these keys costs nothing.
+ * (docs/decisions/0007-request-log-lines.md), while a line without these keys costs nothing.
  */
 export const REDACTED_PATHS = [
   'headers.authorization',
@@ -80,9 +80,9 @@ const LOG_FLUSH_MS = 1000;
  * buffer and an append; the buffers are written (in the background) once 8 KiB wait, and at least
  * once a second: one write call per 50 lines or so instead of one per line. Lines are kept as
  * buffers (sonic-boom's buffer mode): in its text mode every line measured the UTF-8 length of
- * all the text waiting before it, several µs a line on a busy server (bench/README.md at 5a21cd5
- * has what each costs). pino flushes the rest synchronously when the process exits, which
- * `listen`'s shutdown ends with.
+ * all the text waiting before it, several µs a line on a busy server
+ * (docs/decisions/0007-request-log-lines.md has what each costs). pino flushes the rest
+ * synchronously when the process exits, which `listen`'s shutdown ends with.
  */
 export function bufferedDestination(fd: number) {
   const destination = pino.destination({

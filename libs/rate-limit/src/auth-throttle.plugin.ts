@@ -113,7 +113,8 @@ export const authThrottlePlugin = fp(
     }
 
     // Counting in this process, the reservation is made at once: an authenticated request pays
-    // for no promise but its attempt's and the one it is tracked by (bench/README.md at 5a21cd5).
+    // for no promise but its attempt's and the one it is tracked by
+    // (docs/decisions/0009-synchronous-throttle-store.md).
     // A retried attempt joins its pair's in-flight set in the same step as its reservation, so
     // that the attempts refused beside it wait for it rather than finding nothing to wait for.
     function guardAt<T>(

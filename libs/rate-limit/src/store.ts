@@ -21,7 +21,7 @@ export interface RateLimitStore {
 
 /**
  * The same counts in this process: synchronous, so that counting costs an authenticated request
- * no promise (bench/README.md at 5a21cd5).
+ * no promise (docs/decisions/0009-synchronous-throttle-store.md).
  */
 export interface MemoryStore {
   increment(keys: readonly string[], windowMs: number): WindowCount[];

@@ -111,8 +111,8 @@ export function createEventsRepository(db: Database) {
      * Stores a chat message's events, replacing those of its previous text, in one round trip:
      * ingest_chat_message claims the message's chat_message row and writes its events. It is
      * the one writer of another table here, kept because one statement took 1.6× the messages
-     * per second at half the CPU of four statements in a transaction (bench/README.md,
-     * "ingest_chat_message against the repository's own statements"). Of concurrent identical
+     * per second at half the CPU of four statements in a transaction
+     * (docs/decisions/0002-sql-ingest-function.md). Of concurrent identical
      * posts the unique (channel, message_key) index lets one claim it; the others find the same
      * hash and change nothing, as does a `version` (Slack's edited.ts or ts) older than the
      * stored one. Without `tx`, the one statement needs no transaction around it.

@@ -4,8 +4,9 @@ import { Worker } from 'node:worker_threads';
  * bcrypt off the request path: one worker thread, at the lowest CPU priority, hashes and
  * compares passwords one at a time. At cost 12 a hash is ~160 ms of CPU; on libuv's threadpool,
  * a few concurrent password changes took every core from the requests around them (get_user's
- * p99 tripled in bench/). At nice 19 the hashing gets whatever CPU the requests leave, and one
- * at a time it never takes more than a core. Linux keeps nice values per thread.
+ * p99 tripled: docs/decisions/0005-bcrypt-worker.md). At nice 19 the hashing gets whatever CPU
+ * the requests leave, and one at a time it never takes more than a core. Linux keeps nice values
+ * per thread.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');

@@ -14,8 +14,8 @@ export type Hop = 'socket' | 'tls';
 /**
  * The socket hop: sessions on this machine's engine serve the proxy on a Unix socket in a
  * folder of SESSION_SOCKETS_DIR ('' for off), skipping the engine's port proxy and a TLS layer
- * that costs more CPU than the stream's copy itself (bench/README.md, Desktops). The service
- * makes and removes the folders; the containers own what is inside them.
+ * that costs more CPU than the stream's copy itself (docs/decisions/0006-socket-hop.md). The
+ * service makes and removes the folders; the containers own what is inside them.
  */
 export function createSocketHop(socketsDir: string) {
   const socketOf = (kasmId: string) => socketPathIn(socketsDir, toWireId(kasmId));

@@ -59,7 +59,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
       const kasms = byId ?? (await sessions.liveOf(user.id));
       // Not `{ ...toUserResponse(user), kasms }`: V8 gives every object built by that spread a
       // map of its own, and the serializer, meeting a new shape each time, took 5–6 µs instead of
-      // 0.9 (bench/README.md at 5a21cd5).
+      // 0.9 (docs/decisions/0001-users-statement-reads-groups.md).
       return { user: Object.assign(toUserResponse(user), { kasms: kasms.map(toKasmResponse) }) };
     },
   );

@@ -2,7 +2,7 @@ import { qualified, type Statement } from '../db';
 
 // The users repository's fixed statements. Each is one round trip, prepared by name on the pool:
 // Prisma's include costs three queries and its update-with-include a four-statement transaction
-// (bench/README.md at 5a21cd5 has the measurements).
+// (docs/decisions/0001-users-statement-reads-groups.md has the measurements).
 
 /** A change to a user: only the fields given change. */
 export interface UserChange {
@@ -23,8 +23,8 @@ export interface UserChange {
  * groups repository's tables (user_group, group), and not by a statement of that repository
  * beside this one: sending get_user's and update_user's groups as a statement of their own cost
  * the service about 100 µs of CPU per request (+45 %) and get_user its ratio target
- * (bench/README.md, "Issue 32"). Only this projection and inGroup's membership filter read them
- * outside the groups repository; every write of them is its own.
+ * (docs/decisions/0001-users-statement-reads-groups.md). Only this projection and inGroup's
+ * membership filter read them outside the groups repository; every write of them is its own.
  */
 export function userColumns(schema: string): string {
   return `u.id, u.username, u.first_name AS "firstName", u.last_name AS "lastName", u.phone,
@@ -39,7 +39,7 @@ export function userColumns(schema: string): string {
  * The users repository's fixed statements in `schema`, their texts built once, when the
  * repository is: pg compares a named statement's text with the prepared one at every run, and a
  * text built anew per request was a fresh string to build, flatten and compare
- * (bench/README.md at 5a21cd5).
+ * (docs/decisions/0001-users-statement-reads-groups.md).
  */
 export function userStatements(schema: string) {
   const user = qualified(schema, 'user');
