@@ -78,6 +78,10 @@ describe('operations under /api/admin', () => {
       );
     const publicOnes = operations('/api/public/');
     expect(publicOnes.size).toBeGreaterThan(50);
+    // An operation without a permission is served without any API key: only the user's own
+    // sign-in (spec: `authenticate`, "none (no API key)") may be one.
+    const open = [...publicOnes].filter(([, permission]) => !permission).map(([k]) => k);
+    expect(open).toEqual(['POST authenticate']);
     expect(operations('/api/admin/')).toEqual(publicOnes);
     const spec = (await h.inject({ url: '/docs/json' })).json();
     const paths = Object.keys(spec.paths);
