@@ -44,6 +44,8 @@ export function authThrottleOptions(config: Config): AuthThrottleOptions {
         windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
         what: 'failed logins',
         where: 'for this account from new addresses',
+        // Past it, slowed rather than refused: a stranger must not keep the user out.
+        pastLimitIntervalMs: config.SLOWED_LOGIN_INTERVAL_MS,
       },
     },
   };
