@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
-import { waitFor } from '@platform/testing';
+import { rawJsonPost, waitFor } from '@platform/testing';
 import { createHarness, type Harness } from '../../test/harness';
+import { signIn, webClient } from '../../test/web/web-client';
 import { passwordQueue } from '../domain';
 
 // Every check a slow bcrypt (cost 15, a second or more), so that the one worker stays busy while
@@ -34,21 +35,11 @@ const idle = () =>
   waitFor(async () => expect(passwordQueue()).toMatchObject({ waiting: 0, running: 0 }), 60_000);
 
 /** A sign-in over its own connection from a loopback address of the test's choosing. */
-function rawGuess(localAddress: string) {
-  const socket = net.connect({ host: '127.0.0.1', port, localAddress });
-  const body = JSON.stringify({ username: randomName(), password: 'Wr0ng-password' });
-  socket.write(
-    `POST /api/public/authenticate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
-  const response = new Promise<string>((resolve) => {
-    let text = '';
-    socket.on('data', (chunk) => (text += chunk));
-    socket.on('close', () => resolve(text));
-    socket.on('error', () => resolve(text));
+const rawGuess = (localAddress: string) =>
+  rawJsonPost(port, localAddress, '/api/public/authenticate', {
+    username: randomName(),
+    password: 'Wr0ng-password',
   });
-  return { socket, response };
-}
 
 describe('the one queue of password checks', () => {
   it('refuses a second check in flight from one address with 429, and a check past PASSWORD_CHECKS_WAITING with 503 and Retry-After', async () => {
@@ -81,5 +72,19 @@ describe('the one queue of password checks', () => {
       60_000,
     );
     expect(await first.response).toMatch(/^HTTP\/1\.1 401 /);
+  });
+
+  it('shows the sign-in page again, with 503 and Retry-After, when the queue is full', async () => {
+    await idle();
+    const queued = [guess('198.51.100.11')];
+    await waitFor(async () => expect(passwordQueue().running).toBe(1), 60_000);
+    queued.push(guess('198.51.100.12'), guess('198.51.100.13'));
+    await waitFor(async () => expect(passwordQueue().waiting).toBe(2), 60_000);
+    const page = await signIn(webClient(h), randomName(), 'Wr0ng-password');
+    expect(page.statusCode).toBe(503);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.headers['retry-after']).toMatch(/^\d+$/);
+    expect(page.body).toContain('Too many sign-ins are being checked');
+    expect((await Promise.all(queued)).map((r) => r.statusCode)).toEqual([401, 401, 401]);
   });
 });

@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { clientKey } from '@platform/rate-limit';
+import { clientKey, whileClientWaits } from '@platform/rate-limit';
 import { normalizeUsername } from '../domain';
 import { LoginFailedError, UserDisabledError, UserLockedError } from '../errors';
 import { LOGIN_THROTTLE, UNFAMILIAR_LOGIN_THROTTLE } from '../plugins';
-import { whileClientWaits } from './client-presence';
 import type { Login, LoginsService } from './logins.service';
 
 /** A login refused for its credentials or its account: a failure for the throttles. */
