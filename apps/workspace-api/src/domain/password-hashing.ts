@@ -144,7 +144,11 @@ function admit({ key, perKey, maxWaiting }: CheckAdmission) {
 function run<T>(message: Message, admission?: CheckAdmission): Promise<T> {
   const signal = admission?.signal;
   if (signal?.aborted) return Promise.reject(new ClientGoneError());
-  if (admission) admit(admission);
+  try {
+    if (admission) admit(admission);
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
   return new Promise<T>((resolve, reject) => {
     const job: Job = {
       message,
