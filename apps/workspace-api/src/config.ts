@@ -34,6 +34,25 @@ export const ConfigSchema = Type.Object({
     description:
       'Consecutive wrong passwords from addresses the user signed in from that lock the account; per window from any other address, the count past which those addresses get 429 for that account',
   }),
+  SLOWED_LOGIN_INTERVAL_MS: Type.Integer({
+    minimum: 1,
+    maximum: 600_000,
+    default: 3000,
+    description:
+      "Once an account's failed logins from new addresses reach MAX_FAILED_LOGINS in the window, its logins from new addresses are still checked (a right password signs in), one at a time and at least this far apart, instead of refused",
+  }),
+  PASSWORD_CHECKS_WAITING: Type.Integer({
+    minimum: 1,
+    default: 32,
+    description:
+      'Sign-in password checks that may wait for the one bcrypt thread; past it a sign-in gets 503 with Retry-After',
+  }),
+  PASSWORD_CHECKS_PER_ADDRESS: Type.Integer({
+    minimum: 1,
+    default: 4,
+    description:
+      "One client address's sign-in password checks waiting or running at once; past it 429 with Retry-After",
+  }),
   SESSION_TTL_HOURS: Type.Integer({
     minimum: 1,
     default: 12,

@@ -66,6 +66,11 @@ export const LoginFailedError = createError(
   'The username or password is incorrect',
   401,
 );
+export const PasswordChecksBusyError = createError(
+  'PASSWORD_CHECKS_BUSY',
+  'Too many sign-ins are being checked; try again in %s s',
+  503,
+);
 export const UserLockedError = createError('USER_LOCKED', 'The account is locked', 403);
 export const UserDisabledError = createError('USER_DISABLED', 'The account is disabled', 403);
 

@@ -6,8 +6,10 @@ import {
   type Reservation,
   type ThrottleRule,
 } from './failure-throttle';
+import { clientKey } from './client-key';
 import { createMemoryStore } from './memory-store';
 import { createRedisStore } from './redis-store';
+import { createSpacedLanes, type SpacedLanes } from './spaced-lane';
 
 export interface AuthThrottleOptions {
   /** Shared counts across replicas when set; this process's memory otherwise. */
@@ -31,13 +33,17 @@ export interface RequestThrottle {
   ): Promise<T>;
   /**
    * As `guard`, counting `identity`'s failures from every address together (one account's
-   * failures wherever they come from); give the rule `addressLimit: Infinity`.
+   * failures wherever they come from); give the rule `addressLimit: Infinity`. With the rule's
+   * `pastLimitIntervalMs`, an attempt past the limit waits in the identity's lane instead of
+   * being refused, and leaves it when `signal` aborts (its client has gone).
    */
   guardAcrossAddresses<T>(
     scope: string,
+    request: FastifyRequest,
     identity: string,
     attempt: () => Promise<T>,
     isFailure: (error: unknown) => boolean,
+    signal?: AbortSignal,
   ): Promise<T>;
 }
 
@@ -123,6 +129,7 @@ export const authThrottlePlugin = fp(
       identity: string,
       attempt: () => Promise<T>,
       isFailure: (error: unknown) => boolean,
+      pastLimit?: () => Promise<T>,
     ): Promise<T> {
       const pair = `${scope}\0${address}\0${identity}`;
       type Attempt = ReturnType<typeof attempt>;
@@ -139,18 +146,31 @@ export const authThrottlePlugin = fp(
       };
       const afterRefusal = async (error: unknown): Attempt => {
         const pending = inFlight.get(pair);
-        if (!(error instanceof TooManyRequestsError) || !pending) throw error;
+        if (!(error instanceof TooManyRequestsError)) throw error;
+        if (!pending) {
+          if (pastLimit) return pastLimit();
+          throw error;
+        }
         await Promise.allSettled([...pending]);
         return start();
       };
       return start();
     }
 
+    const lanes = new Map<string, SpacedLanes>();
+    for (const [scope, rule] of Object.entries(options.rules)) {
+      if (rule.pastLimitIntervalMs !== undefined)
+        lanes.set(scope, createSpacedLanes(rule.pastLimitIntervalMs));
+    }
     const requestThrottle: RequestThrottle = {
       guard: (scope, request, identity, attempt, isFailure) =>
         guardAt(scope, request.ip, identity, attempt, isFailure),
-      guardAcrossAddresses: (scope, identity, attempt, isFailure) =>
-        guardAt(scope, ANY_ADDRESS, identity, attempt, isFailure),
+      guardAcrossAddresses: (scope, request, identity, attempt, isFailure, signal) => {
+        const lane = lanes.get(scope);
+        const address = clientKey(request.ip);
+        const pastLimit = lane && (() => lane.enter(identity, address, attempt, signal));
+        return guardAt(scope, ANY_ADDRESS, identity, attempt, isFailure, pastLimit);
+      },
     };
 
     app.decorate('authThrottle', requestThrottle);
@@ -161,6 +181,7 @@ export const authThrottlePlugin = fp(
       }
     });
     app.addHook('onClose', async () => {
+      for (const lane of lanes.values()) lane.close();
       local.clear();
       await redis?.close();
     });

@@ -21,6 +21,12 @@ export interface ThrottleRule {
   what: string;
   /** Where the failures came from, in that detail; "from this address" unless given. */
   where?: string;
+  /**
+   * For `guardAcrossAddresses`: past the limit an attempt is not refused but waits its turn in
+   * the identity's lane, where attempts run one at a time, at least this far apart (see
+   * `SpacedLanes`). Right credentials still get in; wrong ones stay bounded in number.
+   */
+  pastLimitIntervalMs?: number;
 }
 
 /** One attempt that may fail: settled by `release` when it did not. */

@@ -232,6 +232,7 @@ describe('guardAcrossAddresses', () => {
       const { user, password } = request.body as { user: string; password: string };
       return app.authThrottle.guardAcrossAddresses(
         'account',
+        request,
         user,
         async () => {
           if (password !== 'right') throw Object.assign(new Error('wrong'), { statusCode: 401 });

@@ -46,6 +46,7 @@ export {
   referenceProblem,
 } from './doc-references';
 export type { DocLink } from './doc-references';
+export { rawJsonPost } from './raw-post';
 export { sendOverWire, stillServing } from './wire';
 export type { WireRequest, WireResponse } from './wire';
 export { bodiesToEveryRoute, bodyKinds, concretePath } from './route-bodies';

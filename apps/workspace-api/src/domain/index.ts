@@ -1,7 +1,12 @@
 // The pure rules several features share: what they may use of them.
 export { createExpiringCache } from './expiring-cache';
 export { normalizeHostname, normalizeUsername } from './names';
-export { comparePassword, hashPassword } from './password-hashing';
+export {
+  type CheckAdmission,
+  comparePassword,
+  hashPassword,
+  passwordQueue,
+} from './password-hashing';
 export {
   cookieOptions,
   formCookieName,

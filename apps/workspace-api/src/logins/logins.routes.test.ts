@@ -4,7 +4,11 @@ import { userActions, VALID_PASSWORD } from '../../test/factories';
 // The lock alone here (no per-address throttle); both together below.
 let h: Harness;
 beforeAll(async () => {
-  h = await createHarness({ MAX_FAILED_LOGINS: '3', LOGIN_FAILURE_LIMIT: '0' });
+  h = await createHarness({
+    MAX_FAILED_LOGINS: '3',
+    LOGIN_FAILURE_LIMIT: '0',
+    SLOWED_LOGIN_INTERVAL_MS: '100',
+  });
 });
 afterAll(() => h.close());
 beforeEach(() => h.reset());
@@ -54,7 +58,8 @@ describe('authenticate', () => {
     const statuses = [];
     for (let i = 0; i < 5; i++)
       statuses.push((await loginFrom('ivy', 'Wr0ng-password', '203.0.113.9')).statusCode);
-    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    // Past the account's budget for new addresses, slowed but still checked.
+    expect(statuses).toEqual([401, 401, 401, 401, 401]);
     expect((await login('ivy')).statusCode).toBe(200);
     const user = await h.db.user.findUniqueOrThrow({ where: { username: 'ivy' } });
     expect(user).toMatchObject({ locked: false, failedLoginCount: 0 });
@@ -96,9 +101,10 @@ function loginFrom(username: string, password: string, address: string, harness 
 
 describe('authenticate with the default throttles: a stranger cannot lock a user out', () => {
   // LOGIN_FAILURE_LIMIT 3 per (address, username), MAX_FAILED_LOGINS 5.
+  const INTERVAL = 300;
   let d: Harness;
   beforeAll(async () => {
-    d = await createHarness();
+    d = await createHarness({ SLOWED_LOGIN_INTERVAL_MS: String(INTERVAL) });
   });
   afterAll(() => d.close());
   const create = (username: string) =>
@@ -126,19 +132,43 @@ describe('authenticate with the default throttles: a stranger cannot lock a user
     expect(user).toMatchObject({ locked: false, failedLoginCount: 3 });
   });
 
-  it('bounds guesses spread over many new addresses per account, while the user signs in from their own', async () => {
+  it("lets a right password in from a new address after five wrong ones from two addresses, a brand-new user's first sign-in too", async () => {
+    await create('nia');
+    const wrong = (address: string) => () => loginFrom('nia', 'Wr0ng-password', address, d);
+    const guesses = [
+      ...Array(3).fill(wrong('203.0.113.30')),
+      ...Array(2).fill(wrong('203.0.113.31')),
+    ];
+    expect(await statusesOf(guesses)).toEqual([401, 401, 401, 401, 401]);
+    const first = await loginFrom('nia', VALID_PASSWORD, '198.51.100.30', d);
+    expect(first.statusCode).toBe(200);
+    const user = await d.db.user.findUniqueOrThrow({ where: { username: 'nia' } });
+    expect(user).toMatchObject({ locked: false, failedLoginCount: 0 });
+  });
+
+  it('checks logins from new addresses past the account budget one at a time, SLOWED_LOGIN_INTERVAL_MS apart; the right one among them signs in', async () => {
     await create('lee');
     expect((await loginFrom('lee', VALID_PASSWORD, '198.51.100.3', d)).statusCode).toBe(200);
     const spread = Array.from(
-      { length: 6 },
+      { length: 5 },
       (_, i) => () => loginFrom('lee', 'Wr0ng-password', `203.0.113.${100 + i}`, d),
     );
-    expect(await statusesOf(spread)).toEqual([401, 401, 401, 401, 401, 429]);
-    const newPlace = await loginFrom('lee', VALID_PASSWORD, '203.0.113.200', d);
-    expect(newPlace.statusCode).toBe(429);
-    expect(newPlace.json().detail).toMatch(
-      /^Too many failed logins for this account from new addresses; try again in \d+ s$/,
-    );
+    expect(await statusesOf(spread)).toEqual([401, 401, 401, 401, 401]);
+    // The budget is spent: four more guesses and the user, each from a new address, at once.
+    const start = Date.now();
+    const finished: number[] = [];
+    const timed = (password: string, address: string) =>
+      loginFrom('lee', password, address, d).then((res) => {
+        finished.push(Date.now() - start);
+        return res.statusCode;
+      });
+    const attempts = [
+      ...Array.from({ length: 4 }, (_, i) => timed('Wr0ng-password', `203.0.113.${150 + i}`)),
+      timed(VALID_PASSWORD, '203.0.113.200'),
+    ];
+    expect(await Promise.all(attempts)).toEqual([401, 401, 401, 401, 200]);
+    // The k-th check past the budget cannot start before k intervals: guessing stays bounded.
+    finished.forEach((at, k) => expect(at).toBeGreaterThanOrEqual(k * INTERVAL - 5));
     expect((await loginFrom('lee', VALID_PASSWORD, '198.51.100.3', d)).statusCode).toBe(200);
     const user = await d.db.user.findUniqueOrThrow({ where: { username: 'lee' } });
     expect(user.locked).toBe(false);

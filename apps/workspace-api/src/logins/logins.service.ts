@@ -18,6 +18,8 @@ const FAMILIAR_ADDRESSES = 20;
 export interface LoginOrigin {
   address: string;
   familiar: boolean;
+  /** Aborted when the client has gone: its password check, if still waiting, is dropped. */
+  signal?: AbortSignal;
 }
 
 export interface Login {
@@ -74,7 +76,13 @@ export function createLoginsService({
      */
     async authenticate(usernameInput: string, password: string, from: LoginOrigin): Promise<Login> {
       const user = await users.credentialsOf(normalizeUsername(usernameInput));
-      const matches = await comparePassword(password, user?.passwordHash ?? (await decoyHash()));
+      // One bcrypt thread serves everyone: a bounded share of its queue per address and in all.
+      const matches = await comparePassword(password, user?.passwordHash ?? (await decoyHash()), {
+        key: from.address,
+        perKey: config.PASSWORD_CHECKS_PER_ADDRESS,
+        maxWaiting: config.PASSWORD_CHECKS_WAITING,
+        signal: from.signal,
+      });
       if (!user || !user.passwordHash) throw new LoginFailedError();
       if (user.disabled) throw new UserDisabledError();
       if (user.locked) throw new UserLockedError();

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { clientKey } from '@platform/rate-limit';
+import { clientKey, whileClientWaits } from '@platform/rate-limit';
 import { normalizeUsername } from '../domain';
 import { LoginFailedError, UserDisabledError, UserLockedError } from '../errors';
 import { LOGIN_THROTTLE, UNFAMILIAR_LOGIN_THROTTLE } from '../plugins';
@@ -15,7 +15,10 @@ export const isRefusedLogin = (error: unknown) =>
  * A password login, as `authenticate` and the web page run it. Throttled per (address,
  * username) below the account lock; from an address the user never signed in from, whose
  * failures do not count toward the lock, also per account across all such addresses, so that
- * guessing spread over many addresses stays bounded.
+ * guessing spread over many addresses stays bounded. Past that account budget such logins are
+ * slowed, not refused: checked one at a time, SLOWED_LOGIN_INTERVAL_MS apart, so a right
+ * password still signs in and a stranger can never lock the user out. A check still waiting
+ * when its client goes is dropped.
  */
 export function passwordLogin(
   app: FastifyInstance,
@@ -26,21 +29,28 @@ export function passwordLogin(
   const name = normalizeUsername(username);
   const address = clientKey(request.ip);
   const throttle = app.authThrottle;
-  return throttle.guard(
-    LOGIN_THROTTLE,
-    request,
-    name,
-    async () => {
-      const familiar = await logins.isFamiliar(name, address);
-      const attempt = () => logins.authenticate(username, password, { address, familiar });
-      if (familiar) return attempt();
-      return throttle.guardAcrossAddresses(
-        UNFAMILIAR_LOGIN_THROTTLE,
-        name,
-        attempt,
-        isRefusedLogin,
-      );
-    },
-    isRefusedLogin,
-  );
+  const client = whileClientWaits(request);
+  const { signal } = client;
+  return throttle
+    .guard(
+      LOGIN_THROTTLE,
+      request,
+      name,
+      async () => {
+        const familiar = await logins.isFamiliar(name, address);
+        const attempt = () =>
+          logins.authenticate(username, password, { address, familiar, signal });
+        if (familiar) return attempt();
+        return throttle.guardAcrossAddresses(
+          UNFAMILIAR_LOGIN_THROTTLE,
+          request,
+          name,
+          attempt,
+          isRefusedLogin,
+          signal,
+        );
+      },
+      isRefusedLogin,
+    )
+    .finally(client.done);
 }

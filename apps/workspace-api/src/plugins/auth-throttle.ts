@@ -6,6 +6,8 @@ export const API_KEY_THROTTLE = 'api-key';
 export const LOGIN_THROTTLE = 'login';
 /** Failed logins of one account from addresses it never signed in from, counted together. */
 export const UNFAMILIAR_LOGIN_THROTTLE = 'login-unfamiliar';
+/** Connect tokens (a `kasm_url`'s `kasm_token`) that were wrong, spent or for no session. */
+export const CONNECT_TOKEN_THROTTLE = 'connect-token';
 
 /**
  * Failures counted per (client address, key id or username) under a per-address ceiling, in
@@ -22,6 +24,13 @@ export function authThrottleOptions(config: Config): AuthThrottleOptions {
         windowSeconds: config.AUTH_FAILURE_WINDOW_SECONDS,
         what: 'failed API credentials',
       },
+      // Each wrong connect token is a guess at a 256-bit secret, as a wrong API secret is.
+      [CONNECT_TOKEN_THROTTLE]: {
+        limit: config.AUTH_FAILURE_LIMIT,
+        addressLimit: config.AUTH_FAILURE_ADDRESS_LIMIT,
+        windowSeconds: config.AUTH_FAILURE_WINDOW_SECONDS,
+        what: 'failed session links',
+      },
       [LOGIN_THROTTLE]: {
         limit: config.LOGIN_FAILURE_LIMIT,
         addressLimit: config.AUTH_FAILURE_ADDRESS_LIMIT,
@@ -35,6 +44,8 @@ export function authThrottleOptions(config: Config): AuthThrottleOptions {
         windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
         what: 'failed logins',
         where: 'for this account from new addresses',
+        // Past it, slowed rather than refused: a stranger must not keep the user out.
+        pastLimitIntervalMs: config.SLOWED_LOGIN_INTERVAL_MS,
       },
     },
   };

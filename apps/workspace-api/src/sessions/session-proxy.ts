@@ -3,7 +3,13 @@ import cookie from '@fastify/cookie';
 import httpProxy from '@fastify/http-proxy';
 import { toWireId } from '@platform/schemas';
 import { createExpiringCache, sessionCookieName } from '../domain';
-import { ProxyOriginRejectedError, ProxyPathInvalidError } from '../errors';
+import {
+  KasmNotFoundError,
+  ProxyAccessDeniedError,
+  ProxyOriginRejectedError,
+  ProxyPathInvalidError,
+} from '../errors';
+import { CONNECT_TOKEN_THROTTLE } from '../plugins';
 import { containerCookieHeader, GRANT_COOKIE, scopeSetCookies } from './proxy-cookies';
 import type { SessionAccess, SessionTarget } from './session-access';
 import { createUpstreamAgent, socketOrigin } from './proxy-upstream';
@@ -36,6 +42,10 @@ const targetOf = (request: { raw: object }): SessionTarget => {
   if (!target) throw new Error('session proxy request without an admitted target');
   return target;
 };
+
+/** A connect token refused for what it is: wrong, spent, or for no session. */
+const isRefusedToken = (error: unknown) =>
+  error instanceof ProxyAccessDeniedError || error instanceof KasmNotFoundError;
 
 export interface SessionProxyOptions {
   access: SessionAccess;
@@ -100,10 +110,19 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
       const url = new URL(request.url, 'http://proxy.invalid');
       const token = url.searchParams.get(TOKEN_PARAM);
       if (token !== null) {
-        const grant = await access.exchange(kasmId, token, {
-          hostname: request.hostname,
-          signedInAs: await signedInAs(request),
-        });
+        const signedInUser = await signedInAs(request);
+        // Each refused token is a guess at a session's link: counted per (address, session).
+        const grant = await app.authThrottle.guard(
+          CONNECT_TOKEN_THROTTLE,
+          request,
+          kasmId,
+          () =>
+            access.exchange(kasmId, token, {
+              hostname: request.hostname,
+              signedInAs: signedInUser,
+            }),
+          isRefusedToken,
+        );
         url.searchParams.delete(TOKEN_PARAM);
         // No Domain: the cookie is host-only, for the session's host alone.
         reply.setCookie(GRANT_COOKIE, grant.cookie, {

@@ -228,6 +228,29 @@ describe('get_kasm_status and the connect link', () => {
   });
 });
 
+describe('connect tokens guessed at the proxy', () => {
+  it('refuses an address with 429 once its wrong tokens for a session reach AUTH_FAILURE_LIMIT; another address still connects', async () => {
+    const { kasm_id, token } = await runningSession();
+    const guess = (secret: string, remoteAddress: string) =>
+      h.inject({
+        method: 'GET',
+        url: `/kasm/${kasm_id}/?kasm_token=${secret}`,
+        headers: { host: 'desk.example.com' },
+        remoteAddress,
+      });
+    // AUTH_FAILURE_LIMIT defaults to 20 per (address, session) and window.
+    const statuses = [];
+    for (let i = 0; i < 21; i++)
+      statuses.push((await guess(`wrong-${i}`, '203.0.113.7')).statusCode);
+    expect(statuses).toEqual([...Array(20).fill(403), 429]);
+    const refused = await guess(token, '203.0.113.7');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toEqual(expect.stringMatching(/^\d+$/));
+    expect(refused.json().detail).toMatch(/^Too many failed session links from this address/);
+    expect((await guess(token, '198.51.100.7')).statusCode).toBe(303);
+  });
+});
+
 describe('get_user_kasms', () => {
   it("lists the user's live sessions as get_kasms lists them, and none for a user without any", async () => {
     const { kasm_id } = await runningSession();

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { clientKey, TooManyRequestsError } from '@platform/rate-limit';
 import { cookieOptions, formCookieName, sessionCookieName } from '../domain';
-import { LoginLinkInvalidError } from '../errors';
+import { LoginLinkInvalidError, PasswordChecksBusyError } from '../errors';
 import {
   isRefusedLogin,
   type Login,
@@ -15,8 +15,11 @@ import { linkPage, NEXT_PAGE, signInPage } from './pages';
 import { sendPage } from './web-context';
 import { assertCsrf, CSRF_FIELD, csrfTokenFor, formSecret } from './web-security';
 
+/** Refusals the page shows on the form again, rather than as problem+json. */
 const isRefusal = (error: unknown) =>
-  isRefusedLogin(error) || error instanceof TooManyRequestsError;
+  isRefusedLogin(error) ||
+  error instanceof TooManyRequestsError ||
+  error instanceof PasswordChecksBusyError;
 
 const Form = (fields: Parameters<typeof Type.Object>[0]) =>
   Type.Object({ [CSRF_FIELD]: Type.Optional(Type.String({ maxLength: 200 })), ...fields });
