@@ -234,8 +234,14 @@ export async function buildApp(
     sessions,
     logins: loginRows,
     memberships: data.groups,
+    onRevoked: sessions.endAccessOf,
   });
-  const logins = createLoginsService({ logins: loginRows, users, config });
+  const logins = createLoginsService({
+    logins: loginRows,
+    users,
+    config,
+    onRevoked: sessions.endAccessOf,
+  });
   const memberships = createMembershipsService({ groups: data.groups, users });
   const groups = createGroupsService({ groups: data.groups, members: users.inGroup });
   const icons = createIconsService({
