@@ -204,7 +204,11 @@ export async function buildApp(
   const access = createSessionAccess(kasms, sessionParts.reads, {
     grantTtlMs: config.SESSION_GRANT_TTL_SECONDS * 1000,
   });
-  const sockets = createSessionSockets({ intervalMs: SOCKET_RECHECK_MS });
+  const sockets = createSessionSockets({
+    intervalMs: SOCKET_RECHECK_MS,
+    maxPerGrant: config.SESSION_GRANT_MAX_WEBSOCKETS,
+    idleMs: config.SESSION_WEBSOCKET_IDLE_SECONDS * 1000,
+  });
   const attributes = createAttributesService({
     rows: createAttributesRepository(database),
     users: targetUsers,

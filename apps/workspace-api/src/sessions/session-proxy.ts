@@ -3,7 +3,7 @@ import cookie from '@fastify/cookie';
 import httpProxy from '@fastify/http-proxy';
 import { toWireId } from '@platform/schemas';
 import { createExpiringCache, sessionCookieName } from '../domain';
-import { ProxyOriginRejectedError, ProxyPathInvalidError } from '../errors';
+import { ProxyOriginRejectedError, ProxyPathInvalidError, ProxySocketLimitError } from '../errors';
 import { containerCookieHeader, GRANT_COOKIE, scopeSetCookies } from './proxy-cookies';
 import type { SessionAccess, SessionTarget } from './session-access';
 import { createUpstreamAgent, socketOrigin } from './proxy-upstream';
@@ -134,12 +134,18 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
         socket?.destroy();
         throw new ProxyPathInvalidError();
       }
-      onUpstream('websocket', socket ? 'socket' : 'tls');
       const client = request.raw.socket;
-      sockets.track(client, kasmId, async () => {
+      // Admitted, so the cookie is `<grant id>.<secret>`: its sockets count against the grant.
+      const owner = { kasmId, grantId: String(grant).split('.', 1)[0] };
+      const tracked = sockets.track(client, owner, async () => {
         await access.admit(kasmId, grant, await signedInAs(request));
         return true;
       });
+      if (!tracked) {
+        socket?.destroy();
+        throw new ProxySocketLimitError();
+      }
+      onUpstream('websocket', socket ? 'socket' : 'tls');
       reply.hijack();
       pipeWebSocket(client, request.raw, pipeTo, {
         headers: {
