@@ -72,6 +72,10 @@ export function createKasmReads(kasms: KasmsRepository, owners: KasmOwners) {
     },
 
     listLive: async (userId?: string) => withOwners(await kasms.listLive(userId)),
+
+    /** Whether the user may enter their sessions (exists, neither locked nor disabled). */
+    ownerActive: async (userId: string) =>
+      (await owners.users.ownersOf([userId])).get(userId)?.active === true,
   };
 }
 export type KasmReads = ReturnType<typeof createKasmReads>;

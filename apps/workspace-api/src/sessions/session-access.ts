@@ -112,9 +112,9 @@ export function createSessionAccess(
       request: { hostname: string; signedInAs: string | null },
     ): Promise<Grant> {
       const id = sessionId(rawId);
-      const row = await reads.find(id);
+      const row = await kasms.find(id);
       if (!row) throw new KasmNotFoundError(`kasm_id ${rawId}`);
-      if (!row.user.active) throw notAllowed();
+      if (!row.userId || !(await reads.ownerActive(row.userId))) throw notAllowed();
       // A `$request_host$` zone's kasm_url is on whatever host its request came to, so every
       // host the platform is reached at is the session's host; other zones name theirs.
       const plan = row.plan as unknown as LaunchPlan;
