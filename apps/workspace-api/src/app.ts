@@ -204,7 +204,11 @@ export async function buildApp(
   const access = createSessionAccess(kasms, sessionParts.reads, {
     grantTtlMs: config.SESSION_GRANT_TTL_SECONDS * 1000,
   });
-  const sockets = createSessionSockets({ intervalMs: SOCKET_RECHECK_MS });
+  const sockets = createSessionSockets({
+    intervalMs: SOCKET_RECHECK_MS,
+    maxPerGrant: config.SESSION_GRANT_MAX_WEBSOCKETS,
+    idleMs: config.SESSION_WEBSOCKET_IDLE_SECONDS * 1000,
+  });
   const attributes = createAttributesService({
     rows: createAttributesRepository(database),
     users: targetUsers,
@@ -234,8 +238,14 @@ export async function buildApp(
     sessions,
     logins: loginRows,
     memberships: data.groups,
+    onRevoked: sessions.endAccessOf,
   });
-  const logins = createLoginsService({ logins: loginRows, users, config });
+  const logins = createLoginsService({
+    logins: loginRows,
+    users,
+    config,
+    onRevoked: sessions.endAccessOf,
+  });
   const memberships = createMembershipsService({ groups: data.groups, users });
   const groups = createGroupsService({ groups: data.groups, members: users.inGroup });
   const icons = createIconsService({

@@ -114,6 +114,20 @@ export const ConfigSchema = Type.Object({
     description:
       "How long a browser's admission to a session (the proxy's grant cookie) lasts; never past the session's time limit",
   }),
+  SESSION_GRANT_MAX_WEBSOCKETS: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 16,
+    description:
+      'How many WebSockets one grant (a browser admitted to a session) may hold open through the proxy at once; more are refused with 429',
+  }),
+  SESSION_WEBSOCKET_IDLE_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 86_400,
+    default: 3600,
+    description:
+      'A WebSocket through the proxy with no traffic either way for this long is closed (a quiet desktop sends nothing: keep it long)',
+  }),
   SESSION_LEASE_SECONDS: Type.Integer({
     minimum: 1,
     maximum: 600,

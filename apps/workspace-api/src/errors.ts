@@ -253,6 +253,11 @@ export const ProxyPathInvalidError = createError(
   'The path after /kasm/<kasm_id> must be a path on the session’s container',
   400,
 );
+export const ProxySocketLimitError = createError(
+  'SESSION_WEBSOCKETS_EXCEEDED',
+  'This browser has as many WebSockets open to the session as its admission allows (SESSION_GRANT_MAX_WEBSOCKETS): close one first',
+  429,
+);
 export const LoginLinkInvalidError = createError(
   'LOGIN_LINK_INVALID',
   'This sign-in link is not valid any more: it was used, it expired or it was revoked',

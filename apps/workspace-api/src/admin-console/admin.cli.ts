@@ -5,6 +5,7 @@ import type { Database } from '../db';
 import { ADMINISTRATORS_GROUP_ID } from '../domain';
 import { createGroupsRepository, createMembershipsService } from '../groups';
 import { createLoginsRepository } from '../logins';
+import { createKasmsRepository, endUserAccess } from '../sessions';
 import { createUsersRepository, createUsersService } from '../users';
 
 interface AdminIo {
@@ -40,6 +41,10 @@ function usersOf(database: Database, config: Config) {
     },
     logins: createLoginsRepository(database),
     memberships: groups,
+    // A new password ends the user's grants and links in the database; the servers' caches and
+    // WebSockets follow within seconds (their admissions are checked again).
+    onRevoked: async (userId) =>
+      void (await endUserAccess(createKasmsRepository(database), userId)),
   });
   return { users, groups, memberships: createMembershipsService({ groups, users }) };
 }

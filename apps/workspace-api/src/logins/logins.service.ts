@@ -9,7 +9,7 @@ import {
 } from '../errors';
 import type { LoginsRepository } from './logins.repository';
 import type { TargetUser } from '../api';
-import type { UserRow, UsersService } from '../users';
+import type { UserRevoked, UserRow, UsersService } from '../users';
 
 /** Addresses remembered per user: enough for home, work and a phone's networks. */
 const FAMILIAR_ADDRESSES = 20;
@@ -43,10 +43,13 @@ export function createLoginsService({
   logins,
   users,
   config,
+  onRevoked,
 }: {
   logins: LoginsRepository;
   users: LoginUsers;
   config: Config;
+  /** Told of logout_user: the user's sessions are entered by no grant or link of before. */
+  onRevoked: UserRevoked;
 }) {
   // Compared against for unknown users so that "no such user" and "wrong password" take as long.
   let decoy: Promise<string> | null = null;
@@ -133,10 +136,14 @@ export function createLoginsService({
       return startSession(user.id, address);
     },
 
-    /** Ends every login session of the user and revokes their unused sign-in links. */
+    /**
+     * Ends every login session of the user, revokes their unused sign-in links, and ends their
+     * way into their sessions (grants, connect links, WebSockets).
+     */
     async logoutUser(target: TargetUser): Promise<void> {
       const { id } = await users.find(target);
       await logins.endAllOf(id);
+      await onRevoked(id);
     },
   };
 }

@@ -3,7 +3,7 @@ export { toKasmResponse } from './kasm-response';
 export { createKasmReads, type KasmReads, type KasmWithOwners } from './kasm-owners';
 export { currentPhaseWords } from './launch-timeline';
 export { createKasmsRepository, type KasmRow } from './kasms.repository';
-export { createSessionAccess } from './session-access';
+export { createSessionAccess, endUserAccess } from './session-access';
 export { createInputRecorder } from './session-input';
 export { createSessionLauncher, type LaunchObserver } from './session-launcher';
 export { sessionProxy } from './session-proxy';

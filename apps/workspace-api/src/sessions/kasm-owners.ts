@@ -1,6 +1,6 @@
 import type { AgentEngine, AgentsRepository } from '../agents';
 import type { ImagesRepository } from '../images';
-import type { UsersRepository } from '../users';
+import type { SessionOwner, UsersRepository } from '../users';
 import type { ZonesRepository } from '../zones';
 import type { KasmRow, KasmsRepository } from './kasms.repository';
 
@@ -14,9 +14,12 @@ export type KasmWithOwners = KasmRow & {
   agent: KasmAgent;
 };
 
+/** A session as read, with whether its owner may enter it (neither locked nor disabled). */
+export type KasmRead = KasmWithOwners & { user: SessionOwner };
+
 /** The repositories that own a session's user, workspace, agent and zone. */
 export interface KasmOwners {
-  users: Pick<UsersRepository, 'usernamesOf'>;
+  users: Pick<UsersRepository, 'ownersOf'>;
   images: Pick<ImagesRepository, 'namesOf'>;
   agents: Pick<AgentsRepository, 'enginesOf'>;
   zones: Pick<ZonesRepository, 'namesOf'>;
@@ -41,34 +44,38 @@ export function createKasmReads(kasms: KasmsRepository, owners: KasmOwners) {
   const distinct = (values: string[]) => [...new Set(values)];
 
   /** A session whose owner went meanwhile (the foreign keys cascade) went with it: left out. */
-  async function withOwners(rows: KasmRow[]): Promise<KasmWithOwners[]> {
+  async function withOwners(rows: KasmRow[]): Promise<KasmRead[]> {
     if (rows.length === 0) return [];
-    const [usernames, images, agents] = await Promise.all([
-      owners.users.usernamesOf(distinct(rows.flatMap((row) => (row.userId ? [row.userId] : [])))),
+    const [users, images, agents] = await Promise.all([
+      owners.users.ownersOf(distinct(rows.flatMap((row) => (row.userId ? [row.userId] : [])))),
       owners.images.namesOf(distinct(rows.map((row) => row.imageId))),
       owners.agents.enginesOf(distinct(rows.map((row) => row.agentId))),
     ]);
     const zones = await owners.zones.namesOf(distinct([...agents.values()].map((a) => a.zoneId)));
     return rows.flatMap((row) => {
-      // A staged session has no user yet: its username is empty.
-      const username = row.userId === null ? '' : usernames.get(row.userId);
+      // A staged session has no user yet: its username is empty, and nobody may enter it.
+      const user = row.userId === null ? { username: '', active: false } : users.get(row.userId);
       const image = images.get(row.imageId);
       const agent = agents.get(row.agentId);
       const zone = agent && zones.get(agent.zoneId);
-      if (username === undefined || !image || !agent || zone === undefined) return [];
-      return [{ ...row, user: { username }, image, agent: kasmAgent(agent, zone) }];
+      if (!user || !image || !agent || zone === undefined) return [];
+      return [{ ...row, user, image, agent: kasmAgent(agent, zone) }];
     });
   }
 
   return {
     withOwners,
 
-    async find(id: string): Promise<KasmWithOwners | null> {
+    async find(id: string): Promise<KasmRead | null> {
       const row = await kasms.find(id);
       return row && ((await withOwners([row]))[0] ?? null);
     },
 
     listLive: async (userId?: string) => withOwners(await kasms.listLive(userId)),
+
+    /** Whether the user may enter their sessions (exists, neither locked nor disabled). */
+    ownerActive: async (userId: string) =>
+      (await owners.users.ownersOf([userId])).get(userId)?.active === true,
   };
 }
 export type KasmReads = ReturnType<typeof createKasmReads>;

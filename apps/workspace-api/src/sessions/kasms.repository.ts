@@ -317,6 +317,25 @@ export function createKasmsRepository(database: Database) {
         select: { kasmId: true, secretHash: true, expiresAt: true },
       }),
 
+    /**
+     * Ends the user's access to all of their sessions, in one transaction: every grant goes and
+     * every unspent connect token is replaced by `spentHash` (of a secret nobody holds). An
+     * exchange racing with it either committed first (its grant is deleted here) or finds its
+     * token replaced. Answers the sessions' ids.
+     */
+    endAccessOf(userId: string, spentHash: string): Promise<string[]> {
+      return database.transaction(async (tx) => {
+        const kasms = await tx.kasm.updateManyAndReturn({
+          where: { userId },
+          data: { tokenHash: spentHash },
+          select: { id: true },
+        });
+        const ids = kasms.map((kasm) => kasm.id);
+        await tx.kasmGrant.deleteMany({ where: { kasmId: { in: ids } } });
+        return ids;
+      });
+    },
+
     /** Ends every grant of a session (it is being stopped). */
     deleteGrants: (kasmId: string) => db.kasmGrant.deleteMany({ where: { kasmId } }),
 

@@ -39,12 +39,22 @@ const CACHE_MS = 1000;
 const MAX_CACHED = 10_000;
 
 const ID = /^[0-9a-f]{32}$/i;
+const notAllowed = () =>
+  new ProxyAccessDeniedError('The session’s user may not enter it (locked, disabled or deleted)');
 const notYours = () =>
   new ProxyAccessDeniedError(
     'This browser is signed in as another user than the session’s: sign out first',
   );
 
 const DASHED = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Ends a user's way into all of their sessions in the database (grants, unspent connect links),
+ * so that every replica refuses them at its next lookup; answers the sessions' ids, whose
+ * admissions and WebSockets the caller ends in its own process.
+ */
+export const endUserAccess = (kasms: KasmsRepository, userId: string): Promise<string[]> =>
+  kasms.endAccessOf(toUuid(userId), hashSecret(randomSecret(32)));
 
 /** Admits browsers to sessions: a connect token becomes a grant cookie, and the cookie admits. */
 export function createSessionAccess(
@@ -76,6 +86,9 @@ export function createSessionAccess(
     if (!row) target = new KasmNotFoundError(`kasm_id ${toWireId(id)}`);
     else if (row.status !== 'running' || !row.hostPort) {
       target = new KasmNotRunningError(`The session is ${row.status}`);
+    } else if (!row.user.active) {
+      // Read with the session, in the same lookup: a missed revocation cannot keep access.
+      target = notAllowed();
     } else {
       const { origin, authorization } = containerEndpoint(row, row.hostPort);
       target = { origin, authorization, userId: row.userId };
@@ -101,6 +114,7 @@ export function createSessionAccess(
       const id = sessionId(rawId);
       const row = await kasms.find(id);
       if (!row) throw new KasmNotFoundError(`kasm_id ${rawId}`);
+      if (!row.userId || !(await reads.ownerActive(row.userId))) throw notAllowed();
       // A `$request_host$` zone's kasm_url is on whatever host its request came to, so every
       // host the platform is reached at is the session's host; other zones name theirs.
       const plan = row.plan as unknown as LaunchPlan;

@@ -8,6 +8,7 @@ import {
   ProxyAccessDeniedError,
   ProxyOriginRejectedError,
   ProxyPathInvalidError,
+  ProxySocketLimitError,
 } from '../errors';
 import { CONNECT_TOKEN_THROTTLE } from '../plugins';
 import { containerCookieHeader, GRANT_COOKIE, scopeSetCookies } from './proxy-cookies';
@@ -153,12 +154,18 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
         socket?.destroy();
         throw new ProxyPathInvalidError();
       }
-      onUpstream('websocket', socket ? 'socket' : 'tls');
       const client = request.raw.socket;
-      sockets.track(client, kasmId, async () => {
+      // Admitted, so the cookie is `<grant id>.<secret>`: its sockets count against the grant.
+      const owner = { kasmId, grantId: String(grant).split('.', 1)[0] };
+      const tracked = sockets.track(client, owner, async () => {
         await access.admit(kasmId, grant, await signedInAs(request));
         return true;
       });
+      if (!tracked) {
+        socket?.destroy();
+        throw new ProxySocketLimitError();
+      }
+      onUpstream('websocket', socket ? 'socket' : 'tls');
       reply.hijack();
       pipeWebSocket(client, request.raw, pipeTo, {
         headers: {

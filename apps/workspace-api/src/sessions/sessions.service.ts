@@ -22,6 +22,7 @@ import type { KasmsRepository } from './kasms.repository';
 import { holdLaunchSlot } from './agent-offers';
 import type { StagedClaims } from './staged-claim';
 import type { SessionLauncher } from './session-launcher';
+import { endUserAccess } from './session-access';
 import { containerEndpoint } from './session-endpoint';
 import { readScreen, ScreenUnreadableError, screenJpeg } from './session-screen';
 import { createSessionSleep } from './session-sleep';
@@ -330,6 +331,15 @@ export function createSessionsService(deps: SessionsDeps) {
     /** Destroys every live session of the user (delete_user with force). */
     async destroyAllOf(userId: string): Promise<void> {
       for (const row of await reads.listLive(toUuid(userId))) await destroyRow(row);
+    },
+
+    /**
+     * Ends the user's way into their sessions (they were locked, disabled, deleted, signed out or
+     * given a new password): grants and unspent links in the database, so every replica refuses
+     * them at its next lookup, and this process's cached admissions and WebSockets at once.
+     */
+    async endAccessOf(userId: string): Promise<void> {
+      for (const id of await endUserAccess(kasms, userId)) deps.endAccess(id);
     },
 
     stopClaimed,

@@ -27,6 +27,12 @@ export interface UserAccount {
   passwordSetDate: Date | null;
 }
 
+/** A session's owner as the sessions feature sees them. */
+export interface SessionOwner {
+  username: string;
+  active: boolean;
+}
+
 /** What a password sign-in checks; never leaves the users and logins services. */
 export interface UserCredentials {
   id: string;
@@ -116,12 +122,18 @@ export function createUsersRepository(database: Database) {
     },
 
     /** These users' names, by id. */
-    async usernamesOf(ids: readonly string[]): Promise<Map<string, string>> {
+    /** Each user's name, and whether they may enter their sessions (neither locked nor disabled). */
+    async ownersOf(ids: readonly string[]): Promise<Map<string, SessionOwner>> {
       const rows = await prisma.user.findMany({
         where: { id: { in: [...ids] } },
-        select: { id: true, username: true },
+        select: { id: true, username: true, locked: true, disabled: true },
       });
-      return new Map(rows.map((user) => [user.id, user.username]));
+      return new Map(
+        rows.map((user) => [
+          user.id,
+          { username: user.username, active: !user.locked && !user.disabled },
+        ]),
+      );
     },
 
     account: (where: { id: string } | { username: string }): Promise<UserAccount | null> =>

@@ -44,10 +44,25 @@ export interface UserSessions {
   destroyAllOf(userId: string): Promise<void>;
 }
 
-/** What users need of the logins feature: a new password ends every login session. */
+/**
+ * What users need of the logins feature: a new password ends every login session; locking or
+ * disabling also every unused sign-in link, so that neither comes back with the account.
+ */
 export interface UserLogins {
   endSessionsOf(userId: string, tx: Tx): Promise<void>;
+  endAllOf(userId: string): Promise<void>;
 }
+
+/**
+ * Told that a user's way into their sessions must end everywhere, at once: they were locked,
+ * disabled, deleted, signed out by logout_user or given a new password. app.ts wires it to the
+ * sessions feature (grants, connect links, open WebSockets).
+ */
+export type UserRevoked = (userId: string) => Promise<void>;
+
+/** A change that ends the user's access: a lock, a disabling or a new password. */
+const revokes = (input: UpdateUserBody['target_user']) =>
+  input.locked === true || input.disabled === true || input.password !== undefined;
 
 /** What users need of the groups feature: every new user joins All Users; members' count. */
 export interface UserMemberships {
@@ -65,12 +80,14 @@ export function createUsersService({
   sessions,
   logins,
   memberships,
+  onRevoked,
 }: {
   users: UsersRepository;
   config: Pick<Config, 'BCRYPT_COST' | 'MAX_FAILED_LOGINS'>;
   sessions: UserSessions;
   logins: UserLogins;
   memberships: UserMemberships;
+  onRevoked: UserRevoked;
 }) {
   const rethrowTaken = (username: string) => (error: unknown) => {
     throw isUniqueViolation(error) ? new UsernameTakenError(username) : error;
@@ -178,6 +195,8 @@ export function createUsersService({
             })
       ).catch(rethrowTaken(username ?? ''));
       if (!user) throw new UserNotFoundError(`user_id ${input.user_id ?? id}`);
+      if (input.locked === true || input.disabled === true) await logins.endAllOf(id);
+      if (revokes(input)) await onRevoked(id);
       return user;
     },
 
@@ -188,6 +207,8 @@ export function createUsersService({
         if (!force) throw new UserHasSessionsError();
         await sessions.destroyAllOf(id);
       }
+      // Before the row goes: its sessions (and so what this process holds of them) go with it.
+      await onRevoked(id);
       if (!(await users.remove(id))) throw new UserNotFoundError(`user_id ${id}`);
     },
   };
