@@ -62,6 +62,13 @@ describe('npm run workspace -- admin create', () => {
     });
   });
 
+  it('warns when the name belonged to a deleted user, whose profile folders were kept', async () => {
+    const old = (await h.call('create_user', { target_user: { username: 'ops' } })).json().user;
+    await h.call('delete_user', { target_user: { user_id: old.user_id }, force: true });
+    await run(['create', 'ops'], VALID_PASSWORD);
+    expect(lines.join('\n')).toContain('A user named "ops" was deleted before');
+  });
+
   it('makes an existing user an administrator, once', async () => {
     await h.call('create_user', { target_user: { username: 'ops' } });
     await run(['create', 'ops']);

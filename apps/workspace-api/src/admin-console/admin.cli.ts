@@ -5,7 +5,7 @@ import type { Database } from '../db';
 import { ADMINISTRATORS_GROUP_ID } from '../domain';
 import { createGroupsRepository, createMembershipsService } from '../groups';
 import { createLoginsRepository } from '../logins';
-import type { AuditedChange } from '../audit';
+import { type AuditedChange, createAuditRepository } from '../audit';
 import { createUsersRepository, createUsersService, toUserResponse } from '../users';
 
 interface AdminIo {
@@ -71,6 +71,12 @@ export async function runAdminCommand(
     await users.create({ username, password: password ?? (await askPassword()) });
     await userChange('create_user', null);
     out(`User "${username}" created.`);
+    const { username: stored } = await snapshot();
+    if (await createAuditRepository(database).usernameDeleted(stored)) {
+      out(
+        `A user named "${stored}" was deleted before; their profile folders were kept and go to this user wherever a profile path holds {username} (move them aside under PROFILE_ROOT if this is someone else).`,
+      );
+    }
   } else if (password !== undefined) {
     const before = await snapshot();
     await users.update({ username, password });
