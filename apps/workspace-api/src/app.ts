@@ -354,7 +354,14 @@ export async function buildApp(
         permissionsOf: (userId) => data.groups.permissionsOf(userId),
         audit,
         sections: [
-          usersSection({ users, groups, memberships, sessions, logins }),
+          usersSection({
+            users,
+            groups,
+            memberships,
+            sessions,
+            logins,
+            usernameDeleted: auditEvents.usernameDeleted,
+          }),
           groupsSection({ groups, memberships, groupImages, images }),
           workspacesSection({ images, registries, registryWorkspaces, fileMappings }),
           infrastructureSection({ agents, zones }),

@@ -1,13 +1,10 @@
-import { hostname, userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
-import { publicBaseUrl, toUuid, toWireId } from '@platform/schemas';
+import { publicBaseUrl, toUuid } from '@platform/schemas';
 import {
   createApiKeyFence,
   createApiKeysRepository,
   createApiKeysService,
   PERMISSIONS,
-  toApiKeyResponse,
-  type ApiKeyRow,
   type IssuedApiKey,
   type Permission,
 } from './api-keys';
@@ -15,6 +12,7 @@ import { ADMIN_USAGE, REGISTRY_USAGE, SETTINGS_USAGE } from './cli-usage';
 import { configReferenceText, loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './db';
 import { migrateDatabase } from './migrations';
+import { apiKeyChange, issueFirstKey } from './setup';
 
 // Each command loads only what it uses (the Docker client, YAML, the registry's archive reader)
 // through import(): a command starts in a fraction of the time the whole service would take.
@@ -65,6 +63,7 @@ async function setUpLocalAgent(database: Database, config: Config) {
     ...localAgentServices(database, engines, policy),
     dockerHost: config.DOCKER_HOST,
     port: config.PORT,
+    record: (await hostAudit(database, 'cli')).record,
   });
   if (result.registered) {
     const gib = (result.memory / 1024 ** 3).toFixed(1);
@@ -128,7 +127,7 @@ async function main(argv: string[]) {
     });
     const apiKeys = createApiKeysService({ keys: createApiKeysRepository(database), fence });
     if (command === 'setup') {
-      const issued = await apiKeys.issueFirstAdminKey();
+      const issued = await issueFirstKey(apiKeys, await hostAudit(database, 'cli'));
       if (issued) printIssued(issued, publicBaseUrl(config));
       const { hasAdministrator } = await import('./admin-console');
       if (!(await hasAdministrator(database))) {
@@ -148,7 +147,9 @@ async function main(argv: string[]) {
         readOnly: values['read-only'],
         expiresAt,
       });
-      await (await hostAudit(database, 'cli')).keyChange('create_api_key', issued.apiKey);
+      await (
+        await hostAudit(database, 'cli')
+      ).record(apiKeyChange('create_api_key', issued.apiKey));
       printIssued(issued, publicBaseUrl(config));
     } else if (command === 'api-key list') {
       for (const key of await apiKeys.list()) {
@@ -168,13 +169,14 @@ async function main(argv: string[]) {
         database,
         config,
         baseUrl: publicBaseUrl(config),
+        record: (await hostAudit(database, 'cli')).record,
       });
     } else if (positionals[0] === 'registry') {
       const { runRegistryCommand } = await import('./registry');
       await runRegistryCommand(
         positionals.slice(1),
         { force: values.force, all: values.all },
-        { ...io, database, config },
+        { ...io, database, config, record: (await hostAudit(database, 'cli')).record },
       );
     } else if (positionals[0] === 'settings') {
       const [
@@ -200,7 +202,7 @@ async function main(argv: string[]) {
         target,
       );
       const revoked = await apiKeys.revoke(byId ? { id: toUuid(target) } : { key: target });
-      await (await hostAudit(database, 'cli')).keyChange('revoke_api_key', revoked);
+      await (await hostAudit(database, 'cli')).record(apiKeyChange('revoke_api_key', revoked));
       print(`Revoked API key "${revoked.name}" (${revoked.key})`);
     } else if (command !== 'migrate') {
       throw new Error(`Unknown command "${command}"\n\n${USAGE}`);
@@ -210,28 +212,10 @@ async function main(argv: string[]) {
   }
 }
 
-/**
- * The audit trail of commands run on the host: the actor is the operating-system account that ran
- * them. Loaded on demand, as the commands' features are.
- */
+/** The audit trail of commands run on the host, loaded on demand as the commands' features are. */
 async function hostAudit(database: Database, channel: 'cli' | 'settings-file') {
-  const { createAuditRepository, createAuditTrail } = await import('./audit');
-  const tell = (_details: object, message: string) => void process.stderr.write(`${message}\n`);
-  const trail = createAuditTrail({
-    events: createAuditRepository(database),
-    kinds: {},
-    log: { warn: tell, error: tell },
-  });
-  const actor = { kind: 'system' as const, name: `${userInfo().username}@${hostname()}` };
-  const context = { actor, channel };
-  const keyChange = (operation: string, key: ApiKeyRow) =>
-    trail.record(context, {
-      operation,
-      target: { type: 'api_key', id: toWireId(key.id) },
-      before: null,
-      after: toApiKeyResponse(key),
-    });
-  return { trail, context, keyChange };
+  const { createHostAudit } = await import('./audit');
+  return createHostAudit(database, channel);
 }
 
 /** Our errors carry a code and, for a list that is not a registry, every problem found. */

@@ -158,6 +158,12 @@ export const ConfigSchema = Type.Object({
     description:
       "Comma-separated absolute socket paths that an agent's unix:// docker_url may name (DOCKER_HOST's socket is allowed too)",
   }),
+  ENGINE_TLS_DIR: Type.String({
+    pattern: '^(/(?!\\.\\.?(/|$))[^/\\u0000]+)+$',
+    default: '/etc/workspace-api/engines',
+    description:
+      "The folder an agent's TLS files (tls_ca_path, tls_cert_path, tls_key_path) must lie in; the service reads no TLS file outside it",
+  }),
   ENGINE_ALLOW_INSECURE_TCP: Type.Boolean({
     default: false,
     description:

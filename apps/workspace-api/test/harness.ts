@@ -1,3 +1,5 @@
+import { realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { createTestDatabase, type TestDatabase } from '@platform/db/testing';
@@ -60,6 +62,8 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     BCRYPT_COST: '4',
     LOG_LEVEL: 'silent',
     OUTBOUND_ALLOWLIST: '127.0.0.1',
+    // The tests' TLS files (test/tls-material.ts) are made in the system's temporary folder.
+    ENGINE_TLS_DIR: realpathSync(tmpdir()),
     // Session tests run the lifecycle's rounds themselves (app.sessionWorker) or turn it on.
     SESSION_WORKER: 'off',
     ...env,

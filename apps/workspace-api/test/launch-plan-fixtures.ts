@@ -39,6 +39,7 @@ export function samplePlan(
     persistentProfilePath: '/profiles/ada',
     fileMappings: [],
     execConfig: {},
+    configFingerprint: 'c'.repeat(64),
     ...overrides,
   };
 }

@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import type { EnginePolicy } from '../src/engines';
 import type { TargetedMapping } from '../src/file-mappings';
 // The fixtures of settings' own unit tests (src/settings/*.test.ts), which test its stages one by
@@ -13,6 +14,8 @@ import { normalizeSettings } from '../src/settings/settings-normalize';
 export const TEST_ENGINE_POLICY: EnginePolicy = {
   socketPaths: ['/var/run/docker.sock', '/run/docker.sock'],
   allowInsecureTcp: false,
+  // Tests make their TLS files in the system's temporary folder.
+  tlsDir: tmpdir(),
 };
 
 /** What the planner gets from a settings file's text; fails the test when the file itself has problems. */

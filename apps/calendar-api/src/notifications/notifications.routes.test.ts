@@ -191,6 +191,18 @@ describe('GET /notifications', () => {
     expect(ids).toEqual([...ids].sort((x, y) => y - x));
   });
 
+  it('needs a token even where reads are open: delivery errors name internal hosts', async () => {
+    await h.post('add', message);
+    const anonymous = await h.request({ method: 'GET', url: 'notifications', token: null });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.headers['www-authenticate']).toBe('Bearer realm="calendar-api"');
+    expect(anonymous.body).not.toContain('127.0.0.1');
+    const { token } = await h.tokens.create('reader', { scope: 'read' });
+    const reader = await h.request({ method: 'GET', url: 'notifications', token });
+    expect(reader.statusCode).toBe(200);
+    expect(reader.json()).toHaveLength(2);
+  });
+
   it('answers 400 to an unknown status', async () => {
     const res = await h.get('notifications?status=lost');
     expect(res.statusCode).toBe(400);

@@ -13,10 +13,12 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/notifications',
     {
+      // Delivery errors name the webhooks' hosts: the log is not for anonymous readers.
+      config: { tokenRequired: true },
       schema: {
         tags: ['notifications'],
         summary:
-          'The delivery log of outgoing notifications, newest first; a Link rel="next" header when more remain',
+          'The delivery log of outgoing notifications, newest first (needs a token, read scope is enough); a Link rel="next" header when more remain',
         querystring: NotificationsQuerySchema,
         response: { 200: NotificationListSchema, ...errorResponses() },
       },

@@ -18,6 +18,11 @@ declare module 'fastify' {
      * whatever is declared, and a read route may ask for write.
      */
     access?: RouteAccess;
+    /**
+     * true: a read that needs a token even where reads are open (CALENDAR_AUTH=writes), because
+     * it shows what the public may not see (the delivery log names internal hosts).
+     */
+    tokenRequired?: boolean;
   }
 }
 
@@ -75,7 +80,8 @@ export const authPlugin = fp(
       // Computed even with auth off, so a route declared wrongly fails in every mode.
       const access = new Map(methods.map((m) => [m, routeAccess(m, route.config?.access)]));
       if (mode === 'off' || route.config?.auth === false) return;
-      const open = (method: string) => mode === 'writes' && access.get(method) === 'read';
+      const open = (method: string) =>
+        mode === 'writes' && access.get(method) === 'read' && route.config?.tokenRequired !== true;
       if (methods.every(open)) return;
       const hook = (
         request: FastifyRequest,

@@ -1,5 +1,6 @@
 import { createHarness, type Harness } from '../../test/harness';
 import { VALID_PASSWORD } from '../../test/factories';
+import { createHostAudit } from '../audit';
 import { hasAdministrator, runAdminCommand } from './admin.cli';
 
 let h: Harness;
@@ -19,6 +20,7 @@ const run = (args: string[], password?: string) =>
     database: h.data,
     config: h.config,
     baseUrl: 'https://workspaces.example.com',
+    record: createHostAudit(h.data, 'cli').record,
   });
 const groupsOf = async (username: string) =>
   (await h.call('get_user', { target_user: { username } }))
@@ -38,6 +40,33 @@ describe('npm run workspace -- admin create', () => {
       null,
     );
     expect(login.statusCode).toBe(200);
+  });
+
+  it('records the new administrator in the audit trail: the user made, then made an administrator', async () => {
+    await run(['create', 'root'], VALID_PASSWORD);
+    const events = await h.db.auditEvent.findMany({ orderBy: { createdAt: 'asc' } });
+    expect(events.map((e) => [e.operation, e.channel, e.actorKind, e.result])).toEqual([
+      ['create_user', 'cli', 'system', 'success'],
+      ['add_user_group', 'cli', 'system', 'success'],
+    ]);
+    const groups = (event: (typeof events)[number]) =>
+      (event.after as { groups: { name: string }[] }).groups.map((g) => g.name);
+    expect(groups(events[1])).toContain('Administrators');
+    expect(events[1].targetId).toBe(events[0].targetId);
+    expect(JSON.stringify(events)).not.toContain(VALID_PASSWORD);
+
+    await run(['create', 'root'], `${VALID_PASSWORD}2`);
+    expect(await h.db.auditEvent.findFirst({ where: { operation: 'update_user' } })).toMatchObject({
+      channel: 'cli',
+      targetId: events[0].targetId,
+    });
+  });
+
+  it('warns when the name belonged to a deleted user, whose profile folders were kept', async () => {
+    const old = (await h.call('create_user', { target_user: { username: 'ops' } })).json().user;
+    await h.call('delete_user', { target_user: { user_id: old.user_id }, force: true });
+    await run(['create', 'ops'], VALID_PASSWORD);
+    expect(lines.join('\n')).toContain('A user named "ops" was deleted before');
   });
 
   it('makes an existing user an administrator, once', async () => {

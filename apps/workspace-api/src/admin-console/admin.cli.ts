@@ -5,14 +5,17 @@ import type { Database } from '../db';
 import { ADMINISTRATORS_GROUP_ID } from '../domain';
 import { createGroupsRepository, createMembershipsService } from '../groups';
 import { createLoginsRepository } from '../logins';
+import { type AuditedChange, createAuditRepository } from '../audit';
 import { createKasmsRepository, endUserAccess } from '../sessions';
-import { createUsersRepository, createUsersService } from '../users';
+import { createUsersRepository, createUsersService, toUserResponse } from '../users';
 
 interface AdminIo {
   out: (line: string) => void;
   database: Database;
   config: Config;
   baseUrl: string;
+  /** The host's audit trail: each write of the command is recorded (a new administrator above all). */
+  record: (change: AuditedChange) => Promise<void>;
 }
 
 /** Asks for a password on the terminal without echoing it; reads one line from a pipe. */
@@ -58,22 +61,40 @@ export async function hasAdministrator(database: Database): Promise<boolean> {
 export async function runAdminCommand(
   args: string[],
   password: string | undefined,
-  { out, database, config, baseUrl }: AdminIo,
+  { out, database, config, baseUrl, record }: AdminIo,
 ): Promise<void> {
   const [verb, username] = args;
   if (verb !== 'create' || !username) throw new Error(`Usage:\n${ADMIN_USAGE}`);
   const { users, memberships } = usersOf(database, config);
+  const snapshot = async () => toUserResponse(await users.find({ username }));
+  const userChange = async (operation: string, before: object | null) => {
+    const after = await snapshot();
+    await record({ operation, target: { type: 'user', id: after.user_id }, before, after });
+  };
   const existing = await users.account({ username });
   if (!existing) {
     await users.create({ username, password: password ?? (await askPassword()) });
+    await userChange('create_user', null);
     out(`User "${username}" created.`);
+    const { username: stored } = await snapshot();
+    if (await createAuditRepository(database).usernameDeleted(stored)) {
+      out(
+        `A user named "${stored}" was deleted before; their profile folders were kept and go to this user wherever a profile path holds {username} (move them aside under PROFILE_ROOT if this is someone else).`,
+      );
+    }
   } else if (password !== undefined) {
+    const before = await snapshot();
     await users.update({ username, password });
+    await userChange('update_user', before);
     out(`User "${username}" has a new password.`);
   }
   const target = { user: { username }, groupId: ADMINISTRATORS_GROUP_ID };
+  const before = await snapshot();
   await memberships.add(target).then(
-    () => out(`"${username}" is now in Administrators (global_admin).`),
+    async () => {
+      await userChange('add_user_group', before);
+      out(`"${username}" is now in Administrators (global_admin).`);
+    },
     (error: { code?: string }) => {
       if (error.code !== 'USER_ALREADY_IN_GROUP') throw error;
       out(`"${username}" was already in Administrators.`);

@@ -89,7 +89,7 @@ export function createAgentsService({
   /** Refuses, as a 400 naming each field, an address the policy or its TLS files do not allow. */
   async function check(address: EngineAddress): Promise<void> {
     const checked = checkEngineAddress(address, policy);
-    const problems = checked.ok ? await tlsFileProblems(address) : checked.problems;
+    const problems = checked.ok ? await tlsFileProblems(address, policy.tlsDir) : checked.problems;
     if (problems.length > 0) throw invalid(problems);
   }
 

@@ -1,8 +1,15 @@
 import { toWireId } from '@platform/schemas';
+import type { AuditedChange } from '../audit';
 import type { Database } from '../db';
 import { EngineError, type EnginePolicy, type Engines } from '../engines';
 import { REQUEST_HOST } from '../domain';
-import { createZonesRepository, createZonesService, type ZonesService } from '../zones';
+import {
+  createZonesRepository,
+  createZonesService,
+  toZoneResponse,
+  type ZonesService,
+} from '../zones';
+import { toAgentResponse } from './agent-response';
 import { createAgentsRepository } from './agents.repository';
 import { createAgentsService, type AgentsService } from './agents.service';
 
@@ -36,16 +43,28 @@ export function localAgentServices(database: Database, engines: Engines, policy:
  * default (localhost and the service's port) moves to this one; any other setting is the
  * administrator's and stays.
  */
-async function localZone(zones: ZonesService, port: number) {
+async function localZone(zones: ZonesService, port: number, record: Record) {
   const existing = (await zones.list()).find((z) => z.name === LOCAL_AGENT);
   const fields = { proxy_hostname: REQUEST_HOST, proxy_port: 0 } as const;
-  if (!existing) return zones.create({ name: LOCAL_AGENT, ...fields });
   const oldDefault =
-    existing.proxyHostname === 'localhost' &&
+    existing?.proxyHostname === 'localhost' &&
     existing.proxyPort === port &&
     existing.proxyPath === '/';
-  return oldDefault ? zones.update({ zone_id: toWireId(existing.id), ...fields }) : existing;
+  if (existing && !oldDefault) return existing;
+  const zone = existing
+    ? await zones.update({ zone_id: toWireId(existing.id), ...fields })
+    : await zones.create({ name: LOCAL_AGENT, ...fields });
+  await record({
+    operation: existing ? 'update_zone' : 'create_zone',
+    target: { type: 'zone', id: toWireId(zone.id) },
+    before: existing ? toZoneResponse(existing) : null,
+    after: toZoneResponse(zone),
+  });
+  return zone;
 }
+
+/** The host's audit trail: setup's zone and agent are recorded as the API's writes are. */
+type Record = (change: AuditedChange) => Promise<void>;
 
 export type LocalAgentResult =
   | { registered: true; url: string; cores: number; memory: number; created: boolean }
@@ -61,6 +80,7 @@ export async function registerLocalAgent(deps: {
   agents: AgentsService;
   dockerHost: string | undefined;
   port: number;
+  record: Record;
 }): Promise<LocalAgentResult> {
   const url = localEngineUrl(deps.dockerHost);
   const address = { dockerUrl: url, tlsCaPath: '', tlsCertPath: '', tlsKeyPath: '' };
@@ -76,7 +96,7 @@ export async function registerLocalAgent(deps: {
           : String(error);
     return { registered: false, url, reason };
   }
-  const zone = await localZone(deps.zones, deps.port);
+  const zone = await localZone(deps.zones, deps.port, deps.record);
   const existing = (await deps.agents.list()).find((a) => a.hostname === LOCAL_AGENT);
   const agent = existing
     ? await deps.agents.update({ agent_id: toWireId(existing.id), docker_url: url })
@@ -85,6 +105,12 @@ export async function registerLocalAgent(deps: {
         zone_id: toWireId(zone.id),
         docker_url: url,
       });
+  await deps.record({
+    operation: existing ? 'update_agent' : 'create_agent',
+    target: { type: 'agent', id: toWireId(agent.id) },
+    before: existing ? toAgentResponse(existing) : null,
+    after: toAgentResponse(agent),
+  });
   return {
     registered: true,
     url,

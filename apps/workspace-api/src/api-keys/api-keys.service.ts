@@ -8,6 +8,7 @@ import {
   CredentialsInvalidError,
   ForbiddenError,
 } from '../errors';
+import type { Tx } from '../db';
 import type { ApiKeyCache } from './api-key-cache';
 import type { ApiKeyFence } from './api-key-fence';
 import type { ApiKeyRow, ApiKeysRepository } from './api-keys.repository';
@@ -123,10 +124,15 @@ export function createApiKeysService({ keys, cache, fence }: ApiKeysDeps) {
     },
 
     /** On a database without keys, issues the first global_admin key (once, however many replicas start). */
-    async issueFirstAdminKey(): Promise<IssuedApiKey | null> {
+    /** `recordIn` joins the key's transaction: the key is issued only with its audit event. */
+    async issueFirstAdminKey(
+      recordIn: (tx: Tx, apiKey: ApiKeyRow) => Promise<void> = async () => undefined,
+    ): Promise<IssuedApiKey | null> {
       return keys.whileEmpty(async (tx) => {
         const { secret, data } = newKey({ name: 'first admin key', permissions: ['global_admin'] });
-        return { apiKey: await keys.create(data, tx), secret };
+        const apiKey = await keys.create(data, tx);
+        await recordIn(tx, apiKey);
+        return { apiKey, secret };
       });
     },
   };

@@ -77,6 +77,10 @@ describe('settings apply records each change in its own transaction', () => {
     expect(events.map((e) => e.targetType).sort()).toEqual(
       expect.arrayContaining(['agent', 'file_mapping', 'image', 'zone']),
     );
+    // A mapping's content is kept as its digest, never its text.
+    const env = events.find((e) => e.targetType === 'file_mapping' && e.targetId?.includes('env'));
+    expect(env?.after).toMatchObject({ content: expect.stringMatching(/ sha256 [0-9a-f]{64}\]$/) });
+    expect(JSON.stringify(events)).not.toContain('export A=1');
 
     expect((await applyFull(host)).status).toBe('unchanged');
     expect(await h.db.auditEvent.count()).toBe(events.length);

@@ -46,6 +46,20 @@ export function createAuditRepository({ prisma }: Database) {
         select: { id: true },
       }),
 
+    /** Whether a user of this username was deleted, as far as the trail remembers. */
+    async usernameDeleted(username: string): Promise<boolean> {
+      const found = await prisma.auditEvent.findFirst({
+        where: {
+          operation: 'delete_user',
+          result: 'success',
+          targetType: 'user',
+          before: { path: ['username'], equals: username },
+        },
+        select: { id: true },
+      });
+      return found !== null;
+    },
+
     async page(query: AuditPageQuery): Promise<{ rows: AuditEventRow[]; total: number }> {
       const selected = where(query.selection);
       const after = query.after;

@@ -26,4 +26,5 @@ export {
   type TargetKind,
 } from './audit-event';
 export { type AuditTrail, createAuditTrail } from './audit-trail';
+export { createHostAudit, type HostAudit } from './host-audit';
 export { redact } from './redact';

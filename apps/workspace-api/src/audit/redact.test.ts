@@ -32,6 +32,16 @@ describe('redact', () => {
     expect(redact('y'.repeat(MAX_AUDIT_STRING))).toHaveLength(MAX_AUDIT_STRING);
   });
 
+  it("keeps any content (a file mapping's script) as its length and digest only, however short", () => {
+    expect(redact({ content: 'export TOKEN=swordfish\n', name: 'Env' })).toEqual({
+      content: expect.stringMatching(/^\[23 characters, sha256 [0-9a-f]{64}\]$/),
+      name: 'Env',
+    });
+    expect(redact({ content: '' })).toEqual({
+      content: `[0 characters, sha256 ${'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'}]`,
+    });
+  });
+
   it('turns dates, bigints and undefined into JSON values', () => {
     expect(redact({ at: new Date(0), size: 5n, gone: undefined })).toEqual({
       at: '1970-01-01T00:00:00.000Z',

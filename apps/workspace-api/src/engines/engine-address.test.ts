@@ -6,7 +6,11 @@ import {
   type EnginePolicy,
 } from './engine-address';
 
-const POLICY: EnginePolicy = { socketPaths: ['/var/run/docker.sock'], allowInsecureTcp: false };
+const POLICY: EnginePolicy = {
+  socketPaths: ['/var/run/docker.sock'],
+  allowInsecureTcp: false,
+  tlsDir: '/etc/e',
+};
 const LAB: EnginePolicy = { ...POLICY, allowInsecureTcp: true };
 const TLS = {
   tlsCaPath: '/etc/e/ca.pem',
@@ -188,11 +192,13 @@ describe('enginePolicy', () => {
       enginePolicy({
         ENGINE_SOCKET_PATHS: '/var/run/docker.sock, /run/docker.sock,,/var/run/docker.sock',
         ENGINE_ALLOW_INSECURE_TCP: false,
+        ENGINE_TLS_DIR: '/etc/e',
         DOCKER_HOST: 'unix:///tmp/engine/docker.sock',
       }),
     ).toEqual({
       socketPaths: ['/var/run/docker.sock', '/run/docker.sock', '/tmp/engine/docker.sock'],
       allowInsecureTcp: false,
+      tlsDir: '/etc/e',
     });
   });
 
@@ -201,8 +207,9 @@ describe('enginePolicy', () => {
       enginePolicy({
         ENGINE_SOCKET_PATHS: '/var/run/docker.sock',
         ENGINE_ALLOW_INSECURE_TCP: true,
+        ENGINE_TLS_DIR: '/etc/e',
         DOCKER_HOST: 'tcp://10.0.0.5:2376',
       }),
-    ).toEqual({ socketPaths: ['/var/run/docker.sock'], allowInsecureTcp: true });
+    ).toEqual({ socketPaths: ['/var/run/docker.sock'], allowInsecureTcp: true, tlsDir: '/etc/e' });
   });
 });

@@ -15,6 +15,8 @@ export interface EnginePolicy {
   socketPaths: readonly string[];
   /** Plain `tcp://` without TLS: a lab setting only (ENGINE_ALLOW_INSECURE_TCP). */
   allowInsecureTcp: boolean;
+  /** The folder TLS files must lie in (ENGINE_TLS_DIR): none outside it is ever read. */
+  tlsDir: string;
 }
 
 export interface TlsPaths {
@@ -53,7 +55,21 @@ export const isCanonicalPath = (value: string) =>
   path.posix.normalize(value) === value &&
   !value.endsWith('/');
 
-function tlsOf(address: EngineAddress): { problems: FieldProblem[]; tls: TlsPaths | null } {
+/** Whether `file` lies strictly inside `dir`, as written (links are followed when it is read). */
+export const isInsideDir = (dir: string, file: string) => {
+  const relative = path.posix.relative(dir, file);
+  return (
+    relative !== '' &&
+    relative !== '..' &&
+    !relative.startsWith('../') &&
+    !path.posix.isAbsolute(relative)
+  );
+};
+
+function tlsOf(
+  address: EngineAddress,
+  tlsDir: string,
+): { problems: FieldProblem[]; tls: TlsPaths | null } {
   const given = TLS_FIELDS.filter(([, key]) => address[key] !== '');
   if (given.length === 0) return { problems: [], tls: null };
   const problems = TLS_FIELDS.flatMap(([field, key]) => {
@@ -67,9 +83,12 @@ function tlsOf(address: EngineAddress): { problems: FieldProblem[]; tls: TlsPath
         ),
       ];
     }
-    return isCanonicalPath(address[key])
+    if (!isCanonicalPath(address[key])) {
+      return [problem(field, 'must be an absolute path without ".", ".." or repeated slashes')];
+    }
+    return isInsideDir(tlsDir, address[key])
       ? []
-      : [problem(field, 'must be an absolute path without ".", ".." or repeated slashes')];
+      : [problem(field, `must lie inside ${tlsDir} (ENGINE_TLS_DIR)`)];
   });
   if (problems.length > 0) return { problems, tls: null };
   return {
@@ -88,7 +107,7 @@ export function checkEngineAddress(
   policy: EnginePolicy,
 ): EngineAddressCheck {
   const url = address.dockerUrl;
-  const tls = tlsOf(address);
+  const tls = tlsOf(address, policy.tlsDir);
   if (url === '') {
     const stray = TLS_FIELDS.filter(([, key]) => address[key] !== '');
     if (stray.length === 0) return { ok: true, target: null };
@@ -163,6 +182,7 @@ export function checkEngineAddress(
 export function enginePolicy(config: {
   ENGINE_SOCKET_PATHS: string;
   ENGINE_ALLOW_INSECURE_TCP: boolean;
+  ENGINE_TLS_DIR: string;
   DOCKER_HOST?: string;
 }): EnginePolicy {
   const listed = config.ENGINE_SOCKET_PATHS.split(',')
@@ -174,6 +194,7 @@ export function enginePolicy(config: {
   return {
     socketPaths: [...new Set([...listed, ...local])],
     allowInsecureTcp: config.ENGINE_ALLOW_INSECURE_TCP,
+    tlsDir: config.ENGINE_TLS_DIR,
   };
 }
 

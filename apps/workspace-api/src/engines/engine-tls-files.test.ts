@@ -1,12 +1,14 @@
-import { symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createTlsMaterial, type TlsMaterial } from '../../test/tls-material';
-import { tlsFileProblems } from './engine-tls-files';
+import { TLS_FILE_UNUSABLE, tlsFileProblems as problemsIn } from './engine-tls-files';
 
 let tls: TlsMaterial;
 beforeAll(async () => {
   tls = await createTlsMaterial();
 });
+/** The operator's folder is the one the test's files are in. */
+const tlsFileProblems = (address: Parameters<typeof problemsIn>[0]) => problemsIn(address, tls.dir);
 afterAll(() => tls?.remove());
 
 const address = (
@@ -34,29 +36,39 @@ describe('tlsFileProblems', () => {
     ).toEqual([]);
   });
 
-  it('names each file that does not exist or is a folder', async () => {
-    const problems = await tlsFileProblems(
-      address({ tlsCaPath: path.join(tls.dir, 'absent.pem'), tlsKeyPath: tls.dir }),
-    );
-    expect(problems).toEqual([
-      { field: 'tls_ca_path', message: 'names no file' },
-      { field: 'tls_key_path', message: 'is not a file' },
-    ]);
-  });
-
-  it('refuses a file that is not PEM, without quoting it', async () => {
+  it('says the same of a file that does not exist, a folder and a file that is not PEM, quoting none', async () => {
     const secret = path.join(tls.dir, 'secret.txt');
     await writeFile(secret, 'root:$6$very-secret-hash:19000:0:99999:7:::\n');
-    const problems = await tlsFileProblems(address({ tlsCertPath: secret }));
+    const problems = await tlsFileProblems(
+      address({
+        tlsCaPath: path.join(tls.dir, 'absent.pem'),
+        tlsCertPath: secret,
+        tlsKeyPath: tls.dir,
+      }),
+    );
     expect(problems).toEqual([
-      { field: 'tls_cert_path', message: 'is not a PEM file holding a certificate' },
+      { field: 'tls_ca_path', message: TLS_FILE_UNUSABLE },
+      { field: 'tls_cert_path', message: TLS_FILE_UNUSABLE },
+      { field: 'tls_key_path', message: TLS_FILE_UNUSABLE },
     ]);
     expect(JSON.stringify(problems)).not.toContain('very-secret-hash');
   });
 
+  it('reads nothing outside ENGINE_TLS_DIR, directly or through a link, and says so as of any other failure', async () => {
+    const inner = await mkdtemp(path.join(tls.dir, 'operator-'));
+    const linked = path.join(inner, 'ca.pem');
+    await symlink(tls.trusted.ca, linked);
+    // A readable, valid CA outside the folder, a link to it, and a file that does not exist.
+    for (const tlsCaPath of [tls.trusted.ca, linked, '/etc/passwd', '/nonexistent/ca.pem']) {
+      expect(await problemsIn(address({ tlsCaPath }), inner)).toEqual(
+        expect.arrayContaining([{ field: 'tls_ca_path', message: TLS_FILE_UNUSABLE }]),
+      );
+    }
+  });
+
   it('refuses a certificate given as the key, and a key that is not the certificate’s', async () => {
     expect(await tlsFileProblems(address({ tlsKeyPath: tls.trusted.clientCert }))).toEqual([
-      { field: 'tls_key_path', message: 'is not a PEM file holding a private key' },
+      { field: 'tls_key_path', message: TLS_FILE_UNUSABLE },
     ]);
     expect(await tlsFileProblems(address({ tlsKeyPath: tls.other.clientKey }))).toEqual([
       {
@@ -82,7 +94,7 @@ describe('tlsFileProblems', () => {
     const looped = path.join(tls.dir, 'loop.pem');
     await symlink(looped, looped);
     expect(await tlsFileProblems(address({ tlsCaPath: looped }))).toEqual([
-      { field: 'tls_ca_path', message: 'cannot be read by the service' },
+      { field: 'tls_ca_path', message: TLS_FILE_UNUSABLE },
     ]);
   });
 });

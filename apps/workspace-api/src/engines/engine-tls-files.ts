@@ -1,8 +1,8 @@
 import { X509Certificate } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { createSecureContext } from 'node:tls';
 import type { FieldProblem } from '@platform/errors';
-import type { EngineAddress } from './engine-address';
+import { type EngineAddress, isInsideDir } from './engine-address';
 
 const FILES = [
   ['tls_ca_path', 'tlsCaPath', 'CERTIFICATE'],
@@ -12,31 +12,45 @@ const FILES = [
 /** Far above any real PEM chain or key; a bigger file is not one. */
 const MAX_PEM_BYTES = 1_048_576;
 
-async function readPem(file: string, kind: string): Promise<{ pem: Buffer } | { error: string }> {
+/**
+ * The one answer for a file that cannot be used, whatever the reason (none, a folder, unreadable,
+ * not PEM, outside ENGINE_TLS_DIR): a caller learns nothing of the server's other files.
+ */
+export const TLS_FILE_UNUSABLE = 'names no readable PEM file of its kind inside ENGINE_TLS_DIR';
+
+async function readPem(
+  file: string,
+  kind: string,
+  tlsDir: string,
+): Promise<{ pem: Buffer } | { error: string }> {
   try {
-    const info = await stat(file);
-    if (!info.isFile()) return { error: 'is not a file' };
-    if (info.size > MAX_PEM_BYTES) return { error: 'is too large to be a PEM file' };
-    const pem = await readFile(file);
-    // The words only, never the content: the file may be anything the service can read.
-    if (!pem.toString('latin1').includes(`-----BEGIN `) || !pem.toString('latin1').includes(kind)) {
-      return { error: `is not a PEM file holding a ${kind.toLowerCase()}` };
-    }
-    return { pem };
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    return { error: code === 'ENOENT' ? 'names no file' : 'cannot be read by the service' };
+    // Nothing outside the folder is looked at; inside it, a link that leads out is refused too.
+    if (!isInsideDir(tlsDir, file)) return { error: TLS_FILE_UNUSABLE };
+    const real = await realpath(file);
+    if (!isInsideDir(await realpath(tlsDir), real)) return { error: TLS_FILE_UNUSABLE };
+    const info = await stat(real);
+    if (!info.isFile() || info.size > MAX_PEM_BYTES) return { error: TLS_FILE_UNUSABLE };
+    const pem = await readFile(real);
+    const text = pem.toString('latin1');
+    return text.includes('-----BEGIN ') && text.includes(kind)
+      ? { pem }
+      : { error: TLS_FILE_UNUSABLE };
+  } catch {
+    return { error: TLS_FILE_UNUSABLE };
   }
 }
 
 /**
  * Whether the TLS files of an address (already checked by checkEngineAddress) can be used: each
- * a readable PEM file, and the key the certificate's. Checked where an address is accepted, so
+ * a readable PEM file inside `tlsDir` (ENGINE_TLS_DIR), and the key the certificate's. Checked where an address is accepted, so
  * that a mistake is a 400 and not an agent that is offline later.
  */
-export async function tlsFileProblems(address: EngineAddress): Promise<FieldProblem[]> {
+export async function tlsFileProblems(
+  address: EngineAddress,
+  tlsDir: string,
+): Promise<FieldProblem[]> {
   if (!address.dockerUrl.startsWith('tcp://') || !address.tlsCaPath) return [];
-  const read = await Promise.all(FILES.map(([, key, kind]) => readPem(address[key], kind)));
+  const read = await Promise.all(FILES.map(([, key, kind]) => readPem(address[key], kind, tlsDir)));
   const problems = FILES.flatMap(([field], i) => {
     const result = read[i];
     return 'error' in result ? [{ field, message: result.error }] : [];

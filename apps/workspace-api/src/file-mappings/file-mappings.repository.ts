@@ -1,8 +1,11 @@
 import { orNullWhenMissing, type Database, type Tx } from '../db';
 import type { FileMapping } from '../generated/prisma/client';
+import type { PagePosition } from './file-mapping-pages';
 import { targetColumns, type MappingTarget } from './mapping-target';
 
 export type FileMappingRow = FileMapping;
+/** A row without its content, as a page lists it first. */
+export type ListedFileMapping = Omit<FileMappingRow, 'content'>;
 
 export interface FileMappingFields {
   name?: string;
@@ -28,6 +31,32 @@ export function createFileMappingsRepository({ prisma }: Database) {
         where: target ? targetColumns(target) : {},
         orderBy: [...ORDER],
       }),
+
+    /** Up to `limit` mappings after `after` in the list's order, without their contents. */
+    listPage: (
+      target: MappingTarget | null,
+      after: PagePosition | null,
+      limit: number,
+    ): Promise<ListedFileMapping[]> =>
+      prisma.fileMapping.findMany({
+        where: {
+          ...(target ? targetColumns(target) : {}),
+          ...(after && {
+            OR: [
+              { destination: { gt: after.destination } },
+              { destination: after.destination, id: { gt: after.id } },
+            ],
+          }),
+        },
+        omit: { content: true },
+        orderBy: [...ORDER],
+        take: limit,
+      }),
+
+    /** One mapping's content; null when it is gone. */
+    contentOf: async (id: string): Promise<string | null> =>
+      (await prisma.fileMapping.findUnique({ where: { id }, select: { content: true } }))
+        ?.content ?? null,
 
     /** The mappings of a workspace, of a user and of any of some groups: what a launch merges. */
     forLaunch: (

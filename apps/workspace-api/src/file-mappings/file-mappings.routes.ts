@@ -46,14 +46,34 @@ export const fileMappingsRoutes: FastifyPluginAsyncTypebox<{
       schema: {
         tags,
         security,
-        summary: 'List the file mappings of one workspace, group or user, or all of them',
+        summary:
+          'List the file mappings of one workspace, group or user, or all of them, a page at a time (at most 100 mappings and 8 MiB of content)',
         body: GetFileMappingsBodySchema,
         response: { 200: FileMappingsSchema, ...errorResponses(404) },
       },
     },
+    async (request) => {
+      const { target_file_mapping: target, cursor, page_size: pageSize } = request.body;
+      const page = await fileMappings.page(target, { cursor, pageSize });
+      return { file_mappings: page.rows.map(toFileMappingResponse), next_cursor: page.nextCursor };
+    },
+  );
+
+  app.post(
+    '/get_file_mapping',
+    {
+      config: { permission: 'settings.view' },
+      schema: {
+        tags,
+        security,
+        summary: 'One file mapping, with its content',
+        body: TargetFileMappingBodySchema,
+        response: { 200: FileMappingEnvelopeSchema, ...errorResponses(404) },
+      },
+    },
     async (request) => ({
-      file_mappings: (await fileMappings.list(request.body.target_file_mapping)).map(
-        toFileMappingResponse,
+      file_mapping: toFileMappingResponse(
+        await fileMappings.find(request.body.target_file_mapping.file_mapping_id),
       ),
     }),
   );

@@ -41,7 +41,12 @@ export const FileMappingSchema = Type.Object({
 });
 export type FileMappingResponse = Static<typeof FileMappingSchema>;
 export const FileMappingEnvelopeSchema = Type.Object({ file_mapping: FileMappingSchema });
-export const FileMappingsSchema = Type.Object({ file_mappings: Type.Array(FileMappingSchema) });
+export const FileMappingsSchema = Type.Object({
+  file_mappings: Type.Array(FileMappingSchema),
+  next_cursor: Type.Union([Type.String(), Type.Null()], {
+    description: 'Pass as cursor for the next page; null when this page is the last',
+  }),
+});
 
 const Targets = {
   image_id: Type.Optional(IdSchema),
@@ -69,6 +74,17 @@ export type CreateFileMappingInput = Static<
 export const GetFileMappingsBodySchema = Type.Object({
   target_file_mapping: Type.Optional(
     Type.Object(Targets, { description: 'At most one target; none lists every mapping' }),
+  ),
+  page_size: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 100,
+      description:
+        'At most this many mappings (default 100); a page also ends before 8 MiB of content',
+    }),
+  ),
+  cursor: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 4096, description: 'next_cursor of the page before' }),
   ),
 });
 

@@ -8,6 +8,12 @@ import {
   ImageNotFoundError,
   UserNotFoundError,
 } from '../errors';
+import {
+  decodeCursor,
+  type FileMappingPage,
+  fillPage,
+  MAX_LIST_PAGE_SIZE,
+} from './file-mapping-pages';
 import type { FileMappingRow, FileMappingsRepository } from './file-mappings.repository';
 import type {
   CreateFileMappingInput,
@@ -66,6 +72,25 @@ export function createFileMappingsService({
       // Only an empty list can mean the target does not exist.
       if (target && rows.length === 0 && !(await targets.exists(target))) throw notFound(target);
       return rows;
+    },
+
+    /** One page of `list`, bounded in mappings and in content bytes (file-mapping-pages.ts). */
+    async page(
+      ids: TargetIds = {},
+      { cursor, pageSize = MAX_LIST_PAGE_SIZE }: { cursor?: string; pageSize?: number } = {},
+    ): Promise<FileMappingPage> {
+      const target = requireTarget(ids, false);
+      const after = cursor === undefined ? null : decodeCursor(cursor);
+      const listed = await mappings.listPage(target, after, pageSize + 1);
+      if (target && !after && listed.length === 0 && !(await targets.exists(target)))
+        throw notFound(target);
+      return fillPage(listed, pageSize, mappings.contentOf);
+    },
+
+    async find(fileMappingId: string): Promise<FileMappingRow> {
+      const row = await mappings.find(toUuid(fileMappingId));
+      if (!row) throw new FileMappingNotFoundError(`file_mapping_id ${fileMappingId}`);
+      return row;
     },
 
     /** The target's existence and the (target, destination) uniqueness are decided by the database. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { withFieldErrors } from '@platform/errors';
-import { toWireId } from '@platform/schemas';
+import { toUuid, toWireId } from '@platform/schemas';
 import { agentResources, type AgentsRepository } from '../agents';
 import type { Tx } from '../db';
 import {
@@ -9,6 +9,7 @@ import {
   UserNotFoundError,
   WorkspaceNotAllowedError,
 } from '../errors';
+import { workspaceConfigFingerprint } from './config-fingerprint';
 import { resolveLaunchPlan, type LaunchPlan, type PlanAgent } from './launch-plan';
 import type { RequestHost } from '../domain';
 import {
@@ -99,6 +100,11 @@ export function createLaunchPlanService({
       planIn(undefined, await users.idOf(target), imageId, { requestHost }),
     /** The plan inside a caller's transaction, over the agents it has locked. */
     planIn,
+    /** The workspace's config fingerprint now; null when it is gone. */
+    async configFingerprint(imageId: string, tx?: Tx): Promise<string | null> {
+      const image = await sources.images.find(toUuid(imageId), tx);
+      return image && workspaceConfigFingerprint(image);
+    },
     /** A staged session's plan (no user yet: the workspace's own file mappings, no profile). */
     async planStaged(tx: Tx, imageId: string, options: PlanOptions): Promise<LaunchPlan> {
       const inputs = await loadStagingInputs(sources, imageId, tx);

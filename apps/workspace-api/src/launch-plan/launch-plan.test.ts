@@ -95,6 +95,7 @@ describe('resolveLaunchPlan', () => {
       persistentProfilePath: '/mnt/profiles/ada/6820f530e0bf48259f53e7b01e175ea9',
       fileMappings: [],
       execConfig: { go: { cmd: 'xdg-open "https://desk.example.com/kasm/f00d/"' } },
+      configFingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
   });
 

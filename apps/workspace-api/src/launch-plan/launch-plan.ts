@@ -1,3 +1,4 @@
+import { workspaceConfigFingerprint } from './config-fingerprint';
 import { toWireId } from '@platform/schemas';
 import { agentCapacity, type AgentResources, chooseAgent, type Resources } from '../agents';
 import { decideAccess, fillProfilePath } from '../images';
@@ -70,6 +71,8 @@ export interface LaunchPlan {
   persistentProfilePath: string | null;
   fileMappings: MergedMapping[];
   execConfig: unknown;
+  /** The workspace's run and exec config and allowances as planned (config-fingerprint.ts). */
+  configFingerprint: string;
 }
 
 export type LaunchPlanResult =
@@ -141,6 +144,7 @@ export function resolveLaunchPlan(input: LaunchPlanInput): LaunchPlanResult {
         mappings: input.mappings,
       }),
       execConfig: resolveKasmUrl(image.execConfig, url),
+      configFingerprint: workspaceConfigFingerprint(image),
     },
   };
 }

@@ -6,6 +6,7 @@ import {
   startRegistryServer,
   type RegistryServer,
 } from '../../test/registry-server';
+import { createHostAudit } from '../audit';
 import { runRegistryCommand } from './registry.cli';
 
 const ROOT = path.resolve(__dirname, '../../../..');
@@ -32,6 +33,7 @@ async function run(args: string[], flags: { force?: boolean; all?: boolean } = {
     out: (line = '') => out.push(line),
     err: { write: (s: string) => (err += s) },
     cwd: ROOT,
+    record: createHostAudit(h.data, 'cli').record,
   };
   await runRegistryCommand(args, { force: false, all: false, ...flags }, context);
   return { out, err };
@@ -60,6 +62,18 @@ describe('registry CLI', () => {
       /^Installed "Firefox" as workspace [0-9a-f]{32} \(image kasmweb\/firefox:1\.16\.0\)\.$/,
     );
     expect(await h.db.image.count()).toBe(1);
+  });
+
+  it('records add, install and refresh in the audit trail, as the API records them', async () => {
+    await run(['install', `${server.origin}/reg`, 'kasmweb/firefox:1.16.0']);
+    await run(['refresh', 'Test Registry']);
+    const events = await h.db.auditEvent.findMany({ orderBy: { createdAt: 'asc' } });
+    expect(events.map((e) => [e.operation, e.targetType, e.channel, e.actorKind])).toEqual([
+      ['add_registry', 'registry', 'cli', 'system'],
+      ['install_workspace', 'image', 'cli', 'system'],
+      ['refresh_registry', 'registry', 'cli', 'system'],
+    ]);
+    expect(events[1].after).toMatchObject({ name: 'kasmweb/firefox:1.16.0' });
   });
 
   it('finds a registry by name, lists its workspaces, and installs an incompatible one only with --force', async () => {

@@ -2,12 +2,14 @@ import path from 'node:path';
 import { toWireId } from '@platform/schemas';
 import type { Config } from '../config';
 import type { Database } from '../db';
-import { createImagesRepository } from '../images';
+import type { AuditedChange } from '../audit';
+import { createImagesRepository, toImageResponse } from '../images';
 import { platformSeries } from './compatibility';
 import { progressPrinter } from './progress';
 import { parseRegistrySource } from './registry-source';
 import { createRegistryWorkspacesService } from './registry-workspaces.service';
 import { createRegistryRepository, type RegistryRow } from './registry.repository';
+import { toRegistryResponse } from './registry-response';
 import { createRegistryService } from './registry.service';
 import { REGISTRY_USAGE } from '../cli-usage';
 
@@ -18,6 +20,8 @@ export interface RegistryCliContext {
   err: { write: (s: string) => unknown; isTTY?: boolean };
   /** Where relative directories are resolved; npm runs scripts elsewhere but passes INIT_CWD. */
   cwd: string;
+  /** The host's audit trail: add, refresh and install are recorded as the API's writes are. */
+  record: (change: AuditedChange) => Promise<void>;
 }
 
 const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
@@ -44,6 +48,13 @@ export async function runRegistryCommand(
   const location = (ref: string) =>
     /^[a-z][a-z0-9+.-]*:\/\//i.test(ref) ? ref : path.resolve(ctx.cwd, ref);
   const describe = (r: RegistryRow) => `"${r.name}" (${toWireId(r.id)}, ${r.url})`;
+  const registryChange = (operation: string, before: RegistryRow | null, after: RegistryRow) =>
+    ctx.record({
+      operation,
+      target: { type: 'registry', id: toWireId(after.id) },
+      before: before && toRegistryResponse(before),
+      after: toRegistryResponse(after),
+    });
 
   async function findRegistry(ref: string): Promise<RegistryRow | undefined> {
     if (UUID.test(ref)) return registries.find(ref);
@@ -66,6 +77,7 @@ export async function runRegistryCommand(
   async function add(ref: string): Promise<RegistryRow> {
     ctx.err.write(`Adding registry ${location(ref)}\n`);
     const registry = await registries.add(location(ref), onProgress);
+    await registryChange('add_registry', null, registry);
     const invalid = registry.invalidEntries as {
       index: number;
       name: string | null;
@@ -109,6 +121,7 @@ export async function runRegistryCommand(
     const registry = await requireRegistry(first);
     ctx.err.write(`Refreshing registry ${registry.url}\n`);
     const result = await registries.refresh(registry.id, onProgress);
+    await registryChange('refresh_registry', registry, result.registry);
     out(
       `Refreshed ${describe(result.registry)}: ${result.added.length} added, ${result.changed.length} changed, ${result.removed.length} removed`,
     );
@@ -125,6 +138,12 @@ export async function runRegistryCommand(
       registryId: registry.id,
       name: second,
       force: flags.force,
+    });
+    await ctx.record({
+      operation: 'install_workspace',
+      target: { type: 'image', id: toWireId(image.id) },
+      before: null,
+      after: toImageResponse(image),
     });
     out(
       `Installed "${image.friendlyName}" as workspace ${toWireId(image.id)} (image ${image.name}).`,

@@ -187,7 +187,7 @@ export function createKasmsRepository(database: Database) {
     stagedOf: (stagingConfigId: string, tx?: Tx) =>
       (tx ?? db).kasm.findMany({
         where: { stagingConfigId, userId: null, status: live },
-        select: { id: true, status: true },
+        select: { id: true, status: true, plan: true },
         orderBy: { createdAt: 'desc' },
       }),
 

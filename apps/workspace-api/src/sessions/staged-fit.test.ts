@@ -45,4 +45,11 @@ describe('stagedFits', () => {
     expect(stagedFits(userPlan({ image }), staged)).toBe(false);
     expect(stagedFits(userPlan({ resources: { cores: 4, memory: 1 } }), staged)).toBe(false);
   });
+
+  it("does not fit once the workspace's run or exec config or allowances changed since staging", () => {
+    expect(stagedFits(userPlan({ configFingerprint: 'd'.repeat(64) }), staged)).toBe(false);
+    const stagedBefore = { ...staged } as Partial<LaunchPlan>;
+    delete stagedBefore.configFingerprint;
+    expect(stagedFits(userPlan({}), stagedBefore as LaunchPlan)).toBe(false);
+  });
 });

@@ -25,7 +25,7 @@ export interface StagedPoolsDeps {
   kasms: KasmsRepository;
   reads: KasmReads;
   agents: Pick<AgentsRepository, 'lockOne' | 'list'>;
-  launchPlans: Pick<LaunchPlanService, 'planStaged'>;
+  launchPlans: Pick<LaunchPlanService, 'planStaged' | 'configFingerprint'>;
   launcher: SessionLauncher;
   sessions: Pick<SessionsService, 'stopClaimed'>;
   owner: string;
@@ -51,11 +51,27 @@ export function createStagedPools(deps: StagedPoolsDeps) {
   }
 
   /**
+   * Retires the config's unassigned sessions started before the workspace's run or exec config
+   * or allowances changed: they would run the old ones. First, so that their room is free for
+   * the sessions that replace them.
+   */
+  async function retireStale(pool: StagingPool): Promise<number> {
+    const current = await launchPlans.configFingerprint(pool.imageId);
+    let retired = 0;
+    for (const row of await kasms.stagedOf(pool.id)) {
+      const planned = (row.plan as { configFingerprint?: string } | null)?.configFingerprint;
+      if (planned !== current && (await retire(row.id))) retired += 1;
+    }
+    return retired;
+  }
+
+  /**
    * Brings one config's unassigned sessions to its number: records the missing ones (placed
    * like any launch, so they count against the agents' capacity) and starts them, or retires
    * the newest of a surplus. A lock per config keeps replicas from filling it twice.
    */
   async function fill(pool: StagingPool): Promise<{ started: number; retired: number }> {
+    const stale = await retireStale(pool);
     const { rows, surplus } = await kasms.transaction(
       async (tx) => {
         await kasms.lockStagingPool(tx, pool.id);
@@ -123,7 +139,7 @@ export function createStagedPools(deps: StagedPoolsDeps) {
     for (const row of rows) launcher.launch(row, { environment: {} });
     let retired = 0;
     for (const { id } of surplus) if (await retire(id)) retired += 1;
-    return { started: rows.length, retired };
+    return { started: rows.length, retired: retired + stale };
   }
 
   return {

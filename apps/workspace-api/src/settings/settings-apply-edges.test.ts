@@ -62,9 +62,17 @@ agents:
       [4, 'agents[0].docker_url', 'tcp'],
       [5, 'agents[1].docker_url', 'names a socket this service does not allow'],
       [6, 'agents[2].tls_ca_path', 'is required with a client certificate'],
-      [14, 'agents[3].tls_ca_path', 'names no file'],
-      [15, 'agents[3].tls_cert_path', 'names no file'],
-      [16, 'agents[3].tls_key_path', 'names no file'],
+      [14, 'agents[3].tls_ca_path', 'names no readable PEM file of its kind inside ENGINE_TLS_DIR'],
+      [
+        15,
+        'agents[3].tls_cert_path',
+        'names no readable PEM file of its kind inside ENGINE_TLS_DIR',
+      ],
+      [
+        16,
+        'agents[3].tls_key_path',
+        'names no readable PEM file of its kind inside ENGINE_TLS_DIR',
+      ],
     ]);
     expect(await h.db.agent.count()).toBe(0);
   });

@@ -36,7 +36,7 @@ function contentFilesNamed(value: Record<string, unknown>): string[] {
 }
 
 /** What reading the TLS files of each agent that names some finds, by address. */
-async function readTlsFiles(value: Record<string, unknown>) {
+async function readTlsFiles(value: Record<string, unknown>, tlsDir: string) {
   const items = Array.isArray(value.agents) ? (value.agents as unknown[]) : [];
   const addresses = items
     .filter((item): item is Record<string, unknown> => item !== null && typeof item === 'object')
@@ -50,7 +50,7 @@ async function readTlsFiles(value: Record<string, unknown>) {
       ),
     );
   const checked = await Promise.all(
-    addresses.map(async (a) => [engineAddressKey(a), await tlsFileProblems(a)] as const),
+    addresses.map(async (a) => [engineAddressKey(a), await tlsFileProblems(a, tlsDir)] as const),
   );
   return new Map<string, FieldProblem[]>(checked);
 }
@@ -112,7 +112,7 @@ export async function loadSettingsFile(
     names.map(async (name) => [name, await readContentFile(dir, name)] as const),
   );
   const contentFiles: ContentFiles = new Map(read);
-  const tlsProblems = await readTlsFiles(document);
+  const tlsProblems = await readTlsFiles(document, policy.tlsDir);
   const normalized = normalizeSettings(document, parsed.locate, contentFiles, {
     policy,
     tlsProblems,

@@ -157,6 +157,22 @@ describe('the Settings as code section', () => {
     expect(plan.body).not.toContain('Apply these changes');
   });
 
+  it('tells a viewer’s plan nothing of the server’s files: every TLS path outside ENGINE_TLS_DIR gets one message', async () => {
+    const { client } = await signedInWith(h, ['settings.view']);
+    await client.get('/admin/settings');
+    const agent = (name: string, file: string) =>
+      `  - {hostname: ${name}, zone: z, docker_url: "tcp://10.0.0.5:2376", tls_ca_path: ${file}, tls_cert_path: ${file}, tls_key_path: ${file}}\n`;
+    const text = `version: 1\nzones: [{name: z, proxy_hostname: z.example.com}]\nagents:\n${agent('a', '/etc/passwd')}${agent('b', '/etc/no-such-file')}${agent('c', '/root')}`;
+    const plan = await postMultipart(h, client, '/admin/settings/plan', {}, { file: text });
+    const messages = [...plan.body.matchAll(/agents\[(\d)\]\.tls_ca_path[^<]*?: ([^<]*)</g)].map(
+      (m) => [m[1], m[2]],
+    );
+    expect(messages.map(([agentIndex]) => agentIndex)).toEqual(['0', '1', '2']);
+    expect(new Set(messages.map(([, message]) => message)).size).toBe(1);
+    expect(plan.body).toContain('ENGINE_TLS_DIR');
+    expect(plan.body).not.toContain('root:x:0:0');
+  });
+
   it('lets a viewer plan but not apply, and refuses a forged upload', async () => {
     const { client } = await signedInWith(h, ['settings.view']);
     await client.get('/admin/settings');

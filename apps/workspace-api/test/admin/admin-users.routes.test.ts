@@ -42,6 +42,25 @@ describe('the Users section', () => {
     expect(page.body).toContain('The user was created.');
   });
 
+  it("warns when the new user's name belonged to a deleted user, whose profile folders were kept", async () => {
+    const { client } = await signedInWith(h, ['global_admin']);
+    const old = (await h.call('create_user', { target_user: { username: 'Reused' } })).json().user;
+    expect(
+      (await h.call('delete_user', { target_user: { user_id: old.user_id }, force: true }))
+        .statusCode,
+    ).toBe(200);
+    const res = await submit(client, '/admin/users', '/admin/users/create', { username: 'reused' });
+    expect(res.headers.location).toMatch(/\?done=created_reused$/);
+    const page = await client.get(res.headers.location as string);
+    expect(page.body).toContain('A user of this name was deleted before');
+    expect(page.body).toContain('PROFILE_ROOT');
+
+    const fresh = await submit(client, '/admin/users', '/admin/users/create', {
+      username: 'fresh',
+    });
+    expect(fresh.headers.location).toMatch(/\?done=created$/);
+  });
+
   it('searches usernames and pages through them with a cursor', async () => {
     const { client } = await signedInWith(h, ['users.view']);
     for (let i = 0; i < 55; i++) {

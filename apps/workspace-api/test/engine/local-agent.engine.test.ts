@@ -1,5 +1,6 @@
 import { testDockerHost } from '@platform/testing';
 import { localAgentServices, localEngineUrl, registerLocalAgent } from '../../src/agents';
+import { createHostAudit } from '../../src/audit';
 import { enginePolicy } from '../../src/engines';
 import { createEngines } from '../../src/docker';
 import { createHarness, type Harness } from '../harness';
@@ -19,11 +20,12 @@ const register = (dockerHost: string | undefined) => {
     ...localAgentServices(h.data, engines, policy),
     dockerHost,
     port: 3001,
+    record: createHostAudit(h.data, 'cli').record,
   });
 };
 
 describe('registerLocalAgent', () => {
-  it('registers an answering engine once as agent "local" in zone "local", with what it detected', async () => {
+  it('registers an answering engine once as agent "local" in zone "local", with what it detected, recorded in the audit trail', async () => {
     const first = await register(testDockerHost());
     expect(first).toMatchObject({ registered: true, url: testDockerHost(), created: true });
     const again = await register(testDockerHost());
@@ -39,6 +41,13 @@ describe('registerLocalAgent', () => {
       proxy_port: 0,
       proxy_path: '/',
     });
+    const events = await h.db.auditEvent.findMany({ orderBy: { createdAt: 'asc' } });
+    expect(events.map((e) => [e.operation, e.channel, e.actorKind])).toEqual([
+      ['create_zone', 'cli', 'system'],
+      ['create_agent', 'cli', 'system'],
+      ['update_agent', 'cli', 'system'],
+    ]);
+    expect(events[1]).toMatchObject({ targetId: agents[0].agent_id, before: null });
   });
 
   it('moves a zone "local" still on the earlier default (localhost) to $request_host$', async () => {

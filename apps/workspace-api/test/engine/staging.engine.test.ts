@@ -326,6 +326,29 @@ describe('what a staged session cannot carry', () => {
     expect(shared.json().output).toBe('for all');
   });
 
+  it('retires, and never hands out, a staged session made before its workspace’s run or exec config or allowances changed', async () => {
+    const config = await stage(1);
+    const [row] = await staged(config.staging_config_id, 1);
+    const allow = (allow_root_exec: boolean) =>
+      w.h.call('update_image', { target_image: { image_id: imageId, allow_root_exec } });
+    expect((await allow(true)).statusCode).toBe(200);
+    try {
+      const user = await w.member('after-change');
+      const res = (
+        await w.h.call('request_kasm', { user_id: user.user_id, image_id: imageId })
+      ).json();
+      expect(res.kasm_id).not.toBe(toWireId(row.id));
+      const [fresh] = await staged(config.staging_config_id, 1);
+      expect(fresh.id).not.toBe(row.id);
+      const old = await w.h.db.kasm.findUniqueOrThrow({ where: { id: row.id } });
+      expect([old.userId, old.status]).toEqual([null, 'destroyed']);
+      await w.waitForStatus(toUuid(res.kasm_id), 'running');
+      await w.h.call('destroy_kasm', { kasm_id: res.kasm_id });
+    } finally {
+      await allow(false);
+    }
+  });
+
   it('is not staged once its workspace gets a per-user profile, and a waiting one is not handed out', async () => {
     const config = await stage(1);
     const [row] = await staged(config.staging_config_id, 1);

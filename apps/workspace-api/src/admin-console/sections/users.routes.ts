@@ -12,6 +12,9 @@ import { loginLinkPage, userPage, usersPage, USERS_PAGE_SIZE } from './users.vie
 
 const NOTICES = {
   created: 'The user was created.',
+  // Profile folders are not removed with their user (they live on the agents' hosts).
+  created_reused:
+    "The user was created. A user of this name was deleted before, and that user's profile folders were kept: a workspace whose persistent profile path holds {username} gives them to this user. If this is someone else, move those folders aside on the agents' hosts (under PROFILE_ROOT) before they launch.",
   saved: 'The changes were saved.',
   password: 'The password was set; the user was signed out everywhere.',
   joined: 'The user joined the group.',
@@ -32,6 +35,8 @@ const back = (userId: string, done: string) => `/admin/users/${toWireId(userId)}
 
 export interface UsersSectionDeps {
   users: UsersService;
+  /** Whether a user of this username was deleted before (the audit trail remembers). */
+  usernameDeleted: (username: string) => Promise<boolean>;
   groups: GroupsService;
   memberships: MembershipsService;
   sessions: SessionsService;
@@ -40,7 +45,7 @@ export interface UsersSectionDeps {
 
 /** Users: search and page through them, create, edit, password, groups, sessions, login link. */
 export function usersSection(deps: UsersSectionDeps): AdminSection {
-  const { users, groups, memberships, sessions, logins } = deps;
+  const { users, groups, memberships, sessions, logins, usernameDeleted } = deps;
   return {
     id: 'users',
     title: 'Users',
@@ -97,7 +102,8 @@ export function usersSection(deps: UsersSectionDeps): AdminSection {
             locked: ticked(locked),
             disabled: ticked(disabled),
           });
-          return reply.redirect(back(user.id, 'created'), 303);
+          const reused = await usernameDeleted(user.username);
+          return reply.redirect(back(user.id, reused ? 'created_reused' : 'created'), 303);
         },
       );
 
