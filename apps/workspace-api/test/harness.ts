@@ -62,6 +62,9 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     OUTBOUND_ALLOWLIST: '127.0.0.1',
     // Session tests run the lifecycle's rounds themselves (app.sessionWorker) or turn it on.
     SESSION_WORKER: 'off',
+    // One listener for the proxy's mechanics; the origin tests set SESSION_PORT and listen on
+    // app.sessionsServer.
+    SESSION_PORT: '0',
     ...env,
   });
 }

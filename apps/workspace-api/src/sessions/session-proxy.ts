@@ -3,8 +3,13 @@ import cookie from '@fastify/cookie';
 import httpProxy from '@fastify/http-proxy';
 import { toWireId } from '@platform/schemas';
 import { createExpiringCache, sessionCookieName } from '../domain';
-import { ProxyOriginRejectedError, ProxyPathInvalidError } from '../errors';
-import { containerCookieHeader, GRANT_COOKIE, scopeSetCookies } from './proxy-cookies';
+import {
+  ProxyOriginRejectedError,
+  ProxyPathInvalidError,
+  ProxyServiceWorkerRefusedError,
+} from '../errors';
+import { containerCookieHeader, GRANT_COOKIE } from './proxy-cookies';
+import { isServiceWorkerScript, sessionResponseHeaders } from './proxy-headers';
 import type { SessionAccess, SessionTarget } from './session-access';
 import { createUpstreamAgent, socketOrigin } from './proxy-upstream';
 import { originMatchesHost } from './session-origin';
@@ -22,12 +27,6 @@ const containerPath = (url: string): string => {
   return slash === -1 ? '/' : url.slice(slash);
 };
 
-/** The container's response headers with its cookies kept inside the session's path. */
-function scopedHeaders<T extends Record<string, unknown>>(headers: T, kasmId: string): T {
-  const { 'set-cookie': setCookie, ...rest } = headers;
-  const scoped = scopeSetCookies(setCookie as string | string[] | undefined, kasmId);
-  return (scoped ? { ...rest, 'set-cookie': scoped } : rest) as T;
-}
 /** Admitted targets by raw request: the proxy's hooks see the request through different types. */
 const admitted = new WeakMap<object, SessionTarget>();
 const targetOf = (request: { raw: object }): SessionTarget => {
@@ -95,6 +94,7 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
     async preHandler(request, reply) {
       const { kasmId } = request.params as { kasmId: string };
       const upgrade = request.headers.upgrade?.toLowerCase() === 'websocket';
+      if (isServiceWorkerScript(request.headers)) throw new ProxyServiceWorkerRefusedError();
       if (upgrade && !originMatchesHost(request.headers.origin, request.host))
         throw new ProxyOriginRejectedError();
       const url = new URL(request.url, 'http://proxy.invalid');
@@ -146,7 +146,7 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
           cookie: containerCookieHeader(request.headers.cookie),
           authorization: target.authorization,
         },
-        rewriteResponseHeaders: (headers) => scopedHeaders(headers, kasmId),
+        rewriteResponseHeaders: (headers) => sessionResponseHeaders(headers, kasmId),
         onInput: () => recordInput(kasmId),
         socket,
       });
@@ -159,7 +159,7 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
         authorization: targetOf(request).authorization,
       }),
       rewriteHeaders: (headers, request) =>
-        scopedHeaders(headers, (request as { params: { kasmId: string } }).params.kasmId),
+        sessionResponseHeaders(headers, (request as { params: { kasmId: string } }).params.kasmId),
     },
   });
 };

@@ -2,6 +2,7 @@ import { testDockerHost } from '@platform/testing';
 import { localAgentServices, localEngineUrl, registerLocalAgent } from '../../src/agents';
 import { enginePolicy } from '../../src/engines';
 import { createEngines } from '../../src/docker';
+import { consoleOriginOf } from '../../src/zones';
 import { createHarness, type Harness } from '../harness';
 
 let h: Harness;
@@ -16,9 +17,15 @@ const register = (dockerHost: string | undefined) => {
   const engines = createEngines({ policy, log: { warn: () => undefined } });
   return registerLocalAgent({
     engines,
-    ...localAgentServices(h.data, engines, policy),
+    ...localAgentServices(
+      h.data,
+      engines,
+      policy,
+      consoleOriginOf({ ...h.config, PORT: 3001, SESSION_PORT: 3003 }),
+    ),
     dockerHost,
     port: 3001,
+    sessionPort: 3003,
   });
 };
 
@@ -36,8 +43,19 @@ describe('registerLocalAgent', () => {
     expect(zone).toMatchObject({
       name: 'local',
       proxy_hostname: '$request_host$',
-      proxy_port: 0,
+      proxy_port: 3003,
       proxy_path: '/',
+    });
+  });
+
+  it('moves a zone "local" on the console’s own origin ($request_host$, port 0) to the sessions port', async () => {
+    const zone = (await h.call('get_zones')).json().zones[0];
+    const target_zone = { zone_id: zone.zone_id, proxy_hostname: '$request_host$', proxy_port: 0 };
+    expect((await h.call('update_zone', { target_zone })).statusCode).toBe(200);
+    await register(testDockerHost());
+    expect((await h.call('get_zones')).json().zones[0]).toMatchObject({
+      proxy_hostname: '$request_host$',
+      proxy_port: 3003,
     });
   });
 
@@ -48,7 +66,7 @@ describe('registerLocalAgent', () => {
     await register(testDockerHost());
     expect((await h.call('get_zones')).json().zones[0]).toMatchObject({
       proxy_hostname: '$request_host$',
-      proxy_port: 0,
+      proxy_port: 3003,
     });
   });
 
