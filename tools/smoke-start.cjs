@@ -73,7 +73,10 @@ async function main() {
   );
   // Sessions have an origin of their own: the proxy answers there only, the page never.
   const status = (/** @type {string} */ url) =>
-    fetch(url).then((r) => r.status, (e) => String(e));
+    fetch(url).then(
+      (r) => r.status,
+      (e) => String(e),
+    );
   const kasm = `/kasm/${'0'.repeat(32)}/`;
   const [proxyThere, pageThere, proxyOnPage] = await Promise.all([
     status(`http://127.0.0.1:${SESSIONS_PORT}${kasm}`),

@@ -127,6 +127,7 @@ export async function buildApp(
   overrides: AppOverrides = {},
 ): Promise<FastifyInstance> {
   const app = createServiceApp(config, overrides);
+  app.decorate('publicHttps', config.PUBLIC_URL.startsWith('https:'));
   // Before any route: which listener a request came through decides what may answer it.
   app.addHook('onRequest', originGuard(config.SESSION_PORT !== 0));
   const sessionsServer = createSessionsServer(app);

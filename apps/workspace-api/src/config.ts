@@ -185,7 +185,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...loginLimitProblems(config),
     ...socketsDirProblems(config),
     ...(config.SESSION_PORT !== 0 && config.SESSION_PORT === config.PORT
-      ? [`SESSION_PORT (${config.SESSION_PORT}) must differ from PORT: sessions need an origin of their own`]
+      ? [
+          `SESSION_PORT (${config.SESSION_PORT}) must differ from PORT: sessions need an origin of their own`,
+        ]
       : []),
   ];
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);

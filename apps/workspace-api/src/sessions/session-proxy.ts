@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import httpProxy from '@fastify/http-proxy';
 import { toWireId } from '@platform/schemas';
-import { createExpiringCache, sessionCookieName } from '../domain';
+import { createExpiringCache, publicProtocol, sessionCookieName } from '../domain';
 import {
   ProxyOriginRejectedError,
   ProxyPathInvalidError,
@@ -110,7 +110,7 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
           path: `/kasm/${kasmId}/`,
           httpOnly: true,
           sameSite: 'lax',
-          secure: request.protocol === 'https',
+          secure: publicProtocol(request) === 'https',
           expires: grant.expiresAt,
         });
         return reply.redirect(`${url.pathname}${url.search}`, 303);

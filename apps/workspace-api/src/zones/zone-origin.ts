@@ -19,7 +19,8 @@ function why(zone: { proxyHostname: string; proxyPort: number }, on: ConsoleOrig
   const publicUrl = on.publicUrl ? new URL(on.publicUrl) : null;
   if (zone.proxyHostname === REQUEST_HOST) {
     // The host is the page's: only a port of its own makes another origin.
-    if (port === 0) return 'with $request_host$ and proxy_port 0 a session is on the page’s own host and port';
+    if (port === 0)
+      return 'with $request_host$ and proxy_port 0 a session is on the page’s own host and port';
     if (port === 80 || port === 443)
       return `with $request_host$, proxy_port ${port} is the scheme’s own port, where the console is reached`;
   }
@@ -27,9 +28,12 @@ function why(zone: { proxyHostname: string; proxyPort: number }, on: ConsoleOrig
   if (!publicUrl) return null;
   const host = zone.proxyHostname === REQUEST_HOST ? publicUrl.hostname : zone.proxyHostname;
   const scheme = port === 443 ? 'https:' : port === 80 ? 'http:' : `${on.scheme}:`;
-  const sessions = new URL(`${scheme}//${host}${port && port !== 80 && port !== 443 ? `:${port}` : ''}/`);
+  const sessions = new URL(
+    `${scheme}//${host}${port && port !== 80 && port !== 443 ? `:${port}` : ''}/`,
+  );
   const same =
-    sessions.hostname === publicUrl.hostname && effectivePort(sessions) === effectivePort(publicUrl);
+    sessions.hostname === publicUrl.hostname &&
+    effectivePort(sessions) === effectivePort(publicUrl);
   return same ? `${sessions.origin} is the console’s address (PUBLIC_URL)` : null;
 }
 
