@@ -10,6 +10,7 @@ import {
 import type { LaunchPlan } from '../launch-plan';
 import { containerEndpoint } from './session-endpoint';
 import { onSessionHost } from './session-origin';
+import type { SessionOwner } from './session-owner-page';
 import type { KasmReads } from './kasm-owners';
 import type { KasmsRepository } from './kasms.repository';
 
@@ -22,10 +23,11 @@ export interface SessionTarget {
   userId: string | null;
 }
 
-/** A grant cookie's value and when the grant (and so the cookie) ends. */
+/** A grant cookie's value, when the grant (and so the cookie) ends, and whose session it is. */
 export interface Grant {
   cookie: string;
   expiresAt: Date;
+  owner: SessionOwner;
 }
 
 export interface AccessOptions {
@@ -121,7 +123,8 @@ export function createSessionAccess(
           'The session link was used already or replaced by a newer one: open the session again for a new link',
         );
       }
-      return { cookie: `${toWireId(grantId)}.${secret}`, expiresAt };
+      const owner = { username: plan.user.username, workspace: plan.image.friendlyName };
+      return { cookie: `${toWireId(grantId)}.${secret}`, expiresAt, owner };
     },
 
     /**

@@ -13,6 +13,7 @@ import { isServiceWorkerScript, sessionResponseHeaders } from './proxy-headers';
 import type { SessionAccess, SessionTarget } from './session-access';
 import { createUpstreamAgent, socketOrigin } from './proxy-upstream';
 import { originMatchesHost } from './session-origin';
+import { needsOwnerPage, sendOwnerPage } from './session-owner-page';
 import type { SessionSockets } from './session-sockets';
 import type { Hop, SocketHop } from './socket-hop';
 import { pipeUrl, pipeWebSocket } from './websocket-pipe';
@@ -51,7 +52,8 @@ export interface SessionProxyOptions {
 /**
  * `/kasm/<kasm_id>/…` to the session's container, HTTP and WebSocket, for holders of the
  * session's grant cookie only. A visit with `?kasm_token=` spends the connect token for the
- * cookie and redirects to the same address without it. The platform's cookies never reach the
+ * cookie and redirects to the same address without it; a signed-out browser's own page load
+ * first gets a page naming whose session it is. The platform's cookies never reach the
  * container and the container's cookies stay inside the session's path. The container's own
  * credentials (Basic, VNC_PW) are added here; its self-signed certificate is accepted on this
  * hop only. A session whose folder of the socket hop holds a socket is reached there instead,
@@ -100,9 +102,10 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
       const url = new URL(request.url, 'http://proxy.invalid');
       const token = url.searchParams.get(TOKEN_PARAM);
       if (token !== null) {
+        const browserUser = await signedInAs(request);
         const grant = await access.exchange(kasmId, token, {
           hostname: request.hostname,
-          signedInAs: await signedInAs(request),
+          signedInAs: browserUser,
         });
         url.searchParams.delete(TOKEN_PARAM);
         // No Domain: the cookie is host-only, for the session's host alone.
@@ -113,7 +116,9 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
           secure: publicProtocol(request) === 'https',
           expires: grant.expiresAt,
         });
-        return reply.redirect(`${url.pathname}${url.search}`, 303);
+        const next = `${url.pathname}${url.search}`;
+        if (needsOwnerPage(request, browserUser)) return sendOwnerPage(reply, grant.owner, next);
+        return reply.redirect(next, 303);
       }
       const grant = request.cookies[GRANT_COOKIE];
       const target = await access.admit(kasmId, grant, await signedInAs(request));

@@ -42,6 +42,7 @@ let tab: Page;
 let consoleOrigin: string;
 let sessionsOrigin: string;
 let link: URL;
+let freshLink: () => Promise<URL>;
 
 beforeAll(async () => {
   // Short: a Unix socket's path holds at most 107 bytes.
@@ -73,13 +74,16 @@ beforeAll(async () => {
   const socket = path.join(socketsDir, kasm_id, 'websockify.sock');
   await waitFor(async () => expect((await lstat(socket)).isSocket()).toBe(true), LONG);
   // The link as the console's page would be given it: asked for on the console's host.
-  const status = await w.h.inject({
-    method: 'POST',
-    url: '/api/public/get_kasm_status',
-    headers: { host: new URL(consoleOrigin).host },
-    payload: { ...w.h.admin, kasm_id, user_id: mallory.user_id },
-  });
-  link = new URL(status.json().kasm_url);
+  freshLink = async () => {
+    const status = await w.h.inject({
+      method: 'POST',
+      url: '/api/public/get_kasm_status',
+      headers: { host: new URL(consoleOrigin).host },
+      payload: { ...w.h.admin, kasm_id, user_id: mallory.user_id },
+    });
+    return new URL(status.json().kasm_url);
+  };
+  link = await freshLink();
 
   browser = await launchChromium();
   context = await browser.newContext();
@@ -105,10 +109,13 @@ async function open(page: Page, url: string) {
 }
 
 describe('a session’s own page, on the sessions origin, in Chromium', () => {
-  it('is opened by a signed-out browser on the sessions listener’s origin, never the console’s', async () => {
+  it('is opened by a signed-out browser on the sessions listener’s origin, never the console’s, after a page naming whose session it is', async () => {
     expect(link.origin).toBe(sessionsOrigin);
     expect(link.origin).not.toBe(consoleOrigin);
     await open(tab, link.href);
+    await tab.getByRole('heading', { name: 'mallory’s session' }).waitFor();
+    expect(await tab.title()).toBe('mallory’s session');
+    await tab.getByRole('link', { name: 'Open mallory’s session' }).click();
     await tab.waitForFunction("document.title === 'Own workspace page'", undefined, {
       timeout: LONG,
     });
@@ -137,16 +144,16 @@ describe('a session’s own page, on the sessions origin, in Chromium', () => {
   });
 
   it('reads nothing of the console, with the victim’s cookies, once the victim signs in beside it', async () => {
-    const console = await context.newPage();
-    await open(console, `${consoleOrigin}/`);
-    await console.getByLabel('Username').fill('grace');
-    await console.getByLabel('Password').fill(VALID_PASSWORD);
-    await console.getByRole('button', { name: 'Sign in' }).click();
-    await console.getByText('Signed in as').waitFor();
-    await open(console, `${consoleOrigin}/admin`);
+    const consolePage = await context.newPage();
+    await open(consolePage, `${consoleOrigin}/`);
+    await consolePage.getByLabel('Username').fill('grace');
+    await consolePage.getByLabel('Password').fill(VALID_PASSWORD);
+    await consolePage.getByRole('button', { name: 'Sign in' }).click();
+    await consolePage.getByText('Signed in as').waitFor();
+    await open(consolePage, `${consoleOrigin}/admin`);
     // The console's pages are the platform's own, not a worker's answer.
-    expect(await console.evaluate('navigator.serviceWorker.controller')).toBeNull();
-    expect(await console.content()).not.toContain('owned');
+    expect(await consolePage.evaluate('navigator.serviceWorker.controller')).toBeNull();
+    expect(await consolePage.content()).not.toContain('owned');
 
     for (const where of ['/', '/admin', '/admin/api-keys']) {
       const across = await inTab<string>(
@@ -161,6 +168,10 @@ describe('a session’s own page, on the sessions origin, in Chromium', () => {
       expect(here.status).toBe(404);
       expect(here.text).not.toMatch(/grace|_csrf|name="password"/);
     }
-    await console.close();
+    // Signed in as someone else than the session's owner, the browser is refused the link.
+    const refused = await open(consolePage, (await freshLink()).href);
+    expect(refused?.status()).toBe(403);
+    expect(await consolePage.content()).not.toContain('Own workspace page');
+    await consolePage.close();
   });
 });
