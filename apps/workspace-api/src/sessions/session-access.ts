@@ -23,11 +23,10 @@ export interface SessionTarget {
   userId: string | null;
 }
 
-/** A grant cookie's value, when the grant (and so the cookie) ends, and whose session it is. */
+/** A grant cookie's value and when the grant (and so the cookie) ends. */
 export interface Grant {
   cookie: string;
   expiresAt: Date;
-  owner: SessionOwner;
 }
 
 export interface AccessOptions {
@@ -123,8 +122,14 @@ export function createSessionAccess(
           'The session link was used already or replaced by a newer one: open the session again for a new link',
         );
       }
-      const owner = { username: plan.user.username, workspace: plan.image.friendlyName };
-      return { cookie: `${toWireId(grantId)}.${secret}`, expiresAt, owner };
+      return { cookie: `${toWireId(grantId)}.${secret}`, expiresAt };
+    },
+
+    /** Whose session it is, as the page a connect link leads a signed-out browser to names it. */
+    async ownerOf(rawId: string): Promise<SessionOwner> {
+      const row = await reads.find(sessionId(rawId));
+      if (!row) throw new KasmNotFoundError(`kasm_id ${rawId}`);
+      return { username: row.user.username, workspace: row.image.friendlyName };
     },
 
     /**

@@ -117,7 +117,8 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
           expires: grant.expiresAt,
         });
         const next = `${url.pathname}${url.search}`;
-        if (needsOwnerPage(request, browserUser)) return sendOwnerPage(reply, grant.owner, next);
+        if (needsOwnerPage(request, browserUser))
+          return sendOwnerPage(reply, await access.ownerOf(kasmId), next);
         return reply.redirect(next, 303);
       }
       const grant = request.cookies[GRANT_COOKIE];
