@@ -198,6 +198,7 @@ export async function buildApp(
   const settings = createSettingsService({
     settings: createSettingsRepository(database),
     enginePolicy: policy,
+    consoleOrigin: consoleOriginOf(config),
   });
   const registry = createRegistry();
   const workspaceMetrics = createWorkspaceMetrics({

@@ -190,12 +190,14 @@ async function main(argv: string[]) {
       const [
         { runSettingsCommand, createSettingsService, createSettingsRepository },
         { enginePolicy },
-      ] = await Promise.all([import('./settings'), import('./engines')]);
+        { consoleOriginOf },
+      ] = await Promise.all([import('./settings'), import('./engines'), import('./zones')]);
       const { auditedSettingsChanges } = await import('./settings');
       const { trail, context } = await hostAudit(database, 'settings-file');
       const settings = createSettingsService({
         settings: createSettingsRepository(database),
         enginePolicy: enginePolicy(config),
+        consoleOrigin: consoleOriginOf(config),
         recordChanges: (tx, changes) =>
           trail.recordIn(tx, context, auditedSettingsChanges(changes)),
       });
