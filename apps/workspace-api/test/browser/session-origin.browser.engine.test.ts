@@ -43,6 +43,7 @@ let consoleOrigin: string;
 let sessionsOrigin: string;
 let link: URL;
 let freshLink: () => Promise<URL>;
+let friendlyName: string;
 
 beforeAll(async () => {
   // Short: a Unix socket's path holds at most 107 bytes.
@@ -59,6 +60,8 @@ beforeAll(async () => {
   });
   expect(zone.statusCode).toBe(200);
 
+  friendlyName = (await w.h.db.image.findUniqueOrThrow({ where: { id: toUuid(w.imageId) } }))
+    .friendlyName;
   const mallory = await w.member('mallory');
   await createMember(w.h, ADMINISTRATORS, 'grace');
   const { kasm_id } = await w.request({ user_id: mallory.user_id });
@@ -173,5 +176,25 @@ describe('a session’s own page, on the sessions origin, in Chromium', () => {
     expect(refused?.status()).toBe(403);
     expect(await consolePage.content()).not.toContain('Own workspace page');
     await consolePage.close();
+  });
+
+  it('is where the console’s Launch leads its owner, straight to the workspace', async () => {
+    const own = await browser.newContext();
+    const page = await own.newPage();
+    await open(page, `${consoleOrigin}/`);
+    await page.getByLabel('Username').fill('mallory');
+    await page.getByLabel('Password').fill(VALID_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const [launched] = await Promise.all([
+      own.waitForEvent('page'),
+      page.getByRole('button', { name: `Launch ${friendlyName}` }).click(),
+    ]);
+    await launched.waitForURL(new RegExp(`^${sessionsOrigin}/kasm/[0-9a-f]{32}/$`), {
+      timeout: LONG,
+    });
+    await launched.waitForFunction("document.title === 'Platform test workspace'", undefined, {
+      timeout: LONG,
+    });
+    await own.close();
   });
 });
