@@ -44,7 +44,12 @@ describe('the sessions listener (SESSION_PORT)', () => {
 
 describe('the console’s listener (PORT)', () => {
   it('serves no session: /kasm/… answers 404 ORIGIN_SERVES_CONSOLE, with or without a link', async () => {
-    for (const path of [`/kasm/${KASM}/`, `/kasm/${KASM}/?kasm_token=abc`]) {
+    for (const path of [
+      `/kasm/${KASM}/`,
+      `/kasm/${KASM}/?kasm_token=abc`,
+      `/%6Basm/${KASM}/`,
+      `/kasm/${KASM}`,
+    ]) {
       const res = await get(`${consoleBase}${path}`);
       expect(res.status).toBe(404);
       expect(((await res.json()) as { code: string }).code).toBe('ORIGIN_SERVES_CONSOLE');

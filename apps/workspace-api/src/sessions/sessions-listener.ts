@@ -32,19 +32,21 @@ export function createSessionsServer(app: FastifyInstance): Server {
   return server;
 }
 
-const SESSION_PATH = /^\/kasm\//;
-const EITHER_SIDE = /^\/(health|metrics)(\/|$|\?)/;
+const SESSION_ROUTE = /^\/kasm\//;
+const EITHER_SIDE = /^\/(health|metrics)(\/|$)/;
 
 /**
  * Keeps the console and the sessions on origins of their own: through the sessions listener
  * only `/kasm/…` answers (a session's page must not reach the sign-in form, the admin console
  * or the API with a victim's cookies, nor place a service worker over them), and the console's
- * listener serves no session. Health and metrics answer on both, for probes.
+ * listener serves no session. Health and metrics answer on both, for probes. The route the
+ * request matched decides, not its raw path: `/%6Basm/…` reaches the proxy too.
  */
 export function originGuard(separate: boolean) {
   return async (request: FastifyRequest) => {
-    if (!separate || EITHER_SIDE.test(request.url)) return;
-    const session = SESSION_PATH.test(request.url);
+    const route = request.routeOptions.url ?? '';
+    if (!separate || EITHER_SIDE.test(route)) return;
+    const session = SESSION_ROUTE.test(route);
     if (onSessionsListener(request.raw)) {
       if (!session) throw new OriginServesSessionsError();
     } else if (session) {
