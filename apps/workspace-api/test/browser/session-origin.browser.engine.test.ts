@@ -178,7 +178,7 @@ describe('a session’s own page, on the sessions origin, in Chromium', () => {
     await consolePage.close();
   });
 
-  it('is where the console’s Launch leads its owner, straight to the workspace', async () => {
+  it('is where the console’s Launch leads its owner, straight to the workspace, stream included', async () => {
     const own = await browser.newContext();
     const page = await own.newPage();
     await open(page, `${consoleOrigin}/`);
@@ -195,6 +195,14 @@ describe('a session’s own page, on the sessions origin, in Chromium', () => {
     await launched.waitForFunction("document.title === 'Platform test workspace'", undefined, {
       timeout: LONG,
     });
+    // WebSockets come through the sessions listener too.
+    const echoed = await launched.evaluate(`new Promise((resolve, reject) => {
+      const socket = new WebSocket(location.origin.replace('http', 'ws') + location.pathname + 'websockify');
+      socket.onopen = () => socket.send('over the sessions listener');
+      socket.onmessage = (event) => { socket.close(); resolve(String(event.data)); };
+      socket.onerror = () => reject(new Error('refused'));
+    })`);
+    expect(echoed).toBe('over the sessions listener');
     await own.close();
   });
 });
