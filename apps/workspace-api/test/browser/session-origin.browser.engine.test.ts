@@ -70,6 +70,8 @@ beforeAll(async () => {
     kasm_id,
     exec_config: {
       cmd: 'node -e "$OWN_SERVER" >/dev/null 2>&1 &',
+      // As the desktop user, who owns the session's side of the hop in the platform's images.
+      user: '1000',
       environment: { OWN_SERVER },
     },
   });
