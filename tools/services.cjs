@@ -13,11 +13,17 @@ const ROOT = path.join(__dirname, '..');
  * @property {number} port its default port
  * @property {string} portVar the variable that changes it
  * @property {string} dist its built output
+ * @property {{ port: number, portVar: string }} [sessions] its sessions listener (SESSION_PORT), another origin than its pages'
  */
 
 /** @type {Service[]} */
 const SERVICES = [
-  { name: 'workspace-api', port: 3001, portVar: 'WORKSPACE_API_PORT' },
+  {
+    name: 'workspace-api',
+    port: 3001,
+    portVar: 'WORKSPACE_API_PORT',
+    sessions: { port: 3003, portVar: 'WORKSPACE_SESSIONS_PORT' },
+  },
   { name: 'calendar-api', port: 3002, portVar: 'CALENDAR_API_PORT' },
 ].map((s) => ({ ...s, dist: path.join(ROOT, 'apps', s.name, 'dist') }));
 
@@ -56,14 +62,25 @@ const LOCAL_DEFAULTS = {
 /**
  * The environment a service's server or CLI runs with under `npm start` and `npm run <service>`:
  * the local defaults, the caller's environment, the database, and the port from
- * WORKSPACE_API_PORT / CALENDAR_API_PORT, so that what the CLI prints matches where it listens.
+ * WORKSPACE_API_PORT / CALENDAR_API_PORT, so that what the CLI prints matches where it listens;
+ * workspace-api's sessions listener from WORKSPACE_SESSIONS_PORT (its zone "local" points there).
  * @param {Service} service
  * @param {string} databaseUrl
  */
 function serviceEnv(service, databaseUrl, env = process.env) {
   const port = env[service.portVar] || String(service.port);
   const development = env.NODE_ENV === 'production' ? {} : { REGISTRY_ALLOW_LOCAL_PATHS: 'true' };
-  return { ...LOCAL_DEFAULTS, ...development, ...env, DATABASE_URL: databaseUrl, PORT: port };
+  const sessions = service.sessions
+    ? { SESSION_PORT: env[service.sessions.portVar] || String(service.sessions.port) }
+    : {};
+  return {
+    ...LOCAL_DEFAULTS,
+    ...development,
+    ...env,
+    ...sessions,
+    DATABASE_URL: databaseUrl,
+    PORT: port,
+  };
 }
 
 const SKIPPED = new Set(['node_modules', 'dist', '.data']);

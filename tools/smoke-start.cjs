@@ -9,6 +9,7 @@ const { ROOT } = require('./services.cjs');
 
 const WORKSPACE_PORT = 3101;
 const CALENDAR_PORT = 3102;
+const SESSIONS_PORT = 3103;
 
 /** @type {boolean[]} */
 const results = [];
@@ -30,6 +31,7 @@ async function main() {
     LOCAL_PG_PORT: '54349',
     WORKSPACE_API_PORT: String(WORKSPACE_PORT),
     CALENDAR_API_PORT: String(CALENDAR_PORT),
+    WORKSPACE_SESSIONS_PORT: String(SESSIONS_PORT),
   };
   delete env.DATABASE_URL;
   const child = spawn('npm', ['start'], { cwd: ROOT, env, detached: true });
@@ -68,6 +70,26 @@ async function main() {
     'the web page serves its sign-in form and script',
     page.status === 200 && page.text.includes('action="/sign-in"') && script.status === 200,
     `page ${page.status}, script ${script.status}`,
+  );
+  // Sessions have an origin of their own: the proxy answers there only, the page never.
+  const status = (/** @type {string} */ url) =>
+    fetch(url).then(
+      (r) => r.status,
+      (e) => String(e),
+    );
+  const kasm = `/kasm/${'0'.repeat(32)}/`;
+  const [proxyThere, pageThere, proxyOnPage] = await Promise.all([
+    status(`http://127.0.0.1:${SESSIONS_PORT}${kasm}`),
+    status(`http://127.0.0.1:${SESSIONS_PORT}/`),
+    status(`http://127.0.0.1:${WORKSPACE_PORT}${kasm}`),
+  ]);
+  check(
+    'sessions are served on their own port, the page and its sign-in never there',
+    proxyThere === 401 &&
+      pageThere === 404 &&
+      proxyOnPage === 404 &&
+      output.includes(`sessions on http://localhost:${SESSIONS_PORT}`),
+    `proxy ${proxyThere}, page ${pageThere}, proxy on the page's port ${proxyOnPage}`,
   );
   const calendar = await fetch(`http://127.0.0.1:${CALENDAR_PORT}/health/ready`).catch((e) => ({
     status: String(e),

@@ -9,7 +9,7 @@ const { SERVICES, buildApps, serviceEnv } = require('./services.cjs');
 
 /**
  * A service with what main() learns as it starts it.
- * @typedef {import('./services.cjs').Service & { hasEngine?: boolean, listenPort?: string }} StartedService
+ * @typedef {import('./services.cjs').Service & { hasEngine?: boolean, listenPort?: string, sessionPort?: string }} StartedService
  */
 
 /** @type {import('node:child_process').ChildProcessWithoutNullStreams[]} */
@@ -114,6 +114,7 @@ async function main() {
     child.on('exit', (code) => !stopping && stop(code ?? 1));
     children.push(child);
     service.listenPort = env.PORT;
+    if (service.sessions) service.sessionPort = env.SESSION_PORT;
   }
   // The loop above set every listenPort.
   await Promise.all(
@@ -124,7 +125,7 @@ async function main() {
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   for (const s of services) {
     process.stdout.write(
-      `${s.name} ready on http://localhost:${s.listenPort} (API reference: /docs)\n`,
+      `${s.name} ready on http://localhost:${s.listenPort} (API reference: /docs)${s.sessionPort ? `; sessions on http://localhost:${s.sessionPort}` : ''}\n`,
     );
   }
   process.stdout.write(

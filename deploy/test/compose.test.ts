@@ -121,7 +121,7 @@ describe('docker-compose.yml', () => {
         postgres: { condition: 'service_healthy' },
         [ready]: { condition: 'service_completed_successfully' },
       });
-      expect(service.ports).toEqual([`127.0.0.1:${port}:${port}`]);
+      expect(service.ports?.[0]).toBe(`127.0.0.1:${port}:${port}`);
     });
 
     it('connects the job and the service as its own role to its own schema', () => {
@@ -155,7 +155,12 @@ describe('docker-compose.yml', () => {
     expect(password('workspace-api-migrate')).toBe('w-secret');
     expect(postgres.CALENDAR_DB_PASSWORD).toBe('c-secret');
     expect(password('calendar-api')).toBe('c-secret');
-    expect(custom.services['workspace-api'].ports).toEqual(['127.0.0.1:8001:3001']);
+    expect(custom.services['workspace-api'].ports).toEqual([
+      '127.0.0.1:8001:3001',
+      '127.0.0.1:3003:3003',
+    ]);
+    // Sessions on a listener of their own, another origin than the console's.
+    expect(custom.services['workspace-api'].environment?.SESSION_PORT).toBe(3003);
     // What `cli.js setup` prints in its example must be the published port.
     expect(custom.services['workspace-api'].environment?.PUBLIC_URL).toBe('http://localhost:8001');
     expect(custom.services['calendar-api'].environment?.PUBLIC_URL).toBe('http://localhost:3002');

@@ -161,6 +161,7 @@ describe.each(Object.entries(OVERLAYS))('deploy/k8s/overlays/%s', (overlay, name
       const [container] = deployment(name).spec.template.spec.containers;
       expect(container.ports).toEqual([
         { name: 'http', containerPort: port },
+        ...(name === 'workspace-api' ? [{ name: 'sessions', containerPort: 3003 }] : []),
         { name: 'metrics', containerPort: 9464 },
       ]);
       expect(container.livenessProbe?.httpGet).toEqual({ path: '/health/live', port: 'http' });
@@ -214,8 +215,32 @@ describe.each(Object.entries(OVERLAYS))('deploy/k8s/overlays/%s', (overlay, name
         K8sObject & { spec: { selector: Record<string, string>; ports: object[] } }
       >('Service').find((s) => s.metadata.name === name);
       expect(service && matches(service.spec.selector, podLabels)).toBe(true);
-      expect(service?.spec.ports).toEqual([{ name: 'http', port: 80, targetPort: 'http' }]);
+      expect(service?.spec.ports).toEqual([
+        { name: 'http', port: 80, targetPort: 'http' },
+        ...(name === 'workspace-api'
+          ? [{ name: 'sessions', port: 3003, targetPort: 'sessions' }]
+          : []),
+      ]);
     });
+
+    it('believes the TLS-terminating ingress (TRUST_PROXY), so cookies stay Secure and links https://', () => {
+      const config = ofKind<K8sObject & { data: Record<string, string> }>('ConfigMap').find((c) =>
+        c.metadata.name.startsWith(`${name}-config`),
+      );
+      expect(config?.data.TRUST_PROXY).toBe('uniquelocal');
+    });
+  });
+
+  it('serves workspace-api’s sessions on a port of their own that the ingress may reach', () => {
+    const config = ofKind<K8sObject & { data: Record<string, string> }>('ConfigMap').find((c) =>
+      c.metadata.name.startsWith('workspace-api-config'),
+    );
+    expect(config?.data.SESSION_PORT).toBe('3003');
+    const policies = ofKind<
+      K8sObject & { spec: { ingress?: { ports?: { port: string | number }[] }[] } }
+    >('NetworkPolicy');
+    const ports = policies.flatMap((p) => (p.spec.ingress ?? []).flatMap((r) => r.ports ?? []));
+    expect(ports.map((p) => p.port)).toContain('sessions');
   });
 
   it('runs a settings-apply Job on the settings ConfigMap', () => {

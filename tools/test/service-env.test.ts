@@ -43,4 +43,11 @@ describe('the environment npm start gives workspace-api', () => {
     expect(socketsDirOf(`${deep}-2`)).not.toBe(dir);
     expect(socketsDirOf('/srv/platform')).toBe('/srv/platform/.data/session-sockets');
   });
+
+  it('gives sessions a listener of their own, 3003 or WORKSPACE_SESSIONS_PORT, and calendar-api none', () => {
+    expect(envOf({}).SESSION_PORT).toBe('3003');
+    expect(envOf({ WORKSPACE_SESSIONS_PORT: '4003' }).SESSION_PORT).toBe('4003');
+    const calendar = SERVICES.find((s) => s.name === 'calendar-api')!;
+    expect(serviceEnv(calendar, 'postgres://db', {}).SESSION_PORT).toBeUndefined();
+  });
 });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { createServiceApp, serviceFoundation, type ServiceAppOverrides } from '@platform/http';
@@ -55,8 +56,10 @@ import {
   createSessionSockets,
   createSessionsService,
   createSessionWorker,
+  createSessionsServer,
   createSocketHop,
   createStagedClaims,
+  originGuard,
   createStagedPools,
   sessionProxy,
   sessionsRoutes,
@@ -91,7 +94,7 @@ import {
 } from './attributes';
 import { createIconsRepository, createIconsService } from './icons';
 import { webPlugin } from './web';
-import { createZonesService, zonesRoutes } from './zones';
+import { consoleOriginOf, createZonesService, zonesRoutes } from './zones';
 import {
   createStagingRepository,
   createStagingRound,
@@ -111,6 +114,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The session lifecycle's background work; tests run rounds of it directly. */
     sessionWorker: SessionWorker;
+    /**
+     * The sessions listener's server (SESSION_PORT): the same app, answering only `/kasm/…`.
+     * Whoever starts the app listens on it (server.ts; tests on a port of their own).
+     */
+    sessionsServer: Server;
   }
 }
 
@@ -119,6 +127,15 @@ export async function buildApp(
   overrides: AppOverrides = {},
 ): Promise<FastifyInstance> {
   const app = createServiceApp(config, overrides);
+  app.decorate('publicHttps', config.PUBLIC_URL.startsWith('https:'));
+  // Before any route: which listener a request came through decides what may answer it.
+  app.addHook('onRequest', originGuard(config.SESSION_PORT !== 0));
+  const sessionsServer = createSessionsServer(app);
+  app.decorate('sessionsServer', sessionsServer);
+  app.addHook('onClose', async () => {
+    sessionsServer.closeAllConnections();
+    await new Promise<void>((done) => sessionsServer.close(() => done()));
+  });
   const tracing = startTracing(config, app.log);
 
   const database = overrides.database ?? openDatabase(config);
@@ -139,7 +156,7 @@ export async function buildApp(
     ...data,
     series: platformSeries(config.PLATFORM_VERSION),
   });
-  const zones = createZonesService(data);
+  const zones = createZonesService({ ...data, consoleOrigin: consoleOriginOf(config) });
   const fileMappings = createFileMappingsService({
     mappings: data.fileMappings,
     targets: mappingTargets(data),
@@ -181,6 +198,7 @@ export async function buildApp(
   const settings = createSettingsService({
     settings: createSettingsRepository(database),
     enginePolicy: policy,
+    consoleOrigin: consoleOriginOf(config),
   });
   const registry = createRegistry();
   const workspaceMetrics = createWorkspaceMetrics({

@@ -53,17 +53,27 @@ function printIssued({ apiKey, secret }: IssuedApiKey, baseUrl: string) {
 }
 
 async function setUpLocalAgent(database: Database, config: Config) {
-  const [{ createEngines }, { enginePolicy }, { registerLocalAgent, localAgentServices }] =
-    await Promise.all([import('./docker'), import('./engines'), import('./agents')]);
+  const [
+    { createEngines },
+    { enginePolicy },
+    { registerLocalAgent, localAgentServices },
+    { consoleOriginOf },
+  ] = await Promise.all([
+    import('./docker'),
+    import('./engines'),
+    import('./agents'),
+    import('./zones'),
+  ]);
   const policy = enginePolicy(config);
   // Failures reach the operator through the reason printed below.
   const engines = createEngines({ policy, log: { warn: () => undefined } });
   const result = await registerLocalAgent({
     engines,
-    ...localAgentServices(database, engines, policy),
+    ...localAgentServices(database, engines, policy, consoleOriginOf(config)),
     dockerHost: config.DOCKER_HOST,
     port: config.PORT,
     record: (await hostAudit(database, 'cli')).record,
+    sessionPort: config.SESSION_PORT,
   });
   if (result.registered) {
     const gib = (result.memory / 1024 ** 3).toFixed(1);
@@ -182,12 +192,14 @@ async function main(argv: string[]) {
       const [
         { runSettingsCommand, createSettingsService, createSettingsRepository },
         { enginePolicy },
-      ] = await Promise.all([import('./settings'), import('./engines')]);
+        { consoleOriginOf },
+      ] = await Promise.all([import('./settings'), import('./engines'), import('./zones')]);
       const { auditedSettingsChanges } = await import('./settings');
       const { trail, context } = await hostAudit(database, 'settings-file');
       const settings = createSettingsService({
         settings: createSettingsRepository(database),
         enginePolicy: enginePolicy(config),
+        consoleOrigin: consoleOriginOf(config),
         recordChanges: (tx, changes) =>
           trail.recordIn(tx, context, auditedSettingsChanges(changes)),
       });

@@ -89,6 +89,13 @@ export const ConfigSchema = Type.Object({
     description:
       'Scheme of session URLs (kasm_url); http only where the platform is served without TLS',
   }),
+  SESSION_PORT: Type.Integer({
+    minimum: 0,
+    maximum: 65_535,
+    default: 3003,
+    description:
+      "The sessions listener: sessions (/kasm/…) are served only here, the console, sign-in and API only on PORT, so that a session's page is on another origin than the platform's (zones point here, or at a sessions host name routed here); 0 serves both on PORT, one origin, for tests only",
+  }),
   SESSION_KEEPALIVE_SECONDS: Type.Integer({
     minimum: 1,
     maximum: 604_800,
@@ -216,6 +223,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...metricsEnvProblems(config),
     ...loginLimitProblems(config),
     ...socketsDirProblems(config),
+    ...(config.SESSION_PORT !== 0 && config.SESSION_PORT === config.PORT
+      ? [
+          `SESSION_PORT (${config.SESSION_PORT}) must differ from PORT: sessions need an origin of their own`,
+        ]
+      : []),
   ];
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   return config;

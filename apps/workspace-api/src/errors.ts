@@ -176,6 +176,7 @@ export const ZoneNameTakenError = createError(
   'The zone name "%s" is already taken',
   409,
 );
+export const ZoneOnConsoleOriginError = createError('ZONE_ON_CONSOLE_ORIGIN', '%s', 400);
 export const ZoneHasAgentsError = createError(
   'ZONE_HAS_AGENTS',
   'The zone still has agents; move or delete them first',
@@ -246,6 +247,21 @@ export const ProxyAccessDeniedError = createError('SESSION_ACCESS_DENIED', '%s',
 export const ProxyOriginRejectedError = createError(
   'SESSION_ORIGIN_REJECTED',
   'A WebSocket to a session must be opened by a page of the host it connects to (Origin)',
+  403,
+);
+export const OriginServesSessionsError = createError(
+  'ORIGIN_SERVES_SESSIONS',
+  'This address serves sessions only (/kasm/…); the console and the API are at their own address',
+  404,
+);
+export const OriginServesConsoleError = createError(
+  'ORIGIN_SERVES_CONSOLE',
+  'Sessions are not served at the console’s address: open the kasm_url, which points at the sessions address (SESSION_PORT)',
+  404,
+);
+export const ProxyServiceWorkerRefusedError = createError(
+  'SESSION_SERVICE_WORKER_REFUSED',
+  'A session’s page may not install a service worker',
   403,
 );
 export const ProxyPathInvalidError = createError(

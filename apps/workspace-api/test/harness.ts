@@ -66,6 +66,9 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     ENGINE_TLS_DIR: realpathSync(tmpdir()),
     // Session tests run the lifecycle's rounds themselves (app.sessionWorker) or turn it on.
     SESSION_WORKER: 'off',
+    // One listener for the proxy's mechanics; the origin tests set SESSION_PORT and listen on
+    // app.sessionsServer.
+    SESSION_PORT: '0',
     ...env,
   });
 }

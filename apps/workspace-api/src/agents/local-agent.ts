@@ -4,6 +4,7 @@ import type { Database } from '../db';
 import { EngineError, type EnginePolicy, type Engines } from '../engines';
 import { REQUEST_HOST } from '../domain';
 import {
+  type ConsoleOrigin,
   createZonesRepository,
   createZonesService,
   toZoneResponse,
@@ -22,10 +23,15 @@ export function localEngineUrl(dockerHost: string | undefined): string {
 }
 
 /** The zones and agents services as setup uses them, with no server running: no sessions reserve anything. */
-export function localAgentServices(database: Database, engines: Engines, policy: EnginePolicy) {
+export function localAgentServices(
+  database: Database,
+  engines: Engines,
+  policy: EnginePolicy,
+  consoleOrigin: ConsoleOrigin,
+) {
   const rows = { zones: createZonesRepository(database), agents: createAgentsRepository(database) };
   return {
-    zones: createZonesService(rows),
+    zones: createZonesService({ ...rows, consoleOrigin }),
     agents: createAgentsService({
       ...rows,
       engines,
@@ -38,18 +44,25 @@ export function localAgentServices(database: Database, engines: Engines, policy:
 }
 
 /**
- * The zone "local": sessions on the host and port each person's page is on, so the page works
- * from 127.0.0.1, localhost or the machine's address alike. A zone still holding setup's earlier
- * default (localhost and the service's port) moves to this one; any other setting is the
- * administrator's and stays.
+ * The zone "local": sessions on the host each person's page is on, so the page works from
+ * 127.0.0.1, localhost or the machine's address alike, at the sessions listener's port: another
+ * origin than the console's. A zone still holding one of setup's earlier defaults (localhost
+ * and the service's port; the page's own host and port) moves to this one; any other setting
+ * is the administrator's and stays.
  */
-async function localZone(zones: ZonesService, port: number, record: Record) {
+async function localZone(
+  zones: ZonesService,
+  port: number,
+  sessionPort: number,
+  record: Record,
+) {
   const existing = (await zones.list()).find((z) => z.name === LOCAL_AGENT);
-  const fields = { proxy_hostname: REQUEST_HOST, proxy_port: 0 } as const;
-  const oldDefault =
-    existing?.proxyHostname === 'localhost' &&
-    existing.proxyPort === port &&
+  const fields = { proxy_hostname: REQUEST_HOST, proxy_port: sessionPort };
+  const was = (hostname: string, proxyPort: number) =>
+    existing?.proxyHostname === hostname &&
+    existing.proxyPort === proxyPort &&
     existing.proxyPath === '/';
+  const oldDefault = was('localhost', port) || was(REQUEST_HOST, 0);
   if (existing && !oldDefault) return existing;
   const zone = existing
     ? await zones.update({ zone_id: toWireId(existing.id), ...fields })
@@ -81,6 +94,8 @@ export async function registerLocalAgent(deps: {
   dockerHost: string | undefined;
   port: number;
   record: Record;
+  /** SESSION_PORT: where the zone's sessions are served. */
+  sessionPort: number;
 }): Promise<LocalAgentResult> {
   const url = localEngineUrl(deps.dockerHost);
   const address = { dockerUrl: url, tlsCaPath: '', tlsCertPath: '', tlsKeyPath: '' };
@@ -96,7 +111,7 @@ export async function registerLocalAgent(deps: {
           : String(error);
     return { registered: false, url, reason };
   }
-  const zone = await localZone(deps.zones, deps.port, deps.record);
+  const zone = await localZone(deps.zones, deps.port, deps.sessionPort, deps.record);
   const existing = (await deps.agents.list()).find((a) => a.hostname === LOCAL_AGENT);
   const agent = existing
     ? await deps.agents.update({ agent_id: toWireId(existing.id), docker_url: url })

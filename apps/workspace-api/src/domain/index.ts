@@ -11,6 +11,7 @@ export {
   cookieOptions,
   formCookieName,
   PLATFORM_COOKIES,
+  publicProtocol,
   sessionCookieName,
 } from './platform-cookies';
 export { parseRequestHost, REQUEST_HOST, type RequestHost, requestHostOf } from './request-host';

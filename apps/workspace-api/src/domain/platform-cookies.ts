@@ -13,7 +13,21 @@ export const FORM_COOKIE = 'ws_form';
  * plant or shadow them. Over plain HTTP (development) they keep the names above.
  */
 const HOST_PREFIX = '__Host-';
-const overTls = (request: FastifyRequest) => request.protocol === 'https';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * PUBLIC_URL is https: browsers reach the service over TLS whatever the hop behind the
+     * terminating proxy says (a TRUST_PROXY left unset hides its X-Forwarded-Proto).
+     */
+    publicHttps?: boolean;
+  }
+}
+
+/** The scheme browsers reach the service with: https over TLS or when PUBLIC_URL says so. */
+export const publicProtocol = (request: FastifyRequest): 'https' | 'http' =>
+  request.protocol === 'https' || request.server.publicHttps === true ? 'https' : 'http';
+const overTls = (request: FastifyRequest) => publicProtocol(request) === 'https';
 export const sessionCookieName = (request: FastifyRequest) =>
   overTls(request) ? `${HOST_PREFIX}${SESSION_COOKIE}` : SESSION_COOKIE;
 export const formCookieName = (request: FastifyRequest) =>

@@ -5,6 +5,7 @@ import { AuthenticateBodySchema, LoginLinkSchema, LoginSchema } from './logins.s
 import { loginLinkPath } from './login-link';
 import type { Login, LoginsService } from './logins.service';
 import { passwordLogin } from './password-login';
+import { publicProtocol } from '../domain';
 import { toUserResponse } from '../users';
 
 const tags = ['logins'];
@@ -65,7 +66,7 @@ export const loginsRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
     async (request) => {
       const token = await logins.createLink(request.body.target_user);
       // The address the caller reached us at (X-Forwarded-* when TRUST_PROXY allows them).
-      return { url: `${request.protocol}://${request.host}${loginLinkPath(token)}` };
+      return { url: `${publicProtocol(request)}://${request.host}${loginLinkPath(token)}` };
     },
   );
 };

@@ -7,6 +7,7 @@ export { createSessionAccess, endUserAccess } from './session-access';
 export { createInputRecorder } from './session-input';
 export { createSessionLauncher, type LaunchObserver } from './session-launcher';
 export { sessionProxy } from './session-proxy';
+export { createSessionsServer, onSessionsListener, originGuard } from './sessions-listener';
 export { createSessionSockets, SOCKET_RECHECK_MS } from './session-sockets';
 export { createSocketHop } from './socket-hop';
 export { createSessionWorker, type SessionWorker } from './session-worker';

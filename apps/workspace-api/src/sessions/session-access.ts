@@ -10,6 +10,7 @@ import {
 import type { LaunchPlan } from '../launch-plan';
 import { containerEndpoint } from './session-endpoint';
 import { onSessionHost } from './session-origin';
+import type { SessionOwner } from './session-owner-page';
 import type { KasmReads } from './kasm-owners';
 import type { KasmsRepository } from './kasms.repository';
 
@@ -136,6 +137,13 @@ export function createSessionAccess(
         );
       }
       return { cookie: `${toWireId(grantId)}.${secret}`, expiresAt };
+    },
+
+    /** Whose session it is, as the page a connect link leads a signed-out browser to names it. */
+    async ownerOf(rawId: string): Promise<SessionOwner> {
+      const row = await reads.find(sessionId(rawId));
+      if (!row) throw new KasmNotFoundError(`kasm_id ${rawId}`);
+      return { username: row.user.username, workspace: row.image.friendlyName };
     },
 
     /**

@@ -2,19 +2,22 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import httpProxy from '@fastify/http-proxy';
 import { toWireId } from '@platform/schemas';
-import { createExpiringCache, sessionCookieName } from '../domain';
+import { createExpiringCache, publicProtocol, sessionCookieName } from '../domain';
 import {
   KasmNotFoundError,
   ProxyAccessDeniedError,
   ProxyOriginRejectedError,
   ProxyPathInvalidError,
+  ProxyServiceWorkerRefusedError,
   ProxySocketLimitError,
 } from '../errors';
 import { CONNECT_TOKEN_THROTTLE } from '../plugins';
-import { containerCookieHeader, GRANT_COOKIE, scopeSetCookies } from './proxy-cookies';
+import { containerCookieHeader, GRANT_COOKIE } from './proxy-cookies';
+import { isServiceWorkerScript, sessionResponseHeaders } from './proxy-headers';
 import type { SessionAccess, SessionTarget } from './session-access';
 import { createUpstreamAgent, socketOrigin } from './proxy-upstream';
 import { originMatchesHost } from './session-origin';
+import { needsOwnerPage, sendOwnerPage } from './session-owner-page';
 import type { SessionSockets } from './session-sockets';
 import type { Hop, SocketHop } from './socket-hop';
 import { pipeUrl, pipeWebSocket } from './websocket-pipe';
@@ -29,12 +32,6 @@ const containerPath = (url: string): string => {
   return slash === -1 ? '/' : url.slice(slash);
 };
 
-/** The container's response headers with its cookies kept inside the session's path. */
-function scopedHeaders<T extends Record<string, unknown>>(headers: T, kasmId: string): T {
-  const { 'set-cookie': setCookie, ...rest } = headers;
-  const scoped = scopeSetCookies(setCookie as string | string[] | undefined, kasmId);
-  return (scoped ? { ...rest, 'set-cookie': scoped } : rest) as T;
-}
 /** Admitted targets by raw request: the proxy's hooks see the request through different types. */
 const admitted = new WeakMap<object, SessionTarget>();
 const targetOf = (request: { raw: object }): SessionTarget => {
@@ -63,7 +60,8 @@ export interface SessionProxyOptions {
 /**
  * `/kasm/<kasm_id>/…` to the session's container, HTTP and WebSocket, for holders of the
  * session's grant cookie only. A visit with `?kasm_token=` spends the connect token for the
- * cookie and redirects to the same address without it. The platform's cookies never reach the
+ * cookie and redirects to the same address without it; a signed-out browser's own page load
+ * first gets a page naming whose session it is. The platform's cookies never reach the
  * container and the container's cookies stay inside the session's path. The container's own
  * credentials (Basic, VNC_PW) are added here; its self-signed certificate is accepted on this
  * hop only. A session whose folder of the socket hop holds a socket is reached there instead,
@@ -106,12 +104,13 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
     async preHandler(request, reply) {
       const { kasmId } = request.params as { kasmId: string };
       const upgrade = request.headers.upgrade?.toLowerCase() === 'websocket';
+      if (isServiceWorkerScript(request.headers)) throw new ProxyServiceWorkerRefusedError();
       if (upgrade && !originMatchesHost(request.headers.origin, request.host))
         throw new ProxyOriginRejectedError();
       const url = new URL(request.url, 'http://proxy.invalid');
       const token = url.searchParams.get(TOKEN_PARAM);
       if (token !== null) {
-        const signedInUser = await signedInAs(request);
+        const browserUser = await signedInAs(request);
         // Each refused token is a guess at a session's link: counted per (address, session).
         const grant = await app.authThrottle.guard(
           CONNECT_TOKEN_THROTTLE,
@@ -120,7 +119,7 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
           () =>
             access.exchange(kasmId, token, {
               hostname: request.hostname,
-              signedInAs: signedInUser,
+              signedInAs: browserUser,
             }),
           isRefusedToken,
         );
@@ -130,10 +129,13 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
           path: `/kasm/${kasmId}/`,
           httpOnly: true,
           sameSite: 'lax',
-          secure: request.protocol === 'https',
+          secure: publicProtocol(request) === 'https',
           expires: grant.expiresAt,
         });
-        return reply.redirect(`${url.pathname}${url.search}`, 303);
+        const next = `${url.pathname}${url.search}`;
+        if (needsOwnerPage(request, browserUser))
+          return sendOwnerPage(reply, await access.ownerOf(kasmId), next);
+        return reply.redirect(next, 303);
       }
       const grant = request.cookies[GRANT_COOKIE];
       const target = await access.admit(kasmId, grant, await signedInAs(request));
@@ -172,7 +174,7 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
           cookie: containerCookieHeader(request.headers.cookie),
           authorization: target.authorization,
         },
-        rewriteResponseHeaders: (headers) => scopedHeaders(headers, kasmId),
+        rewriteResponseHeaders: (headers) => sessionResponseHeaders(headers, kasmId),
         onInput: () => recordInput(kasmId),
         socket,
       });
@@ -185,7 +187,7 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
         authorization: targetOf(request).authorization,
       }),
       rewriteHeaders: (headers, request) =>
-        scopedHeaders(headers, (request as { params: { kasmId: string } }).params.kasmId),
+        sessionResponseHeaders(headers, (request as { params: { kasmId: string } }).params.kasmId),
     },
   });
 };

@@ -1,7 +1,9 @@
 import type { Tx } from '../db';
 import type { EnginePolicy } from '../engines';
 import type { SettingsChange } from './settings-changes';
-import { sortProblems, type SettingsProblem } from './settings-problems';
+import { type ConsoleOrigin, zoneOnConsoleOrigin } from '../zones';
+import type { DesiredZone } from './settings-desired';
+import { problemAt, sortProblems, type SettingsProblem } from './settings-problems';
 import { loadSettingsFile } from './settings-load';
 import { planSettings } from './settings-plan';
 import type { SettingsRepository } from './settings.repository';
@@ -25,14 +27,24 @@ export type ApplyResult =
 // An apply of a large file with big scripts, possibly queued behind another apply's lock.
 const TRANSACTION = { maxWait: 10_000, timeout: 120_000 };
 
+/** The file's zones that would serve sessions on the console's origin, as create_zone refuses them. */
+const consoleOriginProblems = (zones: DesiredZone[], consoleOrigin?: ConsoleOrigin) =>
+  zones.flatMap((zone) => {
+    const reason = consoleOrigin && zoneOnConsoleOrigin(zone, consoleOrigin);
+    return reason ? [problemAt(zone.at, reason)] : [];
+  });
+
 export function createSettingsService({
   settings,
   enginePolicy,
+  consoleOrigin,
   recordChanges,
 }: {
   settings: SettingsRepository;
   /** Which engine addresses agents may name (config), as create_agent checks them. */
   enginePolicy: EnginePolicy;
+  /** Where the console is: no zone may put its sessions there (unchecked when absent). */
+  consoleOrigin?: ConsoleOrigin;
   /** Records an apply's changes (the audit trail) in its transaction, before it commits. */
   recordChanges?: (tx: Tx, changes: SettingsChange[]) => Promise<void>;
 }) {
@@ -50,7 +62,11 @@ export function createSettingsService({
         await settings.lockApplies(tx);
         const current = await settings.readCurrent(tx, usernames);
         const plan = planSettings(loaded.desired, current, { prune: options.prune });
-        const problems = sortProblems([...loaded.problems, ...plan.problems]);
+        const problems = sortProblems([
+          ...loaded.problems,
+          ...consoleOriginProblems(loaded.desired.zones, consoleOrigin),
+          ...plan.problems,
+        ]);
         if (problems.length > 0) return { status: 'invalid', problems, changes: [], written: 0 };
         if (plan.changes.length === 0)
           return { status: 'unchanged', problems: [], changes: [], written: 0 };

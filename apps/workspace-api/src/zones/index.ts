@@ -4,3 +4,4 @@ export { createZonesRepository, type ZonesRepository } from './zones.repository'
 export { zonesRoutes } from './zones.routes';
 export { HostnameSchema, ZONE_DEFAULTS, ZoneFields } from './zones.schemas';
 export { createZonesService, type ZonesService } from './zones.service';
+export { type ConsoleOrigin, consoleOriginOf, zoneOnConsoleOrigin } from './zone-origin';

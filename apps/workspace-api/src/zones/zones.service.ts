@@ -1,8 +1,14 @@
 import { toUuid } from '@platform/schemas';
 import { isForeignKeyViolation, isUniqueViolation } from '../db';
-import { ZoneHasAgentsError, ZoneNameTakenError, ZoneNotFoundError } from '../errors';
+import {
+  ZoneHasAgentsError,
+  ZoneNameTakenError,
+  ZoneNotFoundError,
+  ZoneOnConsoleOriginError,
+} from '../errors';
 import { normalizeHostname } from '../domain';
-import { type CreateZoneInput, type UpdateZoneInput } from './zones.schemas';
+import { type ConsoleOrigin, zoneOnConsoleOrigin } from './zone-origin';
+import { ZONE_DEFAULTS, type CreateZoneInput, type UpdateZoneInput } from './zones.schemas';
 import type { AgentsRepository } from '../agents';
 import type { ZoneRow, ZonesRepository } from './zones.repository';
 
@@ -12,11 +18,18 @@ export type ZoneWithAgents = ZoneRow & { agentCount: number };
 export function createZonesService({
   zones,
   agents,
+  consoleOrigin,
 }: {
   zones: ZonesRepository;
   /** How many agents each zone has. */
   agents: Pick<AgentsRepository, 'countByZone'>;
+  /** Where the console is: no zone may put its sessions there. */
+  consoleOrigin: ConsoleOrigin;
 }) {
+  const refuseConsoleOrigin = (zone: { proxyHostname: string; proxyPort: number }) => {
+    const reason = zoneOnConsoleOrigin(zone, consoleOrigin);
+    if (reason) throw new ZoneOnConsoleOriginError(reason);
+  };
   async function withAgents(rows: ZoneRow[]): Promise<ZoneWithAgents[]> {
     const counts = await agents.countByZone();
     return rows.map((zone) => ({ ...zone, agentCount: counts.get(zone.id) ?? 0 }));
@@ -38,6 +51,10 @@ export function createZonesService({
         proxyPath: input.proxy_path,
         proxyPort: input.proxy_port,
       };
+      refuseConsoleOrigin({
+        proxyHostname: fields.proxyHostname,
+        proxyPort: fields.proxyPort ?? ZONE_DEFAULTS.proxy_port,
+      });
       return one(await zones.create(fields).catch(rethrow(name)));
     },
 
@@ -50,6 +67,15 @@ export function createZonesService({
         proxyPath: input.proxy_path,
         proxyPort: input.proxy_port,
       };
+      if (fields.proxyHostname !== undefined || fields.proxyPort !== undefined) {
+        const id = toUuid(input.zone_id);
+        const current = (await zones.list()).find((zone) => zone.id === id);
+        if (!current) throw new ZoneNotFoundError(`zone_id ${input.zone_id}`);
+        refuseConsoleOrigin({
+          proxyHostname: fields.proxyHostname || current.proxyHostname,
+          proxyPort: fields.proxyPort ?? current.proxyPort,
+        });
+      }
       const row = await zones.update(toUuid(input.zone_id), fields).catch(rethrow(name));
       if (!row) throw new ZoneNotFoundError(`zone_id ${input.zone_id}`);
       return one(row);

@@ -54,6 +54,8 @@ describe('sessions on a host name of their own, in Chromium', () => {
       context.waitForEvent('page'),
       page.getByRole('button', { name: `Launch ${friendlyName}` }).click(),
     ]);
+    // The session host does not see the page's login: the link first names whose session it is.
+    await tab.getByRole('link', { name: 'Open grace’s session' }).click({ timeout: LONG });
     await tab.waitForURL(new RegExp(`^${sessionOrigin}/kasm/[0-9a-f]{32}/$`), { timeout: LONG });
     await tab.waitForFunction("document.title === 'Platform test workspace'", undefined, {
       timeout: LONG,

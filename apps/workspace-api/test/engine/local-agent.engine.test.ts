@@ -3,6 +3,7 @@ import { localAgentServices, localEngineUrl, registerLocalAgent } from '../../sr
 import { createHostAudit } from '../../src/audit';
 import { enginePolicy } from '../../src/engines';
 import { createEngines } from '../../src/docker';
+import { consoleOriginOf } from '../../src/zones';
 import { createHarness, type Harness } from '../harness';
 
 let h: Harness;
@@ -17,10 +18,16 @@ const register = (dockerHost: string | undefined) => {
   const engines = createEngines({ policy, log: { warn: () => undefined } });
   return registerLocalAgent({
     engines,
-    ...localAgentServices(h.data, engines, policy),
+    ...localAgentServices(
+      h.data,
+      engines,
+      policy,
+      consoleOriginOf({ ...h.config, PORT: 3001, SESSION_PORT: 3003 }),
+    ),
     dockerHost,
     port: 3001,
     record: createHostAudit(h.data, 'cli').record,
+    sessionPort: 3003,
   });
 };
 
@@ -38,7 +45,7 @@ describe('registerLocalAgent', () => {
     expect(zone).toMatchObject({
       name: 'local',
       proxy_hostname: '$request_host$',
-      proxy_port: 0,
+      proxy_port: 3003,
       proxy_path: '/',
     });
     const events = await h.db.auditEvent.findMany({ orderBy: { createdAt: 'asc' } });
@@ -50,6 +57,17 @@ describe('registerLocalAgent', () => {
     expect(events[1]).toMatchObject({ targetId: agents[0].agent_id, before: null });
   });
 
+  it('moves a zone "local" on the console’s own origin ($request_host$, port 0) to the sessions port', async () => {
+    const zone = (await h.call('get_zones')).json().zones[0];
+    const target_zone = { zone_id: zone.zone_id, proxy_hostname: '$request_host$', proxy_port: 0 };
+    expect((await h.call('update_zone', { target_zone })).statusCode).toBe(200);
+    await register(testDockerHost());
+    expect((await h.call('get_zones')).json().zones[0]).toMatchObject({
+      proxy_hostname: '$request_host$',
+      proxy_port: 3003,
+    });
+  });
+
   it('moves a zone "local" still on the earlier default (localhost) to $request_host$', async () => {
     const zone = (await h.call('get_zones')).json().zones[0];
     const target_zone = { zone_id: zone.zone_id, proxy_hostname: 'localhost', proxy_port: 3001 };
@@ -57,7 +75,7 @@ describe('registerLocalAgent', () => {
     await register(testDockerHost());
     expect((await h.call('get_zones')).json().zones[0]).toMatchObject({
       proxy_hostname: '$request_host$',
-      proxy_port: 0,
+      proxy_port: 3003,
     });
   });
 

@@ -102,6 +102,37 @@ describe('the root page', () => {
     }
   });
 
+  it('keeps the cookies __Host-… and Secure and sign-in links https:// when PUBLIC_URL is https, though the ingress’s hop is plain HTTP and TRUST_PROXY is unset', async () => {
+    const user = await createUser({ username: 'ingress' });
+    const behind = await createHarness(
+      { PUBLIC_URL: 'https://desk.example.com' },
+      { database: h.data },
+    );
+    try {
+      const client = webClient({ ...h, inject: behind.inject } as Harness);
+      const page = await client.get('/');
+      expect(page.cookies.map((c) => c.name)).toContain('__Host-ws_form');
+      const res = await client.post('/sign-in', {
+        username: 'ingress',
+        password: VALID_PASSWORD,
+        _csrf: client.csrf(),
+      });
+      expect(res.statusCode).toBe(303);
+      const cookie = (res.cookies as { name: string; secure?: boolean }[]).find(
+        (c) => c.name === '__Host-ws_session',
+      );
+      expect(cookie?.secure).toBe(true);
+      const link = await behind.inject({
+        method: 'POST',
+        url: '/api/public/get_login',
+        payload: { ...h.admin, target_user: { user_id: user.user_id } },
+      });
+      expect(link.json().url).toMatch(/^https:\/\//);
+    } finally {
+      await behind.close();
+    }
+  });
+
   it('answers a wrong password and an unknown user with the same message', async () => {
     await createUser({ username: 'bob' });
     const wrong = await signIn(webClient(h), 'bob', 'Wr0ng-password');

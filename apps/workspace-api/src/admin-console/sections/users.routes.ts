@@ -3,6 +3,7 @@ import { IdSchema, toUuid, toWireId } from '@platform/schemas';
 import { checkPassword } from '@platform/password-rules';
 import type { GroupsService, MembershipsService } from '../../groups';
 import { LOGIN_LINK_PREFIX, type LoginsService } from '../../logins';
+import { publicProtocol } from '../../domain';
 import type { SessionsService } from '../../sessions';
 import type { UsersService } from '../../users';
 import { sendPage } from '../../web';
@@ -212,7 +213,7 @@ export function usersSection(deps: UsersSectionDeps): AdminSection {
         async (request, reply) => {
           const user = await users.find({ user_id: request.params.userId });
           const token = await logins.createLink({ user_id: user.id });
-          const url = `${request.protocol}://${request.host}${LOGIN_LINK_PREFIX}${token}`;
+          const url = `${publicProtocol(request)}://${request.host}${LOGIN_LINK_PREFIX}${token}`;
           return sendPage(reply, loginLinkPage(personOf(request), user, url));
         },
       );
