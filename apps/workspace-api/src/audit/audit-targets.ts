@@ -85,14 +85,11 @@ export function auditTargetKinds(s: AuditSources): TargetKinds {
     // exec_command_kasm: the session, and the command's digest, user and privileged flag.
     session_command: {
       idField: 'kasm_id',
-      alsoNamedBy: ['exec_config'],
+      refFrom: (body) => ({ kasm_id: body.kasm_id, command: auditedCommand(body.exec_config) }),
       load: async (ref) =>
         typeof ref.kasm_id !== 'string'
           ? null
-          : {
-              ...toKasmResponse(await s.sessions.find(ref.kasm_id)),
-              command: ref.exec_config === undefined ? null : auditedCommand(ref.exec_config),
-            },
+          : { ...toKasmResponse(await s.sessions.find(ref.kasm_id)), command: ref.command ?? null },
     },
     staging_config: byId('staging_config_id', async (id) => {
       const config = (await s.staging.list()).find(sameId(id));
