@@ -40,8 +40,16 @@ function collect(docker: Docker, stream: NodeJS.ReadableStream) {
   return { ended, output: () => output.slice(0, EXEC_OUTPUT_LIMIT) };
 }
 
-const after = (ms: number) =>
-  new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), ms).unref());
+/** Whether `done` settles within `ms` ('done') or not ('late'); the timer goes either way. */
+async function within(done: Promise<void>, ms: number): Promise<'done' | 'late'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
+  try {
+    return await Promise.race([done.then(() => 'done' as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * Runs `command` through the container's `/bin/sh`. With a time limit, a command still running
@@ -70,7 +78,7 @@ export async function runExec(
   const stream = await exec.start({ hijack: true, stdin: false }).catch(fail);
   const run = collect(docker, stream);
   const limit = command.timeoutMs;
-  const late = limit !== undefined && (await Promise.race([run.ended, after(limit)])) === 'late';
+  const late = limit !== undefined && (await within(run.ended, limit)) === 'late';
   if (!late) {
     await run.ended;
     const { ExitCode } = await exec.inspect().catch(fail);
@@ -81,7 +89,7 @@ export async function runExec(
     .catch(fail);
   const killing = await killer.start({ hijack: true, stdin: false }).catch(fail);
   await collect(docker, killing).ended;
-  if ((await Promise.race([run.ended, after(KILL_GRACE_MS)])) === 'late') {
+  if ((await within(run.ended, KILL_GRACE_MS)) === 'late') {
     (stream as NodeJS.ReadableStream & { destroy(): void }).destroy();
   }
   return { exitCode: EXEC_TIMED_OUT, output: run.output(), timedOut: true };
