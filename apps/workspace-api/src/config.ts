@@ -108,6 +108,13 @@ export const ConfigSchema = Type.Object({
     default: 86_400,
     description: 'No keepalive extends a session past this long after its start',
   }),
+  EXEC_COMMAND_TIMEOUT_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 86_400,
+    default: 300,
+    description:
+      'An exec_command_kasm command still running after this long is killed with its children (exit code 124)',
+  }),
   SESSION_LAUNCH_TIMEOUT_SECONDS: Type.Integer({
     minimum: 5,
     maximum: 3600,

@@ -7,6 +7,7 @@ export { apiKeysRoutes } from './api-keys.routes';
 export { toApiKeyResponse } from './api-keys.schemas';
 export { type ApiKeysService, createApiKeysService, type IssuedApiKey } from './api-keys.service';
 export { takeCredentials } from './credentials';
+export { assertHoldsAll } from './grantor-rule';
 export { PermissionSchema } from './api-keys.schemas';
 export {
   denialReason,

@@ -47,6 +47,8 @@ export interface TargetKind {
   idField: string;
   /** Other fields that name it (a user's username). */
   alsoNamedBy?: string[];
+  /** The reference a request gives it, when it is more than its names (an exec's command digest). */
+  refFrom?: (body: Fields) => Fields;
   /** Its wire form, as its read operation answers; null (or a 404 thrown) when there is none. */
   load(ref: Fields): Promise<object | null>;
 }

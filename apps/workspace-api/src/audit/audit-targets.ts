@@ -10,7 +10,7 @@ import {
 } from '../groups';
 import { type ImagesService, toImageResponse } from '../images';
 import { type createRegistryService, toRegistryResponse } from '../registry';
-import { type SessionsService, toKasmResponse } from '../sessions';
+import { auditedCommand, type SessionsService, toKasmResponse } from '../sessions';
 import { type StagingService, toStagingConfigResponse } from '../staging';
 import { toUserResponse, type UsersService } from '../users';
 import { toZoneResponse, type ZonesService } from '../zones';
@@ -82,6 +82,15 @@ export function auditTargetKinds(s: AuditSources): TargetKinds {
       return key ? toApiKeyResponse(key) : null;
     }),
     session: byId('kasm_id', async (id) => toKasmResponse(await s.sessions.find(id))),
+    // exec_command_kasm: the session, and the command's digest, user and privileged flag.
+    session_command: {
+      idField: 'kasm_id',
+      refFrom: (body) => ({ kasm_id: body.kasm_id, command: auditedCommand(body.exec_config) }),
+      load: async (ref) =>
+        typeof ref.kasm_id !== 'string'
+          ? null
+          : { ...toKasmResponse(await s.sessions.find(ref.kasm_id)), command: ref.command ?? null },
+    },
     staging_config: byId('staging_config_id', async (id) => {
       const config = (await s.staging.list()).find(sameId(id));
       return config ? toStagingConfigResponse(config) : null;

@@ -95,6 +95,7 @@ export function createAuditTrail({
     targetIn(type: string, body: unknown): AuditTarget | null {
       const kind = kinds[type];
       if (!kind || !isObject(body)) return null;
+      if (kind.refFrom) return { type, ref: kind.refFrom(body) };
       const nested = body[`target_${type}`];
       const fields = [kind.idField, ...(kind.alsoNamedBy ?? [])];
       const ref = pick(isObject(nested) ? nested : body, fields);

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { PassThrough } from 'node:stream';
 import Docker from 'dockerode';
 import { pack } from 'tar-stream';
 import type { Tracer } from '@platform/tracing';
@@ -11,19 +10,18 @@ import {
   type ContainerFile,
   type ContainerSpec,
   type Engine,
-  type ExecResult,
-  type ExecSpec,
   type EngineTarget,
   type TlsPaths,
 } from '../engines';
 import { SOCKET_HOP_MOUNT } from '../domain';
 import { prepareProfile } from './docker-profile';
+import { containerRunsAsRoot } from './docker-user';
+import { runExec } from './docker-exec';
 import { traceDockerCalls } from './docker-tracing';
 
 // Debian's engine (20.10) speaks 1.41 at most; newer engines still accept it.
 const API_VERSION = 'v1.41';
 const INFO_TIMEOUT_MS = 10_000;
-const EXEC_OUTPUT_LIMIT = 1_048_576;
 /** How long a stopped workspace has to end its programs before the engine kills them. */
 const STOP_GRACE_SECONDS = 10;
 
@@ -71,21 +69,6 @@ async function tarOf(files: readonly ContainerFile[]): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of archive) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
-}
-
-async function collectExec(docker: Docker, stream: NodeJS.ReadableStream): Promise<string> {
-  const out = new PassThrough();
-  let output = '';
-  out.on('data', (chunk: Buffer) => {
-    if (output.length < EXEC_OUTPUT_LIMIT) output += chunk.toString('utf8');
-  });
-  docker.modem.demuxStream(stream, out, out);
-  await new Promise<void>((resolve, reject) => {
-    stream.on('end', resolve);
-    stream.on('close', resolve);
-    stream.on('error', reject);
-  });
-  return output.slice(0, EXEC_OUTPUT_LIMIT);
 }
 
 export function createDockerEngine(target: EngineTarget, tracer: Tracer): Engine {
@@ -179,26 +162,13 @@ export function createDockerEngine(target: EngineTarget, tracer: Tracer): Engine
       return Number(binding.HostPort);
     },
 
-    async exec(containerId, command: ExecSpec): Promise<ExecResult> {
-      const container = docker.getContainer(containerId);
-      const exec = await container
-        .exec({
-          Cmd: ['/bin/sh', '-c', command.cmd],
-          Env: Object.entries(command.env ?? {}).map(([key, value]) => `${key}=${value}`),
-          WorkingDir: command.workdir || undefined,
-          User: command.user || undefined,
-          Privileged: command.privileged ?? false,
-          AttachStdout: true,
-          AttachStderr: true,
-        })
-        .catch(fail('ENGINE_EXEC_REFUSED'));
-      const stream = await exec
-        .start({ hijack: true, stdin: false })
-        .catch(fail('ENGINE_EXEC_REFUSED'));
-      const output = await collectExec(docker, stream);
-      const { ExitCode } = await exec.inspect().catch(fail('ENGINE_EXEC_REFUSED'));
-      return { exitCode: ExitCode ?? -1, output };
-    },
+    exec: (containerId, command) =>
+      runExec(docker, containerId, command, fail('ENGINE_EXEC_REFUSED')),
+
+    runsAsRoot: (containerId, user) =>
+      containerRunsAsRoot(docker.getContainer(containerId), user).catch(
+        fail('ENGINE_EXEC_REFUSED'),
+      ),
 
     async stop(containerId) {
       // 304: stopped already. The workspace's init passes SIGTERM on; its programs end cleanly.

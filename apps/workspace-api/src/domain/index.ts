@@ -23,6 +23,7 @@ export {
   type ConfigAllowances,
   type ConfigNote,
   effectiveConfig,
+  isRootUser,
   NO_ALLOWANCES,
   REASONS,
   type WorkspaceConfig,

@@ -14,6 +14,11 @@ export interface Engine {
   /** Starts a created container; answers the host port its session port is published on. */
   start(containerId: string, sessionPort: number): Promise<number>;
   exec(containerId: string, command: ExecSpec): Promise<ExecResult>;
+  /**
+   * Whether a command run as `user` (none: the image's user) gets uid or gid 0, by the
+   * container's own passwd and group files.
+   */
+  runsAsRoot(containerId: string, user: string | undefined): Promise<boolean>;
   /** Stops a running container and keeps it (and its disk); stopped already is not an error. */
   stop(containerId: string): Promise<void>;
   /** Freezes a running container's processes (docker pause). */
@@ -89,11 +94,15 @@ export interface ExecSpec {
   workdir?: string;
   user?: string;
   privileged?: boolean;
+  /** Past this, the command and the processes it started are killed (exec_command_kasm). */
+  timeoutMs?: number;
 }
 
 export interface ExecResult {
   exitCode: number;
   output: string;
+  /** The command ran past its time limit and was ended. */
+  timedOut?: boolean;
 }
 
 /**

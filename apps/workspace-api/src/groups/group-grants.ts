@@ -1,4 +1,4 @@
-import { type KeyGrant, permissionsLacking } from '../api-keys';
+import { assertHoldsAll, type KeyGrant, permissionsLacking } from '../api-keys';
 import { ForbiddenError } from '../errors';
 
 /**
@@ -29,10 +29,5 @@ export function assertMayChangeMembers(
   grantor: KeyGrant | undefined,
   group: { name: string; permissions: readonly string[] },
 ): void {
-  const lacking = grantor ? permissionsLacking(grantor, group.permissions) : [];
-  if (lacking.length > 0) {
-    throw new ForbiddenError(
-      `The group "${group.name}" grants permissions the caller lacks: ${lacking.join(', ')}`,
-    );
-  }
+  assertHoldsAll(grantor, group.permissions, `The group "${group.name}" grants`);
 }

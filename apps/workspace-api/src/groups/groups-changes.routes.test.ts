@@ -133,6 +133,24 @@ describe('delete_group', () => {
     }
   });
 
+  it('refuses a key holding only groups.delete a group granting what it lacks, which stays with its members', async () => {
+    const group = await createGroup(h, { name: 'Operators', permissions: ['global_admin'] });
+    await createMember(h, group.group_id);
+    const key = await h.issueKey(['groups.delete']);
+    const body = { target_group: { group_id: group.group_id }, force: true };
+    const res = await h.call('delete_group', body, key);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().detail).toContain('permissions the caller lacks: global_admin');
+    expect(await h.db.userGroup.count({ where: { groupId: toUuid(group.group_id) } })).toBe(1);
+    const plain = await createGroup(h, { name: 'Plain' });
+    const deleted = await h.call(
+      'delete_group',
+      { target_group: { group_id: plain.group_id } },
+      key,
+    );
+    expect(deleted.statusCode).toBe(200);
+  });
+
   it('answers 404 for an unknown group and 400 for a force that is not a boolean', async () => {
     expect(
       (await h.call('delete_group', { target_group: { group_id: UNKNOWN_ID } })).json().code,

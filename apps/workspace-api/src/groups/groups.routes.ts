@@ -106,7 +106,11 @@ export const groupsRoutes: FastifyPluginAsyncTypebox<{ groups: GroupsService }> 
       },
     },
     async (request) => {
-      await groups.remove(request.body.target_group.group_id, request.body.force ?? false);
+      await groups.remove(
+        request.body.target_group.group_id,
+        request.body.force ?? false,
+        request.apiKey ?? undefined,
+      );
       return {};
     },
   );

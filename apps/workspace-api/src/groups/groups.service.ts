@@ -8,7 +8,7 @@ import {
   SystemGroupError,
 } from '../errors';
 import type { KeyGrant } from '../api-keys';
-import { assertMayChangePermissions } from './group-grants';
+import { assertMayChangeMembers, assertMayChangePermissions } from './group-grants';
 import type { GroupRow, GroupsRepository } from './groups.repository';
 import type { CreateGroupInput, GetUsersGroupBody, UpdateGroupInput } from './groups.schemas';
 import type { UserRow } from '../users';
@@ -98,10 +98,14 @@ export function createGroupsService({
         .catch(rethrowTaken(name ?? ''));
     },
 
-    /** Refuses system groups always, and groups with members unless forced. */
-    async remove(groupId: string, force: boolean): Promise<void> {
+    /**
+     * Refuses system groups always, groups with members unless forced, and groups granting
+     * permissions `grantor` lacks (deleting one takes them from its members, as removing them would).
+     */
+    async remove(groupId: string, force: boolean, grantor?: KeyGrant): Promise<void> {
       await groups.transaction(async (tx) => {
         const group = await lock(tx, groupId);
+        assertMayChangeMembers(grantor, group);
         if (group.isSystem)
           throw new SystemGroupError(`The system group "${group.name}" cannot be deleted`);
         const count = await groups.countMembers(toUuid(groupId), tx);

@@ -45,7 +45,11 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService }> 
         response: { 200: ImageEnvelopeSchema, ...errorResponses(404) },
       },
     },
-    async (request) => ({ image: toImageResponse(await images.update(request.body.target_image)) }),
+    async (request) => ({
+      image: toImageResponse(
+        await images.update(request.body.target_image, request.apiKey ?? undefined),
+      ),
+    }),
   );
 
   app.post(

@@ -1,6 +1,7 @@
 import { withFieldErrors } from '@platform/errors';
 import { toUuid, toWireId } from '@platform/schemas';
-import { ImageNotFoundError, ProfilePathInvalidError } from '../errors';
+import { ForbiddenError, ImageNotFoundError, ProfilePathInvalidError } from '../errors';
+import { holds, type KeyGrant } from '../api-keys';
 import { decideAccess } from './access';
 import type { GroupsRepository } from '../groups';
 import type { ImageRow, ImagesRepository } from './images.repository';
@@ -17,6 +18,17 @@ export interface AccessAnswer {
 /** What images need of the users feature: its one resolver of `target_user`. */
 export interface ImageUsers {
   find(target: TargetUser): Promise<{ id: string }>;
+}
+
+/** The permissions of which one lets a caller turn on allow_root_exec or allow_plain_http. */
+const ALLOWANCE_PERMISSIONS = ['global_admin', 'settings.modify'] as const;
+
+function assertMayAllow(input: UpdateImageInput, grantor: KeyGrant | undefined): void {
+  const allowing = input.allow_root_exec === true || input.allow_plain_http === true;
+  if (!grantor || !allowing || ALLOWANCE_PERMISSIONS.some((p) => holds(grantor, p))) return;
+  throw new ForbiddenError(
+    'Allowing root commands or plain HTTP needs the global_admin or settings.modify permission',
+  );
 }
 
 export function createImagesService({
@@ -40,8 +52,13 @@ export function createImagesService({
       return image;
     },
 
-    /** Only the fields present change. */
-    async update(input: UpdateImageInput): Promise<ImageRow> {
+    /**
+     * Only the fields present change. Allowing root commands or plain HTTP loosens the host's
+     * guard, not just the workspace: it needs global_admin or settings.modify of `grantor`, not
+     * only images.modify (turning an allowance off needs no more).
+     */
+    async update(input: UpdateImageInput, grantor?: KeyGrant): Promise<ImageRow> {
+      assertMayAllow(input, grantor);
       const path = input.persistent_profile_path;
       const problems = path === undefined ? [] : profilePathProblems(path);
       if (problems.length > 0) {

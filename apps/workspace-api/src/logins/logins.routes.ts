@@ -46,7 +46,7 @@ export const loginsRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
       },
     },
     async (request) => {
-      await logins.logoutUser(request.body.target_user);
+      await logins.logoutUser(request.body.target_user, request.apiKey ?? undefined);
       return {};
     },
   );
@@ -64,7 +64,7 @@ export const loginsRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
       },
     },
     async (request) => {
-      const token = await logins.createLink(request.body.target_user);
+      const token = await logins.createLink(request.body.target_user, request.apiKey ?? undefined);
       // The address the caller reached us at (X-Forwarded-* when TRUST_PROXY allows them).
       return { url: `${publicProtocol(request)}://${request.host}${loginLinkPath(token)}` };
     },

@@ -1,4 +1,5 @@
 import { hashSecret, randomSecret } from '@platform/secrets';
+import type { KeyGrant } from '../api-keys';
 import type { Config } from '../config';
 import { comparePassword, hashPassword, normalizeUsername } from '../domain';
 import {
@@ -36,7 +37,7 @@ export interface SignedIn {
 /** What sign-ins need of the users feature. */
 export type LoginUsers = Pick<
   UsersService,
-  'find' | 'account' | 'credentialsOf' | 'recordFailedLogin' | 'recordSignIn'
+  'find' | 'actedOn' | 'account' | 'credentialsOf' | 'recordFailedLogin' | 'recordSignIn'
 >;
 
 export function createLoginsService({
@@ -111,9 +112,12 @@ export function createLoginsService({
       await logins.endSession(hashSecret(token));
     },
 
-    /** get_login: a one-time sign-in token for the user, valid for LOGIN_LINK_TTL_SECONDS. */
-    async createLink(target: TargetUser): Promise<string> {
-      const { id } = await users.find(target);
+    /**
+     * get_login: a one-time sign-in token for the user, valid for LOGIN_LINK_TTL_SECONDS. The
+     * link gives the user's powers: `grantor` must hold all of them.
+     */
+    async createLink(target: TargetUser, grantor?: KeyGrant): Promise<string> {
+      const { id } = await users.actedOn(target, grantor);
       const token = randomSecret(32);
       const now = Date.now();
       const expiresAt = new Date(now + config.LOGIN_LINK_TTL_SECONDS * 1000);
@@ -140,8 +144,8 @@ export function createLoginsService({
      * Ends every login session of the user, revokes their unused sign-in links, and ends their
      * way into their sessions (grants, connect links, WebSockets).
      */
-    async logoutUser(target: TargetUser): Promise<void> {
-      const { id } = await users.find(target);
+    async logoutUser(target: TargetUser, grantor?: KeyGrant): Promise<void> {
+      const { id } = await users.actedOn(target, grantor);
       await logins.endAllOf(id);
       await onRevoked(id);
     },

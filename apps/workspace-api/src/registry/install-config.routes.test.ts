@@ -105,6 +105,24 @@ describe('a registry entry’s run_config and exec_config', () => {
     expect(off.json().image).toMatchObject({ allow_root_exec: true, allow_plain_http: false });
   });
 
+  it('refuses the allowances to a key holding only images.modify, and lets settings.modify set them', async () => {
+    const { image } = (await install()).json();
+    const imageKey = await h.issueKey(['images.modify']);
+    for (const allowance of ['allow_root_exec', 'allow_plain_http']) {
+      const body = { target_image: { image_id: image.image_id, [allowance]: true } };
+      const res = await h.call('update_image', body, imageKey);
+      expect(res.statusCode).toBe(403);
+      expect(res.json().detail).toContain('global_admin or settings.modify');
+    }
+    const stored = (await h.call('get_images')).json().images[0];
+    expect(stored).toMatchObject({ allow_root_exec: false, allow_plain_http: false });
+    const settingsKey = await h.issueKey(['images.modify', 'settings.modify']);
+    const body = { target_image: { image_id: image.image_id, allow_root_exec: true } };
+    expect((await h.call('update_image', body, settingsKey)).statusCode).toBe(200);
+    const off = { target_image: { image_id: image.image_id, allow_root_exec: false } };
+    expect((await h.call('update_image', off, imageKey)).statusCode).toBe(200);
+  });
+
   it('keeps the allowances out of a refresh and a reinstall: a registry never sets them', async () => {
     const { image } = (await install()).json();
     await h.call('delete_image', { target_image: { image_id: image.image_id } });

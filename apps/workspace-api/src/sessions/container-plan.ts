@@ -28,6 +28,8 @@ export type LaunchSteps =
       container: ContainerSpec;
       endpoint: SessionEndpoint;
       exec: ExecSpec[];
+      /** Whether a step's user may resolve to root in the container (allow_root_exec). */
+      rootExecAllowed: boolean;
       /** What the workspace's config asked for and the session does not get, with why. */
       ignored: ConfigNote[];
     }
@@ -145,6 +147,7 @@ export function launchSteps({
       })),
     },
     exec: execSteps(config.execConfig, { KASM_URL: env.KASM_URL }),
+    rootExecAllowed: plan.image.allowRootExec === true,
     ignored: config.ignored,
   };
 }

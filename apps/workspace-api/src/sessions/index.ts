@@ -21,3 +21,4 @@ export {
   type StagingPool,
   StagingRefusedError,
 } from './staged-pools';
+export { auditedCommand } from './exec-rule';

@@ -120,7 +120,16 @@ export function createSessionLauncher(options: LauncherOptions) {
         launchTimeline: timeline.begin('start'),
       });
       const published = await engine.start(containerId, steps.endpoint.port);
-      for (const step of steps.exec) {
+      for (const planned of steps.exec) {
+        // `root` by name was withheld at planning; a name the container maps to uid or gid 0
+        // (`toor`) is found only here, and runs as the image's user in the same way.
+        const asRoot =
+          !steps.rootExecAllowed &&
+          !!planned.user &&
+          (await engine.runsAsRoot(containerId, planned.user));
+        if (asRoot)
+          log.warn({ kasmId: row.id, user: planned.user }, 'start-up command user is root');
+        const step = asRoot ? { ...planned, user: undefined } : planned;
         const result = await engine.exec(containerId, step);
         if (result.exitCode !== 0) {
           // The command's output may hold anything the container printed: the log has it, not the session.

@@ -121,6 +121,16 @@ describe('session operations', () => {
     }
   });
 
+  it('refuses get_kasm_screenshot to a key holding only sessions.view: a screen shows the user’s work', async () => {
+    const kasm_id = toWireId(randomUUID());
+    const viewer = await h.issueKey(['sessions.view']);
+    const refused = await h.call('get_kasm_screenshot', { kasm_id }, viewer);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().detail).toContain('sessions.modify');
+    const modifier = await h.issueKey(['sessions.modify']);
+    expect((await h.call('get_kasm_screenshot', { kasm_id }, modifier)).statusCode).toBe(404);
+  });
+
   it('answer 400 for a malformed id, a missing user_id and an environment value that is not text', async () => {
     expect((await h.call('get_kasm_status', { kasm_id: 'nope' })).statusCode).toBe(400);
     expect((await h.call('request_kasm', { image_id: toWireId(randomUUID()) })).statusCode).toBe(

@@ -133,18 +133,18 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsServi
   app.post(
     '/exec_command_kasm',
     {
-      config: { permission: 'sessions.modify', audit: 'session' },
+      config: { permission: 'sessions.modify', audit: 'session_command' },
       schema: {
         tags,
         security,
         summary:
-          'Run a command inside a running session; answers the session, the exit code and output',
+          'Run a command inside a running session (as root or privileged: global_admin); answers the session, the exit code and output',
         body: ExecCommandBodySchema,
         response: { 200: ExecResultSchema, ...errorResponses(404, 409, 502) },
       },
     },
     async (request) => {
-      const result = await sessions.exec(request.body);
+      const result = await sessions.exec(request.body, request.apiKey ?? undefined);
       return {
         kasm: toKasmResponse(result.row),
         kasm_id: toWireId(request.body.kasm_id),
@@ -187,7 +187,8 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsServi
   app.post(
     '/get_kasm_screenshot',
     {
-      config: { permission: 'sessions.view' },
+      // The user's screen shows what they work on: more than the session's status (sessions.view).
+      config: { permission: 'sessions.modify', audit: 'session' },
       schema: {
         tags,
         security,

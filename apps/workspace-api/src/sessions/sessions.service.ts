@@ -4,7 +4,9 @@ import { hashSecret, randomSecret } from '@platform/secrets';
 import { toUuid, toWireId } from '@platform/schemas';
 import { inSpan, type Tracer } from '@platform/tracing';
 import type { AgentsRepository } from '../agents';
+import type { KeyGrant } from '../api-keys';
 import type { Config } from '../config';
+import { assertMayRun } from './exec-rule';
 import type { Tx } from '../db';
 import { EngineError, type Engines } from '../engines';
 import {
@@ -266,20 +268,29 @@ export function createSessionsService(deps: SessionsDeps) {
       return { usageReached: wanted >= row.hardExpiresAt.getTime(), expiresAt };
     },
 
-    async exec(input: ExecCommandBody) {
+    /**
+     * exec_command_kasm: as root or privileged only for a `grantor` holding global_admin; a
+     * command still running after EXEC_COMMAND_TIMEOUT_SECONDS is killed with its children.
+     */
+    async exec(input: ExecCommandBody, grantor?: KeyGrant) {
       const row = await load(input.kasm_id, input.user_id);
-      if (row.status !== 'running' || !row.containerId) {
+      const containerId = row.containerId;
+      if (row.status !== 'running' || !containerId) {
         throw new KasmNotRunningError(`The session is ${row.status}`);
       }
       const command = input.exec_config;
+      const engine = engines.forAgent(row.agent);
+      const user = command.user ?? undefined;
       let result;
       try {
-        result = await engines.forAgent(row.agent).exec(row.containerId, {
+        await assertMayRun(grantor, command, () => engine.runsAsRoot(containerId, user));
+        result = await engine.exec(containerId, {
           cmd: command.cmd,
           env: command.environment ?? undefined,
           workdir: command.workdir ?? undefined,
-          user: command.user ?? undefined,
+          user,
           privileged: command.privileged ?? false,
+          timeoutMs: config.EXEC_COMMAND_TIMEOUT_SECONDS * 1000,
         });
       } catch (error) {
         if (error instanceof EngineError) throw new EngineFailedError(error.message);

@@ -13,6 +13,11 @@ export interface ApplyOptions {
   dryRun: boolean;
   /** Records this apply's changes in its transaction instead of the service's own recorder. */
   recordChanges?: (tx: Tx, changes: SettingsChange[]) => Promise<void>;
+  /**
+   * Refuses (throws) the changes about to be written, inside the apply's transaction: what the
+   * caller may write is judged on exactly what is written, not on an earlier dry run.
+   */
+  checkChanges?: (changes: SettingsChange[]) => void;
 }
 
 export type ApplyResult =
@@ -47,6 +52,11 @@ export function createSettingsService({
   consoleOrigin?: ConsoleOrigin;
   /** Records an apply's changes (the audit trail) in its transaction, before it commits. */
   recordChanges?: (tx: Tx, changes: SettingsChange[]) => Promise<void>;
+  /**
+   * Refuses (throws) the changes about to be written, inside the apply's transaction: what the
+   * caller may write is judged on exactly what is written, not on an earlier dry run.
+   */
+  checkChanges?: (changes: SettingsChange[]) => void;
 }) {
   return {
     /**
@@ -72,6 +82,7 @@ export function createSettingsService({
           return { status: 'unchanged', problems: [], changes: [], written: 0 };
         if (options.dryRun)
           return { status: 'dry_run', problems: [], changes: plan.changes, written: 0 };
+        options.checkChanges?.(plan.changes);
         await settings.writeChanges(tx, plan.changes, current);
         await (options.recordChanges ?? recordChanges)?.(tx, plan.changes);
         return {

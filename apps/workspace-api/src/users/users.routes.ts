@@ -106,7 +106,11 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: UserEnvelopeSchema, ...errorResponses(404, 409) },
       },
     },
-    async (request) => ({ user: toUserResponse(await users.update(request.body.target_user)) }),
+    async (request) => ({
+      user: toUserResponse(
+        await users.update(request.body.target_user, request.apiKey ?? undefined),
+      ),
+    }),
   );
 
   app.post(
@@ -122,7 +126,11 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      await users.remove(request.body.target_user, request.body.force ?? false);
+      await users.remove(
+        request.body.target_user,
+        request.body.force ?? false,
+        request.apiKey ?? undefined,
+      );
       return {};
     },
   );

@@ -1,4 +1,5 @@
 import { ValidationFailedError, withFieldErrors } from '@platform/errors';
+import { assertHoldsAll, type KeyGrant } from '../api-keys';
 import type { Config } from '../config';
 import { isUniqueViolation, type Tx } from '../db';
 import type { TargetUser } from '../api';
@@ -64,10 +65,11 @@ export type UserRevoked = (userId: string) => Promise<void>;
 const revokes = (input: UpdateUserBody['target_user']) =>
   input.locked === true || input.disabled === true || input.password !== undefined;
 
-/** What users need of the groups feature: every new user joins All Users; members' count. */
+/** What users need of the groups feature: every new user joins All Users; members' count; what a user holds. */
 export interface UserMemberships {
   addMember(userId: string, groupId: string, tx: Tx): Promise<void>;
   countMembers(groupId: string): Promise<number>;
+  permissionsOf(userId: string): Promise<string[]>;
 }
 
 export type UsersListing =
@@ -95,9 +97,24 @@ export function createUsersService({
 
   const { find, idOf } = createTargetUserResolver(users);
 
+  /**
+   * The user `target` names, for an operation acting on them (get_login, logout_user,
+   * update_user, delete_user): refused unless `grantor` holds every permission the user's groups
+   * grant, as memberships and keys are (no more than the caller holds).
+   */
+  async function actedOn(target: TargetUser, grantor: KeyGrant | undefined): Promise<UserRow> {
+    const user = await find(target);
+    if (grantor) {
+      const held = await memberships.permissionsOf(user.id);
+      assertHoldsAll(grantor, held, `The user "${user.username}" holds`);
+    }
+    return user;
+  }
+
   return {
     find,
     idOf,
+    actedOn,
 
     /** A group's members by username, and how many it has (the groups feature checks the group). */
     async inGroup(groupId: string, page: number, pageSize: number) {
@@ -173,11 +190,11 @@ export function createUsersService({
     /**
      * Only the fields present change, in one statement. By user_id a username renames; without
      * one, the username names the user. A new password also ends every login session, in the
-     * same transaction.
+     * same transaction. With a `grantor`, the rule of `actedOn` applies.
      */
-    async update(input: UpdateUserBody['target_user']): Promise<UserRow> {
+    async update(input: UpdateUserBody['target_user'], grantor?: KeyGrant): Promise<UserRow> {
       const byId = input.user_id !== undefined;
-      const id = await idOf(input);
+      const id = grantor ? (await actedOn(input, grantor)).id : await idOf(input);
       const username =
         byId && input.username !== undefined ? checkUsername(input.username) : undefined;
       const passwordHash =
@@ -200,9 +217,12 @@ export function createUsersService({
       return user;
     },
 
-    /** Refuses while the user has live sessions unless forced, which destroys them first. */
-    async remove(target: TargetUser, force: boolean): Promise<void> {
-      const { id } = await find(target);
+    /**
+     * Refuses while the user has live sessions unless forced, which destroys them first; with a
+     * `grantor`, the rule of `actedOn` applies.
+     */
+    async remove(target: TargetUser, force: boolean, grantor?: KeyGrant): Promise<void> {
+      const { id } = await actedOn(target, grantor);
       if ((await sessions.countLive(id)) > 0) {
         if (!force) throw new UserHasSessionsError();
         await sessions.destroyAllOf(id);

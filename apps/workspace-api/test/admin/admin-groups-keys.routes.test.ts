@@ -90,6 +90,16 @@ describe('the Groups section', () => {
     const res = await submit(client, page, `${page}/members/add`, { username: 'mallory' });
     expect(res.statusCode).toBe(403);
   });
+
+  it('refuses a person without global_admin the deletion of a group granting it, which stays', async () => {
+    const { client } = await signedInWith(h, ['groups.view', 'groups.delete']);
+    const powerful = await createGroup(h, { name: 'Root-like', permissions: ['global_admin'] });
+    const page = `/admin/groups/${powerful.group_id}`;
+    const res = await submit(client, page, `${page}/delete`);
+    expect(res.statusCode).toBe(403);
+    expect(res.body).toContain('global_admin');
+    expect(await h.db.group.count({ where: { name: 'Root-like' } })).toBe(1);
+  });
 });
 
 describe('the API keys section', () => {

@@ -1,5 +1,5 @@
 import { createHarness, type Harness } from '../harness';
-import { createGroup, createMember } from '../group-factories';
+import { ADMINISTRATORS, createGroup, createMember } from '../group-factories';
 import { VALID_PASSWORD } from '../factories';
 import { signedInWith, submit } from './admin-fixtures';
 
@@ -162,5 +162,26 @@ describe('the Users section', () => {
     const res = await submit(client, page, `${page}/update`, { username: 'hacked' });
     expect(res.statusCode).toBe(403);
     expect(await userNamed('frank')).toBeTruthy();
+  });
+
+  it('refuses a person holding users.* but not global_admin a sign-in link, an edit or a password for an administrator', async () => {
+    const person = ['users.view', 'users.modify', 'users.auth_session'];
+    const { client } = await signedInWith(h, person);
+    const admin = await createMember(h, ADMINISTRATORS, 'root-admin');
+    const before = await h.db.user.findUniqueOrThrow({ where: { username: 'root-admin' } });
+    const page = `/admin/users/${admin.user_id}`;
+    const link = await submit(client, page, `${page}/login-link`);
+    expect(link.statusCode).toBe(403);
+    expect(link.body).toContain('global_admin');
+    expect(await h.db.loginLink.count()).toBe(0);
+    const edit = await submit(client, page, `${page}/update`, {
+      username: 'root-admin',
+      locked: 'on',
+    });
+    expect(edit.statusCode).toBe(403);
+    const password = await submit(client, page, `${page}/password`, { password: 'An0ther-pass' });
+    expect(password.statusCode).toBe(403);
+    const after = await h.db.user.findUniqueOrThrow({ where: { username: 'root-admin' } });
+    expect(after).toMatchObject({ locked: false, passwordHash: before.passwordHash });
   });
 });

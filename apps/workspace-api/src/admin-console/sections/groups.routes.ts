@@ -130,7 +130,7 @@ export function groupsSection({
           schema: { hide: true, params: GroupParams },
         },
         async (request, reply) => {
-          await groups.remove(request.params.groupId, true);
+          await groups.remove(request.params.groupId, true, personOf(request).grant);
           return reply.redirect('/admin/groups?done=deleted', 303);
         },
       );

@@ -101,11 +101,11 @@ export function settingsCodeSection({
             const stale = planned.status === 'dry_run';
             return sendPage(reply, settingsResultPage(person, planned, file, dryRun, stale));
           }
-          requireGrantsOf(person, planned.changes);
           const context = consoleContext(request);
           const options: ApplyOptions = {
             ...dryRun,
             dryRun: false,
+            checkChanges: (changes) => requireGrantsOf(person, changes),
             recordChanges: async (tx, changes) => {
               if (context) await audit.recordIn(tx, context, auditedSettingsChanges(changes));
             },

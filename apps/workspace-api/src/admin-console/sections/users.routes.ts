@@ -148,12 +148,15 @@ export function usersSection(deps: UsersSectionDeps): AdminSection {
         },
         async (request, reply) => {
           const { locked, disabled, ...fields } = request.body;
-          const user = await users.update({
-            user_id: request.params.userId,
-            ...fields,
-            locked: ticked(locked),
-            disabled: ticked(disabled),
-          });
+          const user = await users.update(
+            {
+              user_id: request.params.userId,
+              ...fields,
+              locked: ticked(locked),
+              disabled: ticked(disabled),
+            },
+            personOf(request).grant,
+          );
           return reply.redirect(back(user.id, 'saved'), 303);
         },
       );
@@ -170,7 +173,7 @@ export function usersSection(deps: UsersSectionDeps): AdminSection {
         },
         async (request, reply) => {
           const user_id = request.params.userId;
-          await users.update({ user_id, password: request.body.password });
+          await users.update({ user_id, password: request.body.password }, personOf(request).grant);
           return reply.redirect(back(user_id, 'password'), 303);
         },
       );
@@ -211,10 +214,11 @@ export function usersSection(deps: UsersSectionDeps): AdminSection {
           schema: { hide: true, params: UserParams },
         },
         async (request, reply) => {
+          const person = personOf(request);
           const user = await users.find({ user_id: request.params.userId });
-          const token = await logins.createLink({ user_id: user.id });
+          const token = await logins.createLink({ user_id: user.id }, person.grant);
           const url = `${publicProtocol(request)}://${request.host}${LOGIN_LINK_PREFIX}${token}`;
-          return sendPage(reply, loginLinkPage(personOf(request), user, url));
+          return sendPage(reply, loginLinkPage(person, user, url));
         },
       );
     },

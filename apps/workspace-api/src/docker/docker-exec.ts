@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import { PassThrough } from 'node:stream';
+import type Docker from 'dockerode';
+import type { ExecResult, ExecSpec } from '../engines';
+
+const EXEC_OUTPUT_LIMIT = 1_048_576;
+/** The exit code of a command ended at its time limit, as coreutils' `timeout` answers. */
+export const EXEC_TIMED_OUT = 124;
+/** Each command's processes carry it (children inherit it), so that they can be found to end. */
+const MARK = 'WORKSPACE_EXEC_ID';
+/** How long the output may still take once the command's processes were killed. */
+const KILL_GRACE_MS = 5_000;
+
+/**
+ * Kills, as root inside the container, every process carrying the command's mark in its
+ * environment: the command and whatever it started. Only `sh`, `tr` and `grep` are needed, which
+ * busybox, Debian and Ubuntu (Kasm's images) all have; the engine's own view of PIDs is the
+ * host's, which a remote engine's client cannot use.
+ */
+function killScript(mark: string): string {
+  return [
+    'for p in /proc/[0-9]*; do',
+    `  tr '\\000' '\\n' < "$p/environ" 2>/dev/null | grep -qx '${MARK}=${mark}' && kill -KILL "\${p#/proc/}" 2>/dev/null`,
+    'done; true',
+  ].join('\n');
+}
+
+function collect(docker: Docker, stream: NodeJS.ReadableStream) {
+  const out = new PassThrough();
+  let output = '';
+  out.on('data', (chunk: Buffer) => {
+    if (output.length < EXEC_OUTPUT_LIMIT) output += chunk.toString('utf8');
+  });
+  docker.modem.demuxStream(stream, out, out);
+  const ended = new Promise<void>((resolve, reject) => {
+    stream.on('end', resolve);
+    stream.on('close', resolve);
+    stream.on('error', reject);
+  });
+  return { ended, output: () => output.slice(0, EXEC_OUTPUT_LIMIT) };
+}
+
+/** Whether `done` settles within `ms` ('done') or not ('late'); the timer goes either way. */
+async function within(done: Promise<void>, ms: number): Promise<'done' | 'late'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
+  try {
+    return await Promise.race([done.then(() => 'done' as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Runs `command` through the container's `/bin/sh`. With a time limit, a command still running
+ * at its end is killed with its children, and answers EXEC_TIMED_OUT with the output so far.
+ */
+export async function runExec(
+  docker: Docker,
+  containerId: string,
+  command: ExecSpec,
+  fail: (error: unknown) => never,
+): Promise<ExecResult> {
+  const container = docker.getContainer(containerId);
+  const mark = randomBytes(16).toString('hex');
+  const env = Object.entries(command.env ?? {}).map(([key, value]) => `${key}=${value}`);
+  const exec = await container
+    .exec({
+      Cmd: ['/bin/sh', '-c', command.cmd],
+      Env: [...env, `${MARK}=${mark}`],
+      WorkingDir: command.workdir || undefined,
+      User: command.user || undefined,
+      Privileged: command.privileged ?? false,
+      AttachStdout: true,
+      AttachStderr: true,
+    })
+    .catch(fail);
+  const stream = await exec.start({ hijack: true, stdin: false }).catch(fail);
+  const run = collect(docker, stream);
+  const limit = command.timeoutMs;
+  const late = limit !== undefined && (await within(run.ended, limit)) === 'late';
+  if (!late) {
+    await run.ended;
+    const { ExitCode } = await exec.inspect().catch(fail);
+    return { exitCode: ExitCode ?? -1, output: run.output() };
+  }
+  const killer = await container
+    .exec({ Cmd: ['/bin/sh', '-c', killScript(mark)], User: '0', AttachStdout: true })
+    .catch(fail);
+  const killing = await killer.start({ hijack: true, stdin: false }).catch(fail);
+  await collect(docker, killing).ended;
+  if ((await within(run.ended, KILL_GRACE_MS)) === 'late') {
+    (stream as NodeJS.ReadableStream & { destroy(): void }).destroy();
+  }
+  return { exitCode: EXEC_TIMED_OUT, output: run.output(), timedOut: true };
+}
