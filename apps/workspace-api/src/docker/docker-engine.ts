@@ -16,8 +16,13 @@ import {
   type EngineTarget,
   type TlsPaths,
 } from '../engines';
-import { SOCKET_HOP_MOUNT } from '../domain';
 import { prepareProfile } from './docker-profile';
+import {
+  createSessionNetwork,
+  listSessionNetworks,
+  removeSessionNetworks,
+} from './docker-session-network';
+import { hopMount, startHopServer } from './docker-socket-hop';
 import { traceDockerCalls } from './docker-tracing';
 
 // Debian's engine (20.10) speaks 1.41 at most; newer engines still accept it.
@@ -138,12 +143,12 @@ export function createDockerEngine(target: EngineTarget, tracer: Tracer): Engine
         Source: await prepareProfile(docker, spec.sessionId, spec.image, spec.profile),
         Target: spec.profile.home,
       };
-      const socketFolder = spec.socketFolder && {
-        Type: 'bind' as const,
-        Source: spec.socketFolder,
-        Target: SOCKET_HOP_MOUNT,
-      };
+      const socketFolder = await hopMount(docker, spec.image, spec.socketFolder).catch(
+        fail('ENGINE_CREATE_REFUSED'),
+      );
       const mounts = [profile, socketFolder].filter((m) => !!m);
+      const network = await createSessionNetwork(docker, spec.sessionId);
+      const { fences } = spec;
       const container = await docker
         .createContainer({
           name: `session-${spec.sessionId}`,
@@ -159,6 +164,11 @@ export function createDockerEngine(target: EngineTarget, tracer: Tracer): Engine
             Mounts: mounts.length > 0 ? mounts : undefined,
             PortBindings: { [port]: [{ HostIp: publishOn, HostPort: '' }] },
             Init: true,
+            NetworkMode: network,
+            CapDrop: ['ALL'],
+            CapAdd: fences.capAdd.length > 0 ? [...fences.capAdd] : undefined,
+            SecurityOpt: fences.noNewPrivileges ? ['no-new-privileges'] : undefined,
+            PidsLimit: fences.pidsLimit,
           },
         })
         .catch(fail('ENGINE_CREATE_REFUSED'));
@@ -176,6 +186,7 @@ export function createDockerEngine(target: EngineTarget, tracer: Tracer): Engine
       const inspected = await container.inspect().catch(fail('ENGINE_START_REFUSED'));
       const binding = inspected.NetworkSettings.Ports?.[`${sessionPort}/tcp`]?.[0];
       if (!binding) throw new EngineError('ENGINE_PORT_MISSING', `port ${sessionPort}`);
+      await startHopServer(container, inspected).catch(fail('ENGINE_START_REFUSED'));
       return Number(binding.HostPort);
     },
 
@@ -233,6 +244,7 @@ export function createDockerEngine(target: EngineTarget, tracer: Tracer): Engine
               : fail('ENGINE_REMOVE_REFUSED')(error),
           );
       }
+      await removeSessionNetworks(docker, sessionId);
     },
 
     async listSessions() {
@@ -245,5 +257,7 @@ export function createDockerEngine(target: EngineTarget, tracer: Tracer): Engine
         running: c.State === 'running',
       }));
     },
+
+    listSessionNetworks: () => listSessionNetworks(docker),
   };
 }

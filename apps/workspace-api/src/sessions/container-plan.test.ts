@@ -46,8 +46,25 @@ describe('launchSteps', () => {
       },
       sessionPort: 6901,
       files: [],
+      fences: { capAdd: [], noNewPrivileges: true, pidsLimit: 1024 },
     });
     expect(result.exec).toEqual([]);
+  });
+
+  it('drops every capability, forbids new privileges and bounds processes, whatever run_config asks', () => {
+    const asked = {
+      cap_add: ['NET_RAW', 'SYS_ADMIN'],
+      cap_drop: [],
+      privileged: true,
+      security_opt: ['no-new-privileges=false'],
+      pids_limit: -1,
+      network_mode: 'bridge',
+    };
+    const result = steps(plan({}, asked));
+    expect(result.container.fences).toEqual({ capAdd: [], noNewPrivileges: true, pidsLimit: 1024 });
+    expect(result.ignored.map((note) => note.key)).toEqual(
+      expect.arrayContaining(['run_config.cap_add', 'run_config.security_opt']),
+    );
   });
 
   it('takes port, scheme, shm_size, hostname and home from run_config', () => {

@@ -1,5 +1,5 @@
 import { type ConfigNote, effectiveConfig, socketFolderOf } from '../domain';
-import type { ContainerSpec, ExecSpec, ProfileUser } from '../engines';
+import type { ContainerFences, ContainerSpec, ExecSpec, ProfileUser } from '../engines';
 import type { LaunchPlan } from '../launch-plan';
 import { profileFolder } from './profile-folder';
 
@@ -36,6 +36,18 @@ export type LaunchSteps =
 // Kasm images keep the user's home here and serve KasmVNC over HTTPS on 6901.
 const KASM_HOME = '/home/kasm-user';
 const KASM_PORT = 6901;
+
+/**
+ * Every session's container, whatever its image asks: no capability (Kasm's images and the
+ * platform's run as uid 1000 and need none; a root process gets none, so no raw sockets, no
+ * chown of others' files, no mounts), no privileges gained through setuid programs or file
+ * capabilities, and a bounded process table (threads count: Firefox holds a few hundred).
+ */
+export const SESSION_FENCES: ContainerFences = {
+  capAdd: [],
+  noNewPrivileges: true,
+  pidsLimit: 1024,
+};
 const SIZE = /^(\d+(?:\.\d+)?)\s*([kmg]?)b?$/i;
 const UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
 
@@ -143,6 +155,7 @@ export function launchSteps({
         content: m.content,
         executable: m.executable,
       })),
+      fences: SESSION_FENCES,
     },
     exec: execSteps(config.execConfig, { KASM_URL: env.KASM_URL }),
     ignored: config.ignored,
