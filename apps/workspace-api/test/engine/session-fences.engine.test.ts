@@ -166,11 +166,12 @@ describe('the socket hop’s folder', () => {
 
     const attempt = await run(
       kasmId,
-      'rm -f /run/workspace-platform/websockify.sock; touch /run/workspace-platform/x; ' +
-        'kill -9 $(pidof node); ls /run/workspace-platform',
+      '{ rm -f /run/workspace-platform/websockify.sock; touch /run/workspace-platform/x; ' +
+        'kill -9 $(pidof node); } 2>&1; ls /run/workspace-platform',
       '1000',
     );
     expect(attempt.output).toContain('Permission denied');
+    expect(attempt.output).toContain('Operation not permitted');
     expect(attempt.output).toMatch(/websockify\.sock\n$/);
     const net = await import('node:net');
     const answer = await new Promise<string>((resolve, reject) => {
