@@ -1,14 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { PassThrough } from 'node:stream';
 import Docker from 'dockerode';
-import { pack } from 'tar-stream';
 import type { Tracer } from '@platform/tracing';
+import { collectExec, tarOf } from './docker-exec-io';
 import { connectionFailure, describeDockerError, statusOf } from './docker-errors';
 import {
   EngineError,
   type EngineFailure,
   SESSION_LABEL,
-  type ContainerFile,
   type ContainerSpec,
   type Engine,
   type ExecResult,
@@ -17,6 +15,7 @@ import {
   type TlsPaths,
 } from '../engines';
 import { prepareProfile } from './docker-profile';
+import { startsAsRoot } from './profile-user';
 import {
   createSessionNetwork,
   listSessionNetworks,
@@ -28,7 +27,6 @@ import { traceDockerCalls } from './docker-tracing';
 // Debian's engine (20.10) speaks 1.41 at most; newer engines still accept it.
 const API_VERSION = 'v1.41';
 const INFO_TIMEOUT_MS = 10_000;
-const EXEC_OUTPUT_LIMIT = 1_048_576;
 /** How long a stopped workspace has to end its programs before the engine kills them. */
 const STOP_GRACE_SECONDS = 10;
 
@@ -62,35 +60,6 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
     timer = setTimeout(() => reject(new EngineError('ENGINE_TIMEOUT', `${what} ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-async function tarOf(files: readonly ContainerFile[]): Promise<Buffer> {
-  const archive = pack();
-  for (const file of files) {
-    archive.entry(
-      { name: file.path.replace(/^\/+/, ''), mode: file.executable ? 0o755 : 0o644 },
-      file.content,
-    );
-  }
-  archive.finalize();
-  const chunks: Buffer[] = [];
-  for await (const chunk of archive) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
-async function collectExec(docker: Docker, stream: NodeJS.ReadableStream): Promise<string> {
-  const out = new PassThrough();
-  let output = '';
-  out.on('data', (chunk: Buffer) => {
-    if (output.length < EXEC_OUTPUT_LIMIT) output += chunk.toString('utf8');
-  });
-  docker.modem.demuxStream(stream, out, out);
-  await new Promise<void>((resolve, reject) => {
-    stream.on('end', resolve);
-    stream.on('close', resolve);
-    stream.on('error', reject);
-  });
-  return output.slice(0, EXEC_OUTPUT_LIMIT);
 }
 
 export function createDockerEngine(target: EngineTarget, tracer: Tracer): Engine {
@@ -143,12 +112,14 @@ export function createDockerEngine(target: EngineTarget, tracer: Tracer): Engine
         Source: await prepareProfile(docker, spec.sessionId, spec.image, spec.profile),
         Target: spec.profile.home,
       };
-      const socketFolder = await hopMount(docker, spec.image, spec.socketFolder).catch(
-        fail('ENGINE_CREATE_REFUSED'),
-      );
-      const mounts = [profile, socketFolder].filter((m) => !!m);
+      const image = await docker
+        .getImage(spec.image)
+        .inspect()
+        .catch(fail('ENGINE_CREATE_REFUSED'));
+      const mounts = [profile, hopMount(image, spec.socketFolder)].filter((m) => !!m);
       const network = await createSessionNetwork(docker, spec.sessionId);
       const { fences } = spec;
+      const capAdd = startsAsRoot(image.Config?.User ?? '') ? fences.rootCapAdd : fences.capAdd;
       const container = await docker
         .createContainer({
           name: `session-${spec.sessionId}`,
@@ -166,7 +137,7 @@ export function createDockerEngine(target: EngineTarget, tracer: Tracer): Engine
             Init: true,
             NetworkMode: network,
             CapDrop: ['ALL'],
-            CapAdd: fences.capAdd.length > 0 ? [...fences.capAdd] : undefined,
+            CapAdd: capAdd.length > 0 ? [...capAdd] : undefined,
             SecurityOpt: fences.noNewPrivileges ? ['no-new-privileges'] : undefined,
             PidsLimit: fences.pidsLimit,
           },

@@ -5,10 +5,8 @@ import { SOCKET_HOP_LABEL, SOCKET_HOP_MOUNT } from '../domain';
  * The hop folder's mount, only for an image that declares the hop (SOCKET_HOP_LABEL): any other
  * image, Kasm's among them, never sees the folder.
  */
-export async function hopMount(docker: Docker, image: string, folder: string | undefined) {
-  if (!folder) return undefined;
-  const info = await docker.getImage(image).inspect();
-  if (!info.Config?.Labels?.[SOCKET_HOP_LABEL]) return undefined;
+export function hopMount(image: Docker.ImageInspectInfo, folder: string | undefined) {
+  if (!folder || !image.Config?.Labels?.[SOCKET_HOP_LABEL]) return undefined;
   return { Type: 'bind' as const, Source: folder, Target: SOCKET_HOP_MOUNT };
 }
 
@@ -26,5 +24,7 @@ export async function startHopServer(
   const mounted = inspected.Mounts.some((m) => m.Destination === SOCKET_HOP_MOUNT);
   if (!command || !mounted) return;
   const exec = await container.exec({ Cmd: ['/bin/sh', '-c', command], User: '0' });
-  await exec.start({ Detach: true });
+  const answer = await exec.start({ Detach: true });
+  // The engine answers at once, with an empty body: read, so that its connection closes.
+  answer.resume();
 }

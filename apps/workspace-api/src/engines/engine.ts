@@ -74,8 +74,10 @@ export interface ContainerSpec {
 
 /** What every session container is held to, whatever its image (container-plan.ts). */
 export interface ContainerFences {
-  /** Capabilities kept; every other one is dropped. */
+  /** Capabilities kept for an image that runs as a non-root user; every other one is dropped. */
   capAdd: readonly string[];
+  /** Capabilities kept for an image that starts as root (and usually drops to its user). */
+  rootCapAdd: readonly string[];
   /** No process gains privileges through exec (setuid, file capabilities). */
   noNewPrivileges: boolean;
   /** Processes and threads the container may hold at once. */

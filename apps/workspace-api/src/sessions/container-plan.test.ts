@@ -1,7 +1,7 @@
 import { samplePlan as plan } from '../../test/launch-plan-fixtures';
 import { REASONS } from '../domain';
 import type { LaunchPlan } from '../launch-plan';
-import { launchSteps, parseSize } from './container-plan';
+import { launchSteps, parseSize, SESSION_FENCES } from './container-plan';
 
 const GB = 1024 ** 3;
 const profiles = { root: '/profiles', user: { uid: 1000, gid: 1000 } };
@@ -46,7 +46,7 @@ describe('launchSteps', () => {
       },
       sessionPort: 6901,
       files: [],
-      fences: { capAdd: [], noNewPrivileges: true, pidsLimit: 1024 },
+      fences: SESSION_FENCES,
     });
     expect(result.exec).toEqual([]);
   });
@@ -61,7 +61,21 @@ describe('launchSteps', () => {
       network_mode: 'bridge',
     };
     const result = steps(plan({}, asked));
-    expect(result.container.fences).toEqual({ capAdd: [], noNewPrivileges: true, pidsLimit: 1024 });
+    expect(result.container.fences).toEqual({
+      capAdd: [],
+      rootCapAdd: [
+        'CHOWN',
+        'DAC_OVERRIDE',
+        'FOWNER',
+        'FSETID',
+        'KILL',
+        'SETGID',
+        'SETUID',
+        'NET_BIND_SERVICE',
+      ],
+      noNewPrivileges: true,
+      pidsLimit: 1024,
+    });
     expect(result.ignored.map((note) => note.key)).toEqual(
       expect.arrayContaining(['run_config.cap_add', 'run_config.security_opt']),
     );

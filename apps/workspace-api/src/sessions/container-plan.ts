@@ -38,13 +38,26 @@ const KASM_HOME = '/home/kasm-user';
 const KASM_PORT = 6901;
 
 /**
- * Every session's container, whatever its image asks: no capability (Kasm's images and the
- * platform's run as uid 1000 and need none; a root process gets none, so no raw sockets, no
- * chown of others' files, no mounts), no privileges gained through setuid programs or file
- * capabilities, and a bounded process table (threads count: Firefox holds a few hundred).
+ * Every session's container, whatever its image asks. An image running as a non-root user (Kasm's
+ * and the platform's: uid 1000) keeps no capability. One starting as root keeps only what it
+ * needs to use its files and drop to its user (chown, read and write any file of its own
+ * container, change uid and gid, signal, bind a low port); never NET_RAW (raw sockets: ARP
+ * spoofing), MKNOD, SETFCAP, SYS_CHROOT. No process gains privileges through setuid programs or
+ * file capabilities, so those kept are gone once it drops to its user; the process table is
+ * bounded (threads count: Firefox holds a few hundred).
  */
 export const SESSION_FENCES: ContainerFences = {
   capAdd: [],
+  rootCapAdd: [
+    'CHOWN',
+    'DAC_OVERRIDE',
+    'FOWNER',
+    'FSETID',
+    'KILL',
+    'SETGID',
+    'SETUID',
+    'NET_BIND_SERVICE',
+  ],
   noNewPrivileges: true,
   pidsLimit: 1024,
 };

@@ -197,7 +197,7 @@ describe('the Desktop image with the platform’s folder mounted (the socket hop
     await withFolder.start();
     const command = (await docker.getImage(DESKTOP).inspect()).Config.Labels[HOP_LABEL];
     const hop = await withFolder.exec({ Cmd: ['/bin/sh', '-c', command], User: '0' });
-    await hop.start({ Detach: true });
+    (await hop.start({ Detach: true })).resume();
     await waitFor(async () => expect((await lstat(socketPath)).isSocket()).toBe(true), LONG);
   });
   afterAll(async () => {
