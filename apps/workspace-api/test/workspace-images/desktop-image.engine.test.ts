@@ -227,14 +227,16 @@ describe('the Desktop image with the platform’s folder mounted (the socket hop
 
   it('serves the socket from a root process that the desktop’s user can neither replace nor stop', async () => {
     const owners = await exec(
-      'for p in /proc/[0-9]*; do grep -q websockify_unix "$p/cmdline" 2>/dev/null && stat -c %u "$p"; done',
+      // Not this shell, whose own command line names it.
+      'for p in /proc/[0-9]*; do [ "$p" = /proc/$$ ] || ' +
+        '{ grep -q websockify_unix "$p/cmdline" 2>/dev/null && stat -c %u "$p"; }; done',
       withFolder,
     );
     expect(owners.trim()).toBe('0');
     const attempt = await exec(
       'rm -f /run/workspace-platform/websockify.sock; touch /run/workspace-platform/x; ' +
-        'for p in /proc/[0-9]*; do grep -q websockify_unix "$p/cmdline" 2>/dev/null && ' +
-        'kill -9 "${p#/proc/}"; done; ls /run/workspace-platform',
+        'for p in /proc/[0-9]*; do [ "$p" = /proc/$$ ] || { grep -q websockify_unix ' +
+        '"$p/cmdline" 2>/dev/null && kill -9 "${p#/proc/}"; }; done; ls /run/workspace-platform',
       withFolder,
     );
     expect(attempt).toMatch(/^websockify\.sock\n$/m);
