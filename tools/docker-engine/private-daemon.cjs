@@ -1,6 +1,7 @@
 // A private dockerd for one test run: socket, exec-root and pidfile in a fresh temp folder, its
-// own bridge on an unused 172.30.x.0/24, no iptables rules and no sysctl changes, so it never
-// clashes with another daemon on the machine. Its data-root is the image cache in the cache folder
+// own bridge on an unused 172.30.x.0/24 (sessions' own networks: /26s of 172.24.0.0/14, none a
+// route on the machine has), no iptables rules and no sysctl changes, so it never clashes with
+// another daemon on the machine. Its data-root is the image cache in the cache folder
 // outside the clone (tools/cache-dir.cjs; one run at a time, whichever clone it comes from; a
 // concurrent run gets a data-root in its temp folder),
 // emptied of everything but the test and workspace images at start and stop.
@@ -221,6 +222,8 @@ function startDaemon(dir, dataRoot, bridge, host) {
       '--iptables=false',
       '--ip-forward=false',
       '--ip-masq=false',
+      // Each session has a network of its own: small ones, so a run's many sessions fit.
+      '--default-address-pool=base=172.24.0.0/14,size=26',
     ],
     { stdio: ['ignore', log, log] },
   );

@@ -89,6 +89,22 @@ const IMAGE_CHANGES = [
   'CMD ["/usr/local/bin/workspace-start"]',
 ];
 
+// The socket hop (apps/workspace-api docs/sessions.md): the platform mounts its folder only into
+// an image with this label and runs the command as uid 0, so the desktop's user (1000) can
+// neither replace the socket nor its server. It serves the same page and stream as port 6901,
+// behind the same Basic auth, without TLS.
+const SOCKET_HOP_COMMAND = [
+  'cd / && PYTHONPATH=/usr/local/lib/workspace exec python3 -m websockify_unix',
+  '/run/workspace-platform/websockify.sock --web /usr/local/share/workspace-web --web-auth',
+  '--auth-plugin vnc_password_auth.VncPasswordAuth --auth-source kasm_user 127.0.0.1:5901',
+].join(' ');
+
+/**
+ * Image settings that no file of a stage depends on: applied when an image is imported, part of
+ * its inputs label, but not of its rootfs tar's name, so a change re-imports without rebuilding.
+ */
+const IMAGE_LABELS = [`LABEL io.workspace-platform.socket-hop="${SOCKET_HOP_COMMAND}"`];
+
 /** Left out of every stage: documentation, manuals, translations, package caches. */
 const PRUNED = [
   'usr/share/doc',
@@ -101,4 +117,4 @@ const PRUNED = [
   'var/log',
 ];
 
-module.exports = { IMAGE_CHANGES, IMAGE_PREFIX, PRUNED, STAGES };
+module.exports = { IMAGE_CHANGES, IMAGE_LABELS, IMAGE_PREFIX, PRUNED, STAGES };

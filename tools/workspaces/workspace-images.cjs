@@ -12,7 +12,7 @@ const { engineRequest, importTar, imageInfo } = require('../docker-engine/engine
 const esbuild = require('esbuild');
 const { cacheDir } = require('../cache-dir.cjs');
 const debian = require('./debian.cjs');
-const { IMAGE_CHANGES, PRUNED, STAGES } = require('./recipes.cjs');
+const { IMAGE_CHANGES, IMAGE_LABELS, PRUNED, STAGES } = require('./recipes.cjs');
 
 const CACHE_DIR = cacheDir('workspaces');
 // Other clones (another branch's recipes) share the folder: a tar goes when unused this long.
@@ -60,6 +60,10 @@ function stageHashes() {
   }
   return hashes;
 }
+
+/** An image's inputs label: its stage's hash, and the labels applied at import. @param {string} hash */
+const importInputs = (hash) =>
+  `${hash}-${crypto.createHash('sha256').update(JSON.stringify(IMAGE_LABELS)).digest('hex').slice(0, 8)}`;
 
 const tarOf = (/** @type {string} */ name, /** @type {string} */ hash) =>
   path.join(CACHE_DIR, `${name}-${hash}.tar`);
@@ -201,14 +205,16 @@ async function ensureWorkspaceImages(host, { log = () => {}, only } = {}) {
   for (const stage of STAGES.filter((s) => s.image && (!only || only.includes(s.name)))) {
     const image = String(stage.image);
     const hash = String(hashes.get(stage.name));
+    const inputs = importInputs(hash);
     const started = Date.now();
     const existing = await imageInfo(host, image);
     let action = 'reused';
-    if (existing?.Config?.Labels?.[INPUTS_LABEL] !== hash) {
+    if (existing?.Config?.Labels?.[INPUTS_LABEL] !== inputs) {
       const { tar, built } = await stageTar(stage, hashes, log);
       await importTar(host, fs.createReadStream(tar), image, [
         ...IMAGE_CHANGES,
-        `LABEL ${INPUTS_LABEL}=${hash}`,
+        ...IMAGE_LABELS,
+        `LABEL ${INPUTS_LABEL}=${inputs}`,
       ]);
       action = built ? 'built' : 'imported';
       // The replaced image would linger untagged; one a container still uses stays.

@@ -1,22 +1,27 @@
 import { readFileSync } from 'node:fs';
 import Docker from 'dockerode';
-import { pack } from 'tar-stream';
 import type { Tracer } from '@platform/tracing';
+import { tarOf } from './docker-files';
 import { connectionFailure, describeDockerError, statusOf } from './docker-errors';
 import {
   EngineError,
   type EngineFailure,
   SESSION_LABEL,
-  type ContainerFile,
   type ContainerSpec,
   type Engine,
   type EngineTarget,
   type TlsPaths,
 } from '../engines';
-import { SOCKET_HOP_MOUNT } from '../domain';
 import { prepareProfile } from './docker-profile';
 import { containerRunsAsRoot } from './docker-user';
 import { runExec } from './docker-exec';
+import { startsAsRoot } from './profile-user';
+import {
+  createSessionNetwork,
+  listSessionNetworks,
+  removeSessionNetworks,
+} from './docker-session-network';
+import { hopMount, startHopServer } from './docker-socket-hop';
 import { traceDockerCalls } from './docker-tracing';
 
 // Debian's engine (20.10) speaks 1.41 at most; newer engines still accept it.
@@ -55,20 +60,6 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
     timer = setTimeout(() => reject(new EngineError('ENGINE_TIMEOUT', `${what} ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-async function tarOf(files: readonly ContainerFile[]): Promise<Buffer> {
-  const archive = pack();
-  for (const file of files) {
-    archive.entry(
-      { name: file.path.replace(/^\/+/, ''), mode: file.executable ? 0o755 : 0o644 },
-      file.content,
-    );
-  }
-  archive.finalize();
-  const chunks: Buffer[] = [];
-  for await (const chunk of archive) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 export function createDockerEngine(target: EngineTarget, tracer: Tracer): Engine {
@@ -121,12 +112,14 @@ export function createDockerEngine(target: EngineTarget, tracer: Tracer): Engine
         Source: await prepareProfile(docker, spec.sessionId, spec.image, spec.profile),
         Target: spec.profile.home,
       };
-      const socketFolder = spec.socketFolder && {
-        Type: 'bind' as const,
-        Source: spec.socketFolder,
-        Target: SOCKET_HOP_MOUNT,
-      };
-      const mounts = [profile, socketFolder].filter((m) => !!m);
+      const image = await docker
+        .getImage(spec.image)
+        .inspect()
+        .catch(fail('ENGINE_CREATE_REFUSED'));
+      const mounts = [profile, hopMount(image, spec.socketFolder)].filter((m) => !!m);
+      const network = await createSessionNetwork(docker, spec.sessionId);
+      const { fences } = spec;
+      const capAdd = startsAsRoot(image.Config?.User ?? '') ? fences.rootCapAdd : fences.capAdd;
       const container = await docker
         .createContainer({
           name: `session-${spec.sessionId}`,
@@ -142,6 +135,11 @@ export function createDockerEngine(target: EngineTarget, tracer: Tracer): Engine
             Mounts: mounts.length > 0 ? mounts : undefined,
             PortBindings: { [port]: [{ HostIp: publishOn, HostPort: '' }] },
             Init: true,
+            NetworkMode: network,
+            CapDrop: ['ALL'],
+            CapAdd: capAdd.length > 0 ? [...capAdd] : undefined,
+            SecurityOpt: fences.noNewPrivileges ? ['no-new-privileges'] : undefined,
+            PidsLimit: fences.pidsLimit,
           },
         })
         .catch(fail('ENGINE_CREATE_REFUSED'));
@@ -159,6 +157,7 @@ export function createDockerEngine(target: EngineTarget, tracer: Tracer): Engine
       const inspected = await container.inspect().catch(fail('ENGINE_START_REFUSED'));
       const binding = inspected.NetworkSettings.Ports?.[`${sessionPort}/tcp`]?.[0];
       if (!binding) throw new EngineError('ENGINE_PORT_MISSING', `port ${sessionPort}`);
+      await startHopServer(container, inspected).catch(fail('ENGINE_START_REFUSED'));
       return Number(binding.HostPort);
     },
 
@@ -203,6 +202,7 @@ export function createDockerEngine(target: EngineTarget, tracer: Tracer): Engine
               : fail('ENGINE_REMOVE_REFUSED')(error),
           );
       }
+      await removeSessionNetworks(docker, sessionId);
     },
 
     async listSessions() {
@@ -215,5 +215,7 @@ export function createDockerEngine(target: EngineTarget, tracer: Tracer): Engine
         running: c.State === 'running',
       }));
     },
+
+    listSessionNetworks: () => listSessionNetworks(docker),
   };
 }

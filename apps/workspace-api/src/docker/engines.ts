@@ -58,6 +58,7 @@ function watched(engine: Engine, agent: EngineAgent, log: EngineLog, tracer: Tra
     unpause: watch('unpause', engine.unpause),
     removeSession: watch('removeSession', engine.removeSession),
     listSessions: watch('listSessions', engine.listSessions),
+    listSessionNetworks: watch('listSessionNetworks', engine.listSessionNetworks),
   };
 }
 
@@ -76,6 +77,7 @@ function failing(error: EngineError): Engine {
     unpause: fail,
     removeSession: fail,
     listSessions: fail,
+    listSessionNetworks: fail,
   };
 }
 

@@ -1,4 +1,4 @@
-import { profileUser } from './profile-user';
+import { profileUser, startsAsRoot } from './profile-user';
 
 const fallback = { uid: 1000, gid: 1000 };
 
@@ -17,6 +17,19 @@ describe('profileUser', () => {
     'falls back to the configured owner for %p (root, a name, or not a uid)',
     (user) => {
       expect(profileUser(user, { uid: 1234, gid: 5678 })).toEqual({ uid: 1234, gid: 5678 });
+    },
+  );
+});
+
+describe('startsAsRoot', () => {
+  it.each(['', 'root', '0', '0:0', 'root:staff', ' 0 '])('takes %p for root', (user) => {
+    expect(startsAsRoot(user)).toBe(true);
+  });
+
+  it.each(['1000', '1000:1000', 'kasm-user', '10', 'rooted'])(
+    'takes %p for another user',
+    (user) => {
+      expect(startsAsRoot(user)).toBe(false);
     },
   );
 });

@@ -16,3 +16,9 @@ export function profileUser(imageUser: string, fallback: ProfileUser): ProfileUs
   const gid = number(group);
   return { uid, gid: gid >= 0 && gid <= MAX_ID ? gid : fallback.gid };
 }
+
+/** Whether an image starts as root: no USER, or uid 0 or root by name (whatever the group). */
+export function startsAsRoot(imageUser: string): boolean {
+  const user = imageUser.split(':')[0].trim();
+  return user === '' || user === 'root' || /^0+$/.test(user);
+}

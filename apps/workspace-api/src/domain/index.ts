@@ -29,6 +29,7 @@ export {
   type WorkspaceConfig,
 } from './workspace-config';
 export {
+  SOCKET_HOP_LABEL,
   SOCKET_HOP_MOUNT,
   socketFolderOf,
   socketPathIn,

@@ -6,6 +6,12 @@ import path from 'node:path';
  * platform's own images serve there on `websockify.sock`.
  */
 export const SOCKET_HOP_MOUNT = '/run/workspace-platform';
+/**
+ * The image label that declares the hop: a shell command that serves the socket. The folder is
+ * mounted only into such images, and the command runs as root (uid 0, no capabilities) beside
+ * the image's own user, who can neither write the folder nor signal the server.
+ */
+export const SOCKET_HOP_LABEL = 'io.workspace-platform.socket-hop';
 const SOCKET_NAME = 'websockify.sock';
 // sockaddr_un holds 108 bytes with the terminating NUL.
 const MAX_SOCKET_PATH = 107;

@@ -25,10 +25,15 @@ export interface Engine {
   pause(containerId: string): Promise<void>;
   /** Thaws a paused container. */
   unpause(containerId: string): Promise<void>;
-  /** Stops and removes every container carrying this session's label; none is not an error. */
+  /**
+   * Stops and removes every container carrying this session's label, then the session's own
+   * network; none is not an error.
+   */
   removeSession(sessionId: string): Promise<void>;
   /** Sessions whose containers exist on the engine, by the label they carry. */
   listSessions(): Promise<{ sessionId: string; containerId: string; running: boolean }[]>;
+  /** Sessions whose own networks exist on the engine (a network outlives a failed create). */
+  listSessionNetworks(): Promise<string[]>;
 }
 
 /** The agent an engine call is for: its address, and its id and hostname for the log. */
@@ -64,11 +69,24 @@ export interface ContainerSpec {
   profile?: ProfileSpec;
   sessionPort: number;
   /**
-   * A folder on the engine's host (which is the service's) mounted read-write at
-   * SOCKET_HOP_MOUNT: where the platform's images serve on a Unix socket.
+   * A folder on the engine's host (which is the service's), mounted at SOCKET_HOP_MOUNT only in
+   * an image that declares the hop (SOCKET_HOP_LABEL), whose command serves it as root.
    */
   socketFolder?: string;
   files: readonly ContainerFile[];
+  fences: ContainerFences;
+}
+
+/** What every session container is held to, whatever its image (container-plan.ts). */
+export interface ContainerFences {
+  /** Capabilities kept for an image that runs as a non-root user; every other one is dropped. */
+  capAdd: readonly string[];
+  /** Capabilities kept for an image that starts as root (and usually drops to its user). */
+  rootCapAdd: readonly string[];
+  /** No process gains privileges through exec (setuid, file capabilities). */
+  noNewPrivileges: boolean;
+  /** Processes and threads the container may hold at once. */
+  pidsLimit: number;
 }
 
 /**
@@ -119,6 +137,7 @@ export const ENGINE_FAILURES = {
   ENGINE_TIMEOUT: "The agent's engine did not answer in time",
   ENGINE_IMAGE_UNAVAILABLE: 'The workspace image is not on the agent and could not be pulled',
   ENGINE_CREATE_REFUSED: "The agent's engine refused to create the container",
+  ENGINE_NETWORK_REFUSED: "The agent's engine refused to create the session's network",
   ENGINE_FILES_REFUSED: "The agent's engine refused the workspace's files",
   ENGINE_START_REFUSED: "The agent's engine refused to start the container",
   ENGINE_PORT_MISSING: "The container's session port was not published",

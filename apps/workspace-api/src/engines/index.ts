@@ -6,6 +6,7 @@ export {
   ProfileRefusedError,
   SESSION_LABEL,
   engineReason,
+  type ContainerFences,
   type ContainerFile,
   type ContainerSpec,
   type Engine,

@@ -1,7 +1,7 @@
 import { samplePlan as plan } from '../../test/launch-plan-fixtures';
 import { REASONS } from '../domain';
 import type { LaunchPlan } from '../launch-plan';
-import { launchSteps, parseSize } from './container-plan';
+import { launchSteps, parseSize, SESSION_FENCES } from './container-plan';
 
 const GB = 1024 ** 3;
 const profiles = { root: '/profiles', user: { uid: 1000, gid: 1000 } };
@@ -46,8 +46,39 @@ describe('launchSteps', () => {
       },
       sessionPort: 6901,
       files: [],
+      fences: SESSION_FENCES,
     });
     expect(result.exec).toEqual([]);
+  });
+
+  it('drops every capability, forbids new privileges and bounds processes, whatever run_config asks', () => {
+    const asked = {
+      cap_add: ['NET_RAW', 'SYS_ADMIN'],
+      cap_drop: [],
+      privileged: true,
+      security_opt: ['no-new-privileges=false'],
+      pids_limit: -1,
+      network_mode: 'bridge',
+    };
+    const result = steps(plan({}, asked));
+    expect(result.container.fences).toEqual({
+      capAdd: [],
+      rootCapAdd: [
+        'CHOWN',
+        'DAC_OVERRIDE',
+        'FOWNER',
+        'FSETID',
+        'KILL',
+        'SETGID',
+        'SETUID',
+        'NET_BIND_SERVICE',
+      ],
+      noNewPrivileges: true,
+      pidsLimit: 1024,
+    });
+    expect(result.ignored.map((note) => note.key)).toEqual(
+      expect.arrayContaining(['run_config.cap_add', 'run_config.security_opt']),
+    );
   });
 
   it('takes port, scheme, shm_size, hostname and home from run_config', () => {

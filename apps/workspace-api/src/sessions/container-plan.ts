@@ -1,5 +1,5 @@
 import { type ConfigNote, effectiveConfig, socketFolderOf } from '../domain';
-import type { ContainerSpec, ExecSpec, ProfileUser } from '../engines';
+import type { ContainerFences, ContainerSpec, ExecSpec, ProfileUser } from '../engines';
 import type { LaunchPlan } from '../launch-plan';
 import { profileFolder } from './profile-folder';
 
@@ -38,6 +38,31 @@ export type LaunchSteps =
 // Kasm images keep the user's home here and serve KasmVNC over HTTPS on 6901.
 const KASM_HOME = '/home/kasm-user';
 const KASM_PORT = 6901;
+
+/**
+ * Every session's container, whatever its image asks. An image running as a non-root user (Kasm's
+ * and the platform's: uid 1000) keeps no capability. One starting as root keeps only what it
+ * needs to use its files and drop to its user (chown, read and write any file of its own
+ * container, change uid and gid, signal, bind a low port); never NET_RAW (raw sockets: ARP
+ * spoofing), MKNOD, SETFCAP, SYS_CHROOT. No process gains privileges through setuid programs or
+ * file capabilities, so those kept are gone once it drops to its user; the process table is
+ * bounded (threads count: Firefox holds a few hundred).
+ */
+export const SESSION_FENCES: ContainerFences = {
+  capAdd: [],
+  rootCapAdd: [
+    'CHOWN',
+    'DAC_OVERRIDE',
+    'FOWNER',
+    'FSETID',
+    'KILL',
+    'SETGID',
+    'SETUID',
+    'NET_BIND_SERVICE',
+  ],
+  noNewPrivileges: true,
+  pidsLimit: 1024,
+};
 const SIZE = /^(\d+(?:\.\d+)?)\s*([kmg]?)b?$/i;
 const UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
 
@@ -145,6 +170,7 @@ export function launchSteps({
         content: m.content,
         executable: m.executable,
       })),
+      fences: SESSION_FENCES,
     },
     exec: execSteps(config.execConfig, { KASM_URL: env.KASM_URL }),
     rootExecAllowed: plan.image.allowRootExec === true,

@@ -3,7 +3,7 @@ import type { RoundObserver } from '@platform/metrics';
 import { toUuid } from '@platform/schemas';
 import type { AgentsRepository } from '../agents';
 import type { KasmStatus } from '../domain';
-import { engineReason, type Engines } from '../engines';
+import { engineReason, type EngineAgent, type Engines } from '../engines';
 import type { KasmReads } from './kasm-owners';
 import type { KasmsRepository } from './kasms.repository';
 import type { SessionsService } from './sessions.service';
@@ -28,6 +28,7 @@ export interface WorkerOptions {
 }
 
 const CLAIM_BATCH = 20;
+const WIRE_ID = /^[0-9a-f]{32}$/;
 
 /**
  * The session lifecycle's background work, safe on every replica at once: each piece claims its
@@ -84,8 +85,24 @@ export function createSessionWorker(options: WorkerOptions) {
     }
   }
 
+  /** Networks of gone sessions that have no container (a create that failed half-way). */
+  async function removeOrphanNetworks(agent: EngineAgent, withContainer: Set<string>) {
+    const engine = engines.forAgent(agent);
+    const ids = (await engine.listSessionNetworks()).filter(
+      (id) => WIRE_ID.test(id) && !withContainer.has(toUuid(id)),
+    );
+    const known = new Map((await kasms.statusesOf(ids.map(toUuid))).map((k) => [k.id, k.status]));
+    for (const id of ids) {
+      const status = known.get(toUuid(id));
+      if (status === undefined || status === 'destroyed' || status === 'error') {
+        log.info({ kasmId: id }, 'orphan session network removed');
+        await engine.removeSession(id);
+      }
+    }
+  }
+
   /**
-   * Removes labelled containers with no live session; marks sessions whose container vanished
+   * Removes labelled containers (and networks) with no live session; marks sessions whose container vanished
    * (running, paused or stopped) as failed.
    */
   async function reconcile(): Promise<void> {
@@ -105,6 +122,7 @@ export function createSessionWorker(options: WorkerOptions) {
           await options.socketHop.remove(container.sessionId);
         }
       }
+      await removeOrphanNetworks(agent, present);
       for (const { id, status } of expected.filter((k) => !present.has(k.id))) {
         const marked = await kasms.transition(id, [status as KasmStatus], {
           status: 'error',

@@ -42,10 +42,11 @@ describe('the socket hop', () => {
     return { hop, folder };
   }
 
-  it('makes SESSION_SOCKETS_DIR 0700 and each session folder 0777', async () => {
+  it('makes SESSION_SOCKETS_DIR 0700 and each session folder 0755, owned by the service', async () => {
     const { folder } = await sessionFolder();
     expect((await stat(dir)).mode & 0o777).toBe(0o700);
-    expect((await stat(folder)).mode & 0o777).toBe(0o777);
+    expect((await stat(folder)).mode & 0o777).toBe(0o755);
+    expect((await stat(folder)).uid).toBe(process.getuid?.());
     expect(folder).toBe(path.join(dir, KASM));
   });
 

@@ -15,7 +15,7 @@ export type Hop = 'socket' | 'tls';
  * The socket hop: sessions on this machine's engine serve the proxy on a Unix socket in a
  * folder of SESSION_SOCKETS_DIR ('' for off), skipping the engine's port proxy and a TLS layer
  * that costs more CPU than the stream's copy itself (docs/decisions/0006-socket-hop.md). The
- * service makes and removes the folders; the containers own what is inside them.
+ * service makes and removes the folders; the images' hop servers (uid 0 in the container) fill them.
  */
 export function createSocketHop(socketsDir: string) {
   const socketOf = (kasmId: string) => socketPathIn(socketsDir, toWireId(kasmId));
@@ -32,13 +32,15 @@ export function createSocketHop(socketsDir: string) {
     },
 
     /**
-     * Makes a session's folder (socketFolderOf), open to every user: the image's user creates
-     * its socket there; the 0700 folder around it keeps everyone else out.
+     * Makes a session's folder (socketFolderOf), owned by this service's user (root, as the
+     * engine's socket requires) and writable by it alone: in the container the image's hop
+     * command, run as uid 0, serves there; the desktop's user can neither add nor replace a
+     * socket. The 0700 folder around it keeps everyone else on the machine out.
      */
     async prepare(folder: string): Promise<void> {
       await rm(folder, { recursive: true, force: true });
       await mkdir(folder, { mode: 0o700 });
-      await chmod(folder, 0o777);
+      await chmod(folder, 0o755);
     },
 
     /** Removes a session's folder, if the hop is on; links inside are removed, not followed. */

@@ -114,7 +114,6 @@ export async function createSessionWorld(
   return world;
 }
 
-/** Removes what a world's sessions left on the engine, whatever the test did, and closes it. */
 /** Runs the session worker's rounds every 500 ms for `ms`: an idle limit's worth of chances to act. */
 export async function sweepFor(world: SessionWorld, ms: number): Promise<void> {
   const until = Date.now() + ms;
@@ -124,6 +123,7 @@ export async function sweepFor(world: SessionWorld, ms: number): Promise<void> {
   }
 }
 
+/** Removes what a world's sessions left on the engine, whatever the test did, and closes it. */
 export async function closeWorld(world: SessionWorld | undefined): Promise<void> {
   if (!world) return;
   const containers = await docker.listContainers({
@@ -140,6 +140,18 @@ export async function closeWorld(world: SessionWorld | undefined): Promise<void>
         docker
           .getContainer(c.Id)
           .remove({ force: true })
+          .catch(() => undefined),
+      ),
+  );
+  // Each session's own network, once its containers are gone: a run's networks share the pool.
+  const networks = await docker.listNetworks({ filters: { label: [SESSION_LABEL] } });
+  await Promise.all(
+    networks
+      .filter((n) => ids.has(n.Labels?.[SESSION_LABEL] ?? ''))
+      .map((n) =>
+        docker
+          .getNetwork(n.Id)
+          .remove()
           .catch(() => undefined),
       ),
   );

@@ -80,12 +80,18 @@ async function exec(cmd: string, target = container): Promise<string> {
   return Buffer.concat(out).toString();
 }
 
+const HOP_LABEL = 'io.workspace-platform.socket-hop';
+
+// Held as the platform holds every session (docs/sessions.md): the images need no capability.
 const startImage = (image: string, platformFolder?: string) =>
   docker.createContainer({
     Image: image,
     Env: [`VNC_PW=${password}`],
     HostConfig: {
       Init: true,
+      CapDrop: ['ALL'],
+      SecurityOpt: ['no-new-privileges'],
+      PidsLimit: 1024,
       PortBindings: { '6901/tcp': [{ HostIp: '127.0.0.1', HostPort: '' }] },
       Mounts: platformFolder
         ? [{ Type: 'bind', Source: platformFolder, Target: '/run/workspace-platform' }]
@@ -104,10 +110,11 @@ afterAll(() => container?.remove({ force: true }).catch(() => undefined));
 
 describe('the workspace images', () => {
   it.each(OWN_WORKSPACES.map((w) => [w.image]))(
-    '%s runs as uid 1000 in /home/kasm-user, serves 6901 and stays under 1 GB',
+    '%s runs as uid 1000 in /home/kasm-user, serves 6901, declares the socket hop and stays under 1 GB',
     async (image) => {
       const info = await docker.getImage(image).inspect();
       expect(info.Config.User).toBe('1000');
+      expect(info.Config.Labels?.[HOP_LABEL]).toContain('websockify_unix');
       expect(info.Config.Env).toContain('HOME=/home/kasm-user');
       expect(Object.keys(info.Config.ExposedPorts ?? {})).toEqual(['6901/tcp']);
       expect(info.Size).toBeLessThan(1_000_000_000);
@@ -183,11 +190,14 @@ describe('the Desktop image with the platform’s folder mounted (the socket hop
 
   beforeAll(async () => {
     folder = await mkdtemp(path.join(tmpdir(), 'socket-hop-'));
-    // As the service makes it: the image's user (uid 1000) creates its socket there.
-    await chmod(folder, 0o777);
+    // As the service makes it (root's, 0755) and serves it: the image's hop command, as root.
+    await chmod(folder, 0o755);
     socketPath = path.join(folder, 'websockify.sock');
     withFolder = await startImage(DESKTOP, folder);
     await withFolder.start();
+    const command = (await docker.getImage(DESKTOP).inspect()).Config.Labels[HOP_LABEL];
+    const hop = await withFolder.exec({ Cmd: ['/bin/sh', '-c', command], User: '0' });
+    (await hop.start({ Detach: true })).resume();
     await waitFor(async () => expect((await lstat(socketPath)).isSocket()).toBe(true), LONG);
   });
   afterAll(async () => {
@@ -215,12 +225,29 @@ describe('the Desktop image with the platform’s folder mounted (the socket hop
     expect(opened.body).toContain('RFB 003.008');
   });
 
-  it('shows no password on a command line, and stops cleanly, removing its socket', async () => {
+  it('serves the socket from a root process that the desktop’s user can neither replace nor stop', async () => {
+    const owners = await exec(
+      // Not this shell, whose own command line names it.
+      'for p in /proc/[0-9]*; do [ "$p" = /proc/$$ ] || ' +
+        '{ grep -q websockify_unix "$p/cmdline" 2>/dev/null && stat -c %u "$p"; }; done',
+      withFolder,
+    );
+    expect(owners.trim()).toBe('0');
+    const attempt = await exec(
+      'rm -f /run/workspace-platform/websockify.sock; touch /run/workspace-platform/x; ' +
+        'for p in /proc/[0-9]*; do [ "$p" = /proc/$$ ] || { grep -q websockify_unix ' +
+        '"$p/cmdline" 2>/dev/null && kill -9 "${p#/proc/}"; }; done; ls /run/workspace-platform',
+      withFolder,
+    );
+    expect(attempt).toMatch(/^websockify\.sock\n$/m);
+    expect((await get('/', basic('kasm_user', password), socketPath)).status).toBe(200);
+  });
+
+  it('shows no password on a command line, and stops cleanly', async () => {
     const processes = await exec('cat /proc/[0-9]*/cmdline | tr "\\0" " "', withFolder);
     expect(processes).toContain('websockify_unix');
     expect(processes).not.toContain(password);
     await withFolder.stop({ t: 60 });
     expect((await withFolder.inspect()).State.ExitCode).toBe(0);
-    await expect(lstat(socketPath)).rejects.toThrow(/ENOENT/);
   });
 });
