@@ -48,6 +48,7 @@ import { createWorkspaceMetrics } from './metrics';
 import { enginePolicy, type Engines } from './engines';
 import { createEngines } from './docker';
 import {
+  createActingRule,
   createKasmReads,
   createKasmsRepository,
   createInputRecorder,
@@ -244,6 +245,10 @@ export async function buildApp(
     launcher,
     staged: createStagedClaims({ ...sessionParts, ...launchSlots, config, launchPlans }),
     defaultImageOf: attributes.defaultImageOf,
+    mayActAs: createActingRule({
+      findUser: (id) => data.users.findById(id),
+      permissionsOf: (userId) => data.groups.permissionsOf(userId),
+    }),
     endAccess: (kasmId) => {
       access.revoke(kasmId);
       sockets.closeSession(kasmId);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hashSecret, randomSecret } from '@platform/secrets';
 import { toUuid, toWireId } from '@platform/schemas';
-import { createGroup, createMember } from '../../test/group-factories';
+import { ADMINISTRATORS, createGroup, createMember } from '../../test/group-factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { createImage } from '../../test/image-factories';
 
@@ -353,5 +353,68 @@ describe('the session proxy without a session', () => {
       url: `/kasm/${toWireId(randomUUID())}/?kasm_token=x`,
     });
     expect(res.statusCode).toBe(404);
+  });
+});
+
+describe('acting as a user through their sessions', () => {
+  /** A running session of a member of Administrators (who holds global_admin). */
+  async function administratorsSession() {
+    const session = await runningSession();
+    await h.call('add_user_group', {
+      target_user: { user_id: session.user.user_id },
+      target_group: { group_id: ADMINISTRATORS },
+    });
+    return session;
+  }
+
+  it('refuses request_kasm for an administrator to a key holding only users.auth_session, and places nothing', async () => {
+    const { user, imageId } = await allowedUser();
+    await h.call('add_user_group', {
+      target_user: { user_id: user.user_id },
+      target_group: { group_id: ADMINISTRATORS },
+    });
+    const launcher = await h.issueKey(['users.auth_session']);
+    const res = await h.call(
+      'request_kasm',
+      { user_id: user.user_id, image_id: imageId },
+      launcher,
+    );
+    expect(res.statusCode).toBe(403);
+    expect(res.json().detail).toMatch(/permissions the caller lacks: global_admin/);
+    expect(await h.db.kasm.count()).toBe(0);
+  });
+
+  it('mints no link into an administrator’s session for users.auth_session alone: kasm_url is null', async () => {
+    const { kasm_id } = await administratorsSession();
+    const key = await h.issueKey(['users.auth_session', 'sessions.view']);
+    const res = await h.call('get_kasm_status', { kasm_id }, key);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().kasm_url).toBeNull();
+    expect((await h.call('get_kasm_status', { kasm_id })).json().kasm_url).toEqual(
+      expect.stringContaining('kasm_token='),
+    );
+  });
+
+  it('refuses exec_command_kasm in an administrator’s session to a key holding only sessions.modify', async () => {
+    const { kasm_id } = await administratorsSession();
+    const key = await h.issueKey(['sessions.modify']);
+    const res = await h.call('exec_command_kasm', { kasm_id, exec_config: { cmd: 'id' } }, key);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().detail).toMatch(/global_admin/);
+  });
+
+  it('launches nothing for a disabled or locked user: 403 USER_DISABLED / USER_LOCKED', async () => {
+    const { user, imageId } = await allowedUser();
+    for (const [field, code] of [
+      ['disabled', 'USER_DISABLED'],
+      ['locked', 'USER_LOCKED'],
+    ] as const) {
+      const target_user = { user_id: user.user_id, disabled: false, locked: false, [field]: true };
+      expect((await h.call('update_user', { target_user })).statusCode).toBe(200);
+      const res = await h.call('request_kasm', { user_id: user.user_id, image_id: imageId });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().code).toBe(code);
+    }
+    expect(await h.db.kasm.count()).toBe(0);
   });
 });

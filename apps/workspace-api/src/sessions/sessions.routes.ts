@@ -41,7 +41,8 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsServi
         response: { 200: RequestKasmResponseSchema, ...errorResponses(404, 409, 502) },
       },
     },
-    async (request) => sessions.request(request.body, requestHostOf(request)),
+    async (request) =>
+      sessions.request(request.body, requestHostOf(request), request.apiKey ?? undefined),
   );
 
   app.post(
@@ -64,6 +65,7 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsServi
       const { row, kasmUrl } = await sessions.status(kasm_id, user_id, {
         newLink,
         requestHost: requestHostOf(request),
+        grantor: request.apiKey ?? undefined,
       });
       const kasm = toKasmResponse(row);
       return {

@@ -6,11 +6,13 @@ import { inSpan, type Tracer } from '@platform/tracing';
 import type { AgentsRepository } from '../agents';
 import type { KeyGrant } from '../api-keys';
 import type { Config } from '../config';
+import type { ActingRule } from './acting-for-user';
 import { assertMayRun } from './exec-rule';
 import type { Tx } from '../db';
 import { EngineError, type Engines } from '../engines';
 import {
   EngineFailedError,
+  ForbiddenError,
   KasmNoDisplayError,
   KasmNotFoundError,
   KasmNotRunningError,
@@ -60,6 +62,8 @@ export interface SessionsDeps {
   tracer: Tracer;
   /** Hands out staged sessions (staging); without it every request launches. */
   staged?: StagedClaims;
+  /** Whether the caller may act as the user (acting-for-user.ts). */
+  mayActAs: ActingRule;
 }
 
 const withToken = (url: string, token: string) => `${url}?kasm_token=${encodeURIComponent(token)}`;
@@ -155,6 +159,18 @@ export function createSessionsService(deps: SessionsDeps) {
     });
   }
 
+  /** A link into a session acts as its owner: only for a caller who holds what they hold. */
+  async function mayActAsOwner(row: KasmWithOwners, grantor: KeyGrant | undefined) {
+    if (!row.userId) return true;
+    return deps.mayActAs(row.userId, grantor).then(
+      () => true,
+      (error: unknown) => {
+        if (error instanceof ForbiddenError) return false;
+        throw error;
+      },
+    );
+  }
+
   async function destroyRow(row: KasmWithOwners): Promise<void> {
     const claimed = await kasms.transition(
       row.id,
@@ -170,7 +186,8 @@ export function createSessionsService(deps: SessionsDeps) {
 
   return {
     /** Launches a session; `requestHost` is where the request came to (`$request_host$` zones). */
-    async request(input: RequestKasmBody, requestHost: RequestHost) {
+    async request(input: RequestKasmBody, requestHost: RequestHost, grantor?: KeyGrant) {
+      await deps.mayActAs(input.user_id, grantor, { launching: true });
       const imageId = input.image_id ?? (await deps.defaultImageOf(input.user_id));
       const problems: FieldProblem[] = [];
       // A share id that admitted nobody would be a link that fails for whoever gets it.
@@ -226,13 +243,17 @@ export function createSessionsService(deps: SessionsDeps) {
     async status(
       kasmId: string,
       userId: string | undefined,
-      { newLink, requestHost }: { newLink: boolean; requestHost: RequestHost },
+      {
+        newLink,
+        requestHost,
+        grantor,
+      }: { newLink: boolean; requestHost: RequestHost; grantor?: KeyGrant },
     ) {
       const row = await load(kasmId, userId);
       // Kasm forgets a destroyed session: its clients know no "destroyed" status, only "not found".
       if (row.status === 'destroyed') throw new KasmNotFoundError(`kasm_id ${kasmId}`);
       let kasmUrl: string | null = null;
-      if (newLink && isLive(row.status)) {
+      if (newLink && isLive(row.status) && (await mayActAsOwner(row, grantor))) {
         const token = randomSecret(32);
         await kasms.transition(row.id, [...LIVE_STATUSES], { tokenHash: hashSecret(token) });
         kasmUrl = withToken(sessionUrlFor(row.plan as unknown as LaunchPlan, requestHost), token);
@@ -274,6 +295,7 @@ export function createSessionsService(deps: SessionsDeps) {
      */
     async exec(input: ExecCommandBody, grantor?: KeyGrant) {
       const row = await load(input.kasm_id, input.user_id);
+      if (row.userId) await deps.mayActAs(row.userId, grantor);
       const containerId = row.containerId;
       if (row.status !== 'running' || !containerId) {
         throw new KasmNotRunningError(`The session is ${row.status}`);
