@@ -4,16 +4,23 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { toUuid } from '@platform/schemas';
-import { waitFor } from '@platform/testing';
+import { TEST_WEB_IMAGE, waitFor } from '@platform/testing';
+import { pack } from 'tar-stream';
 import { VALID_PASSWORD } from '../factories';
 import { ADMINISTRATORS, createMember } from '../group-factories';
-import { closeWorld, createSessionWorld, type SessionWorld } from '../engine/session-fixture';
+import {
+  closeWorld,
+  createSessionWorld,
+  docker,
+  type SessionWorld,
+} from '../engine/session-fixture';
 import { launchChromium, LONG } from './browser-fixture';
 
 jest.setTimeout(4 * LONG);
 
-// What a session's user can serve at /kasm/<id>/: their own server on the socket hop, here a
-// page, a service worker that asks for the whole origin, and a Clear-Site-Data answer.
+// What a session's content can serve at /kasm/<id>/: its own server on the socket hop (here a
+// registry image that declares the hop with a server of its own), a page, a service worker that
+// asks for the whole origin, and a Clear-Site-Data answer.
 const OWN_SERVER = `
 const fs = require('node:fs');
 const SOCKET = '/run/workspace-platform/websockify.sock';
@@ -34,6 +41,26 @@ require('node:http').createServer((req, res) => {
 }).listen(SOCKET, () => fs.chmodSync(SOCKET, 0o777));
 `;
 
+const OWN_IMAGE = 'platform-test/web-own-hop:1';
+
+/** The test web image with OWN_SERVER as its hop server, declared by the label the platform reads. */
+async function buildOwnServerImage(): Promise<void> {
+  const base = await docker.createContainer({ Image: TEST_WEB_IMAGE });
+  try {
+    const archive = pack();
+    archive.entry({ name: 'own.js', mode: 0o644 }, OWN_SERVER);
+    archive.finalize();
+    await base.putArchive(archive as unknown as NodeJS.ReadableStream, { path: '/' });
+    await base.commit({
+      repo: OWN_IMAGE.split(':')[0],
+      tag: '1',
+      changes: 'LABEL io.workspace-platform.socket-hop="exec node /own.js"',
+    });
+  } finally {
+    await base.remove({ force: true });
+  }
+}
+
 let root: string;
 let w: SessionWorld;
 let browser: Browser;
@@ -44,6 +71,8 @@ let sessionsOrigin: string;
 let link: URL;
 let freshLink: () => Promise<URL>;
 let friendlyName: string;
+/** The test web image's own workspace, whose hop serves nothing of its user's. */
+let plainFriendlyName: string;
 
 beforeAll(async () => {
   // Short: a Unix socket's path holds at most 107 bytes.
@@ -60,22 +89,16 @@ beforeAll(async () => {
   });
   expect(zone.statusCode).toBe(200);
 
-  friendlyName = (await w.h.db.image.findUniqueOrThrow({ where: { id: toUuid(w.imageId) } }))
-    .friendlyName;
+  const friendlyNameOf = async (imageId: string) =>
+    (await w.h.db.image.findUniqueOrThrow({ where: { id: toUuid(imageId) } })).friendlyName;
+  plainFriendlyName = await friendlyNameOf(w.imageId);
+  await buildOwnServerImage();
+  w.imageId = await w.addImage({ name: OWN_IMAGE });
+  friendlyName = await friendlyNameOf(w.imageId);
   const mallory = await w.member('mallory');
   await createMember(w.h, ADMINISTRATORS, 'grace');
   const { kasm_id } = await w.request({ user_id: mallory.user_id });
   await w.waitForStatus(toUuid(kasm_id), 'running');
-  const ran = await w.h.call('exec_command_kasm', {
-    kasm_id,
-    exec_config: {
-      cmd: 'node -e "$OWN_SERVER" >/dev/null 2>&1 &',
-      // As the desktop user, who owns the session's side of the hop in the platform's images.
-      user: '1000',
-      environment: { OWN_SERVER },
-    },
-  });
-  expect(ran.json().exit_code).toBe(0);
   const socket = path.join(socketsDir, kasm_id, 'websockify.sock');
   await waitFor(async () => expect((await lstat(socket)).isSocket()).toBe(true), LONG);
   // The link as the console's page would be given it: asked for on the console's host.
@@ -189,7 +212,7 @@ describe('a session’s own page, on the sessions origin, in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     const [launched] = await Promise.all([
       own.waitForEvent('page'),
-      page.getByRole('button', { name: `Launch ${friendlyName}` }).click(),
+      page.getByRole('button', { name: `Launch ${plainFriendlyName}` }).click(),
     ]);
     await launched.waitForURL(new RegExp(`^${sessionsOrigin}/kasm/[0-9a-f]{32}/$`), {
       timeout: LONG,
