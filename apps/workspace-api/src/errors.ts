@@ -248,6 +248,12 @@ export const ProxyPathInvalidError = createError(
   'The path after /kasm/<kasm_id> must be a path on the session’s container',
   400,
 );
+/** The container's address answered with another certificate than the session's pin. */
+export const ProxyCertificateRefusedError = createError(
+  'SESSION_CERTIFICATE_MISMATCH',
+  'The session’s container did not present its certificate: the connection was refused',
+  502,
+);
 export const LoginLinkInvalidError = createError(
   'LOGIN_LINK_INVALID',
   'This sign-in link is not valid any more: it was used, it expired or it was revoked',

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { PassThrough } from 'node:stream';
 import Docker from 'dockerode';
 import { pack } from 'tar-stream';
@@ -62,10 +63,15 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 async function tarOf(files: readonly ContainerFile[]): Promise<Buffer> {
   const archive = pack();
   for (const file of files) {
-    archive.entry(
-      { name: file.path.replace(/^\/+/, ''), mode: file.executable ? 0o755 : 0o644 },
-      file.content,
-    );
+    const name = file.path.replace(/^\/+/, '');
+    const owner = file.privateTo;
+    if (!owner) {
+      archive.entry({ name, mode: file.executable ? 0o755 : 0o644 }, file.content);
+      continue;
+    }
+    const { uid, gid } = owner;
+    archive.entry({ name: dirname(name), type: 'directory', mode: 0o700, uid, gid });
+    archive.entry({ name, mode: 0o600, uid, gid }, file.content);
   }
   archive.finalize();
   const chunks: Buffer[] = [];

@@ -3,10 +3,15 @@ import cookie from '@fastify/cookie';
 import httpProxy from '@fastify/http-proxy';
 import { toWireId } from '@platform/schemas';
 import { createExpiringCache, sessionCookieName } from '../domain';
-import { ProxyOriginRejectedError, ProxyPathInvalidError } from '../errors';
+import {
+  ProxyCertificateRefusedError,
+  ProxyOriginRejectedError,
+  ProxyPathInvalidError,
+} from '../errors';
+import { CertificatePinError } from './pinned-tls';
 import { containerCookieHeader, GRANT_COOKIE, scopeSetCookies } from './proxy-cookies';
 import type { SessionAccess, SessionTarget } from './session-access';
-import { createUpstreamAgent, socketOrigin } from './proxy-upstream';
+import { createTlsPins, createUpstreamAgent, socketOrigin } from './proxy-upstream';
 import { originMatchesHost } from './session-origin';
 import type { SessionSockets } from './session-sockets';
 import type { Hop, SocketHop } from './socket-hop';
@@ -54,8 +59,8 @@ export interface SessionProxyOptions {
  * session's grant cookie only. A visit with `?kasm_token=` spends the connect token for the
  * cookie and redirects to the same address without it. The platform's cookies never reach the
  * container and the container's cookies stay inside the session's path. The container's own
- * credentials (Basic, VNC_PW) are added here; its self-signed certificate is accepted on this
- * hop only. A session whose folder of the socket hop holds a socket is reached there instead,
+ * credentials (Basic, VNC_PW) are added here, and sent over TLS only once the container
+ * presented its session's pinned certificate (self-signed; anything else gets nothing, and a 502). A session whose folder of the socket hop holds a socket is reached there instead,
  * plain, with the same credentials.
  */
 export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
@@ -63,7 +68,18 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
   { access, sockets, socketHop, onUpstream, recordInput, signedInUser },
 ) => {
   await app.register(cookie);
-  const upstreamAgent = createUpstreamAgent(socketHop, (hop) => onUpstream('http', hop));
+  const pins = createTlsPins();
+  const upstreamAgent = createUpstreamAgent(socketHop, (hop) => onUpstream('http', hop), pins);
+  // Whoever answered is not the session's container: it got nothing, and the user a 502.
+  const refusedBy = (
+    request: { log: FastifyRequest['log'] },
+    kasmId: string,
+    error: CertificatePinError,
+  ) =>
+    request.log.warn(
+      { kasmId, reason: error.message },
+      'session proxy refused a container connection: not the session’s pinned certificate',
+    );
   app.addHook('onClose', async () => {
     sockets.closeAll();
     await upstreamAgent.close();
@@ -120,6 +136,7 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
       const wireId = toWireId(access.sessionId(kasmId));
       const onSocket = await socketHop.hasSocket(wireId);
       if (!upgrade) {
+        if (!onSocket) pins.note(target.origin, target.pin);
         const origin = onSocket ? socketOrigin(wireId) : target.origin;
         admitted.set(request.raw, { ...target, origin });
         return;
@@ -149,10 +166,21 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
         rewriteResponseHeaders: (headers) => scopedHeaders(headers, kasmId),
         onInput: () => recordInput(kasmId),
         socket,
+        pin: target.pin,
+        onRefused: (error) => {
+          if (error instanceof CertificatePinError) refusedBy(request, kasmId, error);
+        },
       });
     },
     replyOptions: {
       getUpstream: (request) => targetOf(request).origin,
+      onError: (reply, { error }) => {
+        const cause = (error as { cause?: unknown }).cause;
+        if (!(cause instanceof CertificatePinError)) return reply.send(error);
+        const { kasmId } = reply.request.params as { kasmId: string };
+        refusedBy(reply.request, kasmId, cause);
+        return reply.send(new ProxyCertificateRefusedError());
+      },
       rewriteRequestHeaders: (request, headers) => ({
         ...headers,
         cookie: containerCookieHeader(headers.cookie as string | undefined),
