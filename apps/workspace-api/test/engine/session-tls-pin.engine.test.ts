@@ -1,0 +1,108 @@
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { toUuid } from '@platform/schemas';
+import WebSocket from 'ws';
+import { issueSessionCertificate } from '../../src/domain';
+import { closeWorld, createSessionWorld, LONG, type SessionWorld } from './session-fixture';
+
+// A Kasm-like workspace: HTTPS on 6901 behind Basic auth kasm_user:$VNC_PW, with the certificate
+// and key it reads from ~/.vnc/self.pem, and no socket hop. The test web image serves so when
+// TLS_PEM names that file.
+jest.setTimeout(3 * LONG);
+
+let w: SessionWorld;
+let base: string;
+let kasmId: string;
+let userId: string;
+
+beforeAll(async () => {
+  w = await createSessionWorld();
+  base = await w.h.app.listen({ port: 0, host: '127.0.0.1' });
+  await w.h.db.zone.update({
+    where: { id: toUuid(w.zoneId) },
+    data: { proxyHostname: '127.0.0.1' },
+  });
+  const imageId = await w.addImage({
+    runConfig: { port: 6901, scheme: 'https', home: '/home/kasm-user' },
+    allowPlainHttp: false,
+    persistentProfilePath: '',
+  });
+  userId = (await w.member('pinned')).user_id;
+  const requested = await w.request({
+    image_id: imageId,
+    user_id: userId,
+    environment: { PORT: '6901', TLS_PEM: '/home/kasm-user/.vnc/self.pem' },
+  });
+  kasmId = requested.kasm_id;
+  await w.waitForStatus(toUuid(kasmId), 'running');
+});
+afterAll(() => closeWorld(w));
+
+async function signIn(): Promise<string> {
+  const status = await w.h.call('get_kasm_status', { kasm_id: kasmId, user_id: userId });
+  const link = new URL(status.json().kasm_url);
+  const res = await fetch(`${base}${link.pathname}${link.search}`, { redirect: 'manual' });
+  expect(res.status).toBe(303);
+  return (res.headers.get('set-cookie') ?? '').split(';')[0];
+}
+
+function openSocket(cookie: string): Promise<{ status: number; echoed?: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`${base.replace('http', 'ws')}/kasm/${kasmId}/echo`, {
+      headers: { origin: base, cookie },
+    });
+    socket.once('open', () => socket.send('ping'));
+    socket.once('message', (data) => {
+      socket.close();
+      resolve({ status: 101, echoed: String(data) });
+    });
+    socket.once('unexpected-response', (_req, res) => resolve({ status: res.statusCode ?? 0 }));
+    socket.once('error', reject);
+  });
+}
+
+describe('the TLS hop to a Kasm-like container', () => {
+  it('pins the certificate the platform gave the container, and serves through it', async () => {
+    const row = await w.h.db.kasm.findUniqueOrThrow({ where: { id: toUuid(kasmId) } });
+    expect(row.tlsIssuedSha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(row.tlsPinSha256).toBe(row.tlsIssuedSha256);
+    const cookie = await signIn();
+    const headers = await fetch(`${base}/kasm/${kasmId}/headers`, { headers: { cookie } });
+    expect(headers.status).toBe(200);
+    const basic = `Basic ${Buffer.from(`kasm_user:${row.containerSecret}`).toString('base64')}`;
+    expect(((await headers.json()) as { authorization: string }).authorization).toBe(basic);
+    expect(await openSocket(cookie)).toEqual({ status: 101, echoed: 'ping' });
+  });
+
+  it('refuses an impostor at the container’s address with a 502, sending it no password', async () => {
+    // Another certificate at the address the proxy reaches the session at: as a container on
+    // the bridge that took the session's address would present.
+    const impostorPem = issueSessionCertificate('impostor').pem;
+    const received: Record<string, unknown>[] = [];
+    const impostor: Server = createServer({ cert: impostorPem, key: impostorPem }, (req, res) => {
+      received.push(req.headers);
+      res.end('impostor');
+    });
+    impostor.on('upgrade', (req, socket) => {
+      received.push(req.headers);
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => impostor.listen(0, '127.0.0.1', resolve));
+    try {
+      const cookie = await signIn();
+      await w.h.db.kasm.update({
+        where: { id: toUuid(kasmId) },
+        data: { hostPort: (impostor.address() as AddressInfo).port },
+      });
+      // The proxy reads a session's address at most once a second.
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const page = await fetch(`${base}/kasm/${kasmId}/headers`, { headers: { cookie } });
+      expect(page.status).toBe(502);
+      expect(((await page.json()) as { code: string }).code).toBe('SESSION_CERTIFICATE_MISMATCH');
+      expect((await openSocket(cookie)).status).toBe(502);
+      expect(received).toEqual([]);
+    } finally {
+      await new Promise((resolve) => impostor.close(resolve));
+    }
+  });
+});
