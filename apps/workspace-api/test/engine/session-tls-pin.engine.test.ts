@@ -74,6 +74,51 @@ describe('the TLS hop to a Kasm-like container', () => {
     expect(await openSocket(cookie)).toEqual({ status: 101, echoed: 'ping' });
   });
 
+  it('keeps the same pin when the session is stopped and resumed, and serves through it', async () => {
+    const before = await w.h.db.kasm.findUniqueOrThrow({ where: { id: toUuid(kasmId) } });
+    expect((await w.h.call('stop_kasm', { kasm_id: kasmId, user_id: userId })).statusCode).toBe(
+      200,
+    );
+    const resumed = await w.h.call('resume_kasm', { kasm_id: kasmId });
+    expect(resumed.json().kasm.operational_status).toBe('running');
+    const after = await w.h.db.kasm.findUniqueOrThrow({ where: { id: toUuid(kasmId) } });
+    expect(after.tlsPinSha256).toBe(before.tlsPinSha256);
+    const cookie = await signIn();
+    expect((await fetch(`${base}/kasm/${kasmId}/`, { headers: { cookie } })).status).toBe(200);
+  });
+
+  it('pins the certificate an image made of its own at its first answer, as Kasm’s images do', async () => {
+    // Kasm's start-up script writes a new ~/.vnc/self.pem over the platform's at every start.
+    const own = issueSessionCertificate('made by the image');
+    const imageId = await w.addImage({
+      runConfig: { port: 6901, scheme: 'https', home: '/home/kasm-user' },
+      allowPlainHttp: false,
+      persistentProfilePath: '',
+    });
+    await w.h.call('create_file_mapping', {
+      target_file_mapping: {
+        image_id: imageId,
+        name: 'own certificate',
+        destination: '/home/kasm-user/own.pem',
+        content: own.pem,
+      },
+    });
+    const ownUser = (await w.member('own-certificate')).user_id;
+    const requested = await w.request({
+      image_id: imageId,
+      user_id: ownUser,
+      environment: { PORT: '6901', TLS_PEM: '/home/kasm-user/own.pem' },
+    });
+    const row = await w.waitForStatus(toUuid(requested.kasm_id), 'running');
+    expect(row.tlsPinSha256).toBe(own.fingerprint);
+    expect(row.tlsIssuedSha256).not.toBe(own.fingerprint);
+    const link = new URL(requested.kasm_url);
+    const res = await fetch(`${base}${link.pathname}${link.search}`, { redirect: 'manual' });
+    const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0];
+    const page = await fetch(`${base}/kasm/${requested.kasm_id}/`, { headers: { cookie } });
+    expect(page.status).toBe(200);
+  });
+
   it('refuses an impostor at the container’s address with a 502, sending it no password', async () => {
     // Another certificate at the address the proxy reaches the session at: as a container on
     // the bridge that took the session's address would present.
