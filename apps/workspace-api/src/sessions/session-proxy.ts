@@ -60,8 +60,9 @@ export interface SessionProxyOptions {
  * cookie and redirects to the same address without it. The platform's cookies never reach the
  * container and the container's cookies stay inside the session's path. The container's own
  * credentials (Basic, VNC_PW) are added here, and sent over TLS only once the container
- * presented its session's pinned certificate (self-signed; anything else gets nothing, and a 502). A session whose folder of the socket hop holds a socket is reached there instead,
- * plain, with the same credentials.
+ * presented its session's pinned certificate (anything else gets nothing, and the user a 502).
+ * A session whose folder of the socket hop holds a socket is reached there instead, plain, with
+ * the same credentials.
  */
 export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
   app,
