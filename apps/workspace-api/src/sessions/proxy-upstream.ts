@@ -44,7 +44,7 @@ export function createUpstreamAgent(
   counted: (hop: Hop) => void,
   pins: TlsPins,
 ): Agent {
-  const tls = buildConnector({ rejectUnauthorized: false });
+  const direct = buildConnector({ rejectUnauthorized: false });
   return new Agent({
     // As @fastify/reply-from's own agent: one request at a time on each of many connections.
     pipelining: 1,
@@ -53,8 +53,10 @@ export function createUpstreamAgent(
       const match = SOCKET_HOST.exec(options.hostname);
       if (!match) {
         counted('tls');
+        // Plain HTTP only where an administrator allowed it (allow_plain_http): nothing to pin.
+        if (options.protocol !== 'https:') return direct(options, callback);
         const pin = pins.pinOf(options.hostname, options.port);
-        return tls(options, (error, socket) => {
+        return direct(options, (error, socket) => {
           if (error) return callback(error, null);
           const refused = checkPin(socket as TLSSocket, pin);
           if (refused) callback(refused, null);
