@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { toUuid } from '@platform/schemas';
 import WebSocket from 'ws';
 import { issueSessionCertificate } from '../../src/domain';
+import { captureLogs, createHarness } from '../harness';
 import { closeWorld, createSessionWorld, LONG, type SessionWorld } from './session-fixture';
 
 // A Kasm-like workspace: HTTPS on 6901 behind Basic auth kasm_user:$VNC_PW, with the certificate
@@ -14,9 +15,14 @@ let w: SessionWorld;
 let base: string;
 let kasmId: string;
 let userId: string;
+const logs = captureLogs();
 
 beforeAll(async () => {
-  w = await createSessionWorld();
+  const h = await createHarness(
+    { SESSION_URL_SCHEME: 'http', SESSION_LEASE_SECONDS: '3', LOG_LEVEL: 'warn' },
+    { logStream: logs.stream },
+  );
+  w = await createSessionWorld({}, h);
   base = await w.h.app.listen({ port: 0, host: '127.0.0.1' });
   await w.h.db.zone.update({
     where: { id: toUuid(w.zoneId) },
@@ -117,6 +123,13 @@ describe('the TLS hop to a Kasm-like container', () => {
     const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0];
     const page = await fetch(`${base}/kasm/${requested.kasm_id}/`, { headers: { cookie } });
     expect(page.status).toBe(200);
+    expect(logs.lines()).toContainEqual(
+      expect.objectContaining({
+        kasmId: toUuid(requested.kasm_id),
+        certificateSha256: own.fingerprint,
+        msg: "session server presents its own certificate, not the platform's: pinned the one it presented first",
+      }),
+    );
   });
 
   it('refuses an impostor at the container’s address with a 502, sending it no password', async () => {
@@ -146,6 +159,18 @@ describe('the TLS hop to a Kasm-like container', () => {
       expect(((await page.json()) as { code: string }).code).toBe('SESSION_CERTIFICATE_MISMATCH');
       expect((await openSocket(cookie)).status).toBe(502);
       expect(received).toEqual([]);
+      const row = await w.h.db.kasm.findUniqueOrThrow({ where: { id: toUuid(kasmId) } });
+      const refusals = logs
+        .lines()
+        .filter((line) => String(line.msg).startsWith('session proxy refused a container'));
+      expect(refusals.length).toBeGreaterThanOrEqual(2); // the page and the WebSocket
+      expect(refusals[0].reason).toMatch(
+        new RegExp(
+          `presented certificate sha256:[0-9a-f]{64}, not the session's sha256:${row.tlsPinSha256}`,
+        ),
+      );
+      // The session's key is in its container only: never in the log.
+      expect(logs.text()).not.toContain('PRIVATE KEY');
     } finally {
       await new Promise((resolve) => impostor.close(resolve));
     }
