@@ -274,6 +274,12 @@ export const ProxySocketLimitError = createError(
   'This browser has as many WebSockets open to the session as its admission allows (SESSION_GRANT_MAX_WEBSOCKETS): close one first',
   429,
 );
+/** The container's address answered with another certificate than the session's pin. */
+export const ProxyCertificateRefusedError = createError(
+  'SESSION_CERTIFICATE_MISMATCH',
+  'The session’s container did not present its certificate: the connection was refused',
+  502,
+);
 export const LoginLinkInvalidError = createError(
   'LOGIN_LINK_INVALID',
   'This sign-in link is not valid any more: it was used, it expired or it was revoked',

@@ -35,3 +35,9 @@ export {
   socketPathIn,
   socketsDirProblem,
 } from './socket-hop-paths';
+export {
+  fingerprintOf,
+  issueSessionCertificate,
+  peerFingerprint,
+  type SessionCertificate,
+} from './session-certificate';

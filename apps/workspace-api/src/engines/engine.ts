@@ -54,6 +54,8 @@ export interface ContainerFile {
   path: string;
   content: string;
   executable: boolean;
+  /** A secret (a key): owned by this user, it and its folder readable by it alone. */
+  privateTo?: ProfileUser;
 }
 
 export interface ContainerSpec {

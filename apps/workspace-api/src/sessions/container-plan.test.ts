@@ -1,7 +1,7 @@
 import { samplePlan as plan } from '../../test/launch-plan-fixtures';
 import { REASONS } from '../domain';
 import type { LaunchPlan } from '../launch-plan';
-import { launchSteps, parseSize, SESSION_FENCES } from './container-plan';
+import { launchSteps, parseSize, SESSION_FENCES, SESSION_PEM_PATH } from './container-plan';
 
 const GB = 1024 ** 3;
 const profiles = { root: '/profiles', user: { uid: 1000, gid: 1000 } };
@@ -326,5 +326,34 @@ describe('parseSize', () => {
       });
       expect(result.container.socketFolder).toBeUndefined();
     });
+  });
+});
+
+describe('the session certificate', () => {
+  const pem = '-----BEGIN CERTIFICATE-----\n…';
+  const withCertificate = (p: LaunchPlan) =>
+    launchSteps({
+      plan: p,
+      containerSecret: 's',
+      environment: {},
+      profiles,
+      socketHop,
+      certificate: pem,
+    });
+
+  it('is written, the user’s alone, where the platform’s images and KasmVNC read it', () => {
+    const result = withCertificate(plan({ persistentProfilePath: null }));
+    if (!result.ok) throw new Error(result.reason);
+    const owner = { uid: 1000, gid: 1000 };
+    expect(result.container.files).toEqual([
+      { path: SESSION_PEM_PATH, content: pem, executable: false, privateTo: owner },
+      { path: '/home/kasm-user/.vnc/self.pem', content: pem, executable: false, privateTo: owner },
+    ]);
+  });
+
+  it('is never written into a profile folder mounted at the home', () => {
+    const result = withCertificate(plan());
+    if (!result.ok) throw new Error(result.reason);
+    expect(result.container.files.map((file) => file.path)).toEqual([SESSION_PEM_PATH]);
   });
 });

@@ -20,6 +20,8 @@ export interface LaunchInput {
   profiles: { root: string; user: ProfileUser };
   /** SESSION_SOCKETS_DIR ('' for off) and the agent's engine address (the hop is local only). */
   socketHop: { socketsDir: string; agentDockerUrl: string };
+  /** The session's certificate and key (PEM), made by the platform: its container serves them. */
+  certificate?: string;
 }
 
 export type LaunchSteps =
@@ -37,6 +39,10 @@ export type LaunchSteps =
 
 // Kasm images keep the user's home here and serve KasmVNC over HTTPS on 6901.
 const KASM_HOME = '/home/kasm-user';
+/** Where the platform's images read the session's certificate and key (workspace-start). */
+export const SESSION_PEM_PATH = '/etc/workspace-platform/session.pem';
+/** Where KasmVNC reads them, below the home (Kasm's own start-up script writes its own there). */
+const KASMVNC_PEM = '.vnc/self.pem';
 const KASM_PORT = 6901;
 
 /**
@@ -115,6 +121,15 @@ function execSteps(execConfig: unknown, env: Record<string, string>): ExecSpec[]
 }
 
 /**
+ * The session's certificate and key where the platform's images read them, and where KasmVNC
+ * does, in the home: never into a profile folder mounted there, which is the user's (and kept).
+ */
+function certificateFiles(pem: string, user: ProfileUser, home: string | undefined) {
+  const paths = [SESSION_PEM_PATH, ...(home ? [`${home.replace(/\/+$/, '')}/${KASMVNC_PEM}`] : [])];
+  return paths.map((path) => ({ path, content: pem, executable: false, privateTo: user }));
+}
+
+/**
  * What the launcher asks of the engine to carry out a plan; pure, so every rule is unit-tested.
  * The workspace's config is screened here again, whatever row or stored plan it came from.
  */
@@ -125,6 +140,7 @@ export function launchSteps({
   kasmUrl,
   profiles,
   socketHop,
+  certificate,
 }: LaunchInput): LaunchSteps {
   const config = effectiveConfig(
     { runConfig: plan.image.runConfig, execConfig: plan.execConfig },
@@ -165,11 +181,16 @@ export function launchSteps({
       profile: folder && { ...folder, home, user: profiles.user },
       sessionPort: endpoint.port,
       socketFolder: socketFolderOf(socketHop.socketsDir, plan.sessionId, socketHop.agentDockerUrl),
-      files: plan.fileMappings.map((m) => ({
-        path: m.destination,
-        content: m.content,
-        executable: m.executable,
-      })),
+      files: [
+        ...plan.fileMappings.map((m) => ({
+          path: m.destination,
+          content: m.content,
+          executable: m.executable,
+        })),
+        ...(certificate
+          ? certificateFiles(certificate, profiles.user, folder ? undefined : home)
+          : []),
+      ],
       fences: SESSION_FENCES,
     },
     exec: execSteps(config.execConfig, { KASM_URL: env.KASM_URL }),

@@ -18,6 +18,8 @@ import type { KasmsRepository } from './kasms.repository';
 export interface SessionTarget {
   origin: string;
   authorization: string;
+  /** SHA-256 of the certificate the container must present over TLS (pinned-tls.ts). */
+  pin: string | null;
   /** The session's owner: a browser signed in as someone else is refused. */
   /** Null while the session is staged: no browser may enter it. */
   userId: string | null;
@@ -91,8 +93,8 @@ export function createSessionAccess(
       // Read with the session, in the same lookup: a missed revocation cannot keep access.
       target = notAllowed();
     } else {
-      const { origin, authorization } = containerEndpoint(row, row.hostPort);
-      target = { origin, authorization, userId: row.userId };
+      const { origin, authorization, pin } = containerEndpoint(row, row.hostPort);
+      target = { origin, authorization, pin, userId: row.userId };
     }
     targets.set(id, target);
     if (target instanceof Error) throw target;

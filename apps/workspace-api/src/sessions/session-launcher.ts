@@ -1,14 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { toWireId } from '@platform/schemas';
 import { inSpan, recordFailure, type Span, type Tracer } from '@platform/tracing';
+import { issueSessionCertificate, type KasmStatus } from '../domain';
 import { EngineError, type Engines, ProfileRefusedError, sessionHost } from '../engines';
 import type { LaunchPlan } from '../launch-plan';
 import { launchSteps, type LaunchInput } from './container-plan';
 import { waitUntilServing } from './session-ready';
-import type { KasmStatus } from '../domain';
 import type { KasmWithOwners } from './kasm-owners';
 import type { KasmsRepository } from './kasms.repository';
 import { createLaunchTimeline, type LaunchPhase, type LaunchTimeline } from './launch-timeline';
+import { settlePin, warnFirstUse } from './pinned-tls';
 import type { SocketHop } from './socket-hop';
 
 /** What a launch tells the metrics: each phase's duration, and how the launch ended. */
@@ -79,6 +80,8 @@ export function createSessionLauncher(options: LauncherOptions) {
     timeline: LaunchTimeline,
   ): Promise<void> {
     const deadline = Date.now() + options.launchTimeoutMs;
+    // Its key exists only here and in the container: the session keeps the fingerprint.
+    const certificate = issueSessionCertificate(`session-${toWireId(row.id)}`);
     const steps = launchSteps({
       plan: row.plan as unknown as LaunchPlan,
       containerSecret: row.containerSecret,
@@ -86,6 +89,7 @@ export function createSessionLauncher(options: LauncherOptions) {
       kasmUrl: request.kasmUrl,
       profiles: options.profiles,
       socketHop: { socketsDir: options.socketHop.socketsDir, agentDockerUrl: row.agent.dockerUrl },
+      certificate: certificate.pem,
     });
     if (!steps.ok) throw new LaunchFailed(steps.reason);
     if (steps.ignored.length > 0) {
@@ -108,7 +112,10 @@ export function createSessionLauncher(options: LauncherOptions) {
       { 'container.image.name': image },
     );
     const containerId = await phase('create', async () => {
-      await move(row.id, 'provisioning', { launchTimeline: timeline.begin('create') });
+      await move(row.id, 'provisioning', {
+        launchTimeline: timeline.begin('create'),
+        tlsIssuedSha256: certificate.fingerprint,
+      });
       const { socketFolder } = steps.container;
       if (socketFolder) await options.socketHop.prepare(socketFolder);
       return engine.create(steps.container);
@@ -144,12 +151,17 @@ export function createSessionLauncher(options: LauncherOptions) {
       }
       return published;
     });
-    await phase('ready', async () => {
+    const pin = await phase('ready', async () => {
       await move(row.id, 'starting', { hostPort, launchTimeline: timeline.begin('ready') });
       const { port, scheme } = steps.endpoint;
-      if (!(await waitUntilServing(sessionHost(row.agent), hostPort, scheme, deadline))) {
+      const answer = await waitUntilServing(sessionHost(row.agent), hostPort, scheme, deadline);
+      if (!answer) {
         throw new LaunchFailed(`The session's server never answered on port ${port} (${scheme})`);
       }
+      const settled = settlePin(certificate.fingerprint, null, answer.certificate);
+      if ('refused' in settled) throw new LaunchFailed(settled.refused);
+      if (settled.firstUse) warnFirstUse(log, row.id, settled.pin);
+      return settled.pin;
     });
     const now = new Date();
     await move(row.id, 'starting', {
@@ -164,6 +176,7 @@ export function createSessionLauncher(options: LauncherOptions) {
       leaseOwner: null,
       leaseUntil: null,
       launchTimeline: timeline.complete(),
+      tlsPinSha256: pin,
     });
     options.observer?.outcome('running');
   }

@@ -6,16 +6,18 @@ import { createExpiringCache, publicProtocol, sessionCookieName } from '../domai
 import {
   KasmNotFoundError,
   ProxyAccessDeniedError,
+  ProxyCertificateRefusedError,
   ProxyOriginRejectedError,
   ProxyPathInvalidError,
   ProxyServiceWorkerRefusedError,
   ProxySocketLimitError,
 } from '../errors';
 import { CONNECT_TOKEN_THROTTLE } from '../plugins';
+import { CertificatePinError } from './pinned-tls';
 import { containerCookieHeader, GRANT_COOKIE } from './proxy-cookies';
 import { isServiceWorkerScript, sessionResponseHeaders } from './proxy-headers';
 import type { SessionAccess, SessionTarget } from './session-access';
-import { createUpstreamAgent, socketOrigin } from './proxy-upstream';
+import { createTlsPins, createUpstreamAgent, socketOrigin } from './proxy-upstream';
 import { originMatchesHost } from './session-origin';
 import { needsOwnerPage, sendOwnerPage } from './session-owner-page';
 import type { SessionSockets } from './session-sockets';
@@ -63,16 +65,28 @@ export interface SessionProxyOptions {
  * cookie and redirects to the same address without it; a signed-out browser's own page load
  * first gets a page naming whose session it is. The platform's cookies never reach the
  * container and the container's cookies stay inside the session's path. The container's own
- * credentials (Basic, VNC_PW) are added here; its self-signed certificate is accepted on this
- * hop only. A session whose folder of the socket hop holds a socket is reached there instead,
- * plain, with the same credentials.
+ * credentials (Basic, VNC_PW) are added here, and sent over TLS only once the container
+ * presented its session's pinned certificate (anything else gets nothing, and the user a 502).
+ * A session whose folder of the socket hop holds a socket is reached there instead, plain, with
+ * the same credentials.
  */
 export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
   app,
   { access, sockets, socketHop, onUpstream, recordInput, signedInUser },
 ) => {
   await app.register(cookie);
-  const upstreamAgent = createUpstreamAgent(socketHop, (hop) => onUpstream('http', hop));
+  const pins = createTlsPins();
+  const upstreamAgent = createUpstreamAgent(socketHop, (hop) => onUpstream('http', hop), pins);
+  // Whoever answered is not the session's container: it got nothing, and the user a 502.
+  const refusedBy = (
+    request: { log: FastifyRequest['log'] },
+    kasmId: string,
+    error: CertificatePinError,
+  ) =>
+    request.log.warn(
+      { kasmId, reason: error.message },
+      'session proxy refused a container connection: not the session’s pinned certificate',
+    );
   app.addHook('onClose', async () => {
     sockets.closeAll();
     await upstreamAgent.close();
@@ -142,6 +156,7 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
       const wireId = toWireId(access.sessionId(kasmId));
       const onSocket = await socketHop.hasSocket(wireId);
       if (!upgrade) {
+        if (!onSocket) pins.note(target.origin, target.pin);
         const origin = onSocket ? socketOrigin(wireId) : target.origin;
         admitted.set(request.raw, { ...target, origin });
         return;
@@ -177,10 +192,21 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
         rewriteResponseHeaders: (headers) => sessionResponseHeaders(headers, kasmId),
         onInput: () => recordInput(kasmId),
         socket,
+        pin: target.pin,
+        onRefused: (error) => {
+          if (error instanceof CertificatePinError) refusedBy(request, kasmId, error);
+        },
       });
     },
     replyOptions: {
       getUpstream: (request) => targetOf(request).origin,
+      onError: (reply, { error }) => {
+        const cause = (error as { cause?: unknown }).cause;
+        if (!(cause instanceof CertificatePinError)) return reply.send(error);
+        const { kasmId } = reply.request.params as { kasmId: string };
+        refusedBy(reply.request, kasmId, cause);
+        return reply.send(new ProxyCertificateRefusedError());
+      },
       rewriteRequestHeaders: (request, headers) => ({
         ...headers,
         cookie: containerCookieHeader(headers.cookie as string | undefined),

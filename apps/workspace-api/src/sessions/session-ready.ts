@@ -1,34 +1,42 @@
 import { connect } from 'node:net';
-import { connect as connectTls } from 'node:tls';
+import { connect as connectTls, type TLSSocket } from 'node:tls';
+import { peerFingerprint } from '../domain';
 import type { SessionEndpoint } from './container-plan';
 
 const ATTEMPT_TIMEOUT_MS = 2000;
 
+/** A server that answered: over TLS, the SHA-256 of the certificate it presented (else null). */
+export interface ServerAnswer {
+  certificate: string | null;
+}
+
 /**
  * Whether the session's own server answers. A TCP connect is not enough: the engine's port
  * proxy accepts connections before the container's server listens, then drops them. So an HTTP
- * server must send back bytes for a request, and an HTTPS one must finish a TLS handshake
- * (its self-signed certificate accepted, as the session proxy does).
+ * server must send back bytes for a request, and an HTTPS one must finish a TLS handshake; the
+ * certificate it presented is returned for the session's pin (settlePin). Nothing is sent to it.
  */
 export function serverAnswers(
   host: string,
   port: number,
   scheme: SessionEndpoint['scheme'],
-): Promise<boolean> {
+): Promise<ServerAnswer | null> {
   return new Promise((resolve) => {
     const socket =
       scheme === 'https'
-        ? connectTls({ host, port, rejectUnauthorized: false }, () => done(true))
+        ? connectTls({ host, port, rejectUnauthorized: false }, function (this: TLSSocket) {
+            done({ certificate: peerFingerprint(this.getPeerX509Certificate()) });
+          })
         : connect({ host, port }, () => socket.write('HEAD / HTTP/1.0\r\n\r\n'));
-    const timer = setTimeout(() => done(false), ATTEMPT_TIMEOUT_MS);
-    function done(answered: boolean) {
+    const timer = setTimeout(() => done(null), ATTEMPT_TIMEOUT_MS);
+    function done(answer: ServerAnswer | null) {
       clearTimeout(timer);
       socket.destroy();
-      resolve(answered);
+      resolve(answer);
     }
-    if (scheme === 'http') socket.once('data', () => done(true));
-    socket.once('error', () => done(false));
-    socket.once('close', () => done(false));
+    if (scheme === 'http') socket.once('data', () => done({ certificate: null }));
+    socket.once('error', () => done(null));
+    socket.once('close', () => done(null));
   });
 }
 
@@ -38,10 +46,11 @@ export async function waitUntilServing(
   port: number,
   scheme: SessionEndpoint['scheme'],
   deadline: number,
-): Promise<boolean> {
+): Promise<ServerAnswer | null> {
   while (Date.now() < deadline) {
-    if (await serverAnswers(host, port, scheme)) return true;
+    const answer = await serverAnswers(host, port, scheme);
+    if (answer) return answer;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  return false;
+  return null;
 }

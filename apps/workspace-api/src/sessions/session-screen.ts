@@ -1,5 +1,6 @@
 import jpeg from 'jpeg-js';
 import WebSocket from 'ws';
+import { connectPinned } from './pinned-tls';
 
 /** Why a screen could not be read: the workspace has no VNC stream, or it failed midway. */
 export class ScreenUnreadableError extends Error {
@@ -59,17 +60,22 @@ function byteReader() {
  * Xvnc listens on localhost only), 32-bit true colour, raw encoding.
  */
 export async function readScreen(
-  origin: string,
-  authorization: string,
+  { origin, authorization, pin }: { origin: string; authorization: string; pin: string | null },
   timeoutMs: number,
 ): Promise<Screen> {
-  const url = `${origin.replace(/^http/, 'ws')}${STREAM_PATH}`;
+  const url = new URL(`${origin.replace(/^http/, 'ws')}${STREAM_PATH}`);
+  // Over TLS, the password goes only to the session's pinned certificate, as from the proxy.
+  const pinned =
+    url.protocol === 'wss:'
+      ? await connectPinned(url.hostname, Number(url.port), pin).catch((error: Error) => {
+          throw new ScreenUnreadableError(`The display could not be reached: ${error.message}`);
+        })
+      : undefined;
   const ws = new WebSocket(url, {
     headers: { authorization },
     perMessageDeflate: false,
-    // The container's certificate is self-signed: accepted on this hop only, as by the proxy.
-    rejectUnauthorized: false,
     handshakeTimeout: timeoutMs,
+    ...(pinned ? { createConnection: () => pinned } : {}),
   });
   const reader = byteReader();
   const timer = setTimeout(

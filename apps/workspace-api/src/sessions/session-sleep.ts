@@ -5,6 +5,7 @@ import { EngineFailedError, KasmCannotResumeError, KasmNotRunningError } from '.
 import type { KasmReads, KasmWithOwners } from './kasm-owners';
 import type { KasmsRepository } from './kasms.repository';
 import { containerEndpoint } from './session-endpoint';
+import { settlePin } from './pinned-tls';
 import { waitUntilServing } from './session-ready';
 
 export interface SleepDeps {
@@ -131,11 +132,14 @@ export function createSessionSleep(deps: SleepDeps) {
     try {
       const hostPort = await engine.start(containerId, endpoint.port);
       const deadline = Date.now() + launchMs;
-      if (!(await waitUntilServing(endpoint.host, hostPort, endpoint.scheme, deadline))) {
+      const answer = await waitUntilServing(endpoint.host, hostPort, endpoint.scheme, deadline);
+      if (!answer) {
         throw new KasmCannotResumeError(
           `The session's server never answered on port ${endpoint.port} after it started again`,
         );
       }
+      const settled = settlePin(row.tlsIssuedSha256, row.tlsPinSha256, answer.certificate);
+      if ('refused' in settled) throw new KasmCannotResumeError(settled.refused);
       const now = Date.now();
       const expiresAt = now + config.SESSION_KEEPALIVE_SECONDS * 1000;
       const moved = await kasms.transition(
@@ -145,6 +149,7 @@ export function createSessionSleep(deps: SleepDeps) {
           status: 'running',
           statusMessage: '',
           hostPort,
+          tlsPinSha256: settled.pin,
           lastInputAt: new Date(now),
           expiresAt: new Date(Math.min(expiresAt, row.hardExpiresAt.getTime())),
           leaseOwner: null,

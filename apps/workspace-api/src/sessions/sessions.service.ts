@@ -342,9 +342,9 @@ export function createSessionsService(deps: SessionsDeps) {
       const row = await load(kasmId, userId);
       if (row.status !== 'running' || !row.hostPort)
         throw new KasmNotRunningError(`The session is ${row.status}`);
-      const { origin, authorization } = containerEndpoint(row, row.hostPort);
+      const endpoint = containerEndpoint(row, row.hostPort);
       try {
-        return screenJpeg(await readScreen(origin, authorization, SCREEN_TIMEOUT_MS), width);
+        return screenJpeg(await readScreen(endpoint, SCREEN_TIMEOUT_MS), width);
       } catch (error) {
         if (error instanceof ScreenUnreadableError) throw new KasmNoDisplayError(error.message);
         throw error;

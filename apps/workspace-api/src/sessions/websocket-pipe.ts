@@ -2,6 +2,7 @@ import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http'
 import https from 'node:https';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { connectPinned } from './pinned-tls';
 import { ClientInputObserver } from './rfb-input';
 
 /** The browser's handshake headers the container needs; the rest stay on the platform's side. */
@@ -26,6 +27,10 @@ export interface PipeOptions {
   onInput?: () => void;
   /** A connection to the container made already (the socket hop): the handshake goes over it. */
   socket?: Socket;
+  /** Over TLS, the certificate the container must present before anything is sent (its pin). */
+  pin?: string | null;
+  /** Told why no connection was made to the container (a certificate that is not the pin). */
+  onRefused?: (error: Error) => void;
 }
 
 /** The container's address for a path of the browser's, or null when it names another origin. */
@@ -63,6 +68,19 @@ export function pipeWebSocket(
   url: URL,
   target: PipeOptions,
 ): void {
+  if (url.protocol === 'https:' && !target.socket) {
+    connectPinned(url.hostname, Number(url.port || 443), target.pin ?? null).then(
+      (socket) => {
+        if (client.destroyed) socket.destroy();
+        else pipeWebSocket(client, request, url, { ...target, socket });
+      },
+      (error: Error) => {
+        target.onRefused?.(error);
+        refuse(client, 502, 'Bad Gateway');
+      },
+    );
+    return;
+  }
   const headers: Record<string, string> = { connection: 'Upgrade', upgrade: 'websocket' };
   for (const name of FORWARDED) {
     const value = request.headers[name];
@@ -75,10 +93,9 @@ export function pipeWebSocket(
   const upstream = transport.request(url, {
     method: 'GET',
     headers,
-    // No agent: a connection of its own, or the one made already (used only without an agent).
+    // No agent: a connection of its own, or the one made already (used only without an agent);
+    // over TLS always the one made and checked against the pin above.
     ...(connected ? { createConnection: () => connected } : { agent: false }),
-    // The container's certificate is self-signed: accepted on this hop only, as for HTTP.
-    rejectUnauthorized: false,
   });
   const endBoth = (socket?: Duplex) => {
     socket?.destroy();

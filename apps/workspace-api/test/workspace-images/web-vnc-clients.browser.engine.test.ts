@@ -1,3 +1,4 @@
+import { toUuid } from '@platform/schemas';
 import {
   closeDesktopWorld,
   createDesktopWorld,
@@ -24,6 +25,14 @@ beforeAll(async () => {
 afterAll(() => closeDesktopWorld(world));
 
 describe('web VNC clients of the Desktop image through the proxy, in Chromium', () => {
+  it('reach a Desktop that serves the certificate the platform gave it, pinned', async () => {
+    const row = await world.w.h.db.kasm.findUniqueOrThrow({
+      where: { id: toUuid(desktop.kasmId) },
+    });
+    expect(row.tlsIssuedSha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(row.tlsPinSha256).toBe(row.tlsIssuedSha256);
+  });
+
   it.each([
     [
       'the image page, which takes the stream path from its location',
