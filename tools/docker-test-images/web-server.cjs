@@ -16,8 +16,10 @@ const PAGE =
 
 const TLS_PEM = process.env.TLS_PEM;
 const BASIC = `Basic ${Buffer.from(`kasm_user:${process.env.VNC_PW}`).toString('base64')}`;
+/** @param {import('node:http').IncomingMessage} req */
 const allowed = (req) => !TLS_PEM || req.headers.authorization === BASIC;
 
+/** @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res */
 const handler = (req, res) => {
   const pathname = new URL(req.url ?? '/', 'http://workspace').pathname;
   if (!allowed(req)) {
@@ -43,13 +45,14 @@ const server = TLS_PEM
   ? https.createServer({ cert: fs.readFileSync(TLS_PEM), key: fs.readFileSync(TLS_PEM) }, handler)
   : http.createServer(handler);
 
-new WebSocketServer({ server, verifyClient: ({ req }) => allowed(req) }).on(
-  'connection',
-  (socket, req) => {
-    if (req.url === '/headers') socket.send(JSON.stringify(req.headers));
-    socket.on('message', (data, isBinary) => socket.send(data, { binary: isBinary }));
-  },
-);
+new WebSocketServer({
+  server,
+  verifyClient: (/** @type {{ req: import('node:http').IncomingMessage }} */ { req }) =>
+    allowed(req),
+}).on('connection', (socket, req) => {
+  if (req.url === '/headers') socket.send(JSON.stringify(req.headers));
+  socket.on('message', (data, isBinary) => socket.send(data, { binary: isBinary }));
+});
 
 server.listen(PORT, '0.0.0.0');
 

@@ -13,8 +13,12 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { cacheDir } from '../../../../tools/cache-dir.cjs';
 import { docker, run } from './docker';
+
+// The machine's cache folder, from the workspace's own tooling (tools/ is no Nx project).
+const { cacheDir } =
+  // eslint-disable-next-line @nx/enforce-module-boundaries
+  require('../../../../tools/cache-dir.cjs') as { cacheDir(name: string): string };
 
 // Stand-ins for the public base images when the engine cannot pull them (no registry but npm's
 // and Debian's is reachable here). They are tagged platform-test/standin-*, which the private
