@@ -1,8 +1,7 @@
 import { toWireId } from '@platform/schemas';
-import type { AuditedChange } from '../audit';
 import type { Database } from '../db';
 import { EngineError, type EnginePolicy, type Engines } from '../engines';
-import { REQUEST_HOST } from '../domain';
+import { type RecordChange, REQUEST_HOST } from '../domain';
 import {
   type ConsoleOrigin,
   createZonesRepository,
@@ -54,7 +53,7 @@ async function localZone(
   zones: ZonesService,
   port: number,
   sessionPort: number,
-  record: Record,
+  record: RecordChange,
 ) {
   const existing = (await zones.list()).find((z) => z.name === LOCAL_AGENT);
   const fields = { proxy_hostname: REQUEST_HOST, proxy_port: sessionPort };
@@ -76,9 +75,6 @@ async function localZone(
   return zone;
 }
 
-/** The host's audit trail: setup's zone and agent are recorded as the API's writes are. */
-type Record = (change: AuditedChange) => Promise<void>;
-
 export type LocalAgentResult =
   | { registered: true; url: string; cores: number; memory: number; created: boolean }
   | { registered: false; url: string; reason: string };
@@ -93,7 +89,7 @@ export async function registerLocalAgent(deps: {
   agents: AgentsService;
   dockerHost: string | undefined;
   port: number;
-  record: Record;
+  record: RecordChange;
   /** SESSION_PORT: where the zone's sessions are served. */
   sessionPort: number;
 }): Promise<LocalAgentResult> {

@@ -1,3 +1,4 @@
+import type { AuditedChange } from '../domain';
 import type { NewAuditEventRow } from './audit.repository';
 import type { AUDIT_CHANNELS, AUDIT_RESULTS } from './audit.schemas';
 import { redact } from './redact';
@@ -28,13 +29,7 @@ export interface AuditLogger {
   error(details: object, message: string): void;
 }
 
-/** A change recorded as it is made (settings apply): its target and both snapshots known. */
-export interface AuditedChange {
-  operation: string;
-  target: { type: string; id: string | null } | null;
-  before: unknown;
-  after: unknown;
-}
+export type { AuditedChange };
 
 /** A target as a request names it: `{ type: 'user', ref: { username: 'ada' } }`. */
 export interface AuditTarget {

@@ -41,3 +41,4 @@ export {
   peerFingerprint,
   type SessionCertificate,
 } from './session-certificate';
+export type { AuditedChange, RecordChange } from './audited-change';

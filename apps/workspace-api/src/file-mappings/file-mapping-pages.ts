@@ -1,5 +1,5 @@
 import { InvalidCursorError } from '../errors';
-import type { FileMappingRow, ListedFileMapping } from './file-mappings.repository';
+import type { FileMappingRow, ListedFileMapping, PagePosition } from './file-mappings.repository';
 import { contentBytes } from './mapping-target';
 
 /**
@@ -9,12 +9,6 @@ import { contentBytes } from './mapping-target';
  */
 export const MAX_LIST_PAGE_SIZE = 100;
 export const LIST_CONTENT_BUDGET_BYTES = 8 * 1024 * 1024;
-
-/** Where a page starts: after this (destination, id), the list's order. */
-export interface PagePosition {
-  destination: string;
-  id: string;
-}
 
 export const encodeCursor = (row: PagePosition): string =>
   Buffer.from(JSON.stringify([row.destination, row.id])).toString('base64url');

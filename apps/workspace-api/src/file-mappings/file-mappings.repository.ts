@@ -1,11 +1,16 @@
 import { orNullWhenMissing, type Database, type Tx } from '../db';
 import type { FileMapping } from '../generated/prisma/client';
-import type { PagePosition } from './file-mapping-pages';
 import { targetColumns, type MappingTarget } from './mapping-target';
 
 export type FileMappingRow = FileMapping;
 /** A row without its content, as a page lists it first. */
 export type ListedFileMapping = Omit<FileMappingRow, 'content'>;
+
+/** Where a page starts: after this (destination, id), the list's order. */
+export interface PagePosition {
+  destination: string;
+  id: string;
+}
 
 export interface FileMappingFields {
   name?: string;

@@ -3,7 +3,6 @@ import { toUuid, toWireId } from '@platform/schemas';
 import { ForbiddenError, ImageNotFoundError, ProfilePathInvalidError } from '../errors';
 import { holds, type KeyGrant } from '../api-keys';
 import { decideAccess } from './access';
-import type { GroupsRepository } from '../groups';
 import type { ImageRow, ImagesRepository } from './images.repository';
 import type { UpdateImageInput } from './images.schemas';
 import { profilePathProblems } from './profile-path';
@@ -18,6 +17,14 @@ export interface AccessAnswer {
 /** What images need of the users feature: its one resolver of `target_user`. */
 export interface ImageUsers {
   find(target: TargetUser): Promise<{ id: string }>;
+}
+
+/** What images need of the groups feature: the Allowed Workspaces of a user's groups. */
+export interface ImageGrants {
+  /** The workspaces on the list of any of the user's groups. */
+  imageIdsAllowedFor(userId: string): Promise<string[]>;
+  /** The user's groups whose Allowed Workspaces hold `imageId`. */
+  granting(imageId: string, userId: string): Promise<{ id: string; name: string }[]>;
 }
 
 /** The permissions of which one lets a caller turn on allow_root_exec or allow_plain_http. */
@@ -39,7 +46,7 @@ export function createImagesService({
   images: ImagesRepository;
   users: ImageUsers;
   /** Which workspaces the user's groups list. */
-  groups: Pick<GroupsRepository, 'imageIdsAllowedFor' | 'granting'>;
+  groups: ImageGrants;
 }) {
   const requireUser = async (target: TargetUser) => (await users.find(target)).id;
 

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { PlanImage } from './launch-plan';
 
 /** JSON with every object's keys sorted: the same settings give the same text, however stored. */
 function canonical(value: unknown): string {
@@ -18,9 +17,12 @@ function canonical(value: unknown): string {
  * the allowances an administrator set (root commands, plain HTTP). A staged session keeps the
  * one it started with; once the workspace's differs, it is not handed out but retired.
  */
-export function workspaceConfigFingerprint(
-  image: Pick<PlanImage, 'runConfig' | 'execConfig' | 'allowRootExec' | 'allowPlainHttp'>,
-): string {
+export function workspaceConfigFingerprint(image: {
+  runConfig: unknown;
+  execConfig: unknown;
+  allowRootExec: boolean;
+  allowPlainHttp: boolean;
+}): string {
   const settings = {
     runConfig: image.runConfig,
     execConfig: image.execConfig,

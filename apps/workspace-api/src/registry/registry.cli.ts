@@ -2,7 +2,7 @@ import path from 'node:path';
 import { toWireId } from '@platform/schemas';
 import type { Config } from '../config';
 import type { Database } from '../db';
-import type { AuditedChange } from '../audit';
+import type { RecordChange } from '../domain';
 import { createImagesRepository, toImageResponse } from '../images';
 import { platformSeries } from './compatibility';
 import { progressPrinter } from './progress';
@@ -21,7 +21,7 @@ export interface RegistryCliContext {
   /** Where relative directories are resolved; npm runs scripts elsewhere but passes INIT_CWD. */
   cwd: string;
   /** The host's audit trail: add, refresh and install are recorded as the API's writes are. */
-  record: (change: AuditedChange) => Promise<void>;
+  record: RecordChange;
 }
 
 const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;

@@ -1,8 +1,18 @@
 import type { AgentEngine, AgentsRepository } from '../agents';
 import type { ImagesRepository } from '../images';
-import type { SessionOwner, UsersRepository } from '../users';
 import type { ZonesRepository } from '../zones';
 import type { KasmRow, KasmsRepository } from './kasms.repository';
+
+/** Who a session belongs to, as the users feature answers it: a name, and whether they may sign in. */
+export interface OwnerState {
+  username: string;
+  active: boolean;
+}
+
+/** The users feature's answer for many sessions' owners at once (its repository's ownersOf). */
+export interface SessionOwners {
+  ownersOf(ids: readonly string[]): Promise<Map<string, OwnerState>>;
+}
 
 /** A session's agent: its engine, and its zone's name. */
 export type KasmAgent = AgentEngine & { zone: { name: string } };
@@ -15,11 +25,11 @@ export type KasmWithOwners = KasmRow & {
 };
 
 /** A session as read, with whether its owner may enter it (neither locked nor disabled). */
-export type KasmRead = KasmWithOwners & { user: SessionOwner };
+export type KasmRead = KasmWithOwners & { user: OwnerState };
 
 /** The repositories that own a session's user, workspace, agent and zone. */
 export interface KasmOwners {
-  users: Pick<UsersRepository, 'ownersOf'>;
+  users: SessionOwners;
   images: Pick<ImagesRepository, 'namesOf'>;
   agents: Pick<AgentsRepository, 'enginesOf'>;
   zones: Pick<ZonesRepository, 'namesOf'>;

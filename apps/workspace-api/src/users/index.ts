@@ -3,7 +3,6 @@ export { createTargetUserResolver } from './target-user';
 export { toUserResponse, type UserRow } from './user-row';
 export {
   createUsersRepository,
-  type SessionOwner,
   type UsersPage,
   type UsersRepository,
 } from './users.repository';

@@ -9,8 +9,12 @@ import {
 import { normalizeHostname } from '../domain';
 import { type ConsoleOrigin, zoneOnConsoleOrigin } from './zone-origin';
 import { ZONE_DEFAULTS, type CreateZoneInput, type UpdateZoneInput } from './zones.schemas';
-import type { AgentsRepository } from '../agents';
 import type { ZoneRow, ZonesRepository } from './zones.repository';
+
+/** What zones need of the agents feature: how many agents each zone has. */
+export interface ZoneAgents {
+  countByZone(): Promise<Map<string, number>>;
+}
 
 /** A zone with how many agents it has. */
 export type ZoneWithAgents = ZoneRow & { agentCount: number };
@@ -22,7 +26,7 @@ export function createZonesService({
 }: {
   zones: ZonesRepository;
   /** How many agents each zone has. */
-  agents: Pick<AgentsRepository, 'countByZone'>;
+  agents: ZoneAgents;
   /** Where the console is: no zone may put its sessions there. */
   consoleOrigin: ConsoleOrigin;
 }) {

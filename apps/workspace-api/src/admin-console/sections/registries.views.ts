@@ -4,7 +4,7 @@ import type { ImageRow } from '../../images';
 import { csrfInput } from '../../web';
 import { type AdminPerson, may } from '../admin-context';
 import { actionForm, adminPage } from '../admin-layout';
-import type { WorkspacesSectionDeps } from './workspaces.routes';
+import type { WorkspacesSectionDeps } from './workspaces-deps';
 
 type RegistryRow = Awaited<ReturnType<WorkspacesSectionDeps['registries']['list']>>[number];
 type Listed = Awaited<ReturnType<WorkspacesSectionDeps['registryWorkspaces']['list']>>;

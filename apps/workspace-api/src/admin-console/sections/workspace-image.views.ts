@@ -5,7 +5,7 @@ import { csrfInput } from '../../web';
 import { type AdminPerson, may } from '../admin-context';
 import { actionForm, adminPage, checkbox, field } from '../admin-layout';
 import { mb, yesNo } from './workspaces.views';
-import type { WorkspacesSectionDeps } from './workspaces.routes';
+import type { WorkspacesSectionDeps } from './workspaces-deps';
 
 type MappingRow = Awaited<ReturnType<WorkspacesSectionDeps['fileMappings']['list']>>[number];
 

@@ -1,20 +1,14 @@
 import { type TProperties, Type } from '@sinclair/typebox';
 import { IdSchema, toWireId } from '@platform/schemas';
-import {
-  type createFileMappingsService,
-  FILE_MAPPING_BODY_LIMIT_BYTES,
-  FileMappingFields,
-} from '../../file-mappings';
+import { FILE_MAPPING_BODY_LIMIT_BYTES, FileMappingFields } from '../../file-mappings';
 import {
   BYTES_PER_MB,
   CORES_MAX,
   CORES_MIN,
-  type ImagesService,
   MEMORY_MAX_MB,
   MEMORY_MIN_MB,
   profilePathProblems,
 } from '../../images';
-import type { createRegistryService, createRegistryWorkspacesService } from '../../registry';
 import { sendPage } from '../../web';
 import { type AdminSection, may, personOf } from '../admin-context';
 import { acceptMultipartForms } from './multipart-form';
@@ -23,6 +17,7 @@ import { DoneQuery, noticeOf, ticked } from './section-forms';
 import { registryPage } from './registries.views';
 import { imagePage } from './workspace-image.views';
 import { workspacesPage } from './workspaces.views';
+import type { WorkspacesSectionDeps } from './workspaces-deps';
 
 const NOTICES = {
   added: 'The registry was added.',
@@ -71,13 +66,6 @@ const mappingFields = (body: MappingFormBody) => ({
   // Browsers send a textarea's line breaks as CRLF; scripts want LF.
   content: (body.content ?? '').replace(/\r\n/g, '\n'),
 });
-
-export interface WorkspacesSectionDeps {
-  images: ImagesService;
-  registries: ReturnType<typeof createRegistryService>;
-  registryWorkspaces: ReturnType<typeof createRegistryWorkspacesService>;
-  fileMappings: ReturnType<typeof createFileMappingsService>;
-}
 
 /**
  * Workspaces: registries (add, refresh, browse with compatibility, install) and each installed

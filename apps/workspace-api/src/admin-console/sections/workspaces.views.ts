@@ -4,7 +4,7 @@ import { BYTES_PER_MB, type ImageRow } from '../../images';
 import type { AdminPerson } from '../admin-context';
 import { adminPage } from '../admin-layout';
 import { registriesPart } from './registries.views';
-import type { WorkspacesSectionDeps } from './workspaces.routes';
+import type { WorkspacesSectionDeps } from './workspaces-deps';
 
 type RegistryRow = Awaited<ReturnType<WorkspacesSectionDeps['registries']['list']>>[number];
 
