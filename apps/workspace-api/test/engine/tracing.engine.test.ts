@@ -117,10 +117,12 @@ describe('a launch with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     const inspect = one(trace, 'docker GET /images/{name}/json', ensureImage);
     expect(inspect).toMatchObject({ kind: CLIENT, attributes: { 'http.request.method': 'GET' } });
 
-    // The profile folder is made by a helper container first, then the session's is created.
+    // The profile folder is made by a helper container first, then the session's is created and
+    // given its files (the session's certificate, at least).
     const created = childNames(trace, one(trace, 'engine create', create));
-    expect(created).toContain('docker DELETE /containers/{id}');
-    expect(created.at(-1)).toBe('docker POST /containers/create');
+    const made = created.lastIndexOf('docker POST /containers/create');
+    expect(made).toBeGreaterThan(created.indexOf('docker DELETE /containers/{id}'));
+    expect(created.slice(made + 1)).toEqual(['docker PUT /containers/{id}/archive']);
     const engineStart = one(trace, 'engine start', start);
     one(trace, 'docker POST /containers/{id}/start', engineStart);
     one(trace, 'docker GET /containers/{id}/json', engineStart);
