@@ -50,6 +50,14 @@ describe('the socket hop', () => {
     expect(folder).toBe(path.join(dir, KASM));
   });
 
+  it('leaves the folders it makes above SESSION_SOCKETS_DIR enterable (.data, which the database’s user enters)', async () => {
+    const data = path.join(root, 'data');
+    const hop = createSocketHop(path.join(data, 'session-sockets'));
+    await hop.open();
+    expect((await stat(data)).mode & 0o777).toBe(0o755);
+    expect((await stat(path.join(data, 'session-sockets'))).mode & 0o777).toBe(0o700);
+  });
+
   it('connects to the socket in the session’s folder, whichever way the kasm id is written', async () => {
     const { hop, folder } = await sessionFolder();
     servers.push(await listen(path.join(folder, 'websockify.sock'), 'session'));

@@ -25,6 +25,9 @@ export function createSocketHop(socketsDir: string) {
     /** Makes SESSION_SOCKETS_DIR, reachable by this service's user only. */
     async open(): Promise<void> {
       if (!socketsDir) return;
+      // Only the last folder is closed: `recursive` would give every parent it makes mode 0700
+      // too, and `.data` would shut the embedded PostgreSQL's user out.
+      await mkdir(path.dirname(socketsDir), { recursive: true });
       await mkdir(socketsDir, { recursive: true, mode: 0o700 });
       if (!(await lstat(socketsDir)).isDirectory())
         throw new Error(`SESSION_SOCKETS_DIR (${socketsDir}) is not a folder`);
