@@ -27,7 +27,11 @@ async function startOnce(env) {
   }
   const seconds = (performance.now() - started) / 1000;
   const ready = output.includes('Both services ready');
-  process.kill(-(/** @type {number} */ (child.pid)), 'SIGINT');
+  try {
+    process.kill(-(/** @type {number} */ (child.pid)), 'SIGINT');
+  } catch {
+    // It stopped by itself (a failed start): its output below says why.
+  }
   await Promise.race([exited, sleep(20_000)]);
   if (!ready) throw new Error(`npm start did not become ready:\n${output.slice(-3000)}`);
   return seconds;
@@ -41,6 +45,7 @@ export async function measureNpmStart() {
     LOCAL_PG_PORT: process.env.BENCH_START_PG_PORT ?? '54369',
     WORKSPACE_API_PORT: '3211',
     CALENDAR_API_PORT: '3212',
+    WORKSPACE_SESSIONS_PORT: '3213',
   };
   delete env.DATABASE_URL;
   const fresh = !fs.existsSync(path.join(DATA_DIR, 'PG_VERSION'));

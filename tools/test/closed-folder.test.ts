@@ -27,7 +27,7 @@ async function nodeIn(
 }
 
 // The test server's port: free, and not the one a real `npm test` of this checkout may hold.
-const PORT = '54369';
+const PORT = '54379';
 
 // Only root runs PostgreSQL as another user; anyone else owns the folders they clone into.
 (process.getuid?.() === 0 ? describe : describe.skip)(
