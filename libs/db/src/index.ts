@@ -3,11 +3,7 @@ export type { MigrateOptions, MigrateResult } from './migrate';
 export { compileWasmCompactly } from './compact-wasm';
 export { databasePlugin } from './database.plugin';
 export type { DatabasePluginOptions } from './database.plugin';
-export type {
-  Notification,
-  NotificationSession,
-  NotificationSessionOptions,
-} from './notification-session';
+export type { Notification, ListenConnection, ListenConnectionOptions } from './listen-connection';
 export { openServiceDatabase } from './service-database';
 export type { DatabaseEnv, ServiceDatabase } from './service-database';
 export { qualified, runStatement } from './statements';

@@ -1,10 +1,10 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Pool } from 'pg';
 import {
-  openNotificationSession,
-  type NotificationSession,
-  type NotificationSessionOptions,
-} from './notification-session';
+  openListenConnection,
+  type ListenConnection,
+  type ListenConnectionOptions,
+} from './listen-connection';
 import { poolConfig } from './pool-config';
 import { statementNames } from './statement-names';
 
@@ -24,7 +24,7 @@ export interface ServiceDatabase<Client> {
   /** DATABASE_SCHEMA: Prisma applies it to its own queries, our SQL names it. */
   schema: string;
   /** A connection of its own, on the same database, for LISTEN and NOTIFY. */
-  notificationSession(options: NotificationSessionOptions): NotificationSession;
+  listenConnection(options: ListenConnectionOptions): ListenConnection;
   /** Answers when the database does (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -71,7 +71,7 @@ export function openServiceDatabase<Client extends PrismaLike>(
     transaction: prisma.$transaction.bind(prisma) as Client['$transaction'],
     pool,
     schema: env.DATABASE_SCHEMA,
-    notificationSession: (options) => openNotificationSession(env.DATABASE_URL, options),
+    listenConnection: (options) => openListenConnection(env.DATABASE_URL, options),
     ping: async () => {
       await pool.query('SELECT 1');
     },

@@ -1,4 +1,4 @@
-import type { Database, NotificationSession } from '../db';
+import type { Database, ListenConnection } from '../db';
 import type { ApiKeyRow } from './api-keys.repository';
 
 /**
@@ -54,7 +54,7 @@ export function createApiKeyCache(options: ApiKeyCacheOptions): ApiKeyCache {
   const channels = cacheChannels(options.database.schema);
   const entries = new Map<string, ApiKeyRow>();
   let epoch = 0;
-  let session: NotificationSession | null = null;
+  let session: ListenConnection | null = null;
   let live = false;
   let closed = false;
   let timer: NodeJS.Timeout | null = null;
@@ -70,7 +70,7 @@ export function createApiKeyCache(options: ApiKeyCacheOptions): ApiKeyCache {
     timer = closed ? null : setTimeout(fn, ms).unref();
   };
 
-  function lost(current: NotificationSession, error?: Error) {
+  function lost(current: ListenConnection, error?: Error) {
     if (session !== current) return;
     session = null;
     if (live) log?.warn({ err: error }, 'API key cache off: its invalidation channel was lost');
@@ -80,7 +80,7 @@ export function createApiKeyCache(options: ApiKeyCacheOptions): ApiKeyCache {
     schedule(() => void connect(), reconnectMs);
   }
 
-  function heartbeat(current: NotificationSession) {
+  function heartbeat(current: ListenConnection) {
     schedule(() => {
       current.ping().then(
         () => heartbeat(current),
@@ -92,7 +92,7 @@ export function createApiKeyCache(options: ApiKeyCacheOptions): ApiKeyCache {
   async function connect(): Promise<void> {
     if (closed) return;
     // A heartbeat that hangs is a lost connection: the query times out before the next beat.
-    const current: NotificationSession = options.database.notificationSession({
+    const current: ListenConnection = options.database.listenConnection({
       applicationName: channels.applicationName,
       queryTimeoutMs: heartbeatMs,
       onLost: (error) => lost(current, error),

@@ -30,7 +30,7 @@ export function createApiKeyFence(options: ApiKeyFenceOptions): ApiKeyFence {
     async change(change) {
       const acked = new Map<string, Set<number>>();
       let wake: () => void = () => undefined;
-      const session = options.database.notificationSession({
+      const session = options.database.listenConnection({
         applicationName: 'api-key-fence',
         onNotification: ({ processId, payload }) => {
           acked.set(payload, (acked.get(payload) ?? new Set()).add(processId));

@@ -9,4 +9,4 @@ export {
 } from './database-errors';
 export { savepoint } from './savepoint';
 export { qualified, runStatement, type Statement } from './statements';
-export type { NotificationSession } from '@platform/db';
+export type { ListenConnection } from '@platform/db';

@@ -7,10 +7,10 @@ export interface Notification {
   processId: number;
 }
 
-export interface NotificationSessionOptions {
+export interface ListenConnectionOptions {
   /** Names the connection in `pg_stat_activity`, where others can find who listens. */
   applicationName: string;
-  /** A statement that takes longer fails, and the session is lost: how a hung connection shows. */
+  /** A statement that takes longer fails, and the connection is lost: how a hung connection shows. */
   queryTimeoutMs?: number;
   onNotification?: (notification: Notification) => void;
   /** The connection failed or ended without `close`; called at most once. */
@@ -18,10 +18,10 @@ export interface NotificationSessionOptions {
 }
 
 /**
- * A connection of its own for LISTEN and NOTIFY: a listener needs one session for as long as it
+ * A connection of its own for LISTEN and NOTIFY: a listener needs one connection for as long as it
  * listens, which the pool cannot lend. Nothing is reported after `close`.
  */
-export interface NotificationSession {
+export interface ListenConnection {
   connect(): Promise<void>;
   listen(channel: string): Promise<void>;
   notify(channel: string, payload: string): Promise<void>;
@@ -35,10 +35,10 @@ const ignore = () => undefined;
 /** A channel name as a quoted identifier (LISTEN takes no parameter). */
 const quoted = (channel: string) => `"${channel.replaceAll('"', '""')}"`;
 
-export function openNotificationSession(
+export function openListenConnection(
   connectionString: string,
-  options: NotificationSessionOptions,
-): NotificationSession {
+  options: ListenConnectionOptions,
+): ListenConnection {
   const client = new Client({
     connectionString,
     application_name: options.applicationName,

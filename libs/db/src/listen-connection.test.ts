@@ -1,13 +1,13 @@
 import { Client } from 'pg';
 import {
-  openNotificationSession,
+  openListenConnection,
   type Notification,
-  type NotificationSession,
-} from './notification-session';
+  type ListenConnection,
+} from './listen-connection';
 
 const url = () => process.env.TEST_DATABASE_URL as string;
 // Channels and names of this process's own: other runs may share the server.
-const applicationName = `notification-session-test-${process.pid}`;
+const applicationName = `listen-connection-test-${process.pid}`;
 
 async function waitFor(check: () => boolean, limitMs = 30_000) {
   const deadline = Date.now() + limitMs;
@@ -25,10 +25,10 @@ async function adminQuery(text: string, values: unknown[] = []) {
   }
 }
 
-describe('a notification session', () => {
-  const opened: NotificationSession[] = [];
-  const open = (options: Parameters<typeof openNotificationSession>[1]) => {
-    const session = openNotificationSession(url(), options);
+describe('a LISTEN connection', () => {
+  const opened: ListenConnection[] = [];
+  const open = (options: Parameters<typeof openListenConnection>[1]) => {
+    const session = openListenConnection(url(), options);
     opened.push(session);
     return session;
   };
