@@ -8,7 +8,6 @@ import {
 } from './failure-throttle';
 import { clientKey } from './client-key';
 import { createMemoryStore } from './memory-store';
-import { createRedisStore } from './redis-store';
 import { createSpacedLanes, type SpacedLanes } from './spaced-lane';
 
 export interface AuthThrottleOptions {
@@ -66,8 +65,13 @@ const CONNECT_WAIT_MS = 2000;
 export const authThrottlePlugin = fp(
   async (app: FastifyInstance, options: AuthThrottleOptions) => {
     const local = createMemoryStore();
+    // Loaded only with Redis: a process that never throttles through it (a CLI that merely
+    // imports the library's errors) does not load its client.
     const redis = options.redisUrl
-      ? createRedisStore({ url: options.redisUrl, keyPrefix: options.keyPrefix })
+      ? (await import('./redis-store')).createRedisStore({
+          url: options.redisUrl,
+          keyPrefix: options.keyPrefix,
+        })
       : null;
     const throttle = createFailureThrottle({
       shared: redis,
