@@ -84,7 +84,22 @@ describe('allowlistConfig: exec_config', () => {
     });
   });
 
-  it.each(['first_launch', 'pre_launch', 'Go'])('drops the step %s, which never runs', (step) => {
+  it('keeps first_launch under the rules of go: its root user withheld without the allowance', () => {
+    const screened = exec({ first_launch: { cmd: 'x', user: 'root' } });
+    expect(screened.dropped).toEqual([]);
+    expect(
+      effectiveConfig(
+        { runConfig: {}, execConfig: { first_launch: { cmd: 'x', user: 'root' } } },
+        NO_ALLOWANCES,
+      ),
+    ).toEqual({
+      runConfig: {},
+      execConfig: { first_launch: { cmd: 'x' } },
+      ignored: [{ key: 'exec_config.first_launch.user', reason: REASONS.rootExec }],
+    });
+  });
+
+  it.each(['pre_launch', 'post_run', 'Go'])('drops the step %s, which never runs', (step) => {
     expect(exec({ [step]: { cmd: 'x' } }).dropped).toEqual([
       { key: `exec_config.${step}`, reason: REASONS.step },
     ]);
@@ -188,7 +203,7 @@ describe('effectiveConfig', () => {
     const result = effectiveConfig(
       {
         runConfig: { hostname: 'kasm', privileged: true, scheme: 'http' },
-        execConfig: { go: { cmd: 'a', user: 'root' }, first_launch: { cmd: 'b' } },
+        execConfig: { go: { cmd: 'a', user: 'root' }, pre_launch: { cmd: 'b' } },
       },
       NO_ALLOWANCES,
     );
@@ -197,7 +212,7 @@ describe('effectiveConfig', () => {
       execConfig: { go: { cmd: 'a' } },
       ignored: [
         { key: 'run_config.privileged', reason: REASONS.isolation },
-        { key: 'exec_config.first_launch', reason: REASONS.step },
+        { key: 'exec_config.pre_launch', reason: REASONS.step },
         { key: 'run_config.scheme', reason: REASONS.plainHttp },
         { key: 'exec_config.go.user', reason: REASONS.rootExec },
       ],

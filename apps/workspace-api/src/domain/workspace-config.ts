@@ -8,7 +8,7 @@
 /** run_config: the session server's port and scheme, /dev/shm, the host name, the profile's mount. */
 export const RUN_CONFIG_KEYS = ['hostname', 'port', 'scheme', 'shm_size', 'home'] as const;
 /** exec_config: the steps that run, in this order, and what each step may say. */
-export const EXEC_STEPS = ['go', 'assign'] as const;
+export const EXEC_STEPS = ['first_launch', 'go', 'assign'] as const;
 export const EXEC_STEP_KEYS = ['cmd', 'environment', 'workdir', 'user', 'privileged'] as const;
 
 /** An administrator's explicit, per-workspace exceptions (update_image); both false by default. */

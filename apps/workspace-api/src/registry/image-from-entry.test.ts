@@ -83,7 +83,7 @@ describe('screenEntryConfig', () => {
     run_config: { hostname: 'kasm', privileged: true, scheme: 'http', port: 8080 },
     exec_config: {
       go: { cmd: 'run', user: 'root', privileged: true },
-      first_launch: { cmd: 'chown -R 0 /' },
+      pre_launch: { cmd: 'chown -R 0 /' },
     },
     volume_mappings: { '/': { bind: '/host', mode: 'rw' } },
   });
@@ -94,7 +94,7 @@ describe('screenEntryConfig', () => {
       execConfig: { go: { cmd: 'run', user: 'root', privileged: true } },
       ignored: [
         { key: 'run_config.privileged', reason: REASONS.isolation },
-        { key: 'exec_config.first_launch', reason: REASONS.step },
+        { key: 'exec_config.pre_launch', reason: REASONS.step },
         { key: 'run_config.scheme', reason: REASONS.plainHttp },
         { key: 'exec_config.go.user', reason: REASONS.rootExec },
         { key: 'exec_config.go.privileged', reason: REASONS.privilegedExec },

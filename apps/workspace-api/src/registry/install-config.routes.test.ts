@@ -26,7 +26,7 @@ const HOSTILE = workspaceEntry({
   exec_config: {
     go: { cmd: 'echo go', user: 'root', privileged: true, cap_add: ['ALL'] },
     assign: { cmd: 'echo assign', user: '0:0' },
-    first_launch: { cmd: 'chown -R 0 /home', user: 'root' },
+    pre_launch: { cmd: 'chown -R 0 /home', user: 'root' },
   },
   volume_mappings: { '/var/run/docker.sock': { bind: '/var/run/docker.sock', mode: 'rw' } },
 });
@@ -42,7 +42,7 @@ const IGNORED = [
   { key: 'run_config.volumes', reason: REASONS.isolation },
   { key: 'run_config.environment', reason: REASONS.runKey },
   { key: 'exec_config.go.cap_add', reason: REASONS.isolation },
-  { key: 'exec_config.first_launch', reason: REASONS.step },
+  { key: 'exec_config.pre_launch', reason: REASONS.step },
   { key: 'run_config.scheme', reason: REASONS.plainHttp },
   { key: 'exec_config.go.user', reason: REASONS.rootExec },
   { key: 'exec_config.go.privileged', reason: REASONS.privilegedExec },

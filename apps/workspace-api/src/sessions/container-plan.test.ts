@@ -128,6 +128,21 @@ describe('launchSteps', () => {
     ]);
   });
 
+  it('plans exec_config.first_launch apart from go and assign, with a marker in the home', () => {
+    const result = steps(
+      plan(
+        { execConfig: { first_launch: { cmd: 'echo first' }, go: { cmd: 'echo go' } } },
+        { home: '/home/ada' },
+      ),
+    );
+    expect(result.firstLaunch).toEqual({
+      steps: [expect.objectContaining({ cmd: 'echo first', user: undefined, privileged: false })],
+      marker: '/home/ada/.config/workspace-platform/first-launch-done',
+    });
+    expect(result.exec.map((step) => step.cmd)).toEqual(['echo go']);
+    expect(steps(plan({})).firstLaunch.steps).toEqual([]);
+  });
+
   it('runs exec_config go, then assign, with KASM_URL and each step’s own settings', () => {
     const result = steps(
       plan(

@@ -30,6 +30,12 @@ export type LaunchSteps =
       container: ContainerSpec;
       endpoint: SessionEndpoint;
       exec: ExecSpec[];
+      /**
+       * exec_config.first_launch: run before `exec`, once for a new home. Its marker is a file
+       * of the home, made by the image's user once the steps succeeded: a profile that kept it
+       * skips them.
+       */
+      firstLaunch: { steps: ExecSpec[]; marker: string };
       /** Whether a step's user may resolve to root in the container (allow_root_exec). */
       rootExecAllowed: boolean;
       /** What the workspace's config asked for and the session does not get, with why. */
@@ -100,9 +106,16 @@ export function endpointOf(runConfigValue: unknown): SessionEndpoint | string {
 }
 
 /** The commands exec_config asks for once the container runs: `go`, then `assign`. */
-function execSteps(execConfig: unknown, env: Record<string, string>): ExecSpec[] {
+/** Where a home records that its first_launch steps ran (Kasm runs them once a profile). */
+export const FIRST_LAUNCH_MARKER = '.config/workspace-platform/first-launch-done';
+
+function execSteps(
+  execConfig: unknown,
+  env: Record<string, string>,
+  steps: readonly string[],
+): ExecSpec[] {
   const config = asObject(execConfig);
-  return ['go', 'assign'].flatMap((step) => {
+  return steps.flatMap((step) => {
     const item = asObject(config[step]);
     if (typeof item.cmd !== 'string' || item.cmd.trim() === '') return [];
     const stepEnv = Object.fromEntries(
@@ -193,7 +206,11 @@ export function launchSteps({
       ],
       fences: SESSION_FENCES,
     },
-    exec: execSteps(config.execConfig, { KASM_URL: env.KASM_URL }),
+    exec: execSteps(config.execConfig, { KASM_URL: env.KASM_URL }, ['go', 'assign']),
+    firstLaunch: {
+      steps: execSteps(config.execConfig, { KASM_URL: env.KASM_URL }, ['first_launch']),
+      marker: `${home.replace(/\/+$/, '')}/${FIRST_LAUNCH_MARKER}`,
+    },
     rootExecAllowed: plan.image.allowRootExec === true,
     ignored: config.ignored,
   };

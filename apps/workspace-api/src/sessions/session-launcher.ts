@@ -2,7 +2,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import { toWireId } from '@platform/schemas';
 import { inSpan, recordFailure, type Span, type Tracer } from '@platform/tracing';
 import { issueSessionCertificate, type KasmStatus } from '../domain';
-import { EngineError, type Engines, ProfileRefusedError, sessionHost } from '../engines';
+import {
+  EngineError,
+  type Engines,
+  type ExecSpec,
+  ProfileRefusedError,
+  sessionHost,
+} from '../engines';
 import type { LaunchPlan } from '../launch-plan';
 import { launchSteps, type LaunchInput } from './container-plan';
 import { waitUntilServing } from './session-ready';
@@ -127,7 +133,7 @@ export function createSessionLauncher(options: LauncherOptions) {
         launchTimeline: timeline.begin('start'),
       });
       const published = await engine.start(containerId, steps.endpoint.port);
-      for (const planned of steps.exec) {
+      const runStep = async (planned: ExecSpec) => {
         // `root` by name was withheld at planning; a name the container maps to uid or gid 0
         // (`toor`) is found only here, and runs as the image's user in the same way.
         const asRoot =
@@ -148,7 +154,16 @@ export function createSessionLauncher(options: LauncherOptions) {
             `A start-up command of the workspace (exec_config) exited with ${result.exitCode}`,
           );
         }
+      };
+      const { firstLaunch } = steps;
+      // The marker is looked for and made as the image's user, in the home it belongs to.
+      const asImageUser = (cmd: string) =>
+        engine.exec(containerId, { cmd, env: { MARKER: firstLaunch.marker } });
+      if (firstLaunch.steps.length > 0 && (await asImageUser('test -e "$MARKER"')).exitCode !== 0) {
+        for (const planned of firstLaunch.steps) await runStep(planned);
+        await asImageUser('mkdir -p "$(dirname "$MARKER")" && touch "$MARKER"');
       }
+      for (const planned of steps.exec) await runStep(planned);
       return published;
     });
     const pin = await phase('ready', async () => {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { toUuid } from '@platform/schemas';
 import type { Prisma } from '../../src/generated/prisma/client';
 import { closeWorld, createSessionWorld, LONG, type SessionWorld } from './session-fixture';
@@ -34,6 +36,24 @@ describe('a workspace’s exec_config and run_config on a real engine', () => {
     const unprivileged = await plain.run(CAPS);
     expect(unprivileged).toMatch(/^CapEff:\s+[0-9a-f]+\s*$/);
     expect(await plain.run('cat /tmp/go-caps')).toBe(unprivileged);
+  });
+
+  it('runs first_launch once for a new profile, before go, and go at every launch', async () => {
+    const log = '/home/kasm-user/launches.txt';
+    const execConfig = {
+      first_launch: { cmd: `echo first >> ${log}` },
+      go: { cmd: `echo go >> ${log}` },
+    };
+    const user = await w.member('newcomer');
+    const imageId = await w.addImage({ execConfig });
+    for (let i = 0; i < 2; i += 1) {
+      const { kasm_id } = await w.request({ user_id: user.user_id, image_id: imageId });
+      await w.waitForStatus(toUuid(kasm_id), 'running');
+      const destroyed = await w.h.call('destroy_kasm', { kasm_id, user_id: user.user_id });
+      expect(destroyed.statusCode).toBe(200);
+    }
+    const kept = readFileSync(path.join(w.profiles, 'newcomer', 'launches.txt'), 'utf8');
+    expect(kept).toBe('first\ngo\ngo\n');
   });
 
   it('refuses a plain-HTTP session server the workspace does not allow, saying why, leaving no container', async () => {
