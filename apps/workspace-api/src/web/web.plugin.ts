@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AssetParamsSchema, sendAsset } from '@platform/http';
 import { IdSchema } from '@platform/schemas';
@@ -26,11 +27,7 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (parent, options)
   const assets = loadAssets();
   await app.register(cookie);
 
-  app.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: 16 * 1024 },
-    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
-  );
+  await app.register(formbody, { bodyLimit: 16 * 1024 });
 
   // Zones change rarely: read at most once a second, however many pages are served.
   const zoneCache = createExpiringCache<'zones', ZoneProxy[]>({ ttlMs: 1000, maxEntries: 1 });
