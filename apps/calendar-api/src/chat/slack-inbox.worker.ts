@@ -4,7 +4,7 @@ import type { Config } from '../config';
 import type { Database, Tx } from '../db';
 import type { MessagesService } from '../messages';
 import { backoffDelayMs } from '../notifications';
-import { createWorkerLoop } from '../workers';
+import { createWorkerLoop } from '@platform/worker-loop';
 import { interpretSlackPayload, slackTsToDate } from './slack-event';
 import { createSlackInboxRepository, type InboxRow } from './slack-inbox.repository';
 

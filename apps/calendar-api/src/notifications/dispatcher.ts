@@ -3,7 +3,7 @@ import type { RoundObserver } from '@platform/metrics';
 import { readTextPrefix, type OutboundFetch } from '@platform/outbound';
 import type { Config } from '../config';
 import type { Database } from '../db';
-import { createWorkerLoop } from '../workers';
+import { createWorkerLoop } from '@platform/worker-loop';
 import { decideOutcome, parseRetryAfter, type Attempt } from './delivery-policy';
 import { payloadFor } from './notification-payloads';
 import {

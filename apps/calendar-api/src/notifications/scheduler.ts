@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Database } from '../db';
 import { dueDigestDay, dueReminderDays, type WebhookTarget } from '../domain';
-import { createWorkerLoop } from '../workers';
+import { createWorkerLoop } from '@platform/worker-loop';
 import {
   notificationContent,
   type NoticeEvent,

@@ -1,3 +1,2 @@
 // The workers feature's public face: what other features may use of it.
-export { createWorkerLoop } from './worker-loop';
 export { type Workers, workersPlugin } from './workers.plugin';

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { RoundObserver } from '@platform/metrics';
+import { createWorkerLoop } from '@platform/worker-loop';
 import { toUuid } from '@platform/schemas';
 import type { AgentsRepository } from '../agents';
 import type { KasmStatus } from '../domain';
@@ -159,36 +160,22 @@ export function createSessionWorker(options: WorkerOptions) {
     }
   }
 
-  let timer: NodeJS.Timeout | undefined;
-  let current: Promise<void> | undefined;
-  let stopped = false;
-  const timed = (due: number) => {
-    const began = Date.now();
-    return round().finally(() => {
-      options.rounds?.({ lateMs: began - due, durationMs: Date.now() - began });
-      schedule();
-    });
-  };
-  const schedule = () => {
-    if (stopped) return;
-    const due = Date.now() + options.intervalMs;
-    timer = setTimeout(() => {
-      current = timed(due);
-    }, options.intervalMs);
-  };
+  // Every round does all its steps; the next waits a whole interval (each step claims its own).
+  const loop = createWorkerLoop({
+    intervalMs: options.intervalMs,
+    runOnce: async () => {
+      await round();
+      return 0;
+    },
+    log,
+    rounds: options.rounds,
+  });
 
   return {
     /** One round now (tests, and start-up so that agents are checked before the first request). */
     round,
-    start(): void {
-      stopped = false;
-      current = timed(Date.now());
-    },
-    async stop(): Promise<void> {
-      stopped = true;
-      clearTimeout(timer);
-      await current;
-    },
+    start: () => loop.start(),
+    stop: () => loop.stop(),
   };
 }
 export type SessionWorker = ReturnType<typeof createSessionWorker>;

@@ -1,6 +1,8 @@
 import Fastify from 'fastify';
-import { eventually } from '../../test/eventually';
+import { waitFor } from '@platform/testing';
 import { createWorkerLoop } from './worker-loop';
+
+const eventually = (check: () => void) => waitFor(async () => check(), 30_000, 20);
 
 const log = Fastify().log;
 /** Far longer than any test may wait: a round that runs proves it did not wait for the timer. */

@@ -1,0 +1,1 @@
+export { createWorkerLoop, type WorkerLoop } from './worker-loop';
