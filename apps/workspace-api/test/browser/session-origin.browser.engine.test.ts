@@ -4,14 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { toUuid } from '@platform/schemas';
-import { TEST_WEB_IMAGE, waitFor } from '@platform/testing';
-import { pack } from 'tar-stream';
+import { waitFor } from '@platform/testing';
 import { VALID_PASSWORD } from '../factories';
 import { ADMINISTRATORS, createMember } from '../group-factories';
 import {
+  buildHopImage,
   closeWorld,
   createSessionWorld,
-  docker,
   type SessionWorld,
 } from '../engine/session-fixture';
 import { launchChromium, LONG } from './browser-fixture';
@@ -43,24 +42,6 @@ require('node:http').createServer((req, res) => {
 
 const OWN_IMAGE = 'platform-test/web-own-hop:1';
 
-/** The test web image with OWN_SERVER as its hop server, declared by the label the platform reads. */
-async function buildOwnServerImage(): Promise<void> {
-  const base = await docker.createContainer({ Image: TEST_WEB_IMAGE });
-  try {
-    const archive = pack();
-    archive.entry({ name: 'own.js', mode: 0o644 }, OWN_SERVER);
-    archive.finalize();
-    await base.putArchive(archive as unknown as NodeJS.ReadableStream, { path: '/' });
-    await base.commit({
-      repo: OWN_IMAGE.split(':')[0],
-      tag: '1',
-      changes: 'LABEL io.workspace-platform.socket-hop="exec node /own.js"',
-    });
-  } finally {
-    await base.remove({ force: true });
-  }
-}
-
 let root: string;
 let w: SessionWorld;
 let browser: Browser;
@@ -70,7 +51,6 @@ let consoleOrigin: string;
 let sessionsOrigin: string;
 let link: URL;
 let freshLink: () => Promise<URL>;
-let friendlyName: string;
 /** The test web image's own workspace, whose hop serves nothing of its user's. */
 let plainFriendlyName: string;
 
@@ -92,9 +72,8 @@ beforeAll(async () => {
   const friendlyNameOf = async (imageId: string) =>
     (await w.h.db.image.findUniqueOrThrow({ where: { id: toUuid(imageId) } })).friendlyName;
   plainFriendlyName = await friendlyNameOf(w.imageId);
-  await buildOwnServerImage();
+  await buildHopImage(OWN_IMAGE, OWN_SERVER);
   w.imageId = await w.addImage({ name: OWN_IMAGE });
-  friendlyName = await friendlyNameOf(w.imageId);
   const mallory = await w.member('mallory');
   await createMember(w.h, ADMINISTRATORS, 'grace');
   const { kasm_id } = await w.request({ user_id: mallory.user_id });

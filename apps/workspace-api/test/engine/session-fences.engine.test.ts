@@ -3,8 +3,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { toUuid } from '@platform/schemas';
-import { TEST_WEB_IMAGE, waitFor } from '@platform/testing';
-import { closeWorld, createSessionWorld, docker, LONG, type SessionWorld } from './session-fixture';
+import { waitFor } from '@platform/testing';
+import {
+  buildHopImage,
+  closeWorld,
+  createSessionWorld,
+  docker,
+  LONG,
+  type SessionWorld,
+} from './session-fixture';
 
 // What every session container is held to (docs/sessions.md, "What a container gets"), proved
 // on the test web image, which runs as root as a registry image may: a root process there gets no
@@ -21,31 +28,12 @@ let w: SessionWorld;
 let root: string;
 let socketsDir: string;
 
-/** The test web image plus a hop server, declared by the label the platform reads. */
-async function buildHopImage(): Promise<void> {
-  const base = await docker.createContainer({ Image: TEST_WEB_IMAGE });
-  try {
-    const { pack } = await import('tar-stream');
-    const archive = pack();
-    archive.entry({ name: 'hop.js', mode: 0o644 }, HOP_SERVER);
-    archive.finalize();
-    await base.putArchive(archive as unknown as NodeJS.ReadableStream, { path: '/' });
-    await base.commit({
-      repo: HOP_IMAGE.split(':')[0],
-      tag: '1',
-      changes: 'LABEL io.workspace-platform.socket-hop="exec node /hop.js"',
-    });
-  } finally {
-    await base.remove({ force: true });
-  }
-}
-
 beforeAll(async () => {
   // Short: a Unix socket's path holds at most 107 bytes.
   root = await mkdtemp(path.join(tmpdir(), 'fence-'));
   socketsDir = path.join(root, 's');
   w = await createSessionWorld({ SESSION_SOCKETS_DIR: socketsDir });
-  await buildHopImage();
+  await buildHopImage(HOP_IMAGE, HOP_SERVER);
 });
 afterAll(async () => {
   await closeWorld(w);

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
+import { pack } from 'tar-stream';
 import { TEST_WEB_IMAGE, testDockerHost, testDockerOptions, waitFor } from '@platform/testing';
 import { createGroup, createMember } from '../group-factories';
 import { createHarness, type Harness } from '../harness';
@@ -10,6 +11,28 @@ import { createImage } from '../image-factories';
 import type { Prisma } from '../../src/generated/prisma/client';
 
 export const docker = new Docker(testDockerOptions());
+
+/**
+ * The test web image plus a server of the socket hop (`hopServer`, node source), declared by the
+ * label the platform reads, tagged `image`: what a registry image that declares the hop ships.
+ */
+export async function buildHopImage(image: string, hopServer: string): Promise<void> {
+  const base = await docker.createContainer({ Image: TEST_WEB_IMAGE });
+  try {
+    const archive = pack();
+    archive.entry({ name: 'hop.js', mode: 0o644 }, hopServer);
+    archive.finalize();
+    await base.putArchive(archive as unknown as NodeJS.ReadableStream, { path: '/' });
+    const [repo, tag] = image.split(':');
+    await base.commit({
+      repo,
+      tag,
+      changes: 'LABEL io.workspace-platform.socket-hop="exec node /hop.js"',
+    });
+  } finally {
+    await base.remove({ force: true });
+  }
+}
 export const SESSION_LABEL = 'io.workspace-platform.session-id';
 /** Launches, stops and sweeps on a busy machine: generous, and every wait ends as soon as it can. */
 export const LONG = 60_000;
