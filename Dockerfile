@@ -30,6 +30,7 @@ COPY libs/rate-limit/package.json libs/rate-limit/
 COPY libs/schemas/package.json libs/schemas/
 COPY libs/secrets/package.json libs/secrets/
 COPY libs/tracing/package.json libs/tracing/
+COPY libs/worker-loop/package.json libs/worker-loop/
 
 FROM base AS build
 # No install script runs: some (Prisma's engines) would download binaries from outside the npm

@@ -90,11 +90,12 @@ describe('the Compose stack, brought up by docker-compose v1 on a real engine', 
     const zones = await workspaceApi('get_zones');
     expect(zones.status).toBe(200);
     expect(zones.body.zones).toEqual([
+      // Sessions on an origin of their own: the page's host at the sessions port (3003).
       expect.objectContaining({
         name: 'default',
-        proxy_hostname: 'localhost',
+        proxy_hostname: '$request_host$',
         proxy_path: '/',
-        proxy_port: 0,
+        proxy_port: 3003,
       }),
     ]);
     const created = await workspaceApi('create_user', {
