@@ -20,4 +20,9 @@ module.exports = {
   globalTeardown: path.join(__dirname, 'tools/jest/global-teardown.cjs'),
   reporters: ['default', path.join(__dirname, 'tools/jest/summary-reporter.cjs')],
   testTimeout: 30_000,
+  // Each test file loads the service anew (its Prisma client above all), and a process that runs
+  // them all keeps growing: workspace-api's 170 files ran out of a 4 GB heap in one. A worker
+  // past this much after a file is replaced by a fresh one (which also means a worker, not the
+  // main process, runs the files).
+  workerIdleMemoryLimit: '1GB',
 };
