@@ -109,7 +109,7 @@ describe('a login waiting in the lane whose client has gone', () => {
       expect(await send('first', '127.0.0.4').response).toMatch(/^HTTP\/1\.1 401/);
       const gone = send('gone', '127.0.0.5');
       // In the lane from the moment the throttle has it (a refusal enters it synchronously).
-      await waitFor(async () => expect(entered).toContain('gone'), 5000);
+      await waitFor(async () => expect(entered).toContain('gone'), 30_000);
       gone.socket.destroy();
       expect(await send('right', '127.0.0.6').response).toMatch(/^HTTP\/1\.1 200/);
       expect(checked).toEqual(['wrong', 'wrong', 'first', 'right']);
