@@ -5,7 +5,7 @@
 // (libs/x/node_modules, e.g. ajv 8 while the root holds eslint's ajv 6) is bundled, because
 // it would not resolve from the app's dist/.
 import { build } from 'esbuild';
-import { cpSync, existsSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,7 +41,7 @@ const externalPackages = {
   },
 };
 
-await build({
+const result = await build({
   absWorkingDir: root,
   entryPoints: ['src/server.ts', 'src/cli.ts'],
   outdir: 'dist',
@@ -52,7 +52,18 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
   plugins: [externalPackages],
+  write: false,
 });
+
+// Each file is replaced at once (written beside, then renamed over the old one): a test that
+// runs dist/cli.js while another rebuilds the same app reads the old bundle or the new, never
+// half of one.
+for (const file of result.outputFiles) {
+  mkdirSync(path.dirname(file.path), { recursive: true });
+  const next = `${file.path}.${process.pid}.tmp`;
+  writeFileSync(next, file.contents);
+  renameSync(next, file.path);
+}
 
 // A web page's static files (src/web/assets) go beside the bundle, where its code looks for them,
 // with the shared ones of @platform/http (base.css).
