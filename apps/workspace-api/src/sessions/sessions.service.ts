@@ -26,7 +26,7 @@ import type { KasmsRepository } from './kasms.repository';
 import { holdLaunchSlot } from './agent-offers';
 import type { StagedClaims } from './staged-claim';
 import type { SessionLauncher } from './session-launcher';
-import { endUserAccess } from './session-access';
+import { endUserAccess } from './end-user-access';
 import { containerEndpoint } from './session-endpoint';
 import { readScreen, ScreenUnreadableError, screenJpeg } from './session-screen';
 import { createSessionSleep } from './session-sleep';

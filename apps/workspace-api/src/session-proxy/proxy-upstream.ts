@@ -2,8 +2,7 @@ import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { Agent, buildConnector } from 'undici';
 import { createExpiringCache } from '../domain';
-import { checkPin } from './pinned-tls';
-import type { Hop, SocketHop } from './socket-hop';
+import { checkPin, type Hop, type SocketHop } from '../sessions';
 
 // A name that never resolves (RFC 6761): it only tells the connector below which session's
 // socket a request is for.

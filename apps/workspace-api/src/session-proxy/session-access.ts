@@ -8,11 +8,9 @@ import {
   ProxyCredentialsMissingError,
 } from '../errors';
 import type { LaunchPlan } from '../launch-plan';
-import { containerEndpoint } from './session-endpoint';
+import { containerEndpoint, type KasmReads, type KasmsRepository } from '../sessions';
 import { onSessionHost } from './session-origin';
 import type { SessionOwner } from './session-owner-page';
-import type { KasmReads } from './kasm-owners';
-import type { KasmsRepository } from './kasms.repository';
 
 /** Where the proxy sends a session's traffic, and the Basic header the container expects. */
 export interface SessionTarget {
@@ -50,14 +48,6 @@ const notYours = () =>
   );
 
 const DASHED = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/**
- * Ends a user's way into all of their sessions in the database (grants, unspent connect links),
- * so that every replica refuses them at its next lookup; answers the sessions' ids, whose
- * admissions and WebSockets the caller ends in its own process.
- */
-export const endUserAccess = (kasms: KasmsRepository, userId: string): Promise<string[]> =>
-  kasms.endAccessOf(toUuid(userId), hashSecret(randomSecret(32)));
 
 /** Admits browsers to sessions: a connect token becomes a grant cookie, and the cookie admits. */
 export function createSessionAccess(

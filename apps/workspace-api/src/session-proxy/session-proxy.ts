@@ -13,7 +13,7 @@ import {
   ProxySocketLimitError,
 } from '../errors';
 import { CONNECT_TOKEN_THROTTLE } from '../plugins';
-import { CertificatePinError } from './pinned-tls';
+import { CertificatePinError, type Hop, type SocketHop } from '../sessions';
 import { containerCookieHeader, GRANT_COOKIE } from './proxy-cookies';
 import { isServiceWorkerScript, sessionResponseHeaders } from './proxy-headers';
 import type { SessionAccess, SessionTarget } from './session-access';
@@ -21,7 +21,6 @@ import { createTlsPins, createUpstreamAgent, socketOrigin } from './proxy-upstre
 import { originMatchesHost } from './session-origin';
 import { needsOwnerPage, sendOwnerPage } from './session-owner-page';
 import type { SessionSockets } from './session-sockets';
-import type { Hop, SocketHop } from './socket-hop';
 import { pipeUrl, pipeWebSocket } from './websocket-pipe';
 
 export { GRANT_COOKIE } from './proxy-cookies';

@@ -2,7 +2,7 @@ import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http'
 import https from 'node:https';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { connectPinned } from './pinned-tls';
+import { connectPinned } from '../sessions';
 import { ClientInputObserver } from './rfb-input';
 
 /** The browser's handshake headers the container needs; the rest stay on the platform's side. */
