@@ -57,8 +57,10 @@ import {
   createSocketHop,
   createStagedClaims,
   createStagedPools,
+  KasmSchema,
   sessionsRoutes,
   type SessionWorker,
+  toKasmResponse,
 } from './sessions';
 import {
   createInputRecorder,
@@ -89,7 +91,12 @@ import {
 import { createRepositories } from './repositories';
 import { createSettingsRepository, createSettingsService } from './settings';
 import { createLoginsRepository, createLoginsService, loginsRoutes } from './logins';
-import { createTargetUserResolver, createUsersService, usersRoutes } from './users';
+import {
+  createTargetUserResolver,
+  createUsersService,
+  type UserSessionsListing,
+  usersRoutes,
+} from './users';
 import {
   attributesRoutes,
   createAttributesRepository,
@@ -265,6 +272,11 @@ export async function buildApp(
     memberships: data.groups,
     onRevoked: sessions.endAccessOf,
   });
+  // get_user lists a user's live sessions through a port of users/, which never imports sessions/.
+  const userSessions: UserSessionsListing<typeof KasmSchema> = {
+    schema: KasmSchema,
+    liveOf: async (userId) => (await sessions.liveOf(userId)).map(toKasmResponse),
+  };
   const logins = createLoginsService({
     logins: loginRows,
     users,
@@ -409,7 +421,7 @@ export async function buildApp(
     await api.register(authPlugin, { apiKeys });
     await api.register(auditPlugin, { trail: audit });
     await api.register(auditRoutes, { auditLog: createAuditLog(auditEvents) });
-    await api.register(usersRoutes, { users, sessions });
+    await api.register(usersRoutes, { users, sessions: userSessions });
     await api.register(attributesRoutes, { attributes });
     await api.register(loginsRoutes, { logins });
     await api.register(membershipsRoutes, { memberships });

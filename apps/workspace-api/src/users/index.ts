@@ -1,11 +1,12 @@
 // The users feature's public face: what other features may use of it.
 export { createTargetUserResolver } from './target-user';
 export { toUserResponse, type UserRow } from './user-row';
-export {
-  createUsersRepository,
-  type UsersPage,
-  type UsersRepository,
-} from './users.repository';
+export { createUsersRepository, type UsersPage, type UsersRepository } from './users.repository';
 export { usersRoutes } from './users.routes';
 export { UserSchema } from './users.schemas';
-export { createUsersService, type UserRevoked, type UsersService } from './users.service';
+export {
+  createUsersService,
+  type UserRevoked,
+  type UserSessionsListing,
+  type UsersService,
+} from './users.service';

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { API_KEY_SECURITY, EmptySchema, errorResponses, TargetUserBodySchema } from '../api';
-import { type SessionsService, toKasmResponse } from '../sessions';
 import { everyUserJson } from './every-user';
 import { toUserResponse } from './user-row';
 import {
@@ -9,19 +8,20 @@ import {
   GetUsersBodySchema,
   UpdateUserBodySchema,
   UserEnvelopeSchema,
-  UserWithKasmsEnvelopeSchema,
+  userWithKasmsEnvelope,
   UsersPageSchema,
   type UsersPage,
 } from './users.schemas';
-import type { UsersService } from './users.service';
+import type { UserSessionsListing, UsersService } from './users.service';
 
 const tags = ['users'];
 const security = API_KEY_SECURITY;
 
 export const usersRoutes: FastifyPluginAsyncTypebox<{
   users: UsersService;
-  sessions: SessionsService;
+  sessions: UserSessionsListing;
 }> = async (app, { users, sessions }) => {
+  const UserWithKasmsEnvelopeSchema = userWithKasmsEnvelope(sessions.schema);
   app.post(
     '/create_user',
     {
@@ -60,7 +60,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
       // Not `{ ...toUserResponse(user), kasms }`: V8 gives every object built by that spread a
       // map of its own, and the serializer, meeting a new shape each time, took 5–6 µs instead of
       // 0.9 (docs/decisions/0001-users-statement-reads-groups.md).
-      return { user: Object.assign(toUserResponse(user), { kasms: kasms.map(toKasmResponse) }) };
+      return { user: Object.assign(toUserResponse(user), { kasms }) };
     },
   );
 

@@ -1,6 +1,5 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { IdSchema, TimestampSchema } from '@platform/schemas';
-import { KasmSchema } from '../sessions';
 import { TargetUserSchema, UsernameSchema } from '../api';
 
 const Password = Type.String({
@@ -33,10 +32,11 @@ export const UserSchema = Type.Object({
 export type UserResponse = Static<typeof UserSchema>;
 
 export const UserEnvelopeSchema = Type.Object({ user: UserSchema });
-/** get_user also lists the user's live sessions, as Kasm does. */
-export const UserWithKasmsEnvelopeSchema = Type.Object({
-  user: Type.Composite([UserSchema, Type.Object({ kasms: Type.Array(KasmSchema) })]),
-});
+/** get_user also lists the user's live sessions, as Kasm does, in the sessions feature's shape. */
+export const userWithKasmsEnvelope = (kasm: TSchema) =>
+  Type.Object({
+    user: Type.Composite([UserSchema, Type.Object({ kasms: Type.Array(kasm) })]),
+  });
 
 const UserFields = {
   first_name: Type.Optional(ShortText),

@@ -1,3 +1,4 @@
+import type { Static, TSchema } from '@sinclair/typebox';
 import { ValidationFailedError, withFieldErrors } from '@platform/errors';
 import { assertHoldsAll, type KeyGrant } from '../api-keys';
 import type { Config } from '../config';
@@ -43,6 +44,15 @@ function checkUsername(username: string): string {
 export interface UserSessions {
   countLive(userId: string): Promise<number>;
   destroyAllOf(userId: string): Promise<void>;
+}
+
+/**
+ * What get_user needs of the sessions feature, which users/ never imports: a user's live
+ * sessions as the sessions' operations answer them, and the schema of one. app.ts fills it.
+ */
+export interface UserSessionsListing<Kasm extends TSchema = TSchema> {
+  schema: Kasm;
+  liveOf(userId: string): Promise<Static<Kasm>[]>;
 }
 
 /**
