@@ -1,0 +1,45 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ROOT, runNode } from './support/repo';
+
+const FIXTURE = 'tools/test/fixtures/failing-suite';
+
+describe('the summary reporter (tools/jest/summary-reporter.cjs) on a failing run', () => {
+  let dir: string;
+  let summary: string;
+  let run: Awaited<ReturnType<typeof runNode>>;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'summary-reporter-'));
+    summary = path.join(dir, 'summary');
+    run = await runNode(
+      [require.resolve('jest/bin/jest'), '--config', path.join(ROOT, FIXTURE, 'jest.config.cjs')],
+      { TEST_SUMMARY_FILE: summary },
+    );
+  }, 120_000);
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  const read = (suffix = '') => readFile(summary + suffix, 'utf8');
+
+  it('counts the passed test, and the failed test and the file that failed to run as failures', async () => {
+    expect(run.code).not.toBe(0);
+    expect(await read()).toBe('1 2 0\n');
+  });
+
+  it('names each failed test by file, project and title, and a file that failed to run with its error', async () => {
+    const project = path.basename(ROOT);
+    const lines = (await read('.failures')).trimEnd().split('\n').sort();
+    expect(lines).toEqual([
+      `${FIXTURE}/broken.fixture.cjs (${project}) › the file failed to run: this fixture cannot load`,
+      `${FIXTURE}/checks.fixture.cjs (${project}) › a fixture suite › fails on purpose`,
+    ]);
+  });
+
+  it('lists every file with its duration', async () => {
+    const lines = (await read('.files')).trimEnd().split('\n');
+    expect(lines.map((line) => line.replace(/^\d+\.\d /, '')).sort()).toEqual([
+      `${FIXTURE}/broken.fixture.cjs (${path.basename(ROOT)})`,
+      `${FIXTURE}/checks.fixture.cjs (${path.basename(ROOT)})`,
+    ]);
+  });
+});
