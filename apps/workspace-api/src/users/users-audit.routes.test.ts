@@ -45,9 +45,8 @@ async function writtenBy(table: 'user' | 'audit_event', id: string): Promise<str
 
 /** The user as get_user answers it, as the trail keeps it. */
 async function snapshotOf(userId: string) {
-  const { kasms: _kasms, ...user } = (
-    await h.call('get_user', { target_user: { user_id: userId } })
-  ).json().user;
+  const user = (await h.call('get_user', { target_user: { user_id: userId } })).json().user;
+  delete user.kasms;
   return redact(user);
 }
 
