@@ -3,6 +3,7 @@
 // fewest round trips (get_user's two statements side by side) and answer the same wire form with a response schema, plus a route with no database.
 // Started by the bench as its own process, like the services: `node server.mjs` with
 // DATABASE_URL and PORT.
+import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { HAS_LIVE_SESSIONS, STATEMENTS } from './statements.mjs';
@@ -163,7 +164,28 @@ app.post(
     const { rows } = await pool.query({
       name: 'update_user',
       text: STATEMENTS.update_user,
-      values: [id, null, first, last, null, null, null, null, null, null],
+      values: [
+        id,
+        null,
+        first,
+        last,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        // The audit event the service writes with the change.
+        randomUUID(),
+        'api_key',
+        'bench',
+        'bench',
+        'api',
+        'update_user',
+        'user',
+        request.ip,
+        request.headers['user-agent'] ?? null,
+      ],
     });
     return { user: toUser(rows[0]) };
   },

@@ -19,10 +19,34 @@ const GET_USER = `SELECT ${userColumns} FROM "workspace"."user" u WHERE u.id = $
 export const HAS_LIVE_SESSIONS = `SELECT EXISTS (SELECT 1 FROM "workspace"."kasm" k
              WHERE k.user_id = $1::uuid AND k.status IN (${LIVE})) AS "hasLive"`;
 
-/** Only the fields given change ($2–$10, null when not given); answers the user. */
+const wireId = (/** @type {string} */ column) => `replace(${column}::text, '-', '')`;
+const utc = (/** @type {string} */ column) =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/** The user's snapshot in the audit trail, as update_user's statement builds it. */
+const snapshot = (
+  /** @type {string} */ u,
+) => `json_build_object('user_id', ${wireId(`${u}.id`)}, 'username', ${u}.username,
+    'first_name', ${u}.first_name, 'last_name', ${u}.last_name, 'phone', ${u}.phone,
+    'organization', ${u}.organization, 'notes', ${u}.notes, 'locked', ${u}.locked,
+    'disabled', ${u}.disabled, 'realm', ${u}.realm,
+    'groups', coalesce((SELECT json_agg(json_build_object('group_id', ${wireId('g.id')}, 'name', g.name)
+                        ORDER BY ug.created_at)
+              FROM "workspace"."user_group" ug JOIN "workspace"."group" g ON g.id = ug.group_id
+              WHERE ug.user_id = ${u}.id), '[]'),
+    'created', ${utc(`${u}.created_at`)}, 'last_session', ${utc(`${u}.last_session`)},
+    'password_set_date', CASE WHEN ${u}.password_set_date IS NULL THEN NULL ELSE '[redacted]' END)`;
+
+/**
+ * Only the fields given change ($2–$10, null when not given); answers the user. The same
+ * statement inserts the write's audit event ($11–$19: id, actor kind, id, name, channel,
+ * operation, target type, address, user agent), as the service records every API write.
+ */
 const UPDATE_USER = `
-    WITH u AS (
-      UPDATE "workspace"."user" SET
+    WITH old AS (
+      SELECT o.id, ${snapshot('o')} AS snapshot FROM "workspace"."user" o
+      WHERE o.id = $1::uuid FOR UPDATE
+    ), u AS (
+      UPDATE "workspace"."user" AS t SET
         username = coalesce($2::text, username),
         first_name = coalesce($3::text, first_name),
         last_name = coalesce($4::text, last_name),
@@ -36,8 +60,16 @@ const UPDATE_USER = `
         failed_login_count = CASE WHEN $10::text IS NOT NULL OR $8::boolean = false
                                   THEN 0 ELSE failed_login_count END,
         updated_at = now()
-      WHERE id = $1::uuid
-      RETURNING *
+      FROM old WHERE t.id = old.id
+      RETURNING t.*, old.snapshot AS before
+    ), event AS (
+      INSERT INTO "workspace"."audit_event"
+        (id, actor_kind, actor_id, actor_name, channel, operation, target_type, target_id,
+         client_ip, user_agent, result, status, before, after)
+      SELECT $11::uuid, $12::text, $13::text, $14::text, $15::text,
+        $16::text, $17::text, replace(u.id::text, '-', ''), $18::text, $19::text, 'success', 200,
+        u.before, ${snapshot('u')}
+      FROM u WHERE $11::uuid IS NOT NULL
     )
     SELECT ${userColumns} FROM u`;
 

@@ -22,6 +22,8 @@ const OWN: Record<string, string[]> = {
   'apps/workspace-api/src/api-keys/api-keys.repository.ts': ['api_key'],
   'apps/workspace-api/src/attributes/attributes.repository.ts': ['user_attributes'],
   'apps/workspace-api/src/audit/audit.repository.ts': ['audit_event'],
+  // The event insert a write statement carries (users.sql.ts's update composes it).
+  'apps/workspace-api/src/audit/audit-event.sql.ts': ['audit_event'],
   'apps/workspace-api/src/file-mappings/file-mappings.repository.ts': ['file_mapping'],
   'apps/workspace-api/src/groups/groups.repository.ts': ['group', 'group_image', 'user_group'],
   'apps/workspace-api/src/icons/icons.repository.ts': ['image_icon'],

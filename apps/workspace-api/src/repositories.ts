@@ -1,4 +1,5 @@
 import { createAgentsRepository } from './agents';
+import { eventInsertIn } from './audit';
 import type { Database } from './db';
 import { createFileMappingsRepository } from './file-mappings';
 import { createGroupsRepository } from './groups';
@@ -14,7 +15,7 @@ import { createZonesRepository } from './zones';
  */
 export function createRepositories(database: Database) {
   return {
-    users: createUsersRepository(database),
+    users: createUsersRepository(database, eventInsertIn(database.schema)),
     groups: createGroupsRepository(database),
     images: createImagesRepository(database),
     zones: createZonesRepository(database),

@@ -6,10 +6,6 @@ import {
   type DiagLogFunction,
   type Tracer,
 } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { tracesUrl, type TracingConfig } from './tracing-env';
 
 /** A service's tracing: where its spans are made, and how buffered ones are sent at the end. */
@@ -48,6 +44,8 @@ let processWide = false;
 function installProcessWide(log: TracingLog): void {
   if (processWide) return;
   processWide = true;
+  const { AsyncLocalStorageContextManager } =
+    require('@opentelemetry/context-async-hooks') as typeof import('@opentelemetry/context-async-hooks');
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   const write: DiagLogFunction = (message, ...args) => log.warn({ args }, `tracing: ${message}`);
   diag.setLogger(
@@ -70,6 +68,14 @@ function installProcessWide(log: TracingLog): void {
 export function startTracing(config: TracingConfig, log: TracingLog): Tracing {
   const url = tracesUrl(config);
   if (!url) return OFF;
+  // The SDK and its exporter are loaded only when traces are sent: about 15 MiB of a service's
+  // idle memory otherwise (bench/README.md).
+  const { OTLPTraceExporter } =
+    require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+  const { defaultResource, resourceFromAttributes } =
+    require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
+  const { BasicTracerProvider, BatchSpanProcessor } =
+    require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
   installProcessWide(log);
   const provider = new BasicTracerProvider({
     resource: defaultResource().merge(

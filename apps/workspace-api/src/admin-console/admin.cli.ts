@@ -5,7 +5,7 @@ import type { Database } from '../db';
 import { ADMINISTRATORS_GROUP_ID } from '../domain';
 import { createGroupsRepository, createMembershipsService } from '../groups';
 import { createLoginsRepository } from '../logins';
-import { type AuditedChange, createAuditRepository } from '../audit';
+import { type AuditedChange, createAuditRepository, eventInsertIn } from '../audit';
 import { createKasmsRepository, endUserAccess } from '../sessions';
 import { createUsersRepository, createUsersService, toUserResponse } from '../users';
 
@@ -35,7 +35,7 @@ async function askPassword(): Promise<string> {
 function usersOf(database: Database, config: Config) {
   const groups = createGroupsRepository(database);
   const users = createUsersService({
-    users: createUsersRepository(database),
+    users: createUsersRepository(database, eventInsertIn(database.schema)),
     config,
     // The command neither deletes users nor ends their sessions.
     sessions: {

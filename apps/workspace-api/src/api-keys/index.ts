@@ -12,6 +12,7 @@ export { PermissionSchema } from './api-keys.schemas';
 export {
   denialReason,
   holds,
+  holdsAll,
   isViewPermission,
   type KeyGrant,
   type Permission,

@@ -41,9 +41,12 @@ export function denialReason(key: KeyGrant, required: Permission): string | null
 
 /** Those of `permissions` that `key` does not hold, each once, in order; none for global_admin. */
 export function permissionsLacking(key: KeyGrant, permissions: readonly string[]): string[] {
-  if (key.permissions.includes('global_admin')) return [];
+  if (holdsAll(key)) return [];
   return [...new Set(permissions)].filter((p) => !key.permissions.includes(p));
 }
+
+/** Whether the key holds every permission (global_admin): nothing it acts on can outrank it. */
+export const holdsAll = (key: KeyGrant) => key.permissions.includes('global_admin');
 
 /** Whether the key may perform an operation needing `permission` (read-only keys only views). */
 export const holds = (key: KeyGrant, permission: Permission) =>

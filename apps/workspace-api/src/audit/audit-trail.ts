@@ -1,4 +1,5 @@
-import type { Tx } from '../db';
+import { randomUUID } from 'node:crypto';
+import type { AuditRecorder, AuditSnapshots, Tx } from '../db';
 import type { AuditRepository } from './audit.repository';
 import {
   type AuditContext,
@@ -86,7 +87,64 @@ export function createAuditTrail({
     }
   }
 
+  /**
+   * The recorder of one API write's success event (db/audit-recorder.ts): written by the change's
+   * own statement or transaction, once. Its id is chosen here, so a claim is the same row whoever
+   * writes it.
+   */
+  function recorder(
+    context: AuditContext,
+    operation: string,
+    target: AuditTarget | null,
+  ): AuditRecorder {
+    const id = randomUUID();
+    let state: 'free' | 'claimed' | 'written' = 'free';
+    const rowOf = ({ before, after }: AuditSnapshots) => {
+      const kind = target ? kinds[target.type] : undefined;
+      const named = target && Object.values(target.ref).find((v) => typeof v === 'string');
+      const targetId = idIn(kind, after) ?? idIn(kind, before) ?? (named as string | null) ?? null;
+      const change = {
+        operation,
+        target: target && { type: target.type, id: targetId },
+        before,
+        after,
+      };
+      return toRow(context, change, { result: 'success', status: 200 });
+    };
+    return {
+      claim() {
+        if (state !== 'free') return null;
+        state = 'claimed';
+        const row = rowOf({ before: null, after: null });
+        return [
+          id,
+          row.actorKind,
+          row.actorId,
+          row.actorName,
+          row.channel,
+          row.operation,
+          row.targetType,
+          row.clientIp,
+          row.userAgent,
+        ];
+      },
+      async recordIn(tx, snapshots) {
+        if (state !== 'free') return;
+        state = 'claimed';
+        await events.insert({ ...rowOf(snapshots), id }, tx);
+      },
+      settle(written) {
+        if (state === 'claimed') state = written ? 'written' : 'free';
+      },
+      get written() {
+        return state === 'written';
+      },
+    };
+  }
+
   return {
+    recorder,
+
     /**
      * The target a request body names for `type`: the `target_<type>` object's id (and a user's
      * username), else the same field at the top (kasm_id, registry_id, api_key_id). Only those

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { toWireId } from '@platform/schemas';
 import { isViewPermission } from '../api-keys';
+import type { AuditRecorder } from '../db';
 import type { AuditContext, PendingAudit } from './audit-event';
 import type { AuditTrail } from './audit-trail';
 
@@ -15,9 +16,17 @@ declare module 'fastify' {
     audit?: string | false;
     /** The operation a write is recorded as, when it is not the route's last path segment. */
     operation?: string;
+    /**
+     * True when the route's service records the success event itself, in the change's own
+     * statement or transaction, through `request.audit` (with the snapshots that change reads):
+     * then nothing is read around the handler.
+     */
+    auditInChange?: boolean;
   }
   interface FastifyRequest {
     auditPending: PendingAudit | null;
+    /** This write's success event, for its service to record with the change; null for none. */
+    audit: AuditRecorder | null;
   }
 }
 
@@ -64,14 +73,17 @@ export interface AuditedWritesOptions {
 }
 
 /**
- * Records every write route of `app`'s scope without a line in the route: the target (named by
- * the path's parameters, else the body) is read before the handler (after validation and
- * authorization) and again once the answer is known, just before it is sent, so that the row
- * exists when the caller reads the answer. A write refused or invalid before the handler is
- * recorded too, when its caller is known (a refusal for want of a permission), without a snapshot.
+ * Records every write route of `app`'s scope. Each write gets a recorder (`request.audit`):
+ * a route marked `auditInChange` hands it to its service, which records the success event in the
+ * change's own statement or transaction, with the snapshots the change reads. For the others the
+ * target (named by the path's parameters, else the body) is read before the handler (after
+ * validation and authorization) and again once the answer is known, and the event written just
+ * before the answer is sent. A write refused or failed is recorded before its answer is sent too,
+ * when its caller is known (a refusal for want of a permission), without a snapshot.
  */
 export function auditWrites(app: FastifyInstance, { trail, contextOf }: AuditedWritesOptions) {
   if (!app.hasRequestDecorator('auditPending')) app.decorateRequest('auditPending', null);
+  if (!app.hasRequestDecorator('audit')) app.decorateRequest('audit', null);
 
   app.addHook('onRoute', (route) => {
     const permission = route.config?.permission;
@@ -84,17 +96,24 @@ export function auditWrites(app: FastifyInstance, { trail, contextOf }: AuditedW
       return trail.targetIn(type, Object.keys(params).length > 0 ? params : request.body);
     };
 
+    const inChange = route.config?.auditInChange === true;
+
     const begin = async (request: FastifyRequest) => {
       const context = contextOf(request);
-      if (context) request.auditPending = await trail.begin(context, operation, targetOf(request));
+      if (!context) return;
+      const target = targetOf(request);
+      request.audit = trail.recorder(context, operation, target);
+      if (!inChange) request.auditPending = await trail.begin(context, operation, target);
     };
     const finish = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      // Committed with its change: nothing is left to record.
+      if (request.audit?.written) return payload;
       const context = contextOf(request);
       if (!context) return payload;
       const pending = request.auditPending ?? trail.unread(context, operation, targetOf(request));
       const status = reply.statusCode;
-      const answer = parsed(payload) as { code?: unknown } | null;
       const failed = status >= 400;
+      const answer = failed || type ? (parsed(payload) as { code?: unknown } | null) : null;
       await trail.finish(pending, {
         result: status === 401 || status === 403 ? 'denied' : failed ? 'failed' : 'success',
         status,

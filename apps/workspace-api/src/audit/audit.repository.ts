@@ -3,6 +3,8 @@ import type { Database, Tx } from '../db';
 
 export type AuditEventRow = AuditEvent;
 export type NewAuditEventRow = Omit<AuditEvent, 'id' | 'createdAt' | 'before' | 'after'> & {
+  /** Chosen by the caller when it must know the row (an API write's recorder), else generated. */
+  id?: string;
   before: unknown;
   after: unknown;
 };

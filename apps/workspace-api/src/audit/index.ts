@@ -3,6 +3,7 @@
 export { createAuditLog, toAuditEventResponse, type AuditLog } from './audit-log';
 export { auditPlugin, auditWrites, requestOrigin } from './audit.plugin';
 export { createAuditRepository, type AuditRepository } from './audit.repository';
+export { eventInsertIn } from './audit-event.sql';
 export { auditRoutes } from './audit.routes';
 export {
   AUDIT_CHANNELS,

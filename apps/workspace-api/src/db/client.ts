@@ -19,8 +19,26 @@ export interface TransactionOptions {
   maxWait?: number;
   timeout?: number;
   isolationLevel?: Prisma.TransactionIsolationLevel;
+  /** The API write's audit event (an AuditRecorder), told whether it committed with the work. */
+  audit?: { settle(written: boolean): void } | null;
 }
 
 export function openDatabase(config: DatabaseEnv): Database {
-  return openServiceDatabase(config, (options) => new PrismaClient(options));
+  const database = openServiceDatabase(config, (options) => new PrismaClient(options));
+  const transaction = database.transaction;
+  return {
+    ...database,
+    async transaction<T>(work: (tx: Tx) => Promise<T>, options: TransactionOptions = {}) {
+      const { audit, ...prismaOptions } = options;
+      if (!audit) return transaction(work, prismaOptions);
+      try {
+        const result = await transaction(work, prismaOptions);
+        audit.settle(true);
+        return result;
+      } catch (error) {
+        audit.settle(false);
+        throw error;
+      }
+    },
+  };
 }

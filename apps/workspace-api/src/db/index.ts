@@ -7,6 +7,14 @@ export {
   orNullWhenMissing,
   toDatabaseError,
 } from './database-errors';
+export {
+  EVENT_PARAMS,
+  NO_EVENT,
+  runRecorded,
+  type AuditRecorder,
+  type AuditSnapshots,
+  type EventInsertSql,
+} from './audit-recorder';
 export { savepoint } from './savepoint';
 export { qualified, runStatement, type Statement } from './statements';
 export type { ListenConnection } from '@platform/db';

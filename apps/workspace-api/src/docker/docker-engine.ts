@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
 import type { Tracer } from '@platform/tracing';
 import { tarOf } from './docker-files';
 import { connectionFailure, describeDockerError, statusOf } from './docker-errors';
@@ -47,6 +47,9 @@ function readTls(tls: TlsPaths) {
  * verified against the agent's CA (Node's default, never turned off) and ours is presented.
  */
 function connect(target: EngineTarget): Docker {
+  // Loaded with the first engine, not at start: dockerode and its dependencies hold about 20 MiB
+  // that a service without agents never needs (idle RSS, bench/README.md).
+  const Docker = require('dockerode') as typeof import('dockerode');
   if (target.kind === 'unix')
     return new Docker({ socketPath: target.socketPath, version: API_VERSION });
   const base = { host: target.host, port: target.port, version: API_VERSION };

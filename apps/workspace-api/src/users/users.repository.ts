@@ -1,4 +1,13 @@
-import { qualified, runStatement, type Database, type Statement, type Tx } from '../db';
+import {
+  qualified,
+  runRecorded,
+  runStatement,
+  type AuditRecorder,
+  type Database,
+  type EventInsertSql,
+  type Statement,
+  type Tx,
+} from '../db';
 import type { UserRow } from './user-row';
 import {
   encodeCursor,
@@ -47,20 +56,23 @@ export interface UserCredentials {
  * Hot statements run prepared on the pool (users.sql.ts); the rest through Prisma. A taken
  * username fails with a unique violation (isUniqueViolation), whichever way it ran.
  */
-export function createUsersRepository(database: Database) {
+export function createUsersRepository(database: Database, eventInsert: EventInsertSql) {
   const { schema, prisma } = database;
-  const statements = userStatements(schema);
+  const statements = userStatements(schema, eventInsert);
   const rows = (statement: Statement, tx?: Tx) => runStatement<UserRow>(database, statement, tx);
   const one = async (statement: Statement, tx?: Tx) => (await rows(statement, tx))[0] ?? null;
 
   return {
-    transaction: <T>(work: (tx: Tx) => Promise<T>) => database.transaction(work),
+    /** With `audit`, the API write's event commits or rolls back with the work. */
+    transaction: <T>(work: (tx: Tx) => Promise<T>, audit?: AuditRecorder | null) =>
+      database.transaction(work, { audit }),
 
     findById: (id: string, tx?: Tx) => one(statements.find({ id }), tx),
     findByUsername: (username: string) => one(statements.find({ username })),
 
-    /** Null when no user has the id. */
-    update: (id: string, change: UserChange, tx?: Tx) => one(statements.update(id, change), tx),
+    /** Null when no user has the id. With `audit`, the statement records the change. */
+    update: (id: string, change: UserChange, tx?: Tx, audit?: AuditRecorder | null) =>
+      runRecorded(audit, tx, (event) => one(statements.update(id, change, event), tx)),
 
     /** The new user's id. */
     async create(user: NewUser, tx: Tx): Promise<string> {

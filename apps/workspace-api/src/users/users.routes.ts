@@ -25,7 +25,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/create_user',
     {
-      config: { permission: 'users.create', audit: 'user' },
+      config: { permission: 'users.create', audit: 'user', auditInChange: true },
       schema: {
         tags,
         security,
@@ -34,7 +34,9 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: UserEnvelopeSchema, ...errorResponses(409) },
       },
     },
-    async (request) => ({ user: toUserResponse(await users.create(request.body.target_user)) }),
+    async (request) => ({
+      user: toUserResponse(await users.create(request.body.target_user, request.audit)),
+    }),
   );
 
   app.post(
@@ -97,7 +99,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/update_user',
     {
-      config: { permission: 'users.modify', audit: 'user' },
+      config: { permission: 'users.modify', audit: 'user', auditInChange: true },
       schema: {
         tags,
         security,
@@ -108,7 +110,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => ({
       user: toUserResponse(
-        await users.update(request.body.target_user, request.apiKey ?? undefined),
+        await users.update(request.body.target_user, request.apiKey ?? undefined, request.audit),
       ),
     }),
   );

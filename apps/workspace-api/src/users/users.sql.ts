@@ -1,4 +1,4 @@
-import { qualified, type Statement } from '../db';
+import { EVENT_PARAMS, qualified, type EventInsertSql, type Statement } from '../db';
 
 // The users repository's fixed statements. Each is one round trip, prepared by name on the pool:
 // Prisma's include costs three queries and its update-with-include a four-statement transaction
@@ -35,21 +35,48 @@ export function userColumns(schema: string): string {
               WHERE ug.user_id = u.id), '[]') AS groups`;
 }
 
+const utc = (column: string) =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * `u`'s snapshot in the audit trail, built by the statement that changes it: the wire form
+ * (toUserResponse) as redact() leaves it, its password_set_date "[redacted]". It is what the
+ * trail reads of a user elsewhere, so a test compares the two (users-audit.routes.test.ts).
+ */
+export function userSnapshot(schema: string, u: string): string {
+  const wireId = (column: string) => `replace(${column}::text, '-', '')`;
+  return `json_build_object('user_id', ${wireId(`${u}.id`)}, 'username', ${u}.username,
+    'first_name', ${u}.first_name, 'last_name', ${u}.last_name, 'phone', ${u}.phone,
+    'organization', ${u}.organization, 'notes', ${u}.notes, 'locked', ${u}.locked,
+    'disabled', ${u}.disabled, 'realm', ${u}.realm,
+    'groups', coalesce((SELECT json_agg(json_build_object('group_id', ${wireId('g.id')}, 'name', g.name)
+                        ORDER BY ug.created_at)
+              FROM ${qualified(schema, 'user_group')} ug JOIN ${qualified(schema, 'group')} g ON g.id = ug.group_id
+              WHERE ug.user_id = ${u}.id), '[]'),
+    'created', ${utc(`${u}.created_at`)}, 'last_session', ${utc(`${u}.last_session`)},
+    'password_set_date', CASE WHEN ${u}.password_set_date IS NULL THEN NULL ELSE '[redacted]' END)`;
+}
+
 /**
  * The users repository's fixed statements in `schema`, their texts built once, when the
  * repository is: pg compares a named statement's text with the prepared one at every run, and a
  * text built anew per request was a fresh string to build, flatten and compare
  * (docs/decisions/0001-users-statement-reads-groups.md).
  */
-export function userStatements(schema: string) {
+export function userStatements(schema: string, eventInsert: EventInsertSql) {
   const user = qualified(schema, 'user');
   const columns = userColumns(schema);
   const find = (where: string) => `SELECT ${columns} FROM ${user} u WHERE ${where}`;
   const findById = find('u.id = $1::uuid');
   const findByUsername = find('u.username = $1');
+  // The row is locked as it is read, so that `before` is the version the update changes; the
+  // event ($11 on) is inserted with the change, or not at all (db/audit-recorder.ts).
   const update = `
-    WITH u AS (
-      UPDATE ${user} SET
+    WITH old AS (
+      SELECT o.id, ${userSnapshot(schema, 'o')} AS snapshot FROM ${user} o
+      WHERE o.id = $1::uuid FOR UPDATE
+    ), u AS (
+      UPDATE ${user} AS t SET
         username = coalesce($2::text, username),
         first_name = coalesce($3::text, first_name),
         last_name = coalesce($4::text, last_name),
@@ -63,8 +90,10 @@ export function userStatements(schema: string) {
         failed_login_count = CASE WHEN $10::text IS NOT NULL OR $8::boolean = false
                                   THEN 0 ELSE failed_login_count END,
         updated_at = now()
-      WHERE id = $1::uuid
-      RETURNING *
+      FROM old WHERE t.id = old.id
+      RETURNING t.*, old.snapshot AS before
+    ), event AS (
+      ${eventInsert({ from: 11, source: 'u', targetId: "replace(u.id::text, '-', '')", before: 'u.before', after: userSnapshot(schema, 'u') })}
     )
     SELECT ${columns} FROM u`;
   const failedLogin = `UPDATE ${user}
@@ -84,8 +113,11 @@ export function userStatements(schema: string) {
         ? { name: 'users_find_by_id', text: findById, values: [where.id] }
         : { name: 'users_find_by_username', text: findByUsername, values: [where.username] },
 
-    /** Changes only the fields given and answers the user with its groups, in one statement. */
-    update: (id: string, change: UserChange): Statement => ({
+    /**
+     * Changes only the fields given and answers the user with its groups, in one statement that
+     * also inserts the write's audit event when `event` holds its values (EVENT_PARAMS of them).
+     */
+    update: (id: string, change: UserChange, event: readonly unknown[]): Statement => ({
       name: 'users_update',
       text: update,
       values: [
@@ -99,6 +131,7 @@ export function userStatements(schema: string) {
         change.locked ?? null,
         change.disabled ?? null,
         change.passwordHash ?? null,
+        ...event.slice(0, EVENT_PARAMS),
       ],
     }),
 
