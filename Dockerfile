@@ -42,6 +42,8 @@ COPY libs libs
 COPY prisma/$APP prisma/$APP
 COPY apps/$APP apps/$APP
 RUN npm run prisma-generate -w @platform/$APP && node tools/build-app.mjs $APP
+# A service's repeatable SQL (prisma/$APP/functions); an empty folder for one that has none.
+RUN mkdir -p prisma/$APP/functions
 
 FROM base AS runtime
 # Source maps ship with the bundle: stack traces in the logs then name the TypeScript sources.
@@ -60,8 +62,10 @@ RUN npm ci --omit=dev --omit=optional --ignore-scripts --workspace @platform/$AP
   && rm -rf node_modules/@opentelemetry/*/build/esm node_modules/@opentelemetry/*/build/esnext \
   && find node_modules/@opentelemetry -type f \( -name '*.mjs' -o -name '*.d.ts' -o -name '*.d.mts' \
     -o -name '*.d.cts' -o -name '*.map' \) -delete
-# The CLI finds its migrations at ../../../prisma/$APP/migrations from dist/.
+# The CLI finds its migrations at ../../../prisma/$APP/migrations from dist/, and the SQL
+# functions files it applies after them in the functions folder beside.
 COPY prisma/$APP/migrations prisma/$APP/migrations
+COPY --from=build /app/prisma/$APP/functions prisma/$APP/functions
 COPY --from=build /app/apps/$APP/dist apps/$APP/dist
 # The node image's user, by number so Kubernetes can verify runAsNonRoot.
 USER 1000:1000

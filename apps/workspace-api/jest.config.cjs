@@ -23,5 +23,21 @@ function withoutEngineTests() {
   return { testPathIgnorePatterns: ['/node_modules/', '\\.engine\\.test\\.ts$'] };
 }
 
+/**
+ * TEST_GROUP splits the suite for Nx (`test-engine`, `test-others`), which runs the two at once.
+ * The engine tests share one engine and run one at a time: a test's session worker removes the
+ * labelled containers its own database does not know, so two at once remove each other's.
+ * @returns {import('jest').Config}
+ */
+function group() {
+  if (process.env.TEST_GROUP === 'engine')
+    return { testMatch: ['<rootDir>/{src,test}/**/*.engine.test.ts'] };
+  if (process.env.TEST_GROUP === 'others') {
+    return { testPathIgnorePatterns: ['/node_modules/', '\\.engine\\.test\\.ts$'] };
+  }
+  return {};
+}
+
 const engine = engineAvailable() ? engineConfig : withoutEngineTests();
-module.exports = { ...preset, ...engine, ...browserConfig(engine.testPathIgnorePatterns) };
+const selected = { ...engine, ...group() };
+module.exports = { ...preset, ...selected, ...browserConfig(selected.testPathIgnorePatterns) };

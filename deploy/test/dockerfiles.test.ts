@@ -103,16 +103,21 @@ describe.each(SERVICES)('Dockerfile with APP=$name', ({ name, port }) => {
     expect(installs.length).toBeGreaterThan(0);
     for (const install of installs) expect(install.text).toMatch(/--omit=dev\b/);
     const fromBuild = steps(runtime, 'COPY').filter((s) => s.flags.from);
-    expect(fromBuild.map((s) => s.args)).toEqual([[`/app/apps/${name}/dist`, `apps/${name}/dist`]]);
+    expect(fromBuild.map((s) => s.args)).toEqual([
+      [`/app/prisma/${name}/functions`, `prisma/${name}/functions`],
+      [`/app/apps/${name}/dist`, `apps/${name}/dist`],
+    ]);
   });
 
-  it('puts the migrations where the bundled CLI looks for them', () => {
+  it('puts the migrations and the SQL functions files where the bundled CLI looks for them', () => {
     const workdir = last(runtime, 'WORKDIR')?.text as string;
     const dist = path.posix.resolve(workdir, `apps/${name}/dist`);
     const copied = steps(runtime, 'COPY').map((s) =>
       path.posix.resolve(workdir, s.args.at(-1) as string),
     );
     expect(copied).toContain(path.posix.resolve(dist, `../../../prisma/${name}/migrations`));
+    // libs/db's migrate reads the functions folder beside the migrations one.
+    expect(copied).toContain(path.posix.resolve(dist, `../../../prisma/${name}/functions`));
   });
 
   it('runs as a numeric non-root user', () => {

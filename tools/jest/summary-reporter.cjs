@@ -12,7 +12,9 @@ const path = require('node:path');
  */
 function failuresOf(file, where) {
   if (file.testExecError) {
-    const reason = String(file.testExecError.message ?? '').trim().split('\n')[0];
+    const reason = String(file.testExecError.message ?? '')
+      .trim()
+      .split('\n')[0];
     return [`${where} › the file failed to run: ${reason}\n`];
   }
   return file.testResults

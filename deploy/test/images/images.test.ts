@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, SERVICES } from '../support/repo';
 import { imageOf } from './support/app-images';
@@ -169,9 +169,14 @@ describe.each(SERVICES)('$name image, built by a real engine from the Dockerfile
       new RegExp(
         `^/app/prisma/${service.name}/migrations/(migration_lock\\.toml|\\d{14}_\\w+/migration\\.sql)$`,
       ),
+      new RegExp(`^/app/prisma/${service.name}/functions/\\w+\\.sql$`),
     ];
     expect(files.filter((f) => !allowed.some((pattern) => pattern.test(f)))).toEqual([]);
     expect(files).toContain(`/app/apps/${service.name}/dist/server.js`);
+    const functions = path.join(ROOT, 'prisma', service.name, 'functions');
+    for (const sql of existsSync(functions) ? readdirSync(functions) : []) {
+      expect(files).toContain(`/app/prisma/${service.name}/functions/${sql}`);
+    }
     expect(await inImage(['cat', '/app/.npmrc'])).not.toMatch(/_auth|token|password/i);
 
     // Every node_modules folder npm made: the root's and those of workspaces needing other versions.

@@ -104,7 +104,11 @@ describe('migrate', () => {
     const { schema, run } = await setup([INIT, ADD_GROUP, ADD_INDEX]);
     const result = await run();
 
-    expect(result).toEqual({ applied: [INIT, ADD_GROUP, ADD_INDEX], alreadyApplied: 0 });
+    expect(result).toEqual({
+      applied: [INIT, ADD_GROUP, ADD_INDEX],
+      alreadyApplied: 0,
+      functions: [],
+    });
     const log = await query<{ name: string }>(`SELECT name FROM "${schema}"."log" ORDER BY n`);
     expect(log.map((r) => r.name)).toEqual([INIT, ADD_GROUP, ADD_INDEX]);
     expect(await tables(schema)).toEqual(['_prisma_migrations', 'group', 'log', 'user']);
@@ -139,7 +143,7 @@ describe('migrate', () => {
     await run();
     const before = await history(schema);
 
-    expect(await run()).toEqual({ applied: [], alreadyApplied: 2 });
+    expect(await run()).toEqual({ applied: [], alreadyApplied: 2, functions: [] });
     expect(await history(schema)).toEqual(before);
   });
 
@@ -158,7 +162,7 @@ describe('migrate', () => {
     expect((await history(schema)).map((r) => r.migration_name)).toEqual([INIT]);
 
     await writeMigration(dir, broken, 'CREATE TABLE "fixed" ("id" INT);');
-    expect(await run()).toEqual({ applied: [broken], alreadyApplied: 1 });
+    expect(await run()).toEqual({ applied: [broken], alreadyApplied: 1, functions: [] });
   });
 
   it('refuses to run when an applied migration file changed, and changes nothing', async () => {
@@ -181,7 +185,7 @@ describe('migrate', () => {
     await run();
     await writeMigration(dir, ADD_GROUP, SQL[ADD_GROUP]);
 
-    expect(await run()).toEqual({ applied: [ADD_GROUP], alreadyApplied: 1 });
+    expect(await run()).toEqual({ applied: [ADD_GROUP], alreadyApplied: 1, functions: [] });
     expect((await history(schema)).map((r) => r.migration_name)).toEqual([INIT, ADD_GROUP]);
     expect(await tables(schema)).toContain('group');
   });
@@ -231,7 +235,7 @@ describe('migrate', () => {
 
       const result = await migrate({ connectionString: asOwner, schema, migrationsDir: dir });
 
-      expect(result).toEqual({ applied: [INIT, ADD_GROUP], alreadyApplied: 0 });
+      expect(result).toEqual({ applied: [INIT, ADD_GROUP], alreadyApplied: 0, functions: [] });
       expect(await tables(schema)).toEqual(['_prisma_migrations', 'group', 'log', 'user']);
     } finally {
       await query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);

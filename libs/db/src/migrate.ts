@@ -2,6 +2,7 @@ import { hash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client } from 'pg';
+import { applyFunctionFiles, FUNCTIONS_TABLE, readFunctionFiles } from './sql-functions';
 
 export interface MigrateOptions {
   connectionString: string;
@@ -9,12 +10,22 @@ export interface MigrateOptions {
   schema: string;
   /** A folder in Prisma's layout: `<timestamp>_<name>/migration.sql`. */
   migrationsDir: string;
+  /**
+   * Repeatable SQL files (CREATE OR REPLACE), applied after the migrations when changed
+   * (`sql-functions.ts`); by default the `functions` folder beside `migrationsDir`, if any.
+   */
+  functionsDir?: string;
 }
 
 export interface MigrateResult {
   applied: string[];
   alreadyApplied: number;
+  /** The functions files applied because they were new or changed. */
+  functions: string[];
 }
+
+/** The runner's own tables in a service's schema, which no schema.prisma describes. */
+export const RUNNER_TABLES = ['_prisma_migrations', FUNCTIONS_TABLE];
 
 export class MigrationError extends Error {}
 
@@ -85,13 +96,17 @@ function checkHistory(migrations: Migration[], rows: AppliedRow[]): Migration[] 
 }
 
 /**
- * Applies pending migrations, each in its own transaction. An advisory lock serializes
- * replicas that start at once: the second waits, then finds nothing left to do.
+ * Applies pending migrations, each in its own transaction, then the functions files that changed.
+ * An advisory lock serializes replicas that start at once: the second waits, then finds nothing
+ * left to do.
  */
 export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
   if (!SCHEMA_NAME.test(options.schema))
     throw new MigrationError(`Invalid schema name "${options.schema}"`);
   const migrations = await readMigrations(options.migrationsDir);
+  const functions = await readFunctionFiles(
+    options.functionsDir ?? path.join(options.migrationsDir, '..', 'functions'),
+  );
   const client = new Client({ connectionString: options.connectionString });
   await client.connect();
   try {
@@ -109,9 +124,11 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
     );
     const pending = checkHistory(migrations, rows);
     for (const migration of pending) await applyOne(client, migration);
+    const changed = await applyFunctionFiles(client, functions, (m) => new MigrationError(m));
     return {
       applied: pending.map((m) => m.name),
       alreadyApplied: migrations.length - pending.length,
+      functions: changed,
     };
   } finally {
     await client.end();

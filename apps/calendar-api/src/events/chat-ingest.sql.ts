@@ -33,7 +33,7 @@ export type IngestRow = EventRow & {
 };
 
 /**
- * The call of the ingest_chat_message SQL function (see its migrations): it claims the message
+ * The call of the ingest_chat_message SQL function (prisma/calendar-api/functions/): it claims the message
  * and writes its events in one round trip. Its arguments and the columns read back are here
  * only; the events repository is its one caller.
  */

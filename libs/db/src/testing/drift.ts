@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { get_dmmf } from '@prisma/prisma-schema-wasm';
 import { Client } from 'pg';
+import { RUNNER_TABLES } from '../migrate';
 
 interface DmmfField {
   name: string;
@@ -150,23 +151,23 @@ export async function actualShape(connectionString: string, schema: string): Pro
   try {
     // format_type leaves the schema's own types (enums) unqualified only when it is on the path.
     await client.query(`SELECT set_config('search_path', quote_ident($1), false)`, [schema]);
-    const q = async (sql: string) => (await client.query(sql, [schema])).rows;
+    const q = async (sql: string) => (await client.query(sql, [schema, RUNNER_TABLES])).rows;
     const tables = await q(
-      `SELECT tablename AS t FROM pg_tables WHERE schemaname = $1 AND tablename <> '_prisma_migrations'`,
+      `SELECT tablename AS t FROM pg_tables WHERE schemaname = $1 AND tablename <> ALL($2)`,
     );
     const columns = await q(
       `SELECT c.relname AS t, a.attname AS col, format_type(a.atttypid, a.atttypmod) AS type,
               a.attnotnull AS notnull, a.atthasdef AS hasdef
          FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
         WHERE n.nspname = $1 AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped
-          AND c.relname <> '_prisma_migrations'`,
+          AND c.relname <> ALL($2)`,
     );
     const indexes = await q(
       `SELECT c.relname AS t, i.indisprimary AS pk, i.indisunique AS uq,
               array_to_string(ARRAY(SELECT pg_get_indexdef(i.indexrelid, k.o, true)
                 FROM generate_series(1, i.indnkeyatts::int) k(o) ORDER BY k.o), ',') AS cols
          FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-        WHERE n.nspname = $1 AND c.relname <> '_prisma_migrations'`,
+        WHERE n.nspname = $1 AND c.relname <> ALL($2)`,
     );
     const fks = await q(
       `SELECT c.relname AS t, f.relname AS ft, con.confdeltype AS del,
@@ -176,7 +177,7 @@ export async function actualShape(connectionString: string, schema: string): Pro
                 JOIN pg_attribute a ON a.attrelid = f.oid AND a.attnum = k.n ORDER BY k.o), ',') AS fcols
          FROM pg_constraint con JOIN pg_class c ON c.oid = con.conrelid JOIN pg_class f ON f.oid = con.confrelid
          JOIN pg_namespace n ON n.oid = c.relnamespace
-        WHERE n.nspname = $1 AND con.contype = 'f'`,
+        WHERE n.nspname = $1 AND con.contype = 'f' AND c.relname <> ALL($2)`,
     );
     return [
       ...tables.map((r) => `table ${r.t}`),

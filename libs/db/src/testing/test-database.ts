@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { migrate } from '../migrate';
+import { migrate, RUNNER_TABLES } from '../migrate';
 
 export interface TestDatabase {
   url: string;
-  /** Empties every table of the schema except those listed (and the migration history). */
+  /** Empties every table of the schema except those listed (and the migration runner's). */
   truncate: (keep?: string[]) => Promise<void>;
   /** Runs one statement with a short-lived connection (for assertions on raw rows). */
   query: <T extends object = Record<string, unknown>>(
@@ -74,7 +74,7 @@ export async function createTestDatabase(options: {
       withClient(dbUrl, async (c) => {
         const { rows } = await c.query<{ tablename: string }>(
           'SELECT tablename FROM pg_tables WHERE schemaname = $1 AND NOT (tablename = ANY($2))',
-          [options.schema, ['_prisma_migrations', ...keep]],
+          [options.schema, [...RUNNER_TABLES, ...keep]],
         );
         if (rows.length === 0) return;
         const tables = rows.map((r) => `"${options.schema}"."${r.tablename}"`).join(', ');
@@ -84,7 +84,7 @@ export async function createTestDatabase(options: {
       const client = await snapshotter();
       const { rows: tables } = await client.query<{ tablename: string }>(
         'SELECT tablename FROM pg_tables WHERE schemaname = $1 AND NOT (tablename = ANY($2)) ORDER BY tablename',
-        [options.schema, ['_prisma_migrations', ...except]],
+        [options.schema, [...RUNNER_TABLES, ...except]],
       );
       if (tables.length === 0) return {};
       const sql = tables
