@@ -58,6 +58,11 @@ export interface LaunchStarter {
   launch(row: KasmWithOwners, request: LaunchRequest): void;
 }
 
+/** Launches take turns at their database work (launch-queue.ts). */
+export interface LaunchTurns {
+  run<T>(work: () => Promise<T>): Promise<T>;
+}
+
 /** Everything a launch (launch-session.ts) talks to, each behind its own port. */
 export interface LaunchPorts {
   config: Pick<
@@ -75,6 +80,7 @@ export interface LaunchPorts {
   /** Without it every request launches a new session. */
   staging?: LaunchStaging;
   launcher: LaunchStarter;
+  turns: LaunchTurns;
   /** Names this process in the new session's lease. */
   owner: string;
   /** Traces the reservation (the launcher traces the rest). */

@@ -44,14 +44,17 @@ export function createLaunchSession(ports: LaunchPorts) {
   ): Promise<LaunchAnswer> {
     const launch = await validate(input, grantor);
     const token = randomSecret(32);
-    const staged = stageable(launch) && (await ports.staging?.claim(launch, token, requestHost));
-    if (staged) return answer(staged, launch, token);
-    const row = await inSpan(tracer, 'launch reserve', () => reserve(launch, token, requestHost));
-    launcher.launch(row, {
-      environment: launch.environment ?? {},
-      kasmUrl: launch.kasm_url ?? undefined,
+    // Its database work in its turn: a burst waits here, holding no connection (launch-queue.ts).
+    return ports.turns.run(async () => {
+      const staged = stageable(launch) && (await ports.staging?.claim(launch, token, requestHost));
+      if (staged) return answer(staged, launch, token);
+      const row = await inSpan(tracer, 'launch reserve', () => reserve(launch, token, requestHost));
+      launcher.launch(row, {
+        environment: launch.environment ?? {},
+        kasmUrl: launch.kasm_url ?? undefined,
+      });
+      return answer(row, launch, token);
     });
-    return answer(row, launch, token);
   };
 
   /** The caller may act as the user, and the request names a workspace (or the user has one). */

@@ -13,6 +13,7 @@ import { createActingRule, type ActingSources } from './acting-for-user';
 import { createKasmReads, type KasmOwners } from './kasm-owners';
 import { createKasmsRepository } from './kasms.repository';
 import type { LaunchAllowances, LaunchUsers } from './launch-ports';
+import { createLaunchQueue } from './launch-queue';
 import { createLaunchSession } from './launch-session';
 import { createSessionAccess } from './session-access';
 import { createInputRecorder } from './session-input';
@@ -112,6 +113,11 @@ export async function createSessionsFeature(deps: SessionsFeatureDeps) {
       launchPlans,
     }),
     launcher,
+    turns: createLaunchQueue({
+      concurrency: Math.min(config.LAUNCH_CONCURRENCY, config.DATABASE_POOL_MAX),
+      maxWaiting: config.LAUNCH_QUEUE_MAX,
+      maxWaitMs: config.LAUNCH_QUEUE_WAIT_SECONDS * 1000,
+    }),
     owner,
     tracer,
   });
