@@ -6,14 +6,12 @@ import { authThrottlePlugin } from '@platform/rate-limit';
 import { requestSpans } from '@platform/tracing';
 import { consolePages } from './admin-console';
 import { agentsRoutes } from './agents';
-import { type ApiKeyCache, apiKeysRoutes } from './api-keys';
+import { apiKeysRoutes } from './api-keys';
 import { ADMIN_API_PREFIX, API_DOCS, API_PREFIX, undocumentedAlias } from './api';
 import { attributesRoutes } from './attributes';
 import { auditPlugin, auditRoutes } from './audit';
 import type { Config } from './config';
-import type { Database } from './db';
-import type { Engines } from './engines';
-import { buildFeatures } from './features';
+import { buildFeatures, type FeatureOverrides } from './features';
 import { FILE_MAPPING_BODY_LIMIT_BYTES, fileMappingsRoutes } from './file-mappings';
 import { groupImagesRoutes, groupsRoutes, membershipsRoutes } from './groups';
 import { imagesRoutes, profilePathRoutes } from './images';
@@ -33,13 +31,7 @@ import { usersRoutes } from './users';
 import { webPlugin } from './web';
 import { zonesRoutes } from './zones';
 
-export interface AppOverrides extends ServiceAppOverrides {
-  database?: Database;
-  /** Replaces the API key cache that API_KEY_CACHE asks for; null for none. */
-  apiKeyCache?: ApiKeyCache | null;
-  /** The engine clients (tests share one across app instances). */
-  engines?: Engines;
-}
+export interface AppOverrides extends ServiceAppOverrides, FeatureOverrides {}
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -2,12 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import { backgroundRounds, createRegistry } from '@platform/metrics';
 import { startTracing } from '@platform/tracing';
 import { createAgentsService } from './agents';
-import { createApiKeysRepository, createApiKeysService, serverKeyCaching } from './api-keys';
-import type { AppOverrides } from './app';
+import {
+  type ApiKeyCache,
+  createApiKeysRepository,
+  createApiKeysService,
+  serverKeyCaching,
+} from './api-keys';
 import { createAttributesRepository, createAttributesService } from './attributes';
 import { createAuditFeature } from './audit';
 import type { Config } from './config';
-import { openDatabase } from './db';
+import { openDatabase, type Database } from './db';
+import type { Engines } from './engines';
 import { openEngines } from './docker';
 import { createFileMappingsService, mappingTargets } from './file-mappings';
 import { createGroupImagesService, createGroupsService, createMembershipsService } from './groups';
@@ -24,11 +29,24 @@ import { createStagingRound, createStagingService } from './staging';
 import { createTargetUserResolver, createUsersService } from './users';
 import { consoleOriginOf, createZonesService } from './zones';
 
+/** What tests may hand the features instead of building them (app.ts's overrides). */
+export interface FeatureOverrides {
+  database?: Database;
+  /** Replaces the API key cache that API_KEY_CACHE asks for; null for none. */
+  apiKeyCache?: ApiKeyCache | null;
+  /** The engine clients (tests share one across app instances). */
+  engines?: Engines;
+}
+
 /**
  * Every feature of the service, built in the order they depend on each other: each a closure
  * over plain objects, handed the others it needs (app.ts registers them).
  */
-export async function buildFeatures(app: FastifyInstance, config: Config, overrides: AppOverrides) {
+export async function buildFeatures(
+  app: FastifyInstance,
+  config: Config,
+  overrides: FeatureOverrides,
+) {
   const tracing = startTracing(config, app.log);
   const { log } = app;
   const { tracer } = tracing;

@@ -169,7 +169,9 @@ export function withOwners(
 const stageable = (launch: Launch) =>
   Object.keys(launch.environment ?? {}).length === 0 && !launch.kasm_url;
 
-const withToken = (url: string, token: string) => `${url}?kasm_token=${encodeURIComponent(token)}`;
+/** A session URL with its connect token, as kasm_url carries it. */
+export const withToken = (url: string, token: string) =>
+  `${url}?kasm_token=${encodeURIComponent(token)}`;
 
 function answer(row: KasmWithOwners, launch: Launch, token: string): LaunchAnswer {
   const plan = row.plan as unknown as LaunchPlan;

@@ -18,6 +18,7 @@ import { type LaunchPlan, sessionUrlFor } from '../launch-plan';
 import { LIVE_STATUSES, type RequestHost } from '../domain';
 import type { KasmReads, KasmWithOwners } from './kasm-owners';
 import type { KasmsRepository } from './kasms.repository';
+import { withToken } from './launch-session';
 import { endUserAccess } from './session-access';
 import { containerEndpoint } from './session-endpoint';
 import { readScreen, ScreenUnreadableError, screenJpeg } from './session-screen';
@@ -46,7 +47,6 @@ export interface SessionsDeps {
   mayActAs: ActingRule;
 }
 
-const withToken = (url: string, token: string) => `${url}?kasm_token=${encodeURIComponent(token)}`;
 const isLive = (status: string) => (LIVE_STATUSES as readonly string[]).includes(status);
 
 export function createSessionsService(deps: SessionsDeps) {
