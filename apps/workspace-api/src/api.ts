@@ -67,3 +67,12 @@ export const SECURITY_SCHEMES = {
   apiKeySecret: { type: 'apiKey', in: 'header', name: 'api-key-secret' },
   basicAuth: { type: 'http', scheme: 'basic', description: 'api_key:api_key_secret' },
 } as const;
+
+/** The OpenAPI document's header (served at /docs). */
+export const API_DOCS = {
+  title: 'workspace-api',
+  description:
+    'Control plane of the workspace platform; wire-compatible with the Kasm Workspaces developer API.',
+  version: '0.1.0',
+  securitySchemes: SECURITY_SCHEMES,
+};

@@ -121,6 +121,27 @@ export const ConfigSchema = Type.Object({
     default: 300,
     description: 'A launch (image pull included) that takes longer fails and is cleaned up',
   }),
+  LAUNCH_CONCURRENCY: Type.Integer({
+    minimum: 1,
+    maximum: 100,
+    default: 2,
+    description:
+      'Launches whose placement (or staged hand-over) runs at once per process; the others wait their turn without holding a database connection. At most DATABASE_POOL_MAX',
+  }),
+  LAUNCH_QUEUE_MAX: Type.Integer({
+    minimum: 0,
+    maximum: 100_000,
+    default: 500,
+    description:
+      'Launches that may wait for their turn per process; one more is answered 503 LAUNCH_QUEUE_FULL at once',
+  }),
+  LAUNCH_QUEUE_WAIT_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 3600,
+    default: 120,
+    description:
+      'The longest a launch waits for its turn; then it is answered 503 LAUNCH_QUEUE_FULL (retryable)',
+  }),
   SESSION_GRANT_TTL_SECONDS: Type.Integer({
     minimum: 1,
     maximum: 31_536_000,

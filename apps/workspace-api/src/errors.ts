@@ -213,6 +213,8 @@ export const StagingNotPossibleError = createError('STAGING_NOT_POSSIBLE', '%s',
 
 export const WorkspaceNotAllowedError = createError('WORKSPACE_NOT_ALLOWED', '%s', 403);
 export const NoAgentAvailableError = createError('NO_AGENT_AVAILABLE', '%s', 503);
+/** More launches wait for their turn than LAUNCH_QUEUE_MAX, or one waited past LAUNCH_QUEUE_WAIT_SECONDS. */
+export const LaunchQueueFullError = createError('LAUNCH_QUEUE_FULL', '%s', 503);
 
 export const SettingsFileUnreadableError = createError(
   'SETTINGS_FILE_UNREADABLE',

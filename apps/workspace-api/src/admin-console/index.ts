@@ -1,6 +1,7 @@
 // The admin console's public face: what other features (and app.ts, the CLI) may use of it.
 export { hasAdministrator, runAdminCommand } from './admin.cli';
 export { adminConsole, type AdminConsoleOptions } from './admin-console.plugin';
+export { consolePages, type ConsoleServices } from './admin-console.module';
 export {
   type AdminPerson,
   type AdminSection,

@@ -2,6 +2,7 @@
 // and reading them back (get_audit_log).
 export { createAuditLog, toAuditEventResponse, type AuditLog } from './audit-log';
 export { auditPlugin, auditWrites, requestOrigin } from './audit.plugin';
+export { createAuditFeature } from './audit.module';
 export { createAuditRepository, type AuditRepository } from './audit.repository';
 export { eventInsertIn } from './audit-event.sql';
 export { auditRoutes } from './audit.routes';

@@ -2,8 +2,5 @@
 // origin (admission by connect token and grant cookie, HTTP and the desktop's WebSocket to the
 // container) and the stream's messages. It stands on sessions/ (rows, endpoints, the hops the
 // launcher prepares); sessions/ never imports it. Features of an open session grow here.
-export { createSessionAccess } from './session-access';
-export { createInputRecorder } from './session-input';
 export { sessionProxy } from './session-proxy';
-export { createSessionsServer, originGuard } from './sessions-listener';
-export { createSessionSockets, SOCKET_RECHECK_MS } from './session-sockets';
+export { attachSessionsListener, createSessionProxyFeature } from './session-proxy.module';

@@ -1,10 +1,4 @@
 import { agentResources, type AgentRow } from '../agents';
-import type { Tx } from '../db';
-import { SessionLimitReachedError, UserNotFoundError } from '../errors';
-import type { KasmsRepository } from './kasms.repository';
-
-/** Live sessions a user may hold when none of their groups sets max_kasms_per_user. */
-export const DEFAULT_SESSION_LIMIT = 2;
 
 export type Reservations = Map<string, { cores: number; memory: number }>;
 
@@ -36,27 +30,4 @@ export function usableAgents(rows: readonly AgentRow[], zoneId: string | null | 
     return reason === null;
   });
   return { usable, refusals };
-}
-
-export interface LaunchSlotDeps {
-  kasms: Pick<KasmsRepository, 'countLive'>;
-  lockUser: (tx: Tx, userId: string) => Promise<boolean>;
-  sessionLimit: (tx: Tx, userId: string) => Promise<number | null>;
-}
-
-/** Locks the user for the launch in `tx` and refuses one past their session limit. */
-export async function holdLaunchSlot(
-  deps: LaunchSlotDeps,
-  tx: Tx,
-  wireUserId: string,
-  userId: string,
-) {
-  if (!(await deps.lockUser(tx, userId))) throw new UserNotFoundError(`user_id ${wireUserId}`);
-  const limit = (await deps.sessionLimit(tx, userId)) ?? DEFAULT_SESSION_LIMIT;
-  const live = await deps.kasms.countLive(userId, tx);
-  if (live >= limit) {
-    throw new SessionLimitReachedError(
-      `The user has ${live} live sessions and may hold ${limit}; destroy one first`,
-    );
-  }
 }

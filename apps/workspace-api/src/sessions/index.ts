@@ -14,7 +14,8 @@ export { createSessionWorker, type SessionWorker } from './session-worker';
 export { sessionsRoutes } from './sessions.routes';
 export { KasmSchema } from './sessions.schemas';
 export { createSessionsService, type SessionsService } from './sessions.service';
-export { createStagedClaims, type StagedClaims } from './staged-claim';
+export { createSessionsFeature, type SessionsFeature } from './sessions.module';
+export { type LaunchAnswer, type LaunchSession } from './launch-session';
 export {
   createStagedPools,
   type StagedPools,

@@ -19,16 +19,17 @@ import {
   ScreenshotBodySchema,
   UserIdBodySchema,
 } from './sessions.schemas';
+import type { LaunchSession } from './launch-session';
 import type { SessionsService } from './sessions.service';
 
 const tags = ['sessions'];
 const security = API_KEY_SECURITY;
 const now = () => new Date().toISOString();
 
-export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsService }> = async (
-  app,
-  { sessions },
-) => {
+export const sessionsRoutes: FastifyPluginAsyncTypebox<{
+  sessions: SessionsService;
+  launchSession: LaunchSession;
+}> = async (app, { sessions, launchSession }) => {
   app.post(
     '/request_kasm',
     {
@@ -42,7 +43,7 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsServi
       },
     },
     async (request) =>
-      sessions.request(request.body, requestHostOf(request), request.apiKey ?? undefined),
+      launchSession(request.body, requestHostOf(request), request.apiKey ?? undefined),
   );
 
   app.post(

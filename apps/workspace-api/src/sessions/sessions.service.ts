@@ -1,14 +1,10 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { ValidationFailedError, withFieldErrors, type FieldProblem } from '@platform/errors';
 import { hashSecret, randomSecret } from '@platform/secrets';
 import { toUuid, toWireId } from '@platform/schemas';
-import { inSpan, type Tracer } from '@platform/tracing';
 import type { AgentsRepository } from '../agents';
 import type { KeyGrant } from '../api-keys';
 import type { Config } from '../config';
 import type { ActingRule } from './acting-for-user';
 import { assertMayRun } from './exec-rule';
-import type { Tx } from '../db';
 import { EngineError, type Engines } from '../engines';
 import {
   EngineFailedError,
@@ -18,19 +14,16 @@ import {
   KasmNotRunningError,
   UserNotFoundError,
 } from '../errors';
-import { type LaunchPlan, type LaunchPlanService, sessionUrlFor } from '../launch-plan';
+import { type LaunchPlan, sessionUrlFor } from '../launch-plan';
 import { LIVE_STATUSES, type RequestHost } from '../domain';
-import { placeSession } from './agent-placement';
-import { kasmAgent, type KasmReads, type KasmWithOwners } from './kasm-owners';
+import type { KasmReads, KasmWithOwners } from './kasm-owners';
 import type { KasmsRepository } from './kasms.repository';
-import { holdLaunchSlot } from './agent-offers';
-import type { StagedClaims } from './staged-claim';
-import type { SessionLauncher } from './session-launcher';
+import { withToken } from './launch-session';
 import { endUserAccess } from './end-user-access';
 import { containerEndpoint } from './session-endpoint';
 import { readScreen, ScreenUnreadableError, screenJpeg } from './session-screen';
 import { createSessionSleep } from './session-sleep';
-import type { ExecCommandBody, RequestKasmBody } from './sessions.schemas';
+import type { ExecCommandBody } from './sessions.schemas';
 import type { SocketHop } from './socket-hop';
 
 /** How long reading a session's screen may take: its display answers in well under a second. */
@@ -42,35 +35,22 @@ export interface SessionsDeps {
   /** Sessions with their owners, each read from its repository. */
   reads: KasmReads;
   agents: AgentsRepository;
-  launchPlans: LaunchPlanService;
   engines: Engines;
-  launcher: SessionLauncher;
   owner: string;
   /** Whether a user has the id (users). */
   userExists: (userId: string) => Promise<boolean>;
-  /** Locks the user's row for a launch until `tx` ends; false when no user has the id (users). */
-  lockUser: (tx: Tx, userId: string) => Promise<boolean>;
-  /** The limit set by the user's groups, or null when none sets one (groups). */
-  sessionLimit: (tx: Tx, userId: string) => Promise<number | null>;
-  /** The user's default workspace (their attributes), for a request that names none. */
-  defaultImageOf: (userId: string) => Promise<string | null>;
   /** The session folders of the socket hop, removed with their sessions. */
   socketHop: SocketHop;
   /** Ends what this process holds open of a session's access: proxy caches and WebSockets. */
   endAccess: (kasmId: string) => void;
-  /** Traces the placement of a launch (the launcher traces the rest). */
-  tracer: Tracer;
-  /** Hands out staged sessions (staging); without it every request launches. */
-  staged?: StagedClaims;
   /** Whether the caller may act as the user (acting-for-user.ts). */
   mayActAs: ActingRule;
 }
 
-const withToken = (url: string, token: string) => `${url}?kasm_token=${encodeURIComponent(token)}`;
 const isLive = (status: string) => (LIVE_STATUSES as readonly string[]).includes(status);
 
 export function createSessionsService(deps: SessionsDeps) {
-  const { config, kasms, reads, agents, launchPlans, engines, launcher, owner } = deps;
+  const { config, kasms, reads, engines, owner } = deps;
   const leaseMs = config.SESSION_LEASE_SECONDS * 1000;
   const sleep = createSessionSleep(deps);
 
@@ -80,62 +60,6 @@ export function createSessionsService(deps: SessionsDeps) {
       throw new KasmNotFoundError(`kasm_id ${kasmId}${userId ? ` of user_id ${userId}` : ''}`);
     }
     return row;
-  }
-
-  /** Places the session and records it, in one transaction that locks the user and the one agent it goes to. */
-  async function reserve(
-    input: RequestKasmBody & { image_id: string },
-    token: string,
-    requestHost: RequestHost,
-  ): Promise<KasmWithOwners> {
-    const userId = toUuid(input.user_id);
-    const id = randomUUID();
-    const now = Date.now();
-    return kasms.transaction(
-      async (tx) => {
-        await holdLaunchSlot(deps, tx, input.user_id, userId);
-        const { plan, agent } = await placeSession(
-          { agents, kasms },
-          tx,
-          input.zone_id ? toUuid(input.zone_id) : undefined,
-          (offers, refusals) =>
-            launchPlans.planIn(tx, input.user_id, input.image_id, {
-              sessionId: toWireId(id),
-              requestHost,
-              refusals,
-              agents: offers,
-            }),
-        );
-        const expires =
-          now +
-          config.SESSION_LAUNCH_TIMEOUT_SECONDS * 1000 +
-          config.SESSION_KEEPALIVE_SECONDS * 1000;
-        const row = await kasms.insert(tx, {
-          id,
-          userId,
-          imageId: toUuid(input.image_id),
-          agentId: plan.agent.id,
-          cores: plan.resources.cores,
-          memory: BigInt(plan.resources.memory),
-          plan: plan as unknown as object,
-          tokenHash: hashSecret(token),
-          containerSecret: randomBytes(18).toString('hex'),
-          leaseOwner: owner,
-          leaseUntil: new Date(now + leaseMs),
-          expiresAt: new Date(expires),
-          hardExpiresAt: new Date(now + config.SESSION_TIME_LIMIT_SECONDS * 1000),
-        });
-        // Its owners as the plan found them in this transaction, the agent's engine as locked.
-        const { image } = plan;
-        return {
-          ...row,
-          user: { username: plan.user.username },
-          image: { id: image.id, name: image.name, friendlyName: image.friendlyName },
-          agent: kasmAgent(agent, plan.agent.zone.name),
-        };
-      },
-      { maxWait: 20_000, timeout: 30_000 },
-    );
   }
 
   /** Stops a session that this process has claimed (status stopping, lease ours). */
@@ -185,56 +109,6 @@ export function createSessionsService(deps: SessionsDeps) {
   }
 
   return {
-    /** Launches a session; `requestHost` is where the request came to (`$request_host$` zones). */
-    async request(input: RequestKasmBody, requestHost: RequestHost, grantor?: KeyGrant) {
-      await deps.mayActAs(input.user_id, grantor, { launching: true });
-      const imageId = input.image_id ?? (await deps.defaultImageOf(input.user_id));
-      const problems: FieldProblem[] = [];
-      // A share id that admitted nobody would be a link that fails for whoever gets it.
-      if (input.enable_sharing) {
-        problems.push({
-          field: 'enable_sharing',
-          message: 'is not supported: sessions are not shared',
-        });
-      }
-      if (!imageId) {
-        problems.push({
-          field: 'image_id',
-          message: 'is required: the user has no default_image attribute',
-        });
-      }
-      if (problems.length > 0 || !imageId) {
-        throw withFieldErrors(new ValidationFailedError('The request is invalid'), problems);
-      }
-      const token = randomSecret(32);
-      // A staged container was started without the request's environment: such a request launches.
-      const stageable = Object.keys(input.environment ?? {}).length === 0 && !input.kasm_url;
-      const staged =
-        stageable &&
-        (await deps.staged?.claim({ ...input, image_id: imageId }, token, requestHost));
-      const row =
-        staged ||
-        (await inSpan(deps.tracer, 'launch reserve', () =>
-          reserve({ ...input, image_id: imageId }, token, requestHost),
-        ));
-      if (!staged) {
-        launcher.launch(row, {
-          environment: input.environment ?? {},
-          kasmUrl: input.kasm_url ?? undefined,
-        });
-      }
-      const plan = row.plan as unknown as LaunchPlan;
-      return {
-        kasm_id: toWireId(row.id),
-        status: row.status,
-        user_id: toWireId(toUuid(input.user_id)),
-        username: row.user.username,
-        session_token: token,
-        kasm_url: withToken(plan.sessionUrl, token),
-        share_id: null,
-      };
-    },
-
     /**
      * The session, and with `newLink` a fresh connect link while it is live (the previous link
      * stops working). Without it the current link stays as it is: only a caller who may act as

@@ -5,26 +5,24 @@ import type { Config } from '../config';
 import { NoAgentAvailableError } from '../errors';
 import type { LaunchPlan, LaunchPlanService } from '../launch-plan';
 import type { RequestHost } from '../domain';
-import { agentOffer, holdLaunchSlot, type LaunchSlotDeps } from './agent-offers';
+import { agentOffer } from './agent-offers';
 import { kasmAgent, type KasmWithOwners } from './kasm-owners';
 import type { KasmsRepository } from './kasms.repository';
+import type { LaunchAllowances, LaunchStaging, LaunchUsers } from './launch-ports';
+import { holdLaunchSlot, withOwners } from './launch-session';
 import { stagedFits } from './staged-fit';
 
-export interface StagedClaimDeps extends LaunchSlotDeps {
+export interface StagedClaimDeps {
   config: Pick<Config, 'SESSION_KEEPALIVE_SECONDS' | 'SESSION_TIME_LIMIT_SECONDS'>;
+  users: Pick<LaunchUsers, 'lockForLaunch'>;
+  allowances: LaunchAllowances;
   kasms: KasmsRepository;
   agents: Pick<AgentsRepository, 'find'>;
   launchPlans: Pick<LaunchPlanService, 'planIn'>;
 }
 
-export interface ClaimInput {
-  user_id: string;
-  image_id: string;
-  zone_id?: string | null;
-}
-
 /** Hands a running staged session to a request_kasm, or says there is none for it (null). */
-export function createStagedClaims(deps: StagedClaimDeps) {
+export function createStagedClaims(deps: StagedClaimDeps): LaunchStaging {
   const { config, kasms, agents, launchPlans } = deps;
   return {
     /**
@@ -32,14 +30,14 @@ export function createStagedClaims(deps: StagedClaimDeps) {
      * the user's own plan for it (access, the session's URL) and the hand-over. Null, with
      * nothing changed, when no staged session is there or the one found does not fit the user.
      */
-    claim(input: ClaimInput, token: string, requestHost: RequestHost) {
+    claim(input: Parameters<LaunchStaging['claim']>[0], token: string, requestHost: RequestHost) {
       const userId = toUuid(input.user_id);
       return kasms.transaction(async (tx): Promise<KasmWithOwners | null> => {
         // Most requests find none: they leave after one indexed query, before any user lock.
         const zoneId = input.zone_id ? toUuid(input.zone_id) : null;
         const staged = await kasms.lockStaged(tx, toUuid(input.image_id), zoneId);
         if (!staged) return null;
-        await holdLaunchSlot(deps, tx, input.user_id, userId);
+        await holdLaunchSlot({ ...deps, records: kasms }, tx, input.user_id);
         const agent = await agents.find(staged.agentId, tx);
         if (!agent) return null;
         // The session's own reservation is already counted: its user's plan may use it.
@@ -69,15 +67,8 @@ export function createStagedClaims(deps: StagedClaimDeps) {
           expiresAt: new Date(now + config.SESSION_KEEPALIVE_SECONDS * 1000),
           hardExpiresAt: new Date(now + config.SESSION_TIME_LIMIT_SECONDS * 1000),
         });
-        const { image } = plan;
-        return {
-          ...row,
-          user: { username: plan.user.username },
-          image: { id: image.id, name: image.name, friendlyName: image.friendlyName },
-          agent: kasmAgent(agent, plan.agent.zone.name),
-        };
+        return withOwners(row, plan, kasmAgent(agent, plan.agent.zone.name));
       });
     },
   };
 }
-export type StagedClaims = ReturnType<typeof createStagedClaims>;

@@ -4,7 +4,7 @@ import type { IconsService } from '../icons';
 import type { ImagesService } from '../images';
 import type { ZoneProxy } from '../launch-plan';
 import type { LoginsService, SignedIn } from '../logins';
-import type { SessionsService } from '../sessions';
+import type { LaunchSession, SessionsService } from '../sessions';
 
 // What the web plugin gives its routes: its options, what it adds to each request, and sendPage.
 // Apart from web.plugin.ts, which registers the routes: they import this, and nothing imports back.
@@ -12,6 +12,8 @@ import type { SessionsService } from '../sessions';
 export interface WebOptions {
   logins: LoginsService;
   sessions: SessionsService;
+  /** request_kasm's use case: the page's Launch button takes the same path. */
+  launchSession: LaunchSession;
   images: ImagesService;
   icons: IconsService;
   /** The zones' proxy settings: the page's forms may lead to their session origins. */

@@ -55,7 +55,7 @@ function userOf(request: FastifyRequest, reply: FastifyReply) {
 /** What a signed-in user does: see allowed workspaces, launch, watch, open, keep and end sessions. */
 export const workspacesRoutes: FastifyPluginAsyncTypebox<WebOptions> = async (
   app,
-  { sessions, images },
+  { sessions, launchSession, images },
 ) => {
   const linesOf = async (userId: string) => (await sessions.listLive(userId)).map(lineOf);
 
@@ -109,7 +109,7 @@ export const workspacesRoutes: FastifyPluginAsyncTypebox<WebOptions> = async (
       const user = userOf(request, reply);
       if (!user) return reply;
       assertCsrf(request, user.token);
-      const kasm = await sessions.request(
+      const kasm = await launchSession(
         { user_id: toWireId(user.userId), image_id: request.params.imageId },
         requestHostOf(request),
       );

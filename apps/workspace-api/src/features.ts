@@ -1,0 +1,199 @@
+import type { FastifyInstance } from 'fastify';
+import { backgroundRounds, createRegistry } from '@platform/metrics';
+import { startTracing } from '@platform/tracing';
+import { createAgentsService } from './agents';
+import {
+  type ApiKeyCache,
+  createApiKeysRepository,
+  createApiKeysService,
+  serverKeyCaching,
+} from './api-keys';
+import { createAttributesRepository, createAttributesService } from './attributes';
+import { createAuditFeature } from './audit';
+import type { Config } from './config';
+import { openDatabase, type Database } from './db';
+import type { Engines } from './engines';
+import { openEngines } from './docker';
+import { createFileMappingsService, mappingTargets } from './file-mappings';
+import { createGroupImagesService, createGroupsService, createMembershipsService } from './groups';
+import { createIconsFeature } from './icons';
+import { createImagesService } from './images';
+import { createLaunchPlanService } from './launch-plan';
+import { createLoginsRepository, createLoginsService } from './logins';
+import { createWorkspaceMetrics } from './metrics';
+import { createRegistryService, createRegistryWorkspacesService, platformSeries } from './registry';
+import { createRepositories } from './repositories';
+import { createSessionProxyFeature } from './session-proxy';
+import { createSessionsFeature, KasmSchema, toKasmResponse } from './sessions';
+import { createSettingsRepository, createSettingsService } from './settings';
+import { createStagingRound, createStagingService } from './staging';
+import { createTargetUserResolver, createUsersService, type UserSessionsListing } from './users';
+import { consoleOriginOf, createZonesService } from './zones';
+
+/** What tests may hand the features instead of building them (app.ts's overrides). */
+export interface FeatureOverrides {
+  database?: Database;
+  /** Replaces the API key cache that API_KEY_CACHE asks for; null for none. */
+  apiKeyCache?: ApiKeyCache | null;
+  /** The engine clients (tests share one across app instances). */
+  engines?: Engines;
+}
+
+/**
+ * Every feature of the service, built in the order they depend on each other: each a closure
+ * over plain objects, handed the others it needs (app.ts registers them).
+ */
+export async function buildFeatures(
+  app: FastifyInstance,
+  config: Config,
+  overrides: FeatureOverrides,
+) {
+  const tracing = startTracing(config, app.log);
+  const { log } = app;
+  const { tracer } = tracing;
+
+  // Data, and the features the others build on.
+  const database = overrides.database ?? openDatabase(config);
+  const data = createRepositories(database);
+  const targetUsers = createTargetUserResolver(data.users);
+  const apiKeys = createApiKeysService({
+    keys: createApiKeysRepository(database),
+    ...serverKeyCaching(app, config, database, overrides.apiKeyCache),
+  });
+  const groupImages = createGroupImagesService(data);
+  const images = createImagesService({ ...data, users: targetUsers });
+  const registries = createRegistryService({ ...data, config });
+  const series = platformSeries(config.PLATFORM_VERSION);
+  const registryWorkspaces = createRegistryWorkspacesService({ ...data, series });
+  const zones = createZonesService({ ...data, consoleOrigin: consoleOriginOf(config) });
+  const fileMappings = createFileMappingsService({
+    mappings: data.fileMappings,
+    targets: mappingTargets(data),
+  });
+  const launchPlans = createLaunchPlanService({
+    sources: data,
+    agents: data.agents,
+    users: targetUsers,
+    urlScheme: config.SESSION_URL_SCHEME,
+  });
+  const attributes = createAttributesService({
+    rows: createAttributesRepository(database),
+    users: targetUsers,
+  });
+  const { policy, engines } = openEngines(config, { log, tracer, engines: overrides.engines });
+  const registry = createRegistry();
+  const workspaceMetrics = createWorkspaceMetrics({
+    registry,
+    log,
+    // Read at each scrape, once the features below exist.
+    sessionCounts: () => live.kasms.countLiveByStatusAndWorkspace(),
+    agents: () => agents.list(),
+    stagingPools: () => staging.list(),
+  });
+
+  // Sessions: the launch (request_kasm), everything after it, the worker; then the proxy's parts.
+  const live = await createSessionsFeature({
+    config,
+    database,
+    engines,
+    data,
+    launchPlans,
+    defaultImageOf: attributes.defaultImageOf,
+    observer: workspaceMetrics.launches,
+    log,
+    tracer,
+  });
+  const { sessions, launchSession } = live;
+  const proxy = createSessionProxyFeature({ ...live, config, log });
+  const agents = createAgentsService({
+    ...data,
+    engines,
+    policy,
+    reservations: () => live.kasms.reservations(),
+    hasSessions: (agentId) => live.kasms.hasLiveOn(agentId),
+  });
+  const settings = createSettingsService({
+    settings: createSettingsRepository(database),
+    enginePolicy: policy,
+    consoleOrigin: consoleOriginOf(config),
+  });
+  const onRevoked = sessions.endAccessOf;
+  const loginRows = createLoginsRepository(database);
+  const users = createUsersService({
+    users: data.users,
+    config,
+    sessions,
+    logins: loginRows,
+    memberships: data.groups,
+    onRevoked,
+  });
+  // get_user lists a user's live sessions through a port of users/, which never imports sessions/.
+  const userSessions: UserSessionsListing<typeof KasmSchema> = {
+    schema: KasmSchema,
+    liveOf: async (userId) => (await sessions.liveOf(userId)).map(toKasmResponse),
+  };
+  const logins = createLoginsService({ logins: loginRows, users, config, onRevoked });
+  const memberships = createMembershipsService({ groups: data.groups, users });
+  const groups = createGroupsService({ groups: data.groups, members: users.inGroup });
+  const icons = createIconsFeature({ config, database, data, log });
+  const pools = live.stagedPools;
+  const staging = createStagingService({ ...data, configs: data.staging, pools });
+  const audit = createAuditFeature({
+    database,
+    log,
+    sources: {
+      users,
+      attributes,
+      groups,
+      groupImages,
+      images,
+      agents,
+      zones,
+      registries,
+      fileMappings: data.fileMappings,
+      apiKeys,
+      sessions,
+      staging,
+    },
+  });
+  const sessionWorker = live.worker(
+    [
+      ['icon fetch', () => icons.fillMissing()],
+      ['staging', createStagingRound({ configs: data.staging, pools, log })],
+    ],
+    backgroundRounds(registry)('session-worker'),
+  );
+
+  return {
+    tracing,
+    registry,
+    database,
+    data,
+    workspaceMetrics,
+    live,
+    proxy,
+    userSessions,
+    sessionWorker,
+    audit,
+    apiKeys,
+    users,
+    attributes,
+    logins,
+    memberships,
+    groups,
+    groupImages,
+    images,
+    icons,
+    registries,
+    registryWorkspaces,
+    series,
+    zones,
+    staging,
+    agents,
+    fileMappings,
+    launchPlans,
+    settings,
+    sessions,
+    launchSession,
+  };
+}

@@ -1,0 +1,65 @@
+import type { Server } from 'node:http';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Config } from '../config';
+import type { KasmReads, KasmsRepository, SocketHop } from '../sessions';
+import { createSessionAccess } from './session-access';
+import { createInputRecorder } from './session-input';
+import type { SessionProxyOptions } from './session-proxy';
+import { createSessionsServer, originGuard } from './sessions-listener';
+import { createSessionSockets, SOCKET_RECHECK_MS } from './session-sockets';
+
+/** What the proxy is built from: the sessions feature's rows, reads and hop, and its access hook. */
+export interface SessionProxyDeps {
+  config: Config;
+  kasms: KasmsRepository;
+  reads: KasmReads;
+  socketHop: SocketHop;
+  /** Registers what to do when a session's access ends (its grants revoked, its sockets closed). */
+  onAccessEnded: (end: (kasmId: string) => void) => void;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * The session proxy's parts: grants (access), the open WebSockets (sockets) and the input
+ * recorder, wired to the sessions feature; `options` completes them with what the proxy tells
+ * or asks of others (metrics, the web page's sign-in).
+ */
+export function createSessionProxyFeature(deps: SessionProxyDeps) {
+  const { config, kasms, reads, socketHop, log } = deps;
+  const access = createSessionAccess(kasms, reads, {
+    grantTtlMs: config.SESSION_GRANT_TTL_SECONDS * 1000,
+  });
+  const sockets = createSessionSockets({
+    intervalMs: SOCKET_RECHECK_MS,
+    maxPerGrant: config.SESSION_GRANT_MAX_WEBSOCKETS,
+    idleMs: config.SESSION_WEBSOCKET_IDLE_SECONDS * 1000,
+  });
+  deps.onAccessEnded((kasmId) => {
+    access.revoke(kasmId);
+    sockets.closeSession(kasmId);
+  });
+  const recordInput = createInputRecorder({
+    write: (kasmId, at) => kasms.recordInput(kasmId, at),
+    onError: (error, kasmId) => log.warn({ err: error, kasmId }, 'session input not recorded'),
+  });
+  return {
+    options: (
+      others: Pick<SessionProxyOptions, 'onUpstream' | 'signedInUser'>,
+    ): SessionProxyOptions => ({ ...others, access, sockets, socketHop, recordInput }),
+  };
+}
+
+/**
+ * The sessions listener (SESSION_PORT): the same app, answering only `/kasm/…`, closed with it.
+ * Its guard goes in before any route: which listener a request came through decides what may
+ * answer it.
+ */
+export function attachSessionsListener(app: FastifyInstance, config: Config): Server {
+  app.addHook('onRequest', originGuard(config.SESSION_PORT !== 0));
+  const server = createSessionsServer(app);
+  app.addHook('onClose', async () => {
+    server.closeAllConnections();
+    await new Promise<void>((done) => server.close(() => done()));
+  });
+  return server;
+}
