@@ -25,14 +25,19 @@ export async function startPlatform(engine, friendlyName) {
   /** @type {Awaited<ReturnType<typeof startServer>> | undefined} */
   let server;
   try {
+    // Sessions are served on their own listener, never the console's origin.
+    const sessionPort = await freePort();
+    const sessionsOrigin = `http://127.0.0.1:${sessionPort}`;
     const env = {
       DATABASE_URL: db.url,
+      SESSION_PORT: String(sessionPort),
       SESSION_URL_SCHEME: 'http',
       // The own registry is this server, on loopback; the engine's socket is the operator's.
       OUTBOUND_ALLOWLIST: '127.0.0.1',
       DOCKER_HOST: engine.host,
-      // As npm start: sessions on this machine's engine are reached through the socket hop.
-      SESSION_SOCKETS_DIR: socketsDirOf(ROOT),
+      // As npm start: sessions on this machine's engine are reached through the socket hop;
+      // BENCH_HOP=tls takes the TLS hop instead, as Kasm's images and tcp:// agents always do.
+      SESSION_SOCKETS_DIR: process.env.BENCH_HOP === 'tls' ? '' : socketsDirOf(ROOT),
       ...(process.env.BENCH_LOG_LEVEL ? { LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}),
     };
     runCli('workspace-api', ['migrate'], env);
@@ -63,7 +68,7 @@ export async function startPlatform(engine, friendlyName) {
     };
 
     const { zone } = await call('create_zone', {
-      target_zone: { name: 'bench', proxy_hostname: '127.0.0.1', proxy_port: port },
+      target_zone: { name: 'bench', proxy_hostname: '127.0.0.1', proxy_port: sessionPort },
     });
     const { agent } = await call('create_agent', {
       target_agent: { hostname: 'bench', zone_id: zone.zone_id, docker_url: engine.host },
@@ -97,6 +102,7 @@ export async function startPlatform(engine, friendlyName) {
 
     return {
       origin,
+      sessionsOrigin,
       pid: Number(server.pid),
       agent,
       userId: String(user.user_id),
@@ -111,8 +117,7 @@ export async function startPlatform(engine, friendlyName) {
           image_id: image.image_id,
         });
         const status = await untilRunning(kasmId);
-        const url = new URL(status.kasm_url);
-        const visit = await fetch(`${origin}${url.pathname}${url.search}`, { redirect: 'manual' });
+        const visit = await fetch(status.kasm_url, { redirect: 'manual' });
         const cookie = String(visit.headers.get('set-cookie')).split(';')[0];
         return { kasmId: String(kasmId), cookie };
       },

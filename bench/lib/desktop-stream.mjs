@@ -104,7 +104,7 @@ function compare(sides, figure) {
 }
 
 /**
- * @param {{ origin: string, pid: number }} platform
+ * @param {{ sessionsOrigin: string, pid: number }} platform
  * @param {string} engineHost
  * @param {{ kasmId: string, cookie: string, container: any }} session
  */
@@ -118,10 +118,10 @@ export async function measureStream(platform, engineHost, { kasmId, cookie, cont
   /** @type {Partial<Record<Side, import('./rfb.mjs').RfbClient>>} */
   const clients = {
     direct: first,
-    proxy: await connectRfb(`${platform.origin.replace(/^http/, 'ws')}/kasm/${kasmId}/websockify`, {
-      cookie,
-      origin: platform.origin,
-    }),
+    proxy: await connectRfb(
+      `${platform.sessionsOrigin.replace(/^http/, 'ws')}/kasm/${kasmId}/websockify`,
+      { cookie, origin: platform.sessionsOrigin },
+    ),
     again: await direct(),
     ...(reference ? { nginx: await connectRfb(reference.url, {}) } : {}),
   };

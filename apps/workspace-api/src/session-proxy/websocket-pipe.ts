@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { connectPinned } from '../sessions';
 import { ClientInputObserver } from './rfb-input';
+import { forwardInBatches } from './stream-batches';
 
 /** The browser's handshake headers the container needs; the rest stay on the platform's side. */
 const FORWARDED = [
@@ -57,7 +58,8 @@ function refuse(client: Duplex, status: number, reason: string): void {
 /**
  * Opens the same WebSocket on the container and joins the two connections byte for byte: the
  * handshake is the container's own (its 101 goes back to the browser), and the frames are never
- * decoded and re-encoded, so the stream costs a copy. The browser's frames are also read, not
+ * decoded and re-encoded, so the stream costs a copy (the container's side sent in batches:
+ * stream-batches.ts). The browser's frames are also read, not
  * changed, to tell its user's input (the idle limit). Either
  * side closing or failing ends both. A container that refuses the upgrade gets its status passed
  * on, and one that cannot be reached is a 502.
@@ -110,7 +112,7 @@ export function pipeWebSocket(
     if (head.length > 0) client.write(head);
     setNoDelay(socket);
     setNoDelay(client);
-    socket.pipe(client);
+    forwardInBatches(socket, client);
     client.pipe(socket);
     const onInput = target.onInput;
     if (onInput) {
