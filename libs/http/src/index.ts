@@ -16,5 +16,5 @@ export type {
   ServiceFoundationOptions,
   ServiceHttpConfig,
 } from './service-app';
-export { AssetParamsSchema, loadPageAssets, sendAsset } from './web-assets';
-export type { Asset } from './web-assets';
+export { AssetParamsSchema, pageAssets } from './web-assets';
+export type { PageAssetsOptions } from './web-assets';

@@ -70,6 +70,15 @@ export class RequestLineController extends LogController {
   }
 }
 
+declare module 'sonic-boom' {
+  // sonic-boom's types describe its text mode only: in buffer mode `write` takes a Buffer, and
+  // `destroyed` is its own flag, set by destroy() or a failed fd.
+  interface SonicBoom {
+    write(line: Buffer): boolean;
+    readonly destroyed: boolean;
+  }
+}
+
 /** Log lines wait in memory until this much is buffered, or the next flush below. */
 const LOG_BUFFER_BYTES = 8192;
 /** The longest a line waits before it is written. */
@@ -91,15 +100,13 @@ export function bufferedDestination(fd: number) {
     minLength: LOG_BUFFER_BYTES,
     contentMode: 'buffer',
   });
-  // sonic-boom's types describe its text mode only; in buffer mode `write` takes a Buffer.
-  const append = destination.write.bind(destination) as unknown as (line: Buffer) => boolean;
-  destination.write = (line: string) => append(Buffer.from(line));
+  const writeBuffer: (line: Buffer) => boolean = destination.write.bind(destination);
+  destination.write = (line: string | Buffer) =>
+    writeBuffer(typeof line === 'string' ? Buffer.from(line) : line);
   // Destroyed (at shutdown, or its fd failed) before its 'close' arrives: nothing to flush then,
   // and sonic-boom throws on a flush of a destroyed stream.
-  // (`destroyed` is sonic-boom's own flag; its types leave it out.)
-  const destroyed = () => (destination as unknown as { destroyed: boolean }).destroyed;
   const flushing = setInterval(() => {
-    if (!destroyed()) destination.flush();
+    if (!destination.destroyed) destination.flush();
   }, LOG_FLUSH_MS).unref();
   destination.once('close', () => clearInterval(flushing));
   return destination;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AssetParamsSchema, loadPageAssets, sendAsset, setPageHeaders } from '@platform/http';
+import { pageAssets, setPageHeaders } from '@platform/http';
 import type { Config } from '../config';
 import { AssetNotFoundError } from '../errors';
 import { calendarPage, calendarPagePolicy, newNonce } from './calendar-page';
@@ -10,13 +10,13 @@ import { calendarPage, calendarPagePolicy, newNonce } from './calendar-page';
  * the build copies them) and FullCalendar's browser bundle from node_modules, so nothing is
  * fetched from elsewhere.
  */
-function loadAssets(dir = path.join(__dirname, 'assets')) {
+function assetFiles(dir = path.join(__dirname, 'assets')) {
   const fullCalendar = path.dirname(require.resolve('fullcalendar/package.json'));
-  return loadPageAssets({
+  return {
     'calendar.js': path.join(dir, 'calendar.js'),
     'calendar.css': path.join(dir, 'calendar.css'),
     'fullcalendar.js': path.join(fullCalendar, 'index.global.min.js'),
-  });
+  };
 }
 
 /** The calendar page at `/` and its files under `/assets/`. */
@@ -24,21 +24,17 @@ export const calendarPageRoutes: FastifyPluginAsyncTypebox<{ config: Config }> =
   app,
   { config },
 ) => {
-  const assets = loadAssets();
-
   app.get('/', { schema: { hide: true } }, async (_request, reply) => {
     const nonce = newNonce();
     setPageHeaders(reply, calendarPagePolicy(nonce));
     return reply.type('text/html; charset=utf-8').send(calendarPage(config, nonce));
   });
 
-  app.get(
-    '/assets/:file',
-    { schema: { hide: true, params: AssetParamsSchema } },
-    async (request, reply) => {
-      const asset = assets.get(request.params.file);
-      if (!asset) throw new AssetNotFoundError(request.params.file);
-      return sendAsset(reply, asset);
+  await app.register(pageAssets, {
+    prefix: '/assets',
+    files: assetFiles(),
+    notFound: (_reply, name) => {
+      throw new AssetNotFoundError(name);
     },
-  );
+  });
 };

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { AssetParamsSchema, html, loadPageAssets, sendAsset } from '@platform/http';
+import { html, pageAssets } from '@platform/http';
 import { type AuditTrail, auditWrites } from '../audit';
 import { ForbiddenError } from '../errors';
 import { assertCsrf, csrfTokenFor, formSecret, sendPage, signInPage } from '../web';
@@ -24,11 +24,10 @@ export interface AdminConsoleOptions {
 }
 
 /** Beside this module in the sources, beside the bundle in dist/ (the build copies them). */
-const loadAdminAssets = (dir = path.join(__dirname, 'assets')) =>
-  loadPageAssets({
-    'admin.js': path.join(dir, 'admin.js'),
-    'admin.css': path.join(dir, 'admin.css'),
-  });
+const adminAssetFiles = (dir = path.join(__dirname, 'assets')) => ({
+  'admin.js': path.join(dir, 'admin.js'),
+  'admin.css': path.join(dir, 'admin.css'),
+});
 
 const isRead = (request: FastifyRequest) => request.method === 'GET' || request.method === 'HEAD';
 
@@ -40,17 +39,11 @@ const isRead = (request: FastifyRequest) => request.method === 'GET' || request.
  */
 export const adminConsole: FastifyPluginAsync<AdminConsoleOptions> = async (parent, options) => {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
-  const assets = loadAdminAssets();
-
-  app.get(
-    '/admin/assets/:file',
-    { schema: { hide: true, params: AssetParamsSchema } },
-    async (request, reply) => {
-      const asset = assets.get(request.params.file);
-      if (!asset) return reply.code(404).type('text/plain').send('No such file');
-      return sendAsset(reply, asset);
-    },
-  );
+  await app.register(pageAssets, {
+    prefix: '/admin/assets',
+    files: adminAssetFiles(),
+    notFound: (reply) => reply.code(404).type('text/plain').send('No such file'),
+  });
 
   await app.register(async (scope) => {
     scope.decorateRequest('admin', null);

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Database, ListenConnection } from '../db';
 import type { ApiKeyRow } from './api-keys.repository';
 
@@ -52,7 +53,8 @@ export const HEARTBEAT_MS = 1000;
 export function createApiKeyCache(options: ApiKeyCacheOptions): ApiKeyCache {
   const { heartbeatMs = HEARTBEAT_MS, reconnectMs = 1000, maxEntries = 10_000, log } = options;
   const channels = cacheChannels(options.database.schema);
-  const entries = new Map<string, ApiKeyRow>();
+  // No time to live: a key stays until a change to it is heard, or the least used make room.
+  const entries = new LRUCache<string, ApiKeyRow>({ max: maxEntries });
   let epoch = 0;
   let session: ListenConnection | null = null;
   let live = false;
@@ -123,7 +125,6 @@ export function createApiKeyCache(options: ApiKeyCacheOptions): ApiKeyCache {
     epoch: () => epoch,
     remember(apiKey, since) {
       if (!live || since !== epoch) return;
-      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
       entries.set(apiKey.key, apiKey);
     },
     isLive: () => live,

@@ -1,7 +1,10 @@
 import { createExpiringCache } from './expiring-cache';
 
+// lru-cache takes a start time of 0 for "no time to live": a clock starts later than that.
+const START = 1_000_000;
+
 function cacheAt(maxEntries: number) {
-  let time = 0;
+  let time = START;
   const cache = createExpiringCache<string, number>({ ttlMs: 1000, maxEntries, now: () => time });
   return { cache, advance: (ms: number) => (time += ms) };
 }
@@ -10,7 +13,7 @@ describe('createExpiringCache', () => {
   it('answers a value while it is fresh and forgets it once its time is up', () => {
     const { cache, advance } = cacheAt(10);
     cache.set('a', 1);
-    advance(999);
+    advance(1000);
     expect(cache.get('a')).toBe(1);
     advance(1);
     expect(cache.get('a')).toBeUndefined();
@@ -25,22 +28,47 @@ describe('createExpiringCache', () => {
     expect(cache.get('id-0')).toBeUndefined();
   });
 
-  it('makes room by dropping expired entries before live ones, then the oldest', () => {
-    const { cache, advance } = cacheAt(3);
-    cache.set('old', 1);
-    advance(600);
-    cache.set('a', 2);
-    cache.set('b', 3);
-    advance(500);
-    cache.set('c', 4);
-    expect([cache.get('old'), cache.get('a'), cache.get('b'), cache.get('c')]).toEqual([
+  it('makes room by dropping the least recently used entry', () => {
+    const { cache } = cacheAt(3);
+    cache.set('a', 1);
+    cache.set('b', 2);
+    cache.set('c', 3);
+    expect(cache.get('a')).toBe(1);
+    cache.set('d', 4);
+    expect([cache.get('a'), cache.get('b'), cache.get('c'), cache.get('d')]).toEqual([
+      1,
       undefined,
-      2,
       3,
       4,
     ]);
-    cache.set('d', 5);
-    expect([cache.get('a'), cache.get('b'), cache.get('d')]).toEqual([undefined, 3, 5]);
+  });
+
+  it('remembers a null answer, told apart from a miss, until its time is up', () => {
+    let time = START;
+    const cache = createExpiringCache<string, string | null>({
+      ttlMs: 1000,
+      maxEntries: 10,
+      now: () => time,
+    });
+    cache.set('nobody', null);
+    expect(cache.get('nobody')).toBeNull();
+    expect(cache.get('unknown')).toBeUndefined();
+    time += 1001;
+    expect(cache.get('nobody')).toBeUndefined();
+  });
+
+  it('deleteWhere drops every entry whose value matches, and only those', () => {
+    const { cache } = cacheAt(10);
+    cache.set('a', 1);
+    cache.set('b', 2);
+    cache.set('c', 3);
+    cache.deleteWhere((value) => value % 2 === 1);
+    expect([cache.get('a'), cache.get('b'), cache.get('c'), cache.size]).toEqual([
+      undefined,
+      2,
+      undefined,
+      1,
+    ]);
   });
 
   it('renews an entry set again, and delete forgets it', () => {

@@ -2,14 +2,14 @@ import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } f
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { AssetParamsSchema, sendAsset } from '@platform/http';
+import { pageAssets } from '@platform/http';
 import { IdSchema } from '@platform/schemas';
 import { Type } from '@sinclair/typebox';
 import { createExpiringCache, parseRequestHost, sessionCookieName } from '../domain';
 import type { ZoneProxy } from '../launch-plan';
 import { messagePage } from './pages';
 import { sessionOrigins } from './session-origins';
-import { loadAssets } from './web-assets';
+import { assetFiles, readBuiltInIcon } from './web-assets';
 import { signInRoutes } from './sign-in.routes';
 import { sendPage, type WebOptions } from './web-context';
 import { csrfTokenFor } from './web-security';
@@ -24,7 +24,7 @@ const ICON_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
  */
 export const webPlugin: FastifyPluginAsync<WebOptions> = async (parent, options) => {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
-  const assets = loadAssets();
+  const builtInIcon = readBuiltInIcon();
   await app.register(cookie);
 
   await app.register(formbody, { bodyLimit: 16 * 1024 });
@@ -67,16 +67,12 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (parent, options)
     );
   });
 
-  app.get(
-    '/assets/:file',
-    { schema: { hide: true, params: AssetParamsSchema } },
-    async (request, reply) => {
-      const asset = assets.get(request.params.file);
-      if (!asset)
-        return sendPage(reply, messagePage({ title: 'Not found', message: 'No such file' }), 404);
-      return sendAsset(reply, asset);
-    },
-  );
+  await app.register(pageAssets, {
+    prefix: '/assets',
+    files: assetFiles(),
+    notFound: (reply) =>
+      sendPage(reply, messagePage({ title: 'Not found', message: 'No such file' }), 404),
+  });
 
   app.get(
     '/icons/:imageId',
@@ -85,7 +81,7 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (parent, options)
       const icon = await options.icons.find(request.params.imageId);
       const { type, body } = icon
         ? { type: icon.contentType, body: icon.data }
-        : (assets.get('workspace.svg') ?? { type: 'image/svg+xml', body: Buffer.alloc(0) });
+        : { type: 'image/svg+xml', body: builtInIcon };
       // An SVG from a registry could carry script: as a document it gets no powers at all.
       return reply
         .type(type)

@@ -40,6 +40,21 @@ describe('the root page', () => {
     expect(res.body).not.toMatch(/<script>|api_key/);
   });
 
+  it("serves the page's files with their type and cache headers, and its 404 page for others", async () => {
+    const script = await webClient(h).get('/assets/page.js');
+    expect(script.statusCode).toBe(200);
+    expect(script.headers).toMatchObject({
+      'content-type': 'text/javascript; charset=utf-8',
+      'cache-control': 'public, max-age=300',
+      'x-content-type-options': 'nosniff',
+    });
+    const icon = await webClient(h).get('/assets/workspace.svg');
+    expect(icon.headers['content-type']).toBe('image/svg+xml');
+    const missing = await webClient(h).get('/assets/page.ts');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.body).toContain('No such file');
+  });
+
   it('signs in with an HttpOnly, SameSite cookie backed by a hashed login session', async () => {
     const user = await createUser({ username: 'alice' });
     const client = webClient(h);

@@ -8,6 +8,7 @@ const FRAMING_BYTES = 64 * 1024;
  * Parses `multipart/form-data` (a form with a file, or a field too large for the web plugin's
  * 16 KiB url-encoded forms) into fields, each file read as its UTF-8 text under its field's name.
  * A content-type parser, so the body is there for the shell's CSRF check before the handler.
+ * Not @fastify/multipart: docs/decisions/0012-own-multipart-parser.md says why.
  */
 export function acceptMultipartForms(app: FastifyInstance, limitBytes: number): void {
   app.addContentTypeParser('multipart/form-data', (request, payload, done) => {
