@@ -8,7 +8,7 @@ const path = require('node:path');
 const { startLocalPostgres } = require('./local-postgres.cjs');
 
 /** Nx tasks at once: workspace-api's engine and other tests, and one other project's. */
-const PARALLEL = 3;
+const PARALLEL = Number(process.env.TEST_PARALLEL) || 3;
 const NX = path.join(path.dirname(require.resolve('nx/package.json')), 'dist/bin/nx.js');
 
 async function main() {
