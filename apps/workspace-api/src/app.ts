@@ -64,6 +64,7 @@ import {
 } from './sessions';
 import {
   createInputRecorder,
+  createRequestAdmission,
   createSessionAccess,
   createSessionSockets,
   createSessionsServer,
@@ -71,6 +72,7 @@ import {
   sessionProxy,
   SOCKET_RECHECK_MS,
 } from './session-proxy';
+import { createSessionFilesService, sessionFilesRoutes } from './session-files';
 import {
   auditPlugin,
   auditRoutes,
@@ -366,6 +368,8 @@ export async function buildApp(
       securitySchemes: SECURITY_SCHEMES,
     },
   });
+  const signedInUser = async (token: string) =>
+    (await logins.sessionUser(token))?.userId ?? null;
   await app.register(authThrottlePlugin, authThrottleOptions(config));
   await app.register(sessionProxy, {
     access,
@@ -377,7 +381,16 @@ export async function buildApp(
       onError: (error, kasmId) =>
         app.log.warn({ err: error, kasmId }, 'session input not recorded'),
     }),
-    signedInUser: async (token) => (await logins.sessionUser(token))?.userId ?? null,
+    signedInUser,
+  });
+  await app.register(sessionFilesRoutes, {
+    files: createSessionFilesService({
+      admit: createRequestAdmission(access, signedInUser),
+      reads: sessionParts.reads,
+      engines: sessionParts.engines,
+      policyOf: (imageId) => data.images.transferPolicyOf(imageId),
+      audit,
+    }),
   });
   await app.register(webPlugin, {
     logins,

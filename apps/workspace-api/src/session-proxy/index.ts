@@ -3,6 +3,11 @@
 // container) and the stream's messages. It stands on sessions/ (rows, endpoints, the hops the
 // launcher prepares); sessions/ never imports it. Features of an open session grow here.
 export { createSessionAccess } from './session-access';
+export {
+  createRequestAdmission,
+  type RequestAdmission,
+  type SignedInUser,
+} from './session-admission';
 export { createInputRecorder } from './session-input';
 export { sessionProxy } from './session-proxy';
 export { createSessionsServer, originGuard } from './sessions-listener';
