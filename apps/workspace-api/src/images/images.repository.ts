@@ -38,6 +38,10 @@ export interface ImageChange {
   /** Null: no idle limit. */
   idleLimitSeconds?: number | null;
   idleAction?: string;
+  allowUploads?: boolean;
+  allowDownloads?: boolean;
+  /** Null: no limit. */
+  maxUploadBytes?: bigint | null;
 }
 
 /** Whether a workspace's users may upload and download files, and the largest upload (bytes). */
