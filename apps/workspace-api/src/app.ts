@@ -368,8 +368,7 @@ export async function buildApp(
       securitySchemes: SECURITY_SCHEMES,
     },
   });
-  const signedInUser = async (token: string) =>
-    (await logins.sessionUser(token))?.userId ?? null;
+  const signedInUser = async (token: string) => (await logins.sessionUser(token))?.userId ?? null;
   await app.register(authThrottlePlugin, authThrottleOptions(config));
   await app.register(sessionProxy, {
     access,

@@ -29,7 +29,9 @@ export async function runExecInput(
       AttachStderr: true,
     })
     .catch(fail);
-  const stream = (await exec.start({ hijack: true, stdin: true }).catch(fail)) as NodeJS.ReadWriteStream;
+  const stream = (await exec
+    .start({ hijack: true, stdin: true })
+    .catch(fail)) as NodeJS.ReadWriteStream;
   const run = collect(docker, stream);
   // Also when `input` ended or failed before the exec started (a body refused at once).
   const stopEnding = finished(input, () => stream.end());

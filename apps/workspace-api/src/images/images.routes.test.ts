@@ -83,7 +83,10 @@ describe('update_image', () => {
       max_upload_bytes: 5_000_000_000,
     });
     const lifted = await update({ max_upload_bytes: null });
-    expect(lifted.json().image).toMatchObject({ allow_kasm_uploads: false, max_upload_bytes: null });
+    expect(lifted.json().image).toMatchObject({
+      allow_kasm_uploads: false,
+      max_upload_bytes: null,
+    });
     for (const bad of [{ max_upload_bytes: 0 }, { allow_kasm_uploads: 'yes' }]) {
       const res = await update(bad);
       expect([bad, res.statusCode]).toEqual([bad, 400]);

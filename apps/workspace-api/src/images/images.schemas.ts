@@ -16,10 +16,16 @@ export const IdleActionSchema = Type.Union([Type.Literal('stop'), Type.Literal('
 });
 
 const OpenObject = Type.Object({}, { additionalProperties: true });
-const ALLOW_UPLOADS = "Files may be uploaded into the session's ~/Uploads (Kasm's group setting of this name)";
-const ALLOW_DOWNLOADS = "Files may be downloaded from the session's ~/Downloads (Kasm's group setting of this name)";
+const ALLOW_UPLOADS =
+  "Files may be uploaded into the session's ~/Uploads (Kasm's group setting of this name)";
+const ALLOW_DOWNLOADS =
+  "Files may be downloaded from the session's ~/Downloads (Kasm's group setting of this name)";
 const MAX_UPLOAD = 'The largest upload in bytes; null: no limit';
-export const MaxUploadSchema = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: MAX_UPLOAD });
+export const MaxUploadSchema = Type.Integer({
+  minimum: 1,
+  maximum: Number.MAX_SAFE_INTEGER,
+  description: MAX_UPLOAD,
+});
 const ALLOW_ROOT_EXEC =
   'UNSAFE: exec_config steps may run as root (user root or 0) and privileged; never set by a registry';
 const ALLOW_PLAIN_HTTP =

@@ -1,4 +1,9 @@
-import { EngineFailedError, FileNotFoundError, FileNotRegularError, FolderUnsafeError } from '../errors';
+import {
+  EngineFailedError,
+  FileNotFoundError,
+  FileNotRegularError,
+  FolderUnsafeError,
+} from '../errors';
 
 // The commands run inside the session's container, as the image's own user (never root): a
 // link planted in ~/Uploads or ~/Downloads can only lead where that user may go anyway, and the
@@ -80,7 +85,9 @@ export function scriptFailure(exitCode: number, what: string): Error {
     case NO_UPLOAD:
       return new FileNotFoundError('No upload under way matches this id in the session');
     case NOT_REGULAR:
-      return new FileNotRegularError('Only regular files can be downloaded (not links, folders or devices)');
+      return new FileNotRegularError(
+        'Only regular files can be downloaded (not links, folders or devices)',
+      );
     case NO_FILE:
       return new FileNotFoundError('No such file in ~/Downloads');
     default:

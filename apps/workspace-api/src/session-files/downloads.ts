@@ -70,7 +70,12 @@ export async function openDownload(box: SessionContainer, rawName: string): Prom
         stream.resume();
         tar.destroy();
         untar.destroy();
-        if (first) reject(new FileNotRegularError('Only regular files can be downloaded (not links, folders or devices)'));
+        if (first)
+          reject(
+            new FileNotRegularError(
+              'Only regular files can be downloaded (not links, folders or devices)',
+            ),
+          );
         return;
       }
       first = false;
@@ -96,7 +101,10 @@ export async function openDownload(box: SessionContainer, rawName: string): Prom
       reject(error);
       body?.destroy(error);
     });
-    untar.once('finish', () => first && reject(new FileNotFoundError('No such file in ~/Downloads')));
+    untar.once(
+      'finish',
+      () => first && reject(new FileNotFoundError('No such file in ~/Downloads')),
+    );
     tar.once('error', (error) => untar.destroy(error));
     tar.pipe(untar);
   });

@@ -30,7 +30,11 @@ describe('checkFileName', () => {
     ['é'.repeat(128), 'longer than 255 bytes'],
   ])('refuses %j with a 400 that says why', (name, why) => {
     expect(() => checkFileName(name)).toThrow(
-      expect.objectContaining({ statusCode: 400, code: 'FILE_NAME_INVALID', message: expect.stringContaining(why) }),
+      expect.objectContaining({
+        statusCode: 400,
+        code: 'FILE_NAME_INVALID',
+        message: expect.stringContaining(why),
+      }),
     );
   });
 });

@@ -62,14 +62,20 @@ export function createResumableUploads() {
   const writing = new Map<string, Promise<unknown>>();
 
   async function status(box: SessionContainer, id: string): Promise<UploadState> {
-    const lines = (await run(box, 'Reading the upload', { cmd: SCRIPTS.uploadStatus, env: { ID: id } })).split('\n');
+    const lines = (
+      await run(box, 'Reading the upload', { cmd: SCRIPTS.uploadStatus, env: { ID: id } })
+    ).split('\n');
     return { size: Number(lines[0]), name: lines[1] ?? '', offset: Number(lines[2]?.trim()) };
   }
 
   async function finish(box: SessionContainer, id: string, state: UploadState, digest?: string) {
     const { stem, extension } = splitName(checkFileName(state.name));
     const env = { ID: id, STEM: stem, EXT: extension, SUM: digest ? '0' : '1' };
-    const output = await run(box, 'Finishing the upload', { cmd: SCRIPTS.finishUpload, env, timeoutMs: DIGEST_TIMEOUT_MS });
+    const output = await run(box, 'Finishing the upload', {
+      cmd: SCRIPTS.finishUpload,
+      env,
+      timeoutMs: DIGEST_TIMEOUT_MS,
+    });
     const [name, sum = ''] = output.split('\n');
     return { name, size: state.size, sha256: digest ?? sum.slice(0, 64) };
   }
@@ -103,7 +109,9 @@ export function createResumableUploads() {
         const before = await status(box, id);
         checkSize(before.size);
         if (before.offset !== offset) {
-          throw new UploadOffsetMismatchError(`The upload holds ${before.offset} bytes: send from there`);
+          throw new UploadOffsetMismatchError(
+            `The upload holds ${before.offset} bytes: send from there`,
+          );
         }
         // In one go from the start, the digest is taken on the way; a resumed one is digested once whole.
         const hash = offset === 0 ? createHash('sha256') : null;
@@ -112,7 +120,11 @@ export function createResumableUploads() {
         body.pipe(limit).once('error', (error) => (refused = error));
         body.once('error', () => limit.end());
         body.once('close', () => limit.end());
-        const result = await box.engine.execInput(box.containerId, { cmd: SCRIPTS.appendUpload, env: { ID: id } }, limit);
+        const result = await box.engine.execInput(
+          box.containerId,
+          { cmd: SCRIPTS.appendUpload, env: { ID: id } },
+          limit,
+        );
         if (result.exitCode !== 0) throw scriptFailure(result.exitCode, 'Writing the upload');
         if (refused) throw refused;
         const state = await status(box, id);

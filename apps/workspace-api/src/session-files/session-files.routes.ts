@@ -47,7 +47,14 @@ export const sessionFilesRoutes: FastifyPluginAsyncTypebox<{ files: SessionFiles
 
   app.get(
     `${FILES_PREFIX}/policy`,
-    { schema: { tags, summary: "The session's workspace file policy", params: SessionParamsSchema, response: { 200: PolicySchema, ...problems } } },
+    {
+      schema: {
+        tags,
+        summary: "The session's workspace file policy",
+        params: SessionParamsSchema,
+        response: { 200: PolicySchema, ...problems },
+      },
+    },
     async (request) => {
       const policy = await files.policy(request, request.params.kasmId);
       return {
@@ -78,7 +85,14 @@ export const sessionFilesRoutes: FastifyPluginAsyncTypebox<{ files: SessionFiles
 
   app.get(
     `${FILES_PREFIX}/uploads/:uploadId`,
-    { schema: { tags, summary: 'Where an upload stands: send from offset', params: UploadParamsSchema, response: { 200: UploadStateSchema, ...problems } } },
+    {
+      schema: {
+        tags,
+        summary: 'Where an upload stands: send from offset',
+        params: UploadParamsSchema,
+        response: { 200: UploadStateSchema, ...problems },
+      },
+    },
     async (request) => {
       const { kasmId, uploadId } = request.params;
       return { upload_id: uploadId, ...(await files.uploadStatus(request, kasmId, uploadId)) };
@@ -99,14 +113,32 @@ export const sessionFilesRoutes: FastifyPluginAsyncTypebox<{ files: SessionFiles
     async (request) => {
       const { kasmId, uploadId } = request.params;
       const offset = request.headers['upload-offset'];
-      const { state, finished } = await files.appendUpload(request, kasmId, uploadId, offset, request.raw);
-      return { offset: state.offset, size: state.size, done: finished !== null, file: finished ?? undefined };
+      const { state, finished } = await files.appendUpload(
+        request,
+        kasmId,
+        uploadId,
+        offset,
+        request.raw,
+      );
+      return {
+        offset: state.offset,
+        size: state.size,
+        done: finished !== null,
+        file: finished ?? undefined,
+      };
     },
   );
 
   app.delete(
     `${FILES_PREFIX}/uploads/:uploadId`,
-    { schema: { tags, summary: 'Abandon an upload: its part goes', params: UploadParamsSchema, response: { 204: Type.Null(), ...problems } } },
+    {
+      schema: {
+        tags,
+        summary: 'Abandon an upload: its part goes',
+        params: UploadParamsSchema,
+        response: { 204: Type.Null(), ...problems },
+      },
+    },
     async (request, reply) => {
       await files.cancelUpload(request, request.params.kasmId, request.params.uploadId);
       return reply.code(204).send(null);
@@ -115,7 +147,14 @@ export const sessionFilesRoutes: FastifyPluginAsyncTypebox<{ files: SessionFiles
 
   app.get(
     `${FILES_PREFIX}/downloads`,
-    { schema: { tags, summary: 'The regular files in ~/Downloads', params: SessionParamsSchema, response: { 200: DownloadListSchema, ...problems } } },
+    {
+      schema: {
+        tags,
+        summary: 'The regular files in ~/Downloads',
+        params: SessionParamsSchema,
+        response: { 200: DownloadListSchema, ...problems },
+      },
+    },
     async (request) => ({ files: await files.listDownloads(request, request.params.kasmId) }),
   );
 
@@ -133,14 +172,16 @@ export const sessionFilesRoutes: FastifyPluginAsyncTypebox<{ files: SessionFiles
       const file = await files.openDownload(request, request.params.kasmId, request.params.name);
       const counted = digesting();
       counted.stream.once('end', () => void file.audit(counted.digest()));
-      return reply
-        .header('content-type', 'application/octet-stream')
-        .header('content-length', file.size)
-        .header('content-disposition', attachment(file.name))
-        .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'no-store')
-        // A failure mid-way ends the response short of its length: never a file cut silently.
-        .send(pipeline(file.body, counted.stream, () => undefined));
+      return (
+        reply
+          .header('content-type', 'application/octet-stream')
+          .header('content-length', file.size)
+          .header('content-disposition', attachment(file.name))
+          .header('x-content-type-options', 'nosniff')
+          .header('cache-control', 'no-store')
+          // A failure mid-way ends the response short of its length: never a file cut silently.
+          .send(pipeline(file.body, counted.stream, () => undefined))
+      );
     },
   );
 };

@@ -40,7 +40,13 @@ const NO_POLICY: TransferPolicy = { allowUploads: false, allowDownloads: false, 
  * browser): uploads into ~/Uploads (resumable), downloads from ~/Downloads. The workspace's
  * policy is read at each request; every finished transfer is audited with name, size and digest.
  */
-export function createSessionFilesService({ admit, reads, engines, policyOf, audit }: SessionFilesDeps) {
+export function createSessionFilesService({
+  admit,
+  reads,
+  engines,
+  policyOf,
+  audit,
+}: SessionFilesDeps) {
   const uploads = createResumableUploads();
 
   async function open(request: FastifyRequest, rawId: string): Promise<OpenSession> {
@@ -103,10 +109,18 @@ export function createSessionFilesService({ admit, reads, engines, policyOf, aud
       return uploads.status(session, uploadId);
     },
 
-    async appendUpload(request: FastifyRequest, rawId: string, uploadId: string, offset: number, body: Readable) {
+    async appendUpload(
+      request: FastifyRequest,
+      rawId: string,
+      uploadId: string,
+      offset: number,
+      body: Readable,
+    ) {
       const session = await uploading(request, rawId, uploadId);
       // The policy may have changed since the upload began: its size is checked again.
-      const done = await uploads.append(session, uploadId, offset, body, (size) => checkSize(session.policy, size));
+      const done = await uploads.append(session, uploadId, offset, body, (size) =>
+        checkSize(session.policy, size),
+      );
       if (done.finished) await record(request, session, 'upload_file', done.finished);
       return done;
     },
@@ -127,7 +141,11 @@ export function createSessionFilesService({ admit, reads, engines, policyOf, aud
       if (!session.policy.allowDownloads)
         throw new FileTransferRefusedError('This workspace does not allow downloads');
       const file = await openDownload(session, name);
-      return { ...file, audit: (sha256: string) => record(request, session, 'download_file', { name: file.name, size: file.size, sha256 }) };
+      return {
+        ...file,
+        audit: (sha256: string) =>
+          record(request, session, 'download_file', { name: file.name, size: file.size, sha256 }),
+      };
     },
   };
 }

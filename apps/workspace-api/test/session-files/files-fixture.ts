@@ -23,7 +23,12 @@ export async function inContainer(containerId: string, cmd: string): Promise<str
 export const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 /** A running session of `userId` on `imageId`, its grant cookie and its container. */
-export async function openSession(w: SessionWorld, base: string, userId: string, imageId = w.imageId) {
+export async function openSession(
+  w: SessionWorld,
+  base: string,
+  userId: string,
+  imageId = w.imageId,
+) {
   const { kasm_id: kasmId } = await w.request({ user_id: userId, image_id: imageId });
   await w.waitForStatus(toUuid(kasmId), 'running');
   const status = await w.h.call('get_kasm_status', { kasm_id: kasmId, user_id: userId });
@@ -46,12 +51,20 @@ export function filesClient(base: string, session: Pick<Session, 'kasmId' | 'coo
     root,
     policy: () => fetch(`${root}/policy`, { headers }),
     start: (name: string, size: number) =>
-      fetch(`${root}/uploads`, { method: 'POST', headers: json, body: JSON.stringify({ name, size }) }),
+      fetch(`${root}/uploads`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ name, size }),
+      }),
     status: (id: string) => fetch(`${root}/uploads/${id}`, { headers }),
     patch: (id: string, offset: number, body: Buffer) =>
       fetch(`${root}/uploads/${id}`, {
         method: 'PATCH',
-        headers: { ...headers, 'content-type': 'application/offset+octet-stream', 'upload-offset': String(offset) },
+        headers: {
+          ...headers,
+          'content-type': 'application/offset+octet-stream',
+          'upload-offset': String(offset),
+        },
         body,
       }),
     cancel: (id: string) => fetch(`${root}/uploads/${id}`, { method: 'DELETE', headers }),

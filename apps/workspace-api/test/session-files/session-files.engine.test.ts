@@ -15,7 +15,10 @@ let files: ReturnType<typeof filesClient>;
 beforeAll(async () => {
   w = await createSessionWorld();
   base = await w.h.app.listen({ port: 0, host: '127.0.0.1' });
-  await w.h.db.zone.update({ where: { id: toUuid(w.zoneId) }, data: { proxyHostname: '127.0.0.1' } });
+  await w.h.db.zone.update({
+    where: { id: toUuid(w.zoneId) },
+    data: { proxyHostname: '127.0.0.1' },
+  });
   owner = await w.member('owner');
   s = await openSession(w, base, owner.user_id);
   files = filesClient(base, s);
@@ -119,7 +122,10 @@ describe('downloads from ~/Downloads', () => {
     );
     expect(res.headers.get('content-length')).toBe(String(data.length));
     expect(sha256(Buffer.from(await res.arrayBuffer()))).toBe(sha256(data));
-    await waitFor(() => w.h.db.auditEvent.findFirstOrThrow({ where: { operation: 'download_file' } }), LONG);
+    await waitFor(
+      () => w.h.db.auditEvent.findFirstOrThrow({ where: { operation: 'download_file' } }),
+      LONG,
+    );
   });
 
   it('refuses a link (422) and a folder (422), never reading where they lead', async () => {
@@ -156,7 +162,9 @@ describe('bad input and refusals', () => {
   });
 
   it('refuses uploads (409) while ~/Uploads/.partial is a link, writing nothing where it leads', async () => {
-    await run('mkdir -p /elsewhere && mv "$HOME/Uploads/.partial" /tmp/partial-kept && ln -s /elsewhere "$HOME/Uploads/.partial"');
+    await run(
+      'mkdir -p /elsewhere && mv "$HOME/Uploads/.partial" /tmp/partial-kept && ln -s /elsewhere "$HOME/Uploads/.partial"',
+    );
     try {
       const res = await files.start('x.txt', 1);
       expect([res.status, await problem(res)]).toEqual([409, 'FILE_FOLDER_UNSAFE']);
@@ -174,8 +182,15 @@ describe('bad input and refusals', () => {
       expect([over.status, await problem(over)]).toEqual([413, 'FILE_TOO_LARGE']);
       expect((await files.start('fits.bin', 1000)).status).toBe(201);
       const policy = await (await files.policy()).json();
-      expect(policy).toEqual({ allow_uploads: true, allow_downloads: true, max_upload_bytes: 1000 });
-      await w.h.db.image.update({ where: image, data: { allowUploads: false, allowDownloads: false } });
+      expect(policy).toEqual({
+        allow_uploads: true,
+        allow_downloads: true,
+        max_upload_bytes: 1000,
+      });
+      await w.h.db.image.update({
+        where: image,
+        data: { allowUploads: false, allowDownloads: false },
+      });
       expect((await files.start('any.bin', 1)).status).toBe(403);
       expect((await files.list()).status).toBe(403);
     } finally {
@@ -200,7 +215,10 @@ describe('bad input and refusals', () => {
     const crossed = filesClient(base, { kasmId: s.kasmId, cookie: theirs.cookie });
     expect((await crossed.list()).status).toBe(403);
     expect((await crossed.start('x.txt', 1)).status).toBe(403);
-    const destroyed = await w.h.call('destroy_kasm', { kasm_id: theirs.kasmId, user_id: other.user_id });
+    const destroyed = await w.h.call('destroy_kasm', {
+      kasm_id: theirs.kasmId,
+      user_id: other.user_id,
+    });
     expect(destroyed.statusCode).toBe(200);
     await w.waitForStatus(toUuid(theirs.kasmId), 'destroyed');
     const ended = filesClient(base, theirs);
