@@ -123,6 +123,8 @@ async function main() {
       script: path.join(distOf('workspace-api'), 'server.js'),
       env,
       port: PORT,
+      // A loaded machine (other work on its 2 cores) can take a while to start the service.
+      readyTimeoutMs: 180_000,
     });
     const call = async (operation, body = {}) => {
       const res = await fetch(`${server.url}/api/public/${operation}`, {
