@@ -23,6 +23,8 @@ const { ensureTestImages, TEST_WEB_IMAGE } = require('../tools/docker-test-image
 const MIB = 1024 ** 2;
 const SIZE = Number(process.env.BENCH_FILE_MIB ?? 1024) * MIB;
 const PORT = 3213;
+// Sessions are served on their own origin (SESSION_PORT): the zone and /kasm/… go there.
+const SESSION_PORT = 3214;
 const ALL_USERS = '68d557ac4cac42cca9f31c7c853de0f3';
 const log = (/** @type {string} */ line) => process.stdout.write(`${line}\n`);
 
@@ -113,6 +115,7 @@ async function main() {
     const env = {
       DATABASE_URL: db.url,
       SESSION_URL_SCHEME: 'http',
+      SESSION_PORT: String(SESSION_PORT),
       LOG_LEVEL: 'warn',
       ...socketPolicy([engine.host]),
     };
@@ -138,7 +141,7 @@ async function main() {
     };
     const zone = (
       await call('create_zone', {
-        target_zone: { name: 'bench', proxy_hostname: '127.0.0.1', proxy_port: PORT },
+        target_zone: { name: 'bench', proxy_hostname: '127.0.0.1', proxy_port: SESSION_PORT },
       })
     ).zone;
     await call('create_agent', {
@@ -164,12 +167,13 @@ async function main() {
     const { kasm_id } = await call('request_kasm', { user_id: user.user_id, image_id: imageId });
     while ((await call('get_kasm_status', { kasm_id })).operational_status !== 'running')
       await sleep(20);
+    const sessions = `http://127.0.0.1:${SESSION_PORT}`;
     const link = new URL((await call('get_kasm_status', { kasm_id })).kasm_url);
-    const visit = await fetch(`${server.url}${link.pathname}${link.search}`, {
+    const visit = await fetch(`${sessions}${link.pathname}${link.search}`, {
       redirect: 'manual',
     });
     const cookie = (visit.headers.get('set-cookie') ?? '').split(';')[0];
-    const root = `${server.url}/kasm/${kasm_id}/_files`;
+    const root = `${sessions}/kasm/${kasm_id}/_files`;
     const [row] = await db.query(`SELECT container_id FROM workspace.kasm WHERE id = $1::uuid`, [
       kasm_id,
     ]);
