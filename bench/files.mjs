@@ -110,6 +110,7 @@ async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-files-'));
   let server;
   let baseline;
+  let sampler;
   try {
     await ensureTestImages(engine.host);
     const env = {
@@ -200,7 +201,12 @@ async function main() {
     baseline = await baselineServer(path.join(dir, 'baseline.bin'));
     const base = `http://127.0.0.1:${baseline.address().port}/file`;
     const rss = { idle: rssMiB(server.pid), peak: 0 };
-    const sampler = setInterval(() => (rss.peak = Math.max(rss.peak, rssMiB(server.pid))), 100);
+    sampler = setInterval(() => {
+      // The server's last moments (a zombie has no VmRSS) are no sample.
+      try {
+        rss.peak = Math.max(rss.peak, rssMiB(server.pid));
+      } catch {}
+    }, 100);
     const start = async (name) => {
       const res = await fetch(`${root}/uploads`, {
         method: 'POST',
@@ -233,6 +239,9 @@ async function main() {
         throw new Error(`download: ${down.status}`);
       await inContainer(`rm -f "$HOME/Downloads/round-${round}.bin"`);
       runs.push({ put: put.ms, up: up.ms, get: get.ms, down: down.ms });
+      log(
+        `  ms: PUT ${put.ms.toFixed(0)}, PATCH ${up.ms.toFixed(0)}, GET ${get.ms.toFixed(0)}, download ${down.ms.toFixed(0)}`,
+      );
     }
 
     log('An upload cut at half, then resumed');
@@ -267,6 +276,7 @@ async function main() {
       upRatio >= 0.8 && downRatio >= 0.8 && resumed.file?.sha256 === digest ? 0 : 1;
     await call('destroy_kasm', { kasm_id });
   } finally {
+    clearInterval(sampler);
     baseline?.close();
     await server?.stop();
     await db.drop();
