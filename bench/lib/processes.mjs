@@ -119,6 +119,7 @@ export function rssMiB(pid) {
  * @param {NodeJS.ProcessEnv} options.env
  * @param {number} options.port
  * @param {string} [options.readyPath]
+ * @param {number} [options.readyTimeoutMs]
  */
 export async function startServer({
   name,
@@ -127,6 +128,7 @@ export async function startServer({
   env,
   port,
   readyPath = '/health/ready',
+  readyTimeoutMs = 30_000,
 }) {
   fs.mkdirSync(path.join(RESULTS_DIR, 'logs'), { recursive: true });
   const log = fs.openSync(path.join(RESULTS_DIR, 'logs', `${name}.log`), 'w');
@@ -145,7 +147,11 @@ export async function startServer({
   });
   fs.closeSync(log);
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  await waitReady(`http://127.0.0.1:${port}${readyPath}`, child);
+  // A server that never became ready is not left running behind the bench.
+  await waitReady(`http://127.0.0.1:${port}${readyPath}`, child, readyTimeoutMs).catch((error) => {
+    child.kill('SIGKILL');
+    throw error;
+  });
   return {
     name,
     // Spawned: the server answered.

@@ -25,6 +25,7 @@ import {
   type SessionWorker,
 } from './sessions';
 import { attachSessionsListener, sessionProxy } from './session-proxy';
+import { sessionFilesRoutes } from './session-files';
 import { stagingRoutes } from './staging';
 import { usersRoutes } from './users';
 import { webPlugin } from './web';
@@ -70,9 +71,10 @@ export async function buildApp(
     sessionProxy,
     f.proxy.options({
       onUpstream: f.workspaceMetrics.proxyUpstream,
-      signedInUser: async (token) => (await f.logins.sessionUser(token))?.userId ?? null,
+      signedInUser: f.signedInUser,
     }),
   );
+  await app.register(sessionFilesRoutes, { files: f.sessionFiles });
   await app.register(webPlugin, {
     logins: f.logins,
     sessions: f.sessions,

@@ -297,3 +297,13 @@ export const OwnRegistryFileNotFoundError = createError(
   'The registry has no file %s',
   404,
 );
+
+// Files in and out of a session's desktop (session-files/).
+export const FileNameInvalidError = createError('FILE_NAME_INVALID', '%s', 400);
+export const FileTransferRefusedError = createError('FILE_TRANSFER_REFUSED', '%s', 403);
+export const FileTooLargeError = createError('FILE_TOO_LARGE', '%s', 413);
+export const FileNotFoundError = createError('FILE_NOT_FOUND', '%s', 404);
+export const FileNotRegularError = createError('FILE_NOT_REGULAR', '%s', 422);
+export const FolderUnsafeError = createError('FILE_FOLDER_UNSAFE', '%s', 409);
+export const UploadOffsetMismatchError = createError('UPLOAD_OFFSET_MISMATCH', '%s', 409);
+export const UploadBusyError = createError('UPLOAD_BUSY', '%s', 409);

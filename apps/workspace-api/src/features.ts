@@ -23,6 +23,7 @@ import { createLoginsRepository, createLoginsService } from './logins';
 import { createWorkspaceMetrics } from './metrics';
 import { createRegistryService, createRegistryWorkspacesService, platformSeries } from './registry';
 import { createRepositories } from './repositories';
+import { createSessionFilesService } from './session-files';
 import { createSessionProxyFeature } from './session-proxy';
 import { createSessionsFeature, KasmSchema, toKasmResponse } from './sessions';
 import { createSettingsRepository, createSettingsService } from './settings';
@@ -156,6 +157,16 @@ export async function buildFeatures(
       staging,
     },
   });
+  // The web page's sign-in, for the proxy's and the session files' admission.
+  const signedInUser = async (token: string) =>
+    (await logins.sessionUser(token))?.userId ?? null;
+  const sessionFiles = createSessionFilesService({
+    admit: proxy.admission(signedInUser),
+    reads: live.reads,
+    engines,
+    policyOf: (imageId) => data.images.transferPolicyOf(imageId),
+    audit: audit.trail,
+  });
   const sessionWorker = live.worker(
     [
       ['icon fetch', () => icons.fillMissing()],
@@ -173,6 +184,8 @@ export async function buildFeatures(
     live,
     proxy,
     userSessions,
+    signedInUser,
+    sessionFiles,
     sessionWorker,
     audit,
     apiKeys,

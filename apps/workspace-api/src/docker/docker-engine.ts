@@ -15,6 +15,7 @@ import {
 import { prepareProfile } from './docker-profile';
 import { containerRunsAsRoot } from './docker-user';
 import { runExec } from './docker-exec';
+import { readArchive, runExecInput } from './docker-streams';
 import { startsAsRoot } from './profile-user';
 import {
   createSessionNetwork,
@@ -166,6 +167,12 @@ export function createDockerEngine(target: EngineTarget, tracer: Tracer): Engine
 
     exec: (containerId, command) =>
       runExec(docker, containerId, command, fail('ENGINE_EXEC_REFUSED')),
+
+    execInput: (containerId, command, input) =>
+      runExecInput(docker, containerId, command, input, fail('ENGINE_EXEC_REFUSED')),
+
+    readArchive: (containerId, path) =>
+      readArchive(docker, containerId, path, fail('ENGINE_ARCHIVE_REFUSED')),
 
     runsAsRoot: (containerId, user) =>
       containerRunsAsRoot(docker.getContainer(containerId), user).catch(

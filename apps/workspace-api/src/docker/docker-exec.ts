@@ -25,7 +25,7 @@ function killScript(mark: string): string {
   ].join('\n');
 }
 
-function collect(docker: Docker, stream: NodeJS.ReadableStream) {
+export function collect(docker: Docker, stream: NodeJS.ReadableStream) {
   const out = new PassThrough();
   let output = '';
   out.on('data', (chunk: Buffer) => {

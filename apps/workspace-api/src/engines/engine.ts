@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { EngineAddress } from './engine-address';
 
 /**
@@ -14,6 +15,13 @@ export interface Engine {
   /** Starts a created container; answers the host port its session port is published on. */
   start(containerId: string, sessionPort: number): Promise<number>;
   exec(containerId: string, command: ExecSpec): Promise<ExecResult>;
+  /**
+   * Runs `command` (as the image's user unless it names one) with `input` streamed to its
+   * stdin, which ends when `input` ends or fails; answers once the command has ended.
+   */
+  execInput(containerId: string, command: ExecSpec, input: Readable): Promise<ExecResult>;
+  /** The tar of one path as the engine reads it (GET archive), or null when there is none. */
+  readArchive(containerId: string, path: string): Promise<Readable | null>;
   /**
    * Whether a command run as `user` (none: the image's user) gets uid or gid 0, by the
    * container's own passwd and group files.
@@ -144,6 +152,7 @@ export const ENGINE_FAILURES = {
   ENGINE_START_REFUSED: "The agent's engine refused to start the container",
   ENGINE_PORT_MISSING: "The container's session port was not published",
   ENGINE_EXEC_REFUSED: "The agent's engine refused to run the command",
+  ENGINE_ARCHIVE_REFUSED: "The agent's engine refused to read the container's file",
   ENGINE_STOP_REFUSED: "The agent's engine refused to stop the container",
   ENGINE_PAUSE_REFUSED: "The agent's engine refused to pause or unpause the container",
   ENGINE_REMOVE_REFUSED: "The agent's engine refused to remove the container",

@@ -38,6 +38,18 @@ export interface ImageChange {
   /** Null: no idle limit. */
   idleLimitSeconds?: number | null;
   idleAction?: string;
+  allowUploads?: boolean;
+  allowDownloads?: boolean;
+  /** Null: no limit. */
+  maxUploadBytes?: bigint | null;
+}
+
+/** Whether a workspace's users may upload and download files, and the largest upload (bytes). */
+export interface TransferPolicy {
+  allowUploads: boolean;
+  allowDownloads: boolean;
+  /** Null: no limit. */
+  maxUploadBytes: number | null;
 }
 
 const BY_NAME = [
@@ -93,6 +105,17 @@ export function createImagesRepository({ prisma }: Database) {
         select: { id: true, name: true, friendlyName: true },
       });
       return new Map(rows.map((image) => [image.id, image]));
+    },
+
+    /** What a workspace allows of files in and out of its sessions (session-files/). */
+    async transferPolicyOf(id: string): Promise<TransferPolicy | null> {
+      const row = await prisma.image.findUnique({
+        where: { id },
+        select: { allowUploads: true, allowDownloads: true, maxUploadBytes: true },
+      });
+      if (!row) return null;
+      const max = row.maxUploadBytes;
+      return { ...row, maxUploadBytes: max === null ? null : Number(max) };
     },
 
     /** The settings names taken that start with `prefix`. */

@@ -48,6 +48,9 @@ describe('get_images', () => {
       persistent_profile_path: '',
       idle_limit_seconds: null,
       idle_action: 'stop',
+      allow_kasm_uploads: true,
+      allow_kasm_downloads: true,
+      max_upload_bytes: null,
       notes: '',
       registry_id: null,
       registry_entry: null,
@@ -63,6 +66,28 @@ describe('update_image', () => {
     const lifted = await update({ idle_limit_seconds: 0 });
     expect(lifted.json().image).toMatchObject({ idle_limit_seconds: null, idle_action: 'destroy' });
     for (const bad of [{ idle_limit_seconds: -1 }, { idle_action: 'sleep' }]) {
+      const res = await update(bad);
+      expect([bad, res.statusCode]).toEqual([bad, 400]);
+    }
+  });
+
+  it('sets the file transfer policy, lifts the upload limit with null, and refuses bad values', async () => {
+    const set = await update({
+      allow_kasm_uploads: false,
+      allow_kasm_downloads: false,
+      max_upload_bytes: 5_000_000_000,
+    });
+    expect(set.json().image).toMatchObject({
+      allow_kasm_uploads: false,
+      allow_kasm_downloads: false,
+      max_upload_bytes: 5_000_000_000,
+    });
+    const lifted = await update({ max_upload_bytes: null });
+    expect(lifted.json().image).toMatchObject({
+      allow_kasm_uploads: false,
+      max_upload_bytes: null,
+    });
+    for (const bad of [{ max_upload_bytes: 0 }, { allow_kasm_uploads: 'yes' }]) {
       const res = await update(bad);
       expect([bad, res.statusCode]).toEqual([bad, 400]);
     }

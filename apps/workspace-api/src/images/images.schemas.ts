@@ -16,6 +16,16 @@ export const IdleActionSchema = Type.Union([Type.Literal('stop'), Type.Literal('
 });
 
 const OpenObject = Type.Object({}, { additionalProperties: true });
+const ALLOW_UPLOADS =
+  "Files may be uploaded into the session's ~/Uploads (Kasm's group setting of this name)";
+const ALLOW_DOWNLOADS =
+  "Files may be downloaded from the session's ~/Downloads (Kasm's group setting of this name)";
+const MAX_UPLOAD = 'The largest upload in bytes; null: no limit';
+export const MaxUploadSchema = Type.Integer({
+  minimum: 1,
+  maximum: Number.MAX_SAFE_INTEGER,
+  description: MAX_UPLOAD,
+});
 const ALLOW_ROOT_EXEC =
   'UNSAFE: exec_config steps may run as root (user root or 0) and privileged; never set by a registry';
 const ALLOW_PLAIN_HTTP =
@@ -48,6 +58,9 @@ export const ImageSchema = Type.Object({
   persistent_profile_path: Type.String(),
   idle_limit_seconds: Type.Union([Type.Integer(), Type.Null()], { description: IDLE_LIMIT }),
   idle_action: IdleActionSchema,
+  allow_kasm_uploads: Type.Boolean({ description: ALLOW_UPLOADS }),
+  allow_kasm_downloads: Type.Boolean({ description: ALLOW_DOWNLOADS }),
+  max_upload_bytes: Type.Union([Type.Integer(), Type.Null()], { description: MAX_UPLOAD }),
   notes: Type.String(),
   registry_id: Type.Union([Type.String(), Type.Null()], {
     description: 'The registry it was installed from',
@@ -87,6 +100,9 @@ export const UpdateImageBodySchema = Type.Object({
     allow_plain_http: Type.Optional(Type.Boolean({ description: ALLOW_PLAIN_HTTP })),
     idle_limit_seconds: Type.Optional(Type.Union([IdleLimitSchema, Type.Null()])),
     idle_action: Type.Optional(IdleActionSchema),
+    allow_kasm_uploads: Type.Optional(Type.Boolean({ description: ALLOW_UPLOADS })),
+    allow_kasm_downloads: Type.Optional(Type.Boolean({ description: ALLOW_DOWNLOADS })),
+    max_upload_bytes: Type.Optional(Type.Union([MaxUploadSchema, Type.Null()])),
   }),
 });
 export type UpdateImageInput = Static<typeof UpdateImageBodySchema>['target_image'];

@@ -86,6 +86,12 @@ export function createImagesService({
         idleLimitSeconds:
           input.idle_limit_seconds === undefined ? undefined : input.idle_limit_seconds || null,
         idleAction: input.idle_action,
+        allowUploads: input.allow_kasm_uploads,
+        allowDownloads: input.allow_kasm_downloads,
+        maxUploadBytes:
+          input.max_upload_bytes === undefined || input.max_upload_bytes === null
+            ? input.max_upload_bytes
+            : BigInt(input.max_upload_bytes),
       });
       if (!image) throw new ImageNotFoundError(`image_id ${input.image_id}`);
       return image;

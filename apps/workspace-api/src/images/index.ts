@@ -14,6 +14,7 @@ export {
   type ImageFields,
   type ImageRow,
   type ImagesRepository,
+  type TransferPolicy,
 } from './images.repository';
 export { imagesRoutes } from './images.routes';
 export {

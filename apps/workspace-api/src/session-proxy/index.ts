@@ -2,5 +2,10 @@
 // origin (admission by connect token and grant cookie, HTTP and the desktop's WebSocket to the
 // container) and the stream's messages. It stands on sessions/ (rows, endpoints, the hops the
 // launcher prepares); sessions/ never imports it. Features of an open session grow here.
+export {
+  createRequestAdmission,
+  type RequestAdmission,
+  type SignedInUser,
+} from './session-admission';
 export { sessionProxy } from './session-proxy';
 export { attachSessionsListener, createSessionProxyFeature } from './session-proxy.module';

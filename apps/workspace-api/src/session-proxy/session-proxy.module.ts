@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import type { KasmReads, KasmsRepository, SocketHop } from '../sessions';
 import { createSessionAccess } from './session-access';
 import { createInputRecorder } from './session-input';
+import { createRequestAdmission, type SignedInUser } from './session-admission';
 import type { SessionProxyOptions } from './session-proxy';
 import { createSessionsServer, originGuard } from './sessions-listener';
 import { createSessionSockets, SOCKET_RECHECK_MS } from './session-sockets';
@@ -43,6 +44,8 @@ export function createSessionProxyFeature(deps: SessionProxyDeps) {
     onError: (error, kasmId) => log.warn({ err: error, kasmId }, 'session input not recorded'),
   });
   return {
+    /** How another route on the sessions origin admits a request as the proxy does (session files). */
+    admission: (signedInUser: SignedInUser) => createRequestAdmission(access, signedInUser),
     options: (
       others: Pick<SessionProxyOptions, 'onUpstream' | 'signedInUser'>,
     ): SessionProxyOptions => ({ ...others, access, sockets, socketHop, recordInput }),

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import httpProxy from '@fastify/http-proxy';
 import { toWireId } from '@platform/schemas';
-import { createExpiringCache, publicProtocol, sessionCookieName } from '../domain';
+import { publicProtocol } from '../domain';
 import {
   KasmNotFoundError,
   ProxyAccessDeniedError,
@@ -17,6 +17,7 @@ import { CertificatePinError, type Hop, type SocketHop } from '../sessions';
 import { containerCookieHeader, GRANT_COOKIE } from './proxy-cookies';
 import { isServiceWorkerScript, sessionResponseHeaders } from './proxy-headers';
 import type { SessionAccess, SessionTarget } from './session-access';
+import { createSignedInAs, type SignedInUser } from './session-admission';
 import { createTlsPins, createUpstreamAgent, socketOrigin } from './proxy-upstream';
 import { originMatchesHost } from './session-origin';
 import { needsOwnerPage, sendOwnerPage } from './session-owner-page';
@@ -54,8 +55,7 @@ export interface SessionProxyOptions {
   onUpstream: (kind: 'http' | 'websocket', hop: Hop) => void;
   /** Notes input from the browser on a session's stream (the idle limit), throttled. */
   recordInput: (kasmId: string) => void;
-  /** The platform user a login session token belongs to, or null (web page's sign-in). */
-  signedInUser: (token: string) => Promise<string | null>;
+  signedInUser: SignedInUser;
 }
 
 /**
@@ -91,20 +91,7 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
     await upstreamAgent.close();
   });
 
-  // A page's burst of requests (assets, the stream) costs one lookup of its login a second; a
-  // stale answer only narrows what the browser may enter.
-  const signedIn = createExpiringCache<string, string | null>({
-    ttlMs: 1000,
-    maxEntries: 10_000,
-  });
-  // An unknown or ended login session is no sign-in: the grant alone decides then.
-  const signedInAs = async (request: FastifyRequest): Promise<string | null> => {
-    const token = request.cookies[sessionCookieName(request)];
-    if (!token || token.length > 200) return null;
-    let user = signedIn.get(token);
-    if (user === undefined) signedIn.set(token, (user = await signedInUser(token)));
-    return user;
-  };
+  const signedInAs = createSignedInAs(signedInUser);
 
   await app.register(httpProxy, {
     prefix: '/kasm/:kasmId',

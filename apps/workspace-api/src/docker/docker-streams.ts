@@ -1,0 +1,62 @@
+import { finished, type Readable } from 'node:stream';
+import type Docker from 'dockerode';
+import type { ExecResult, ExecSpec } from '../engines';
+import { collect } from './docker-exec';
+import { statusOf } from './docker-errors';
+
+/**
+ * Runs `command` through the container's `/bin/sh` with `input` as its stdin. The engine's
+ * hijacked connection is half-closed when `input` ends, or fails (a client that went away): the
+ * command then sees the end of its input after the bytes that reached it, and ends by itself.
+ */
+export async function runExecInput(
+  docker: Docker,
+  containerId: string,
+  command: ExecSpec,
+  input: Readable,
+  fail: (error: unknown) => never,
+): Promise<ExecResult> {
+  const env = Object.entries(command.env ?? {}).map(([key, value]) => `${key}=${value}`);
+  const exec = await docker
+    .getContainer(containerId)
+    .exec({
+      Cmd: ['/bin/sh', '-c', command.cmd],
+      Env: env,
+      WorkingDir: command.workdir || undefined,
+      User: command.user || undefined,
+      AttachStdin: true,
+      AttachStdout: true,
+      AttachStderr: true,
+    })
+    .catch(fail);
+  const stream = (await exec
+    .start({ hijack: true, stdin: true })
+    .catch(fail)) as NodeJS.ReadWriteStream;
+  const run = collect(docker, stream);
+  // Also when `input` ended or failed before the exec started (a body refused at once).
+  const stopEnding = finished(input, () => stream.end());
+  input.pipe(stream);
+  try {
+    await run.ended;
+  } finally {
+    stopEnding();
+    input.unpipe(stream);
+  }
+  const { ExitCode } = await exec.inspect().catch(fail);
+  return { exitCode: ExitCode ?? -1, output: run.output() };
+}
+
+/** GET archive of `path`: its tar, streamed as the engine sends it; null when it is missing. */
+export async function readArchive(
+  docker: Docker,
+  containerId: string,
+  path: string,
+  fail: (error: unknown) => never,
+): Promise<Readable | null> {
+  try {
+    return (await docker.getContainer(containerId).getArchive({ path })) as unknown as Readable;
+  } catch (error) {
+    if (statusOf(error) === 404) return null;
+    return fail(error);
+  }
+}

@@ -1,0 +1,61 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+const SESSION = 'The session, as its kasm_url names it';
+export const SessionParamsSchema = Type.Object({ kasmId: Type.String({ description: SESSION }) });
+export const UploadParamsSchema = Type.Object({
+  kasmId: Type.String({ description: SESSION }),
+  uploadId: Type.String({ description: 'As POST …/uploads answered it' }),
+});
+export const DownloadParamsSchema = Type.Object({
+  kasmId: Type.String({ description: SESSION }),
+  name: Type.String({ description: 'A file name in ~/Downloads, URL-encoded' }),
+});
+
+export const PolicySchema = Type.Object({
+  allow_uploads: Type.Boolean(),
+  allow_downloads: Type.Boolean(),
+  max_upload_bytes: Type.Union([Type.Integer(), Type.Null()], { description: 'Null: no limit' }),
+});
+
+export const StartUploadBodySchema = Type.Object(
+  {
+    name: Type.String({ maxLength: 1024, description: 'The file name in ~/Uploads (no path)' }),
+    size: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Bytes' }),
+  },
+  { additionalProperties: false },
+);
+export type StartUploadBody = Static<typeof StartUploadBodySchema>;
+
+export const UploadStateSchema = Type.Object({
+  upload_id: Type.String(),
+  name: Type.String(),
+  size: Type.Integer(),
+  offset: Type.Integer({ description: 'Bytes received: the next PATCH sends from here' }),
+});
+
+export const UploadHeadersSchema = Type.Object({
+  'upload-offset': Type.Integer({ minimum: 0, description: 'Where this body starts in the file' }),
+});
+
+export const UploadProgressSchema = Type.Object({
+  offset: Type.Integer(),
+  size: Type.Integer(),
+  done: Type.Boolean(),
+  file: Type.Optional(
+    Type.Object({
+      name: Type.String({ description: 'Its name in ~/Uploads (" (1)" added when taken)' }),
+      size: Type.Integer(),
+      sha256: Type.String(),
+    }),
+  ),
+});
+
+export const DownloadListSchema = Type.Object({
+  files: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      size: Type.Integer(),
+      mtime: Type.Integer({ description: 'Seconds since the epoch' }),
+    }),
+  ),
+});

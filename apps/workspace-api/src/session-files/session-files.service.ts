@@ -1,0 +1,152 @@
+import type { FastifyRequest } from 'fastify';
+import { toUuid, toWireId } from '@platform/schemas';
+import { requestOrigin, type AuditTrail } from '../audit';
+import type { Engines } from '../engines';
+import {
+  FileTooLargeError,
+  FileTransferRefusedError,
+  KasmNotFoundError,
+  KasmNotRunningError,
+} from '../errors';
+import type { TransferPolicy } from '../images';
+import type { RequestAdmission } from '../session-proxy';
+import type { KasmReads } from '../sessions';
+import { listDownloads, openDownload } from './downloads';
+import { createResumableUploads, isUploadId, type SessionContainer } from './resumable-uploads';
+import type { Readable } from 'node:stream';
+
+export interface SessionFilesDeps {
+  admit: RequestAdmission;
+  reads: Pick<KasmReads, 'find'>;
+  engines: Engines;
+  policyOf: (imageId: string) => Promise<TransferPolicy | null>;
+  audit: Pick<AuditTrail, 'record'>;
+}
+
+/** An admitted request's session: its container, the workspace's policy and its owner. */
+interface OpenSession extends SessionContainer {
+  kasmId: string;
+  policy: TransferPolicy;
+  userId: string;
+  username: string;
+}
+
+const SESSION_ID = /^[0-9a-f]{32}$|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ENDED = new Set(['destroyed', 'error']);
+const NO_POLICY: TransferPolicy = { allowUploads: false, allowDownloads: false, maxUploadBytes: 0 };
+
+/**
+ * Files in and out of a running session's desktop, for the holder of its grant (its owner's
+ * browser): uploads into ~/Uploads (resumable), downloads from ~/Downloads. The workspace's
+ * policy is read at each request; every finished transfer is audited with name, size and digest.
+ */
+export function createSessionFilesService({
+  admit,
+  reads,
+  engines,
+  policyOf,
+  audit,
+}: SessionFilesDeps) {
+  const uploads = createResumableUploads();
+
+  async function open(request: FastifyRequest, rawId: string): Promise<OpenSession> {
+    if (!SESSION_ID.test(rawId)) throw new KasmNotFoundError(`kasm_id ${rawId.slice(0, 64)}`);
+    const id = toUuid(rawId);
+    const row = await reads.find(id);
+    // An ended session is gone for its files (404), before its grant is even looked at.
+    if (!row || ENDED.has(row.status)) throw new KasmNotFoundError(`kasm_id ${toWireId(id)}`);
+    await admit(request, rawId);
+    if (row.status !== 'running' || !row.containerId || !row.userId)
+      throw new KasmNotRunningError(`The session is ${row.status}`);
+    return {
+      kasmId: toWireId(id),
+      engine: engines.forAgent(row.agent),
+      containerId: row.containerId,
+      policy: (await policyOf(row.imageId)) ?? NO_POLICY,
+      userId: row.userId,
+      username: row.user.username,
+    };
+  }
+
+  const record = (request: FastifyRequest, session: OpenSession, operation: string, file: object) =>
+    audit.record(
+      {
+        actor: { kind: 'user', id: toWireId(session.userId), username: session.username },
+        channel: 'session',
+        ...requestOrigin(request),
+      },
+      { operation, target: { type: 'kasm', id: session.kasmId }, before: null, after: file },
+    );
+
+  async function uploading(request: FastifyRequest, rawId: string, uploadId?: string) {
+    const session = await open(request, rawId);
+    if (!session.policy.allowUploads)
+      throw new FileTransferRefusedError('This workspace does not allow uploads');
+    if (uploadId !== undefined && !isUploadId(uploadId))
+      throw new KasmNotFoundError(`upload ${uploadId.slice(0, 64)}`);
+    return session;
+  }
+
+  const checkSize = (policy: TransferPolicy, size: number) => {
+    const max = policy.maxUploadBytes;
+    if (max !== null && size > max)
+      throw new FileTooLargeError(`The workspace allows uploads of up to ${max} bytes`);
+  };
+
+  return {
+    async policy(request: FastifyRequest, rawId: string): Promise<TransferPolicy> {
+      return (await open(request, rawId)).policy;
+    },
+
+    async startUpload(request: FastifyRequest, rawId: string, name: string, size: number) {
+      const session = await uploading(request, rawId);
+      checkSize(session.policy, size);
+      return uploads.create(session, name, size);
+    },
+
+    async uploadStatus(request: FastifyRequest, rawId: string, uploadId: string) {
+      const session = await uploading(request, rawId, uploadId);
+      return uploads.status(session, uploadId);
+    },
+
+    async appendUpload(
+      request: FastifyRequest,
+      rawId: string,
+      uploadId: string,
+      offset: number,
+      body: Readable,
+    ) {
+      const session = await uploading(request, rawId, uploadId);
+      // The policy may have changed since the upload began: its size is checked again.
+      const done = await uploads.append(session, uploadId, offset, body, (size) =>
+        checkSize(session.policy, size),
+      );
+      if (done.finished) await record(request, session, 'upload_file', done.finished);
+      return done;
+    },
+
+    async cancelUpload(request: FastifyRequest, rawId: string, uploadId: string) {
+      await uploads.cancel(await uploading(request, rawId, uploadId), uploadId);
+    },
+
+    async listDownloads(request: FastifyRequest, rawId: string) {
+      const session = await open(request, rawId);
+      if (!session.policy.allowDownloads)
+        throw new FileTransferRefusedError('This workspace does not allow downloads');
+      return listDownloads(session);
+    },
+
+    async openDownload(request: FastifyRequest, rawId: string, name: string) {
+      const session = await open(request, rawId);
+      if (!session.policy.allowDownloads)
+        throw new FileTransferRefusedError('This workspace does not allow downloads');
+      const file = await openDownload(session, name);
+      return {
+        ...file,
+        audit: (sha256: string) =>
+          record(request, session, 'download_file', { name: file.name, size: file.size, sha256 }),
+      };
+    },
+  };
+}
+export type SessionFilesService = ReturnType<typeof createSessionFilesService>;

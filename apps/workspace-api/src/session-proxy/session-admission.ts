@@ -1,0 +1,38 @@
+import type { FastifyRequest } from 'fastify';
+import { createExpiringCache, sessionCookieName } from '../domain';
+import { GRANT_COOKIE } from './proxy-cookies';
+import type { SessionAccess, SessionTarget } from './session-access';
+
+/** The platform user a login session token belongs to, or null (web page's sign-in). */
+export type SignedInUser = (token: string) => Promise<string | null>;
+
+/**
+ * The platform user a request's browser is signed in as, or null. A page's burst of requests
+ * (assets, the stream) costs one lookup of its login a second; a stale answer only narrows what
+ * the browser may enter. An unknown or ended login session is no sign-in: the grant alone decides.
+ */
+export function createSignedInAs(signedInUser: SignedInUser) {
+  const signedIn = createExpiringCache<string, string | null>({
+    ttlMs: 1000,
+    maxEntries: 10_000,
+  });
+  return async (request: FastifyRequest): Promise<string | null> => {
+    const token = request.cookies[sessionCookieName(request)];
+    if (!token || token.length > 200) return null;
+    let user = signedIn.get(token);
+    if (user === undefined) signedIn.set(token, (user = await signedInUser(token)));
+    return user;
+  };
+}
+
+/**
+ * Admits a request on the sessions origin to `kasmId` by its grant cookie, as the proxy does
+ * (session-access.ts): 401 without one, 403 for another session's or another user's. The
+ * request's cookies must be parsed (@fastify/cookie).
+ */
+export function createRequestAdmission(access: SessionAccess, signedInUser: SignedInUser) {
+  const signedInAs = createSignedInAs(signedInUser);
+  return async (request: FastifyRequest, kasmId: string): Promise<SessionTarget> =>
+    access.admit(kasmId, request.cookies[GRANT_COOKIE], await signedInAs(request));
+}
+export type RequestAdmission = ReturnType<typeof createRequestAdmission>;

@@ -1,0 +1,317 @@
+#!/usr/bin/env node
+// `npm run bench:files`: a 1 GiB upload into a session's ~/Uploads and download from its
+// ~/Downloads through workspace-api, each beside a plain local HTTP PUT/GET of the same file in
+// the same run; an upload cut at half and resumed (equal sha256); the service's RSS before,
+// during (peak) and after. A real Docker engine (DOCKER_HOST, or a private dockerd). See README.md.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createBenchDatabase } from './lib/database.mjs';
+import { distOf } from './lib/paths.mjs';
+import { issueAdminKey, rssMiB, runCli, sleep, startServer } from './lib/processes.mjs';
+import { installTestWorkspace, socketPolicy } from './lib/test-workspace.mjs';
+
+const require = createRequire(import.meta.url);
+const { SERVICES, buildApps } = require('../tools/services.cjs');
+const { startTestEngine, engineRequest } = require('../tools/docker-engine.cjs');
+const { ensureTestImages, TEST_WEB_IMAGE } = require('../tools/docker-test-images.cjs');
+
+const MIB = 1024 ** 2;
+const SIZE = Number(process.env.BENCH_FILE_MIB ?? 1024) * MIB;
+const PORT = 3213;
+// Sessions are served on their own origin (SESSION_PORT): the zone and /kasm/… go there.
+const SESSION_PORT = 3214;
+const ALL_USERS = '68d557ac4cac42cca9f31c7c853de0f3';
+const log = (/** @type {string} */ line) => process.stdout.write(`${line}\n`);
+
+/**
+ * A file of `bytes` random bytes and its sha256.
+ * @param {string} file
+ * @param {number} bytes
+ */
+async function randomFile(file, bytes) {
+  const hash = crypto.createHash('sha256');
+  const out = fs.createWriteStream(file);
+  for (let done = 0; done < bytes; done += 4 * MIB) {
+    const chunk = crypto.randomBytes(Math.min(4 * MIB, bytes - done));
+    hash.update(chunk);
+    if (!out.write(chunk)) await new Promise((r) => out.once('drain', () => r(undefined)));
+  }
+  await new Promise((r) => out.end(() => r(undefined)));
+  return hash.digest('hex');
+}
+
+/**
+ * A plain HTTP server: PUT writes the body to a file, GET streams it back. The baseline.
+ * @param {string} file
+ * @returns {Promise<http.Server>}
+ */
+function baselineServer(file) {
+  const server = http.createServer((req, res) => {
+    if (req.method === 'PUT') {
+      pipeline(req, fs.createWriteStream(file)).then(
+        () => res.end('ok'),
+        () => res.destroy(),
+      );
+    } else {
+      res.setHeader('content-length', fs.statSync(file).size);
+      pipeline(fs.createReadStream(file), res).catch(() => undefined);
+    }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+/**
+ * Sends `file` (from `start`, all of it or `cutAt` bytes then a cut) with `method` and `headers`.
+ * @param {string} url
+ * @param {string} method
+ * @param {Record<string, string>} headers
+ * @param {string} file
+ * @returns {Promise<{ status: number, body: string, ms: number }>}
+ */
+function send(url, method, headers, file, start = 0, cutAt = Infinity) {
+  const size = fs.statSync(file).size - start;
+  const began = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers: { ...headers, 'content-length': size } });
+    req.on('response', (res) => {
+      let body = '';
+      res.on('data', (c) => (body += c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body, ms: performance.now() - began }),
+      );
+    });
+    req.on('error', (error) =>
+      cutAt < Infinity ? resolve({ status: 0, body: '', ms: 0 }) : reject(error),
+    );
+    let sent = 0;
+    const source = fs.createReadStream(file, { start });
+    source.on('data', (chunk) => {
+      sent += chunk.length;
+      if (sent >= cutAt) {
+        source.destroy();
+        req.write(chunk, () => setTimeout(() => req.destroy(), 500));
+      } else if (!req.write(chunk)) {
+        source.pause();
+        req.once('drain', () => source.resume());
+      }
+    });
+    source.on('end', () => req.end());
+  });
+}
+
+/**
+ * GETs `url` and digests the body: its status, sha256 and time.
+ * @param {string} url
+ * @param {Record<string, string>} headers
+ */
+async function fetchDigest(url, headers = {}) {
+  const began = performance.now();
+  const res = await fetch(url, { headers });
+  const hash = crypto.createHash('sha256');
+  if (res.body) for await (const chunk of res.body) hash.update(chunk);
+  return { status: res.status, sha256: hash.digest('hex'), ms: performance.now() - began };
+}
+
+async function main() {
+  buildApps(SERVICES.map((s) => s.name));
+  const engine = await startTestEngine();
+  if (!engine)
+    throw new Error('No Docker engine: set DOCKER_HOST, or run as root with dockerd on PATH');
+  const db = await createBenchDatabase();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-files-'));
+  /** @type {Awaited<ReturnType<typeof startServer>> | undefined} */
+  let server;
+  /** @type {http.Server | undefined} */
+  let baseline;
+  /** @type {NodeJS.Timeout | undefined} */
+  let sampler;
+  try {
+    await ensureTestImages(engine.host);
+    const env = {
+      DATABASE_URL: db.url,
+      SESSION_URL_SCHEME: 'http',
+      SESSION_PORT: String(SESSION_PORT),
+      LOG_LEVEL: 'warn',
+      ...socketPolicy([engine.host]),
+    };
+    runCli('workspace-api', ['migrate'], env);
+    const credentials = issueAdminKey(env);
+    server = await startServer({
+      name: 'workspace-api-files',
+      script: path.join(distOf('workspace-api'), 'server.js'),
+      env,
+      port: PORT,
+      // A loaded machine (other work on its 2 cores) can take a while to start the service.
+      readyTimeoutMs: 180_000,
+    });
+    const url = server.url;
+    /** @type {(operation: string, body?: object) => Promise<any>} */
+    const call = async (operation, body = {}) => {
+      const res = await fetch(`${url}/api/public/${operation}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...credentials, ...body }),
+      });
+      const json = await res.json();
+      if (!res.ok) throw new Error(`${operation}: ${res.status} ${JSON.stringify(json)}`);
+      return json;
+    };
+    const zone = (
+      await call('create_zone', {
+        target_zone: { name: 'bench', proxy_hostname: '127.0.0.1', proxy_port: SESSION_PORT },
+      })
+    ).zone;
+    await call('create_agent', {
+      target_agent: {
+        hostname: 'bench',
+        zone_id: zone.zone_id,
+        docker_url: engine.host,
+        cores_override: 1000,
+      },
+    });
+    const user = (
+      await call('create_user', { target_user: { username: 'bench', password: 'Bench-pass1' } })
+    ).user;
+    const imageId = await installTestWorkspace(db, {
+      image: TEST_WEB_IMAGE,
+      cores: 1,
+      memory: 512 * MIB,
+    });
+    await call('add_images_group', {
+      target_group: { group_id: ALL_USERS },
+      target_image: { image_id: imageId },
+    });
+    const { kasm_id } = await call('request_kasm', { user_id: user.user_id, image_id: imageId });
+    while ((await call('get_kasm_status', { kasm_id })).operational_status !== 'running')
+      await sleep(20);
+    const sessions = `http://127.0.0.1:${SESSION_PORT}`;
+    const link = new URL((await call('get_kasm_status', { kasm_id })).kasm_url);
+    const visit = await fetch(`${sessions}${link.pathname}${link.search}`, {
+      redirect: 'manual',
+    });
+    const cookie = (visit.headers.get('set-cookie') ?? '').split(';')[0];
+    const root = `${sessions}/kasm/${kasm_id}/_files`;
+    const [row] = await db.query(`SELECT container_id FROM workspace.kasm WHERE id = $1::uuid`, [
+      kasm_id,
+    ]);
+    const inContainer = async (/** @type {string} */ cmd) => {
+      const json = { 'content-type': 'application/json' };
+      const exec = await engineRequest(
+        engine.host,
+        'POST',
+        `/containers/${row.container_id}/exec`,
+        {
+          headers: json,
+          body: JSON.stringify({ Cmd: ['/bin/sh', '-c', cmd], AttachStdout: true }),
+        },
+      );
+      await engineRequest(engine.host, 'POST', `/exec/${JSON.parse(exec.body).Id}/start`, {
+        headers: json,
+        body: JSON.stringify({ Detach: false }),
+      });
+    };
+
+    log(`Writing a ${SIZE / MIB} MiB random file`);
+    const file = path.join(dir, 'upload.bin');
+    const digest = await randomFile(file, SIZE);
+    baseline = await baselineServer(path.join(dir, 'baseline.bin'));
+    const base = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (baseline.address()).port}/file`;
+    const pid = server.pid;
+    const rss = { idle: rssMiB(pid), peak: 0 };
+    sampler = setInterval(() => {
+      // The server's last moments (a zombie has no VmRSS) are no sample.
+      try {
+        rss.peak = Math.max(rss.peak, rssMiB(pid));
+      } catch {}
+    }, 100);
+    const start = async (/** @type {string} */ name) => {
+      const res = await fetch(`${root}/uploads`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ name, size: SIZE }),
+      });
+      return /** @type {{ upload_id: string }} */ (await res.json()).upload_id;
+    };
+    const patchHeaders = (/** @type {number} */ offset) => ({
+      cookie,
+      'content-type': 'application/offset+octet-stream',
+      'upload-offset': String(offset),
+    });
+
+    /** @type {{ put: number, up: number, get: number, down: number }[]} */
+    const runs = [];
+    for (let round = 0; round < 2; round++) {
+      log(`Round ${round + 1}: upload and download, service and baseline`);
+      const put = await send(base, 'PUT', {}, file);
+      const id = await start(`round-${round}.bin`);
+      const up = await send(`${root}/uploads/${id}`, 'PATCH', patchHeaders(0), file);
+      const answer = JSON.parse(up.body);
+      if (up.status !== 200 || answer.file.sha256 !== digest)
+        throw new Error(`upload: ${up.status} ${up.body}`);
+      await inContainer(
+        `mv "$HOME/Uploads/round-${round}.bin" "$HOME/Downloads/" 2>/dev/null || (mkdir -p "$HOME/Downloads" && mv "$HOME/Uploads/round-${round}.bin" "$HOME/Downloads/")`,
+      );
+      const get = await fetchDigest(base);
+      const down = await fetchDigest(`${root}/downloads/round-${round}.bin`, { cookie });
+      if (down.status !== 200 || down.sha256 !== digest)
+        throw new Error(`download: ${down.status}`);
+      await inContainer(`rm -f "$HOME/Downloads/round-${round}.bin"`);
+      runs.push({ put: put.ms, up: up.ms, get: get.ms, down: down.ms });
+      log(
+        `  ms: PUT ${put.ms.toFixed(0)}, PATCH ${up.ms.toFixed(0)}, GET ${get.ms.toFixed(0)}, download ${down.ms.toFixed(0)}`,
+      );
+    }
+
+    log('An upload cut at half, then resumed');
+    const id = await start('resumed.bin');
+    await send(`${root}/uploads/${id}`, 'PATCH', patchHeaders(0), file, 0, SIZE / 2);
+    const status = /** @type {{ offset: number }} */ (
+      await (await fetch(`${root}/uploads/${id}`, { headers: { cookie } })).json()
+    );
+    const rest = await send(
+      `${root}/uploads/${id}`,
+      'PATCH',
+      patchHeaders(status.offset),
+      file,
+      status.offset,
+    );
+    const resumed = JSON.parse(rest.body);
+    clearInterval(sampler);
+    const after = rssMiB(server.pid);
+
+    const best = (/** @type {'put' | 'up' | 'get' | 'down'} */ key) =>
+      Math.min(...runs.map((r) => r[key]));
+    const mibps = (/** @type {number} */ ms) => (SIZE / MIB / (ms / 1000)).toFixed(0);
+    const upRatio = best('put') / best('up');
+    const downRatio = best('get') / best('down');
+    const lines = [
+      `| transfer (${SIZE / MIB} MiB, best of ${runs.length}) | service | plain local HTTP | ratio | target |`,
+      '|---|---:|---:|---:|---|',
+      `| upload (PATCH into ~/Uploads vs PUT to disk) | ${mibps(best('up'))} MiB/s | ${mibps(best('put'))} MiB/s | ${upRatio.toFixed(2)} | ≥ 0.8 |`,
+      `| download (GET from ~/Downloads vs GET from disk) | ${mibps(best('down'))} MiB/s | ${mibps(best('get'))} MiB/s | ${downRatio.toFixed(2)} | ≥ 0.8 |`,
+      `| resumed at ${(status.offset / MIB).toFixed(0)} MiB after a cut | sha256 ${resumed.file?.sha256 === digest ? 'equal' : 'DIFFERENT'} | | | equal |`,
+      `| service RSS: idle, peak during transfers, after | ${rss.idle.toFixed(0)} / ${rss.peak.toFixed(0)} / ${after.toFixed(0)} MiB | | | flat |`,
+    ];
+    log(`\n${lines.join('\n')}`);
+    process.exitCode =
+      upRatio >= 0.8 && downRatio >= 0.8 && resumed.file?.sha256 === digest ? 0 : 1;
+    await call('destroy_kasm', { kasm_id });
+  } finally {
+    clearInterval(sampler);
+    baseline?.close();
+    await server?.stop();
+    await db.drop();
+    await engine.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error.stack ?? error}\n`);
+  process.exit(1);
+});
