@@ -14,3 +14,14 @@ export function toGroupResponse(group: GroupRow): GroupResponse {
     created: toTimestamp(group.createdAt),
   };
 }
+
+/**
+ * A group as its audit events keep it: its wire form with its Allowed Workspaces (by id and
+ * name), which add_images_group and remove_images_group change.
+ */
+export function toGroupSnapshot(group: GroupRow, images: readonly { id: string; name: string }[]) {
+  return {
+    ...toGroupResponse(group),
+    images: images.map((image) => ({ image_id: toWireId(image.id), name: image.name })),
+  };
+}

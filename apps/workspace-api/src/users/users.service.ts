@@ -130,6 +130,12 @@ export function createUsersService({
     idOf,
     actedOn,
 
+    /** The user as the audit trail keeps them (get_user's wire form), read in `tx`; null for none. */
+    async snapshot(userId: string, tx: Tx) {
+      const user = await users.findById(userId, tx);
+      return user && toUserResponse(user);
+    },
+
     /** A group's members by username, and how many it has (the groups feature checks the group). */
     async inGroup(groupId: string, page: number, pageSize: number) {
       const [members, total] = await Promise.all([
