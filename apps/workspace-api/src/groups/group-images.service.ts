@@ -7,6 +7,7 @@ import {
   ImageNotInGroupError,
 } from '../errors';
 import type { ImageRow, ImagesRepository } from '../images';
+import { groupSnapshot } from './group-response';
 import type { GroupsRepository } from './groups.repository';
 
 export interface GroupImageTarget {
@@ -22,6 +23,7 @@ export function createGroupImagesService({
   groups: GroupsRepository;
   images: ImagesRepository;
 }) {
+  const snapshot = groupSnapshot(groups);
   async function requireGroup(groupId: string): Promise<string> {
     const group = await groups.find(toUuid(groupId));
     if (!group) throw new GroupNotFoundError(`group_id ${groupId}`);
@@ -42,7 +44,7 @@ export function createGroupImagesService({
     groupId: string,
     audit: AuditRecorder | null | undefined,
     change: (tx: Tx) => Promise<void>,
-  ) => recordedUpdate(groups.transaction, audit, (tx) => groups.snapshot(tx, groupId), change);
+  ) => recordedUpdate(groups.transaction, audit, (tx) => snapshot(tx, groupId), change);
 
   return {
     async list(groupId: string): Promise<ImageRow[]> {

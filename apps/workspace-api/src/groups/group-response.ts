@@ -1,5 +1,6 @@
 import { toTimestamp, toWireId } from '@platform/schemas';
-import type { GroupRow } from './groups.repository';
+import type { Tx } from '../db';
+import type { GroupRow, GroupsRepository } from './groups.repository';
 import type { GroupResponse } from './groups.schemas';
 
 export function toGroupResponse(group: GroupRow): GroupResponse {
@@ -25,3 +26,10 @@ export function toGroupSnapshot(group: GroupRow, images: readonly { id: string; 
     images: images.map((image) => ({ image_id: toWireId(image.id), name: image.name })),
   };
 }
+
+/** Reads a group as its audit events keep it (toGroupSnapshot) in `tx`; null for none. */
+export const groupSnapshot =
+  (groups: Pick<GroupsRepository, 'withImages'>) => async (tx: Tx, id: string) => {
+    const group = await groups.withImages(tx, id);
+    return group && toGroupSnapshot(group, group.images);
+  };

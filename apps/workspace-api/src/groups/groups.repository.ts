@@ -1,5 +1,4 @@
 import { qualified, runStatement, type AuditedTransaction, type Database, type Tx } from '../db';
-import { toGroupSnapshot } from './group-response';
 import type { Group } from '../generated/prisma/client';
 
 export type GroupRow = Group;
@@ -26,8 +25,8 @@ export function createGroupsRepository(database: Database) {
     /** With `audit`, the API write's event commits or rolls back with the work. */
     transaction,
 
-    /** The group as its audit events keep it (toGroupSnapshot), read in `tx`; null for none. */
-    async snapshot(tx: Tx, id: string) {
+    /** The group and its Allowed Workspaces' ids and names, read in `tx` (its audit snapshot). */
+    async withImages(tx: Tx, id: string) {
       const group = await tx.group.findUnique({
         where: { id },
         include: {
@@ -38,13 +37,7 @@ export function createGroupsRepository(database: Database) {
           },
         },
       });
-      return (
-        group &&
-        toGroupSnapshot(
-          group,
-          group.images.map(({ image }) => image),
-        )
-      );
+      return group && { ...group, images: group.images.map(({ image }) => image) };
     },
 
     find: (id: string): Promise<GroupRow | null> => prisma.group.findUnique({ where: { id } }),

@@ -9,6 +9,7 @@ import {
 } from '../errors';
 import type { KeyGrant } from '../api-keys';
 import { assertMayChangeMembers, assertMayChangePermissions } from './group-grants';
+import { groupSnapshot } from './group-response';
 import type { GroupRow, GroupsRepository } from './groups.repository';
 import type { CreateGroupInput, GetUsersGroupBody, UpdateGroupInput } from './groups.schemas';
 import type { UserRow } from '../users';
@@ -37,6 +38,7 @@ export function createGroupsService({
   groups: GroupsRepository;
   members: GroupMembers;
 }) {
+  const snapshot = groupSnapshot(groups);
   const rethrowTaken = (name: string) => (error: unknown) => {
     throw isUniqueViolation(error) ? new GroupNameTakenError(name) : error;
   };
@@ -50,7 +52,7 @@ export function createGroupsService({
   /** The group locked, as its audit event keeps it (the change locks it again: a no-op). */
   const lockedSnapshot = (groupId: string) => async (tx: Tx) => {
     await lock(tx, groupId);
-    return groups.snapshot(tx, toUuid(groupId));
+    return snapshot(tx, toUuid(groupId));
   };
 
   async function find(groupId: string): Promise<GroupRow> {
@@ -84,7 +86,7 @@ export function createGroupsService({
       };
       return recordedChange(groups.transaction, audit, {
         change: (tx) => groups.create(fields, tx),
-        after: (tx, group) => groups.snapshot(tx, group.id),
+        after: (tx, group) => snapshot(tx, group.id),
       }).catch(rethrowTaken(name));
     },
 
@@ -115,7 +117,7 @@ export function createGroupsService({
             permissions: input.permissions,
           });
         },
-        after: (tx, group) => groups.snapshot(tx, group.id),
+        after: (tx, group) => snapshot(tx, group.id),
       }).catch(rethrowTaken(name ?? ''));
     },
 
