@@ -1,4 +1,4 @@
-import type { Database, Tx } from '../db';
+import type { AuditRecorder, Database, Tx } from '../db';
 import { cacheChannels, HEARTBEAT_MS } from './api-key-cache';
 import { createApiKeysRepository } from './api-keys.repository';
 
@@ -10,8 +10,11 @@ export interface ApiKeyFenceOptions {
 }
 
 export interface ApiKeyFence {
-  /** Runs `change` in a transaction and returns once every listening cache has dropped what it changed. */
-  change<T>(change: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Runs `change` in a transaction and returns once every listening cache has dropped what it
+   * changed; `audit` is told whether the transaction committed.
+   */
+  change<T>(change: (tx: Tx) => Promise<T>, options?: { audit?: AuditRecorder | null }): Promise<T>;
 }
 
 /**
@@ -27,7 +30,7 @@ export function createApiKeyFence(options: ApiKeyFenceOptions): ApiKeyFence {
   const keys = createApiKeysRepository(options.database);
 
   return {
-    async change(change) {
+    async change(change, { audit } = {}) {
       const acked = new Map<string, Set<number>>();
       let wake: () => void = () => undefined;
       const session = options.database.listenConnection({
@@ -40,10 +43,13 @@ export function createApiKeyFence(options: ApiKeyFenceOptions): ApiKeyFence {
       await session.connect();
       try {
         await session.listen(channels.ack);
-        const { result, mark } = await options.database.transaction(async (tx) => {
-          const mark = await keys.listenersOf(tx, channels.applicationName);
-          return { result: await change(tx), mark };
-        });
+        const { result, mark } = await options.database.transaction(
+          async (tx) => {
+            const mark = await keys.listenersOf(tx, channels.applicationName);
+            return { result: await change(tx), mark };
+          },
+          { audit },
+        );
         const pending = () => mark.listeners.filter((pid) => !acked.get(mark.txid)?.has(pid));
         const deadline = Date.now() + timeoutMs;
         while (pending().length > 0 && Date.now() < deadline) {

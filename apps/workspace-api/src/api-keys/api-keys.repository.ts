@@ -1,4 +1,4 @@
-import { qualified, runStatement, type Database, type Tx } from '../db';
+import { qualified, runStatement, type AuditedTransaction, type Database, type Tx } from '../db';
 import type { ApiKey } from '../generated/prisma/client';
 
 export type ApiKeyRow = ApiKey;
@@ -25,13 +25,18 @@ export function createApiKeysRepository(database: Database) {
              updated_at AS "updatedAt"
            FROM ${qualified(schema, 'api_key')} WHERE key = $1`,
   };
+  const transaction: AuditedTransaction = (work, options) => database.transaction(work, options);
   return {
+    /** With `audit`, the API write's event commits or rolls back with the work. */
+    transaction,
+
     async findByKey(key: string): Promise<ApiKeyRow | null> {
       const [row] = await runStatement<ApiKeyRow>(database, { ...byKey, values: [key] });
       return row ?? null;
     },
 
-    find: (where: { id: string } | { key: string }) => prisma.apiKey.findUnique({ where }),
+    find: (where: { id: string } | { key: string }, tx?: Tx) =>
+      (tx ?? prisma).apiKey.findUnique({ where }),
 
     create: (data: NewApiKeyRow, tx?: Tx) => (tx ?? prisma).apiKey.create({ data }),
 

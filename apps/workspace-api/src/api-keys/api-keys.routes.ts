@@ -22,7 +22,7 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService 
   app.post(
     '/create_api_key',
     {
-      config: { permission: 'api_keys.modify', audit: 'api_key' },
+      config: { permission: 'api_keys.modify', audit: 'api_key', auditInChange: true },
       schema: {
         tags,
         security,
@@ -41,6 +41,7 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService 
       const issued = await apiKeys.issue(
         { name, permissions, readOnly, expiresAt },
         request.apiKey,
+        request.audit,
       );
       return { api_key: toApiKeyResponse(issued.apiKey), api_key_secret: issued.secret };
     },
@@ -63,7 +64,7 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService 
   app.post(
     '/revoke_api_key',
     {
-      config: { permission: 'api_keys.modify', audit: 'api_key' },
+      config: { permission: 'api_keys.modify', audit: 'api_key', auditInChange: true },
       schema: {
         tags,
         security,
@@ -75,7 +76,7 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService 
     },
     async (request) => {
       if (!request.apiKey) throw new CredentialsMissingError();
-      await apiKeys.revoke({ id: toUuid(request.body.api_key_id) }, request.apiKey);
+      await apiKeys.revoke({ id: toUuid(request.body.api_key_id) }, request.apiKey, request.audit);
       return {};
     },
   );

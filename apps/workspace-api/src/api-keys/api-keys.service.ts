@@ -8,10 +8,11 @@ import {
   CredentialsInvalidError,
   ForbiddenError,
 } from '../errors';
-import type { Tx } from '../db';
+import { recordedChange, recordedUpdate, type AuditRecorder, type Tx } from '../db';
 import type { ApiKeyCache } from './api-key-cache';
 import type { ApiKeyFence } from './api-key-fence';
 import type { ApiKeyRow, ApiKeysRepository } from './api-keys.repository';
+import { toApiKeyResponse } from './api-keys.schemas';
 import type { Credentials } from './credentials';
 import {
   grantProblems,
@@ -63,8 +64,13 @@ export function createApiKeysService({ keys, cache, fence }: ApiKeysDeps) {
     /**
      * Refuses an expiry already past (API and CLI alike): such a key could never be used. Issued
      * by another key (`grantor`; the CLI has none), the new key may not outrank or outlive it.
+     * With `audit`, the API's event is written in the key's transaction.
      */
-    async issue(input: NewApiKey, grantor?: Grantor): Promise<IssuedApiKey> {
+    async issue(
+      input: NewApiKey,
+      grantor?: Grantor,
+      audit?: AuditRecorder | null,
+    ): Promise<IssuedApiKey> {
       if (input.expiresAt && input.expiresAt.getTime() <= Date.now())
         throw new ApiKeyExpiryPastError(input.expiresAt.toISOString());
       const problems = grantor
@@ -79,7 +85,11 @@ export function createApiKeysService({ keys, cache, fence }: ApiKeysDeps) {
         throw withFieldErrors(new ForbiddenError(detail), problems);
       }
       const { secret, data } = newKey(input);
-      return { apiKey: await keys.create(data), secret };
+      const apiKey = await recordedChange(keys.transaction, audit, {
+        change: (tx) => keys.create(data, tx),
+        after: (_tx, key) => toApiKeyResponse(key),
+      });
+      return { apiKey, secret };
     },
 
     /**
@@ -105,11 +115,13 @@ export function createApiKeysService({ keys, cache, fence }: ApiKeysDeps) {
     /**
      * Revokes by id or by public key; revoking twice is harmless. Asked by another key
      * (`revoker`; the CLI has none), only a key holding no more than it may be revoked, so that
-     * a key manager cannot lock the administrators' keys out.
+     * a key manager cannot lock the administrators' keys out. With `audit`, the API's event is
+     * written in the revocation's transaction (a key revoked already is not changed again).
      */
     async revoke(
       idOrKey: { id: string } | { key: string },
       revoker?: KeyGrant,
+      audit?: AuditRecorder | null,
     ): Promise<ApiKeyRow> {
       const found = await keys.find(idOrKey);
       if (!found) throw new ApiKeyNotFoundError('id' in idOrKey ? idOrKey.id : idOrKey.key);
@@ -120,7 +132,13 @@ export function createApiKeysService({ keys, cache, fence }: ApiKeysDeps) {
         );
       }
       if (found.revokedAt) return found;
-      return fence ? fence.change((tx) => keys.revoke(found.id, tx)) : keys.revoke(found.id);
+      const snapshot = async (tx: Tx) => {
+        const key = await keys.find({ id: found.id }, tx);
+        return key && toApiKeyResponse(key);
+      };
+      return recordedUpdate(fence ? fence.change : keys.transaction, audit, snapshot, (tx) =>
+        keys.revoke(found.id, tx),
+      );
     },
 
     /** On a database without keys, issues the first global_admin key (once, however many replicas start). */

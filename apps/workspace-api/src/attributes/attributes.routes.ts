@@ -29,7 +29,7 @@ export const attributesRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/update_user_attributes',
     {
-      config: { permission: 'users.modify', audit: 'user_attributes' },
+      config: { permission: 'users.modify', audit: 'user_attributes', auditInChange: true },
       schema: {
         tags,
         security,
@@ -39,7 +39,7 @@ export const attributesRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => ({
-      user_attributes: await attributes.update(request.body.target_user_attributes),
+      user_attributes: await attributes.update(request.body.target_user_attributes, request.audit),
     }),
   );
 };

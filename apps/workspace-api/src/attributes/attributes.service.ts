@@ -1,5 +1,5 @@
 import { toUuid, toWireId } from '@platform/schemas';
-import { isForeignKeyViolation } from '../db';
+import { isForeignKeyViolation, recordedChange, type AuditRecorder, type Tx } from '../db';
 import { ImageNotFoundError } from '../errors';
 import type { AttributesRepository, AttributesRow } from './attributes.repository';
 import type { AttributesResponse, UpdateAttributesInput } from './attributes.schemas';
@@ -54,8 +54,14 @@ export function createAttributesService({
       return toResponse(id, await rows.find(id));
     },
 
-    /** Only the fields given change; `default_image: ""` clears the default workspace. */
-    async update(input: UpdateAttributesInput): Promise<AttributesResponse> {
+    /**
+     * Only the fields given change; `default_image: ""` clears the default workspace. With
+     * `audit`, the API's event is written in the change's transaction.
+     */
+    async update(
+      input: UpdateAttributesInput,
+      audit?: AuditRecorder | null,
+    ): Promise<AttributesResponse> {
       const { id } = await users.find({ user_id: input.user_id });
       const image = given(input.default_image);
       const data = {
@@ -70,7 +76,11 @@ export function createAttributesService({
         preferredTimezone: given(input.preferred_timezone),
       };
       // The image's existence is the foreign key's to decide; the user was just checked.
-      const row = await rows.upsert(id, data).catch((error: unknown) => {
+      const row = await recordedChange(rows.transaction, audit, {
+        before: async (tx: Tx) => toResponse(id, await rows.find(id, tx)),
+        change: (tx) => rows.upsert(id, data, tx),
+        after: (_tx, changed) => toResponse(id, changed),
+      }).catch((error: unknown) => {
         if (isForeignKeyViolation(error)) {
           throw new ImageNotFoundError(`image_id ${input.default_image}`);
         }

@@ -6,7 +6,7 @@ import { type FileMappingsRepository, toFileMappingResponse } from '../file-mapp
 import {
   type createGroupImagesService,
   type createGroupsService,
-  toGroupResponse,
+  toGroupSnapshot,
 } from '../groups';
 import { type ImagesService, toImageResponse } from '../images';
 import { type createRegistryService, toRegistryResponse } from '../registry';
@@ -58,11 +58,9 @@ export function auditTargetKinds(s: AuditSources): TargetKinds {
     },
     user_attributes: byId('user_id', (id) => s.attributes.get({ user_id: id })),
     // With its Allowed Workspaces, which add_images_group and remove_images_group change.
-    group: byId('group_id', async (id) => {
-      const group = toGroupResponse(await s.groups.find(id));
-      const allowed = await s.groupImages.list(id);
-      return { ...group, images: allowed.map((i) => ({ image_id: toWireId(i.id), name: i.name })) };
-    }),
+    group: byId('group_id', async (id) =>
+      toGroupSnapshot(await s.groups.find(id), await s.groupImages.list(id)),
+    ),
     image: byId('image_id', async (id) => toImageResponse(await s.images.find(id))),
     agent: byId('agent_id', async (id) => {
       const agent = (await s.agents.list()).find(sameId(id));

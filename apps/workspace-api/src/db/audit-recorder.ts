@@ -65,3 +65,48 @@ export async function runRecorded<R>(
     if (!tx || result === null) audit?.settle(result !== null);
   }
 }
+
+/** A transaction runner that tells `audit` whether it committed: `database.transaction` or one built on it. */
+export type AuditedTransaction = <T>(
+  work: (tx: Tx) => Promise<T>,
+  options?: { audit?: AuditRecorder | null },
+) => Promise<T>;
+
+/** One change and how its target reads, inside the change's transaction, for its event. */
+export interface RecordedChange<R> {
+  /** The target before the change; none for a creation. */
+  before?: (tx: Tx) => Promise<object | null>;
+  change: (tx: Tx) => Promise<R>;
+  /** The target after the change (`result` names it); none for a deletion. */
+  after?: (tx: Tx, result: R) => Promise<object | null> | object | null;
+}
+
+/**
+ * Makes a change in one transaction (`transact`) that, with a recorder, also reads the target
+ * before and after it and records the event: the change and its event commit or roll back
+ * together. The services' one way to record an API write with its change.
+ */
+export function recordedChange<R>(
+  transact: AuditedTransaction,
+  audit: AuditRecorder | null | undefined,
+  { before, change, after }: RecordedChange<R>,
+): Promise<R> {
+  return transact(
+    async (tx) => {
+      const was = audit && before ? await before(tx) : null;
+      const result = await change(tx);
+      if (audit)
+        await audit.recordIn(tx, { before: was, after: (await after?.(tx, result)) ?? null });
+      return result;
+    },
+    { audit },
+  );
+}
+
+/** recordedChange of a target there before and after, read the same way (`snapshot`) both times. */
+export const recordedUpdate = <R>(
+  transact: AuditedTransaction,
+  audit: AuditRecorder | null | undefined,
+  snapshot: (tx: Tx) => Promise<object | null>,
+  change: (tx: Tx) => Promise<R>,
+): Promise<R> => recordedChange(transact, audit, { before: snapshot, change, after: snapshot });

@@ -10,7 +10,10 @@ export {
 export {
   EVENT_PARAMS,
   NO_EVENT,
+  recordedChange,
+  recordedUpdate,
   runRecorded,
+  type AuditedTransaction,
   type AuditRecorder,
   type AuditSnapshots,
   type EventInsertSql,

@@ -30,7 +30,7 @@ export const groupImagesRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/add_images_group',
     {
-      config: { permission: 'groups.modify', audit: 'group' },
+      config: { permission: 'groups.modify', audit: 'group', auditInChange: true },
       schema: {
         tags,
         security,
@@ -40,10 +40,13 @@ export const groupImagesRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      await groupImages.add({
-        groupId: request.body.target_group.group_id,
-        imageId: request.body.target_image.image_id,
-      });
+      await groupImages.add(
+        {
+          groupId: request.body.target_group.group_id,
+          imageId: request.body.target_image.image_id,
+        },
+        request.audit,
+      );
       return {};
     },
   );
@@ -51,7 +54,7 @@ export const groupImagesRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/remove_images_group',
     {
-      config: { permission: 'groups.modify', audit: 'group' },
+      config: { permission: 'groups.modify', audit: 'group', auditInChange: true },
       schema: {
         tags,
         security,
@@ -61,10 +64,13 @@ export const groupImagesRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      await groupImages.remove({
-        groupId: request.body.target_group.group_id,
-        imageId: request.body.target_image.image_id,
-      });
+      await groupImages.remove(
+        {
+          groupId: request.body.target_group.group_id,
+          imageId: request.body.target_image.image_id,
+        },
+        request.audit,
+      );
       return {};
     },
   );

@@ -1,5 +1,5 @@
 import { toUuid } from '@platform/schemas';
-import { isUniqueViolation } from '../db';
+import { isUniqueViolation, recordedUpdate, type AuditRecorder, type Tx } from '../db';
 import {
   GroupNotFoundError,
   ImageAlreadyInGroupError,
@@ -7,6 +7,7 @@ import {
   ImageNotInGroupError,
 } from '../errors';
 import type { ImageRow, ImagesRepository } from '../images';
+import { groupSnapshot } from './group-response';
 import type { GroupsRepository } from './groups.repository';
 
 export interface GroupImageTarget {
@@ -22,6 +23,7 @@ export function createGroupImagesService({
   groups: GroupsRepository;
   images: ImagesRepository;
 }) {
+  const snapshot = groupSnapshot(groups);
   async function requireGroup(groupId: string): Promise<string> {
     const group = await groups.find(toUuid(groupId));
     if (!group) throw new GroupNotFoundError(`group_id ${groupId}`);
@@ -37,22 +39,36 @@ export function createGroupImagesService({
     return { groupId: group, imageId: toUuid(imageId) };
   }
 
+  /** A change to the group's list, with its event: the group (and its list) before and after. */
+  const changeList = (
+    groupId: string,
+    audit: AuditRecorder | null | undefined,
+    change: (tx: Tx) => Promise<void>,
+  ) => recordedUpdate(groups.transaction, audit, (tx) => snapshot(tx, groupId), change);
+
   return {
     async list(groupId: string): Promise<ImageRow[]> {
       return images.among(await groups.imageIdsOf(await requireGroup(groupId)));
     },
 
-    /** The primary key decides races: of two concurrent adds, one wins and one gets 409. */
-    async add(target: GroupImageTarget): Promise<void> {
-      const ids = await requireBoth(target);
-      await groups.addImage(ids.groupId, ids.imageId).catch((error: unknown) => {
-        throw isUniqueViolation(error) ? new ImageAlreadyInGroupError() : error;
-      });
+    /**
+     * The primary key decides races: of two concurrent adds, one wins and one gets 409. With
+     * `audit` (here and in remove), the API's event is written in the change's transaction.
+     */
+    async add(target: GroupImageTarget, audit?: AuditRecorder | null): Promise<void> {
+      const { groupId, imageId } = await requireBoth(target);
+      await changeList(groupId, audit, (tx) => groups.addImage(groupId, imageId, tx)).catch(
+        (error: unknown) => {
+          throw isUniqueViolation(error) ? new ImageAlreadyInGroupError() : error;
+        },
+      );
     },
 
-    async remove(target: GroupImageTarget): Promise<void> {
-      const ids = await requireBoth(target);
-      if (!(await groups.removeImage(ids.groupId, ids.imageId))) throw new ImageNotInGroupError();
+    async remove(target: GroupImageTarget, audit?: AuditRecorder | null): Promise<void> {
+      const { groupId, imageId } = await requireBoth(target);
+      await changeList(groupId, audit, async (tx) => {
+        if (!(await groups.removeImage(groupId, imageId, tx))) throw new ImageNotInGroupError();
+      });
     },
   };
 }

@@ -1,5 +1,6 @@
 import { toTimestamp, toWireId } from '@platform/schemas';
-import type { GroupRow } from './groups.repository';
+import type { Tx } from '../db';
+import type { GroupRow, GroupsRepository } from './groups.repository';
 import type { GroupResponse } from './groups.schemas';
 
 export function toGroupResponse(group: GroupRow): GroupResponse {
@@ -14,3 +15,21 @@ export function toGroupResponse(group: GroupRow): GroupResponse {
     created: toTimestamp(group.createdAt),
   };
 }
+
+/**
+ * A group as its audit events keep it: its wire form with its Allowed Workspaces (by id and
+ * name), which add_images_group and remove_images_group change.
+ */
+export function toGroupSnapshot(group: GroupRow, images: readonly { id: string; name: string }[]) {
+  return {
+    ...toGroupResponse(group),
+    images: images.map((image) => ({ image_id: toWireId(image.id), name: image.name })),
+  };
+}
+
+/** Reads a group as its audit events keep it (toGroupSnapshot) in `tx`; null for none. */
+export const groupSnapshot =
+  (groups: Pick<GroupsRepository, 'withImages'>) => async (tx: Tx, id: string) => {
+    const group = await groups.withImages(tx, id);
+    return group && toGroupSnapshot(group, group.images);
+  };

@@ -1,4 +1,4 @@
-import { qualified, runStatement, type Database, type Tx } from '../db';
+import { qualified, runStatement, type AuditedTransaction, type Database, type Tx } from '../db';
 import type { Group } from '../generated/prisma/client';
 
 export type GroupRow = Group;
@@ -20,8 +20,25 @@ export interface GroupFields {
  */
 export function createGroupsRepository(database: Database) {
   const { prisma, schema } = database;
+  const transaction: AuditedTransaction = (work, options) => database.transaction(work, options);
   return {
-    transaction: <T>(work: (tx: Tx) => Promise<T>) => database.transaction(work),
+    /** With `audit`, the API write's event commits or rolls back with the work. */
+    transaction,
+
+    /** The group and its Allowed Workspaces' ids and names, read in `tx` (its audit snapshot). */
+    async withImages(tx: Tx, id: string) {
+      const group = await tx.group.findUnique({
+        where: { id },
+        include: {
+          images: {
+            select: { image: { select: { id: true, name: true } } },
+            // As get_images_group lists them.
+            orderBy: [{ image: { friendlyName: 'asc' } }, { imageId: 'asc' }],
+          },
+        },
+      });
+      return group && { ...group, images: group.images.map(({ image }) => image) };
+    },
 
     find: (id: string): Promise<GroupRow | null> => prisma.group.findUnique({ where: { id } }),
 
@@ -31,8 +48,8 @@ export function createGroupsRepository(database: Database) {
     /** Every group by name, inside `tx` (the settings apply). */
     listByName: (tx: Tx): Promise<GroupRow[]> => tx.group.findMany({ orderBy: { name: 'asc' } }),
 
-    create: (fields: GroupFields & { name: string }): Promise<GroupRow> =>
-      prisma.group.create({ data: fields }),
+    create: (fields: GroupFields & { name: string }, tx?: Tx): Promise<GroupRow> =>
+      (tx ?? prisma).group.create({ data: fields }),
 
     /**
      * Locks the group's row until `tx` ends. New memberships and list entries need a key-share
@@ -65,8 +82,8 @@ export function createGroupsRepository(database: Database) {
     },
 
     /** False when the user was not a member. */
-    removeMember: async (userId: string, groupId: string) =>
-      (await prisma.userGroup.deleteMany({ where: { userId, groupId } })).count > 0,
+    removeMember: async (userId: string, groupId: string, tx?: Tx) =>
+      (await (tx ?? prisma).userGroup.deleteMany({ where: { userId, groupId } })).count > 0,
 
     /** The user's groups, each with whether its Allowed Workspaces hold `imageId`. */
     async ofUser(userId: string, imageId: string, tx?: Tx) {
@@ -135,13 +152,13 @@ export function createGroupsRepository(database: Database) {
         orderBy: [{ priority: 'asc' }, { name: 'asc' }],
       }),
 
-    addImage: async (groupId: string, imageId: string) => {
-      await prisma.groupImage.create({ data: { groupId, imageId } });
+    addImage: async (groupId: string, imageId: string, tx?: Tx) => {
+      await (tx ?? prisma).groupImage.create({ data: { groupId, imageId } });
     },
 
     /** False when the workspace was not on the list. */
-    removeImage: async (groupId: string, imageId: string) =>
-      (await prisma.groupImage.deleteMany({ where: { groupId, imageId } })).count > 0,
+    removeImage: async (groupId: string, imageId: string, tx?: Tx) =>
+      (await (tx ?? prisma).groupImage.deleteMany({ where: { groupId, imageId } })).count > 0,
   };
 }
 export type GroupsRepository = ReturnType<typeof createGroupsRepository>;

@@ -24,7 +24,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox<{ groups: GroupsService }> 
   app.post(
     '/create_group',
     {
-      config: { permission: 'groups.create', audit: 'group' },
+      config: { permission: 'groups.create', audit: 'group', auditInChange: true },
       schema: {
         tags,
         security,
@@ -35,7 +35,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox<{ groups: GroupsService }> 
     },
     async (request) => ({
       group: toGroupResponse(
-        await groups.create(request.body.target_group, request.apiKey ?? undefined),
+        await groups.create(request.body.target_group, request.apiKey ?? undefined, request.audit),
       ),
     }),
   );
@@ -74,7 +74,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox<{ groups: GroupsService }> 
   app.post(
     '/update_group',
     {
-      config: { permission: 'groups.modify', audit: 'group' },
+      config: { permission: 'groups.modify', audit: 'group', auditInChange: true },
       schema: {
         tags,
         security,
@@ -88,7 +88,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox<{ groups: GroupsService }> 
     },
     async (request) => ({
       group: toGroupResponse(
-        await groups.update(request.body.target_group, request.apiKey ?? undefined),
+        await groups.update(request.body.target_group, request.apiKey ?? undefined, request.audit),
       ),
     }),
   );
@@ -96,7 +96,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox<{ groups: GroupsService }> 
   app.post(
     '/delete_group',
     {
-      config: { permission: 'groups.delete', audit: 'group' },
+      config: { permission: 'groups.delete', audit: 'group', auditInChange: true },
       schema: {
         tags,
         security,
@@ -110,6 +110,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox<{ groups: GroupsService }> 
         request.body.target_group.group_id,
         request.body.force ?? false,
         request.apiKey ?? undefined,
+        request.audit,
       );
       return {};
     },

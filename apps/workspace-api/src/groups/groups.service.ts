@@ -1,6 +1,6 @@
 import { ValidationFailedError, withFieldErrors } from '@platform/errors';
 import { toUuid } from '@platform/schemas';
-import { isUniqueViolation } from '../db';
+import { isUniqueViolation, recordedChange, type AuditRecorder, type Tx } from '../db';
 import {
   GroupHasMembersError,
   GroupNameTakenError,
@@ -9,6 +9,7 @@ import {
 } from '../errors';
 import type { KeyGrant } from '../api-keys';
 import { assertMayChangeMembers, assertMayChangePermissions } from './group-grants';
+import { groupSnapshot } from './group-response';
 import type { GroupRow, GroupsRepository } from './groups.repository';
 import type { CreateGroupInput, GetUsersGroupBody, UpdateGroupInput } from './groups.schemas';
 import type { UserRow } from '../users';
@@ -37,6 +38,7 @@ export function createGroupsService({
   groups: GroupsRepository;
   members: GroupMembers;
 }) {
+  const snapshot = groupSnapshot(groups);
   const rethrowTaken = (name: string) => (error: unknown) => {
     throw isUniqueViolation(error) ? new GroupNameTakenError(name) : error;
   };
@@ -46,6 +48,12 @@ export function createGroupsService({
     if (!group) throw new GroupNotFoundError(`group_id ${groupId}`);
     return group;
   }
+
+  /** The group locked, as its audit event keeps it (the change locks it again: a no-op). */
+  const lockedSnapshot = (groupId: string) => async (tx: Tx) => {
+    await lock(tx, groupId);
+    return snapshot(tx, toUuid(groupId));
+  };
 
   async function find(groupId: string): Promise<GroupRow> {
     const group = await groups.find(toUuid(groupId));
@@ -58,29 +66,43 @@ export function createGroupsService({
 
     list: (): Promise<GroupRow[]> => groups.list(),
 
-    /** `grantor`, the caller's key or person, must hold the permissions the group grants. */
-    async create(input: CreateGroupInput, grantor?: KeyGrant): Promise<GroupRow> {
+    /**
+     * `grantor`, the caller's key or person, must hold the permissions the group grants. With
+     * `audit` (here and below), the API's event is written in the change's transaction.
+     */
+    async create(
+      input: CreateGroupInput,
+      grantor?: KeyGrant,
+      audit?: AuditRecorder | null,
+    ): Promise<GroupRow> {
       const name = checkName(input.name);
       assertMayChangePermissions(grantor, [], input.permissions);
-      return groups
-        .create({
-          name,
-          description: input.description,
-          priority: input.priority,
-          maxKasmsPerUser: input.max_kasms_per_user,
-          permissions: input.permissions,
-        })
-        .catch(rethrowTaken(name));
+      const fields = {
+        name,
+        description: input.description,
+        priority: input.priority,
+        maxKasmsPerUser: input.max_kasms_per_user,
+        permissions: input.permissions,
+      };
+      return recordedChange(groups.transaction, audit, {
+        change: (tx) => groups.create(fields, tx),
+        after: (tx, group) => snapshot(tx, group.id),
+      }).catch(rethrowTaken(name));
     },
 
     /**
      * Only the fields present change. System groups keep their names (clients know them by it).
      * Permissions granted or taken away must be held by `grantor`.
      */
-    async update(input: UpdateGroupInput, grantor?: KeyGrant): Promise<GroupRow> {
+    async update(
+      input: UpdateGroupInput,
+      grantor?: KeyGrant,
+      audit?: AuditRecorder | null,
+    ): Promise<GroupRow> {
       const name = input.name === undefined ? undefined : checkName(input.name);
-      return groups
-        .transaction(async (tx) => {
+      return recordedChange(groups.transaction, audit, {
+        before: lockedSnapshot(input.group_id),
+        change: async (tx) => {
           const group = await lock(tx, input.group_id);
           assertMayChangePermissions(grantor, group.permissions, input.permissions);
           if (group.isSystem && name !== undefined && name !== group.name) {
@@ -94,23 +116,32 @@ export function createGroupsService({
             maxKasmsPerUser: input.max_kasms_per_user ?? undefined,
             permissions: input.permissions,
           });
-        })
-        .catch(rethrowTaken(name ?? ''));
+        },
+        after: (tx, group) => snapshot(tx, group.id),
+      }).catch(rethrowTaken(name ?? ''));
     },
 
     /**
      * Refuses system groups always, groups with members unless forced, and groups granting
      * permissions `grantor` lacks (deleting one takes them from its members, as removing them would).
      */
-    async remove(groupId: string, force: boolean, grantor?: KeyGrant): Promise<void> {
-      await groups.transaction(async (tx) => {
-        const group = await lock(tx, groupId);
-        assertMayChangeMembers(grantor, group);
-        if (group.isSystem)
-          throw new SystemGroupError(`The system group "${group.name}" cannot be deleted`);
-        const count = await groups.countMembers(toUuid(groupId), tx);
-        if (count > 0 && !force) throw new GroupHasMembersError(String(count));
-        await groups.remove(tx, toUuid(groupId));
+    async remove(
+      groupId: string,
+      force: boolean,
+      grantor?: KeyGrant,
+      audit?: AuditRecorder | null,
+    ): Promise<void> {
+      await recordedChange(groups.transaction, audit, {
+        before: lockedSnapshot(groupId),
+        change: async (tx) => {
+          const group = await lock(tx, groupId);
+          assertMayChangeMembers(grantor, group);
+          if (group.isSystem)
+            throw new SystemGroupError(`The system group "${group.name}" cannot be deleted`);
+          const count = await groups.countMembers(toUuid(groupId), tx);
+          if (count > 0 && !force) throw new GroupHasMembersError(String(count));
+          await groups.remove(tx, toUuid(groupId));
+        },
       });
     },
 

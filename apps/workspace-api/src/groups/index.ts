@@ -1,6 +1,6 @@
 // The groups feature's public face: what other features may use of it.
 export { groupImagesRoutes } from './group-images.routes';
-export { toGroupResponse } from './group-response';
+export { toGroupResponse, toGroupSnapshot } from './group-response';
 export { createGroupImagesService, type GroupImagesService } from './group-images.service';
 export { createGroupsRepository, type GroupRow, type GroupsRepository } from './groups.repository';
 export { groupsRoutes } from './groups.routes';

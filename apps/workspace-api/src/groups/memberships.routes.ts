@@ -22,7 +22,10 @@ export const membershipsRoutes: FastifyPluginAsyncTypebox<{
 }> = async (app, { memberships }) => {
   app.post(
     '/add_user_group',
-    { config: { permission: 'groups.modify', audit: 'user' }, schema: schema('Add a user to a group') },
+    {
+      config: { permission: 'groups.modify', audit: 'user', auditInChange: true },
+      schema: schema('Add a user to a group'),
+    },
     async (request) => {
       await memberships.add(
         {
@@ -30,6 +33,7 @@ export const membershipsRoutes: FastifyPluginAsyncTypebox<{
           groupId: request.body.target_group.group_id,
         },
         request.apiKey ?? undefined,
+        request.audit,
       );
       return {};
     },
@@ -38,7 +42,7 @@ export const membershipsRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/remove_user_group',
     {
-      config: { permission: 'groups.modify', audit: 'user' },
+      config: { permission: 'groups.modify', audit: 'user', auditInChange: true },
       schema: schema('Remove a user from a group (never from All Users)'),
     },
     async (request) => {
@@ -48,6 +52,7 @@ export const membershipsRoutes: FastifyPluginAsyncTypebox<{
           groupId: request.body.target_group.group_id,
         },
         request.apiKey ?? undefined,
+        request.audit,
       );
       return {};
     },

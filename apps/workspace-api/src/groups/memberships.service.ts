@@ -1,5 +1,5 @@
 import { toUuid } from '@platform/schemas';
-import { isUniqueViolation } from '../db';
+import { isUniqueViolation, recordedUpdate, type AuditRecorder, type Tx } from '../db';
 import {
   GroupNotFoundError,
   SystemMembershipError,
@@ -17,9 +17,13 @@ export interface MembershipTarget {
   groupId: string;
 }
 
-/** What memberships need of the users feature: its one resolver of `target_user`. */
+/**
+ * What memberships need of the users feature: its one resolver of `target_user`, and a user as
+ * the audit trail keeps them (a membership's event is the user's, before and after).
+ */
 export interface MemberLookup {
   find(target: TargetUser): Promise<{ id: string }>;
+  snapshot(userId: string, tx: Tx): Promise<object | null>;
 }
 
 export function createMembershipsService({
@@ -35,24 +39,36 @@ export function createMembershipsService({
     return { userId: found.id, groupId: group.id, group };
   }
 
+  /** A change to the user's memberships, with its event: the user before and after. */
+  const changeMembership = (
+    userId: string,
+    audit: AuditRecorder | null | undefined,
+    change: (tx: Tx) => Promise<void>,
+  ) => recordedUpdate(groups.transaction, audit, (tx) => users.snapshot(userId, tx), change);
+
   return {
     /**
      * A member holds the group's permissions: `grantor` must hold them to add or remove one.
-     * The primary key decides races: of two concurrent adds, one wins and one gets 409.
+     * The primary key decides races: of two concurrent adds, one wins and one gets 409. With
+     * `audit` (here and in remove), the API's event is written in the change's transaction.
      */
-    async add(target: MembershipTarget, grantor?: KeyGrant): Promise<void> {
+    async add(target: MembershipTarget, grantor?: KeyGrant, audit?: AuditRecorder | null) {
       const { userId, groupId, group } = await requireBoth(target);
       assertMayChangeMembers(grantor, group);
-      await groups.addMember(userId, groupId).catch((error: unknown) => {
-        throw isUniqueViolation(error) ? new UserAlreadyInGroupError() : error;
-      });
+      await changeMembership(userId, audit, (tx) => groups.addMember(userId, groupId, tx)).catch(
+        (error: unknown) => {
+          throw isUniqueViolation(error) ? new UserAlreadyInGroupError() : error;
+        },
+      );
     },
 
-    async remove(target: MembershipTarget, grantor?: KeyGrant): Promise<void> {
+    async remove(target: MembershipTarget, grantor?: KeyGrant, audit?: AuditRecorder | null) {
       const { userId, groupId, group } = await requireBoth(target);
       assertMayChangeMembers(grantor, group);
       if (groupId === ALL_USERS_GROUP_ID) throw new SystemMembershipError();
-      if (!(await groups.removeMember(userId, groupId))) throw new UserNotInGroupError();
+      await changeMembership(userId, audit, async (tx) => {
+        if (!(await groups.removeMember(userId, groupId, tx))) throw new UserNotInGroupError();
+      });
     },
   };
 }

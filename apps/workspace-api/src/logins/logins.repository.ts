@@ -1,11 +1,19 @@
-import type { Database, Tx } from '../db';
+import type { AuditedTransaction, Database, Tx } from '../db';
 
 /**
  * Every query of login sessions (`login_session`), one-time sign-in links (`login_link`) and the
  * addresses users signed in from (`login_address`). Whose they are is the users feature's to say.
  */
-export function createLoginsRepository({ prisma }: Database) {
+export function createLoginsRepository(database: Database) {
+  const { prisma } = database;
+  /** Runs `work` in `tx`, or in a transaction of its own. */
+  const within = (tx: Tx | undefined, work: (tx: Tx) => Promise<unknown>) =>
+    tx ? work(tx) : database.transaction(work);
+  const transaction: AuditedTransaction = (work, options) => database.transaction(work, options);
   return {
+    /** With `audit`, the API write's event commits or rolls back with the work. */
+    transaction,
+
     async createSession(userId: string, tokenHash: string, expiresAt: Date): Promise<void> {
       await prisma.loginSession.create({ data: { userId, tokenHash, expiresAt } });
     },
@@ -26,13 +34,13 @@ export function createLoginsRepository({ prisma }: Database) {
     },
 
     /** A new link for the user; the user's spent and expired links go, no use to anyone. */
-    async replaceLinks(userId: string, tokenHash: string, now: Date, expiresAt: Date) {
-      await prisma.$transaction([
-        prisma.loginLink.deleteMany({
+    async replaceLinks(userId: string, tokenHash: string, now: Date, expiresAt: Date, tx?: Tx) {
+      await within(tx, async (t) => {
+        await t.loginLink.deleteMany({
           where: { userId, OR: [{ usedAt: { not: null } }, { expiresAt: { lt: now } }] },
-        }),
-        prisma.loginLink.create({ data: { userId, tokenHash, expiresAt } }),
-      ]);
+        });
+        await t.loginLink.create({ data: { userId, tokenHash, expiresAt } });
+      });
     },
 
     /** Spends a live link in one statement, so that two concurrent uses cannot both win. */
@@ -73,11 +81,11 @@ export function createLoginsRepository({ prisma }: Database) {
     },
 
     /** Every login session and sign-in link of the user. */
-    async endAllOf(userId: string): Promise<void> {
-      await prisma.$transaction([
-        prisma.loginSession.deleteMany({ where: { userId } }),
-        prisma.loginLink.deleteMany({ where: { userId } }),
-      ]);
+    async endAllOf(userId: string, tx?: Tx): Promise<void> {
+      await within(tx, async (t) => {
+        await t.loginSession.deleteMany({ where: { userId } });
+        await t.loginLink.deleteMany({ where: { userId } });
+      });
     },
   };
 }

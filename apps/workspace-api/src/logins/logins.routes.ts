@@ -36,7 +36,7 @@ export const loginsRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
   app.post(
     '/logout_user',
     {
-      config: { permission: 'users.auth_session', audit: 'user' },
+      config: { permission: 'users.auth_session', audit: 'user', auditInChange: true },
       schema: {
         tags,
         security: API_KEY_SECURITY,
@@ -46,7 +46,7 @@ export const loginsRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
       },
     },
     async (request) => {
-      await logins.logoutUser(request.body.target_user, request.apiKey ?? undefined);
+      await logins.logoutUser(request.body.target_user, request.apiKey ?? undefined, request.audit);
       return {};
     },
   );
@@ -54,7 +54,7 @@ export const loginsRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
   app.post(
     '/get_login',
     {
-      config: { permission: 'users.auth_session', audit: 'user' },
+      config: { permission: 'users.auth_session', audit: 'user', auditInChange: true },
       schema: {
         tags,
         security: API_KEY_SECURITY,
@@ -64,7 +64,11 @@ export const loginsRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
       },
     },
     async (request) => {
-      const token = await logins.createLink(request.body.target_user, request.apiKey ?? undefined);
+      const token = await logins.createLink(
+        request.body.target_user,
+        request.apiKey ?? undefined,
+        request.audit,
+      );
       // The address the caller reached us at (X-Forwarded-* when TRUST_PROXY allows them).
       return { url: `${publicProtocol(request)}://${request.host}${loginLinkPath(token)}` };
     },

@@ -1,6 +1,7 @@
 import { hashSecret, randomSecret } from '@platform/secrets';
 import type { KeyGrant } from '../api-keys';
 import type { Config } from '../config';
+import { recordedUpdate, type AuditRecorder, type Tx } from '../db';
 import { comparePassword, hashPassword, normalizeUsername } from '../domain';
 import {
   LoginFailedError,
@@ -37,7 +38,13 @@ export interface SignedIn {
 /** What sign-ins need of the users feature. */
 export type LoginUsers = Pick<
   UsersService,
-  'find' | 'actedOn' | 'account' | 'credentialsOf' | 'recordFailedLogin' | 'recordSignIn'
+  | 'find'
+  | 'actedOn'
+  | 'account'
+  | 'credentialsOf'
+  | 'recordFailedLogin'
+  | 'recordSignIn'
+  | 'snapshot'
 >;
 
 export function createLoginsService({
@@ -55,6 +62,9 @@ export function createLoginsService({
   // Compared against for unknown users so that "no such user" and "wrong password" take as long.
   let decoy: Promise<string> | null = null;
   const decoyHash = () => (decoy ??= hashPassword(randomSecret(), config.BCRYPT_COST));
+
+  /** The user as the audit trail keeps them, read in the change's transaction. */
+  const userSnapshot = (userId: string) => (tx: Tx) => users.snapshot(userId, tx);
 
   /** A new login session for a user already checked; `address` becomes familiar. */
   async function startSession(userId: string, address: string): Promise<Login> {
@@ -116,12 +126,18 @@ export function createLoginsService({
      * get_login: a one-time sign-in token for the user, valid for LOGIN_LINK_TTL_SECONDS. The
      * link gives the user's powers: `grantor` must hold all of them.
      */
-    async createLink(target: TargetUser, grantor?: KeyGrant): Promise<string> {
+    async createLink(
+      target: TargetUser,
+      grantor?: KeyGrant,
+      audit?: AuditRecorder | null,
+    ): Promise<string> {
       const { id } = await users.actedOn(target, grantor);
       const token = randomSecret(32);
       const now = Date.now();
       const expiresAt = new Date(now + config.LOGIN_LINK_TTL_SECONDS * 1000);
-      await logins.replaceLinks(id, hashSecret(token), new Date(now), expiresAt);
+      await recordedUpdate(logins.transaction, audit, userSnapshot(id), (tx) =>
+        logins.replaceLinks(id, hashSecret(token), new Date(now), expiresAt, tx),
+      );
       return token;
     },
 
@@ -144,9 +160,15 @@ export function createLoginsService({
      * Ends every login session of the user, revokes their unused sign-in links, and ends their
      * way into their sessions (grants, connect links, WebSockets).
      */
-    async logoutUser(target: TargetUser, grantor?: KeyGrant): Promise<void> {
+    async logoutUser(
+      target: TargetUser,
+      grantor?: KeyGrant,
+      audit?: AuditRecorder | null,
+    ): Promise<void> {
       const { id } = await users.actedOn(target, grantor);
-      await logins.endAllOf(id);
+      await recordedUpdate(logins.transaction, audit, userSnapshot(id), (tx) =>
+        logins.endAllOf(id, tx),
+      );
       await onRevoked(id);
     },
   };

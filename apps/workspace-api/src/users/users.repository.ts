@@ -2,6 +2,7 @@ import {
   qualified,
   runRecorded,
   runStatement,
+  type AuditedTransaction,
   type AuditRecorder,
   type Database,
   type EventInsertSql,
@@ -61,11 +62,11 @@ export function createUsersRepository(database: Database, eventInsert: EventInse
   const statements = userStatements(schema, eventInsert);
   const rows = (statement: Statement, tx?: Tx) => runStatement<UserRow>(database, statement, tx);
   const one = async (statement: Statement, tx?: Tx) => (await rows(statement, tx))[0] ?? null;
+  const transaction: AuditedTransaction = (work, options) => database.transaction(work, options);
 
   return {
     /** With `audit`, the API write's event commits or rolls back with the work. */
-    transaction: <T>(work: (tx: Tx) => Promise<T>, audit?: AuditRecorder | null) =>
-      database.transaction(work, { audit }),
+    transaction,
 
     findById: (id: string, tx?: Tx) => one(statements.find({ id }), tx),
     findByUsername: (username: string) => one(statements.find({ username })),
@@ -84,8 +85,8 @@ export function createUsersRepository(database: Database, eventInsert: EventInse
     },
 
     /** Memberships, login sessions and history go with the row (foreign keys cascade). */
-    async remove(id: string): Promise<boolean> {
-      return (await prisma.user.deleteMany({ where: { id } })).count > 0;
+    async remove(id: string, tx?: Tx): Promise<boolean> {
+      return (await (tx ?? prisma).user.deleteMany({ where: { id } })).count > 0;
     },
 
     async page(query: UsersPageQuery): Promise<UsersPage> {

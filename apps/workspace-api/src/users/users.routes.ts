@@ -118,7 +118,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/delete_user',
     {
-      config: { permission: 'users.delete', audit: 'user' },
+      config: { permission: 'users.delete', audit: 'user', auditInChange: true },
       schema: {
         tags,
         security,
@@ -132,6 +132,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
         request.body.target_user,
         request.body.force ?? false,
         request.apiKey ?? undefined,
+        request.audit,
       );
       return {};
     },

@@ -2,7 +2,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { ValidationFailedError, withFieldErrors } from '@platform/errors';
 import { assertHoldsAll, holdsAll, type KeyGrant } from '../api-keys';
 import type { Config } from '../config';
-import { isUniqueViolation, type AuditRecorder, type Tx } from '../db';
+import { isUniqueViolation, recordedChange, type AuditRecorder, type Tx } from '../db';
 import type { TargetUser } from '../api';
 import { ALL_USERS_GROUP_ID, normalizeUsername } from '../domain';
 import { UserHasSessionsError, UserNotFoundError, UsernameTakenError } from '../errors';
@@ -121,6 +121,12 @@ export function createUsersService({
     return user;
   }
 
+  /** The user as the audit trail keeps them (get_user's wire form), read in `tx`; null for none. */
+  async function snapshot(userId: string, tx: Tx) {
+    const user = await users.findById(userId, tx);
+    return user && toUserResponse(user);
+  }
+
   /** The id `input` names, refused as `actedOn` refuses; one read fewer when nothing can be. */
   const actedOnId = async (input: TargetUser, grantor: KeyGrant | undefined) =>
     grantor && !holdsAll(grantor) ? (await actedOn(input, grantor)).id : idOf(input);
@@ -129,6 +135,8 @@ export function createUsersService({
     find,
     idOf,
     actedOn,
+
+    snapshot,
 
     /** A group's members by username, and how many it has (the groups feature checks the group). */
     async inGroup(groupId: string, page: number, pageSize: number) {
@@ -197,13 +205,16 @@ export function createUsersService({
         disabled: fields.disabled ?? false,
       };
       return users
-        .transaction(async (tx) => {
-          const id = await users.create(user, tx);
-          await memberships.addMember(id, ALL_USERS_GROUP_ID, tx);
-          const created = (await users.findById(id, tx)) as UserRow;
-          await audit?.recordIn(tx, { before: null, after: toUserResponse(created) });
-          return created;
-        }, audit)
+        .transaction(
+          async (tx) => {
+            const id = await users.create(user, tx);
+            await memberships.addMember(id, ALL_USERS_GROUP_ID, tx);
+            const created = (await users.findById(id, tx)) as UserRow;
+            await audit?.recordIn(tx, { before: null, after: toUserResponse(created) });
+            return created;
+          },
+          { audit },
+        )
         .catch(rethrowTaken(username));
     },
 
@@ -230,11 +241,14 @@ export function createUsersService({
       const user = await (
         passwordHash === undefined
           ? users.update(id, change, undefined, audit)
-          : users.transaction(async (tx) => {
-              const changed = await users.update(id, change, tx, audit);
-              if (changed) await logins.endSessionsOf(id, tx);
-              return changed;
-            }, audit)
+          : users.transaction(
+              async (tx) => {
+                const changed = await users.update(id, change, tx, audit);
+                if (changed) await logins.endSessionsOf(id, tx);
+                return changed;
+              },
+              { audit },
+            )
       ).catch(rethrowTaken(username ?? ''));
       if (!user) throw new UserNotFoundError(`user_id ${input.user_id ?? id}`);
       if (input.locked === true || input.disabled === true) await logins.endAllOf(id);
@@ -244,9 +258,15 @@ export function createUsersService({
 
     /**
      * Refuses while the user has live sessions unless forced, which destroys them first; with a
-     * `grantor`, the rule of `actedOn` applies.
+     * `grantor`, the rule of `actedOn` applies. With `audit`, the API's event is written in the
+     * deletion's transaction.
      */
-    async remove(target: TargetUser, force: boolean, grantor?: KeyGrant): Promise<void> {
+    async remove(
+      target: TargetUser,
+      force: boolean,
+      grantor?: KeyGrant,
+      audit?: AuditRecorder | null,
+    ): Promise<void> {
       const { id } = await actedOn(target, grantor);
       if ((await sessions.countLive(id)) > 0) {
         if (!force) throw new UserHasSessionsError();
@@ -254,7 +274,12 @@ export function createUsersService({
       }
       // Before the row goes: its sessions (and so what this process holds of them) go with it.
       await onRevoked(id);
-      if (!(await users.remove(id))) throw new UserNotFoundError(`user_id ${id}`);
+      await recordedChange(users.transaction, audit, {
+        before: (tx) => snapshot(id, tx),
+        change: async (tx) => {
+          if (!(await users.remove(id, tx))) throw new UserNotFoundError(`user_id ${id}`);
+        },
+      });
     },
   };
 }
