@@ -137,18 +137,24 @@ describe('toProblem', () => {
   });
 
   describe('connection errors', () => {
-    it.each(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', '57P01', '08006'])(
-      'maps a %s error to 503 UNAVAILABLE',
-      (code) => {
-        const body = toProblem(Object.assign(new Error(`connect ${code} 10.0.0.7:5432`), { code }));
-        expect(body).toMatchObject({
-          status: 503,
-          code: 'UNAVAILABLE',
-          title: 'Service Unavailable',
-        });
-        expect(body.detail).not.toContain('10.0.0.7');
-      },
-    );
+    it.each([
+      'ECONNREFUSED',
+      'ECONNRESET',
+      'ETIMEDOUT',
+      'ENOTFOUND',
+      'EPIPE',
+      '57P01',
+      '08006',
+      'P2028',
+    ])('maps a %s error to 503 UNAVAILABLE', (code) => {
+      const body = toProblem(Object.assign(new Error(`connect ${code} 10.0.0.7:5432`), { code }));
+      expect(body).toMatchObject({
+        status: 503,
+        code: 'UNAVAILABLE',
+        title: 'Service Unavailable',
+      });
+      expect(body.detail).not.toContain('10.0.0.7');
+    });
 
     it.each([
       'Connection terminated unexpectedly',

@@ -67,6 +67,7 @@ const UNAVAILABLE_CODES = new Set([
   '57P03', // cannot_connect_now
   '53300', // too_many_connections
   '57014', // query_canceled: statement_timeout, the database is too slow to answer in time
+  'P2028', // Prisma: a transaction could not start (no connection) or outlived its time
   '08000',
   '08001',
   '08003',

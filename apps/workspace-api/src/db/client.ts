@@ -29,7 +29,10 @@ export function openDatabase(config: DatabaseEnv): Database {
   return {
     ...database,
     async transaction<T>(work: (tx: Tx) => Promise<T>, options: TransactionOptions = {}) {
-      const { audit, ...prismaOptions } = options;
+      // A transaction waits for a connection as long as a single statement does (Prisma's own
+      // default is 2 s), so a write in a transaction is no quicker to give up under load.
+      const { audit, ...rest } = options;
+      const prismaOptions = { maxWait: config.DATABASE_TIMEOUT_MS, ...rest };
       if (!audit) return transaction(work, prismaOptions);
       try {
         const result = await transaction(work, prismaOptions);

@@ -1,14 +1,18 @@
 import { Type, type Static } from '@sinclair/typebox';
 
-const SESSION = 'The session, as its kasm_url names it';
-export const SessionParamsSchema = Type.Object({ kasmId: Type.String({ description: SESSION }) });
+// A kasm id is 32 hex digits or a UUID's 36 characters; longer input is refused before any lookup.
+const KasmIdSchema = Type.String({
+  maxLength: 36,
+  description: 'The session, as its kasm_url names it',
+});
+export const SessionParamsSchema = Type.Object({ kasmId: KasmIdSchema });
 export const UploadParamsSchema = Type.Object({
-  kasmId: Type.String({ description: SESSION }),
-  uploadId: Type.String({ description: 'As POST …/uploads answered it' }),
+  kasmId: KasmIdSchema,
+  uploadId: Type.String({ maxLength: 64, description: 'As POST …/uploads answered it' }),
 });
 export const DownloadParamsSchema = Type.Object({
-  kasmId: Type.String({ description: SESSION }),
-  name: Type.String({ description: 'A file name in ~/Downloads, URL-encoded' }),
+  kasmId: KasmIdSchema,
+  name: Type.String({ maxLength: 1024, description: 'A file name in ~/Downloads, URL-encoded' }),
 });
 
 export const PolicySchema = Type.Object({
@@ -34,7 +38,11 @@ export const UploadStateSchema = Type.Object({
 });
 
 export const UploadHeadersSchema = Type.Object({
-  'upload-offset': Type.Integer({ minimum: 0, description: 'Where this body starts in the file' }),
+  'upload-offset': Type.Integer({
+    minimum: 0,
+    maximum: Number.MAX_SAFE_INTEGER,
+    description: 'Where this body starts in the file',
+  }),
 });
 
 export const UploadProgressSchema = Type.Object({
