@@ -53,15 +53,16 @@ ENV NODE_ENV=production NODE_OPTIONS=--enable-source-maps
 # some 250 MB that nothing needs at run time.
 # @prisma/client ships a query compiler for every database it supports (some 60 MB); the
 # generated client loads PostgreSQL's small one only, so the others go.
-# The bundle is CommonJS: OpenTelemetry's ES module builds, type declarations and source maps
-# (some 24 of its 28 MB) are never loaded, so they go too.
+# The bundle is CommonJS: OpenTelemetry's ES module builds (most of its 28 MB) are never loaded,
+# and no package's type declarations or source maps are, so they go too.
 RUN npm ci --omit=dev --omit=optional --ignore-scripts --workspace @platform/$APP \
   && npm cache clean --force \
   && find node_modules/@prisma/client/runtime -name 'query_compiler_*' \
     ! -name 'query_compiler_small_bg.postgresql.*' -delete \
   && rm -rf node_modules/@opentelemetry/*/build/esm node_modules/@opentelemetry/*/build/esnext \
-  && find node_modules/@opentelemetry -type f \( -name '*.mjs' -o -name '*.d.ts' -o -name '*.d.mts' \
-    -o -name '*.d.cts' -o -name '*.map' \) -delete
+  && find node_modules/@opentelemetry -type f -name '*.mjs' -delete \
+  && find node_modules -type f \( -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' \
+    -o -name '*.map' \) -delete
 # The CLI finds its migrations at ../../../prisma/$APP/migrations from dist/, and the SQL
 # functions files it applies after them in the functions folder beside.
 COPY prisma/$APP/migrations prisma/$APP/migrations

@@ -20,7 +20,7 @@ export interface FuzzOptions extends CaseLimits {
   snapshot: () => Promise<unknown>;
   seed: number;
   runsPerRoute: number;
-  /** A single request taking longer than this is a hang. */
+  /** A single request taking longer than this is a hang (a minute by default: generous for a loaded machine running three suites beside a CPU hog). */
   timeoutMs?: number;
   /** What the app does to a parsed body before validating it (e.g. `null` → `{}`). */
   normalizeBody?: (body: unknown) => unknown;
@@ -106,7 +106,7 @@ export async function fuzzRoutes(
   options: FuzzOptions,
 ): Promise<RouteReport[]> {
   const reports: RouteReport[] = [];
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const timeoutMs = options.timeoutMs ?? 60_000;
   let before = await options.snapshot();
 
   for (const route of routes) {
