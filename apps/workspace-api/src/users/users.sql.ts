@@ -41,7 +41,7 @@ const utc = (column: string) =>
 /**
  * `u`'s snapshot in the audit trail, built by the statement that changes it: the wire form
  * (toUserResponse) as redact() leaves it, its password_set_date "[redacted]". It is what the
- * trail reads of a user elsewhere, so a test compares the two (users-audit.routes.test.ts).
+ * trail reads of a user elsewhere, so a test compares the two (test/audit/users-in-change.test.ts).
  */
 export function userSnapshot(schema: string, u: string): string {
   const wireId = (column: string) => `replace(${column}::text, '-', '')`;

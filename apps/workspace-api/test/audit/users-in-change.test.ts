@@ -1,6 +1,6 @@
-import { createHarness, type Harness } from '../../test/harness';
-import { userActions, VALID_PASSWORD } from '../../test/factories';
-import { redact } from '../audit';
+import { createHarness, type Harness } from '../harness';
+import { userActions, VALID_PASSWORD } from '../factories';
+import { redact } from '../../src/audit';
 
 // A user's change and its API audit event are one transaction: they commit, or roll back,
 // together. Failures are forced by triggers this file creates in its own test database.

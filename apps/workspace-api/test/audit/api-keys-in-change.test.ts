@@ -1,5 +1,5 @@
-import { describeInChange } from '../../test/audit-in-change';
-import type { Harness } from '../../test/harness';
+import { describeInChange } from './audit-in-change';
+import type { Harness } from '../harness';
 
 // create_api_key and revoke_api_key write their audit event in the key's own transaction.
 

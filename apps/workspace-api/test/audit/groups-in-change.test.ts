@@ -1,8 +1,8 @@
-import { describeInChange } from '../../test/audit-in-change';
-import { createGroup, createMember } from '../../test/group-factories';
-import type { Harness } from '../../test/harness';
-import { createImage } from '../../test/image-factories';
-import { userActions } from '../../test/factories';
+import { describeInChange } from './audit-in-change';
+import { createGroup, createMember } from '../group-factories';
+import type { Harness } from '../harness';
+import { createImage } from '../image-factories';
+import { userActions } from '../factories';
 
 // Every write of groups, their members and their Allowed Workspaces writes its audit event in
 // the change's own transaction.

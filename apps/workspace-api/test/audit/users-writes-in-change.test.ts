@@ -1,9 +1,9 @@
-import { describeInChange } from '../../test/audit-in-change';
-import { userActions, VALID_PASSWORD } from '../../test/factories';
-import type { Harness } from '../../test/harness';
+import { describeInChange } from './audit-in-change';
+import { userActions, VALID_PASSWORD } from '../factories';
+import type { Harness } from '../harness';
 
 // delete_user, logout_user, get_login and update_user_attributes write their audit event in the
-// change's own transaction (create_user and update_user: users-audit.routes.test.ts).
+// change's own transaction (create_user and update_user: users-in-change.test.ts).
 
 /** A user who has signed in once (a login session to end). */
 async function signedIn(h: Harness) {

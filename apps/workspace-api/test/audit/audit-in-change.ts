@@ -1,5 +1,5 @@
 import { toWireId } from '@platform/schemas';
-import { useHarness, type Harness } from './harness';
+import { useHarness, type Harness } from '../harness';
 
 // The proof that an API write records its success event in its own transaction (route config
 // `auditInChange`): the change and the event share a transaction, and a refused event insert
