@@ -75,7 +75,10 @@ async function main() {
     log(`Engine ${engine.host} (${engine.kind}); the ${WORKSPACE.stage} image:`);
     const images = await ensureWorkspaceImages(engine.host, { only: [WORKSPACE.stage], log });
     log(images.map((r) => `  ${r.image} ${r.action} (${r.sizeMb} MB)`).join('\n'));
-    platform = await startPlatform(engine, WORKSPACE.friendlyName);
+    platform = await startPlatform(engine, {
+      name: 'workspace-api-desktops',
+      friendlyName: WORKSPACE.friendlyName,
+    });
     const results = { startedAt, image: images, agent: platform.agent };
     /** @type {import('./lib/desktop-report.mjs').Row[]} */
     const rows = [];

@@ -10,10 +10,9 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { createBenchDatabase } from './lib/database.mjs';
-import { distOf } from './lib/paths.mjs';
-import { issueAdminKey, rssMiB, runCli, sleep, startServer } from './lib/processes.mjs';
-import { installTestWorkspace, socketPolicy } from './lib/test-workspace.mjs';
+import { startPlatform } from './lib/desktop-platform.mjs';
+import { sessionContainer } from './lib/desktop-engine.mjs';
+import { rssMiB } from './lib/processes.mjs';
 
 const require = createRequire(import.meta.url);
 const { SERVICES, buildApps } = require('../tools/services.cjs');
@@ -22,10 +21,6 @@ const { ensureTestImages, TEST_WEB_IMAGE } = require('../tools/docker-test-image
 
 const MIB = 1024 ** 2;
 const SIZE = Number(process.env.BENCH_FILE_MIB ?? 1024) * MIB;
-const PORT = 3213;
-// Sessions are served on their own origin (SESSION_PORT): the zone and /kasm/… go there.
-const SESSION_PORT = 3214;
-const ALL_USERS = '68d557ac4cac42cca9f31c7c853de0f3';
 const log = (/** @type {string} */ line) => process.stdout.write(`${line}\n`);
 
 /**
@@ -122,94 +117,28 @@ async function main() {
   const engine = await startTestEngine();
   if (!engine)
     throw new Error('No Docker engine: set DOCKER_HOST, or run as root with dockerd on PATH');
-  const db = await createBenchDatabase();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-files-'));
-  /** @type {Awaited<ReturnType<typeof startServer>> | undefined} */
-  let server;
+  /** @type {import('./lib/desktop-platform.mjs').Platform | undefined} */
+  let platform;
   /** @type {http.Server | undefined} */
   let baseline;
   /** @type {NodeJS.Timeout | undefined} */
   let sampler;
   try {
     await ensureTestImages(engine.host);
-    const env = {
-      DATABASE_URL: db.url,
-      SESSION_URL_SCHEME: 'http',
-      SESSION_PORT: String(SESSION_PORT),
-      LOG_LEVEL: 'warn',
-      ...socketPolicy([engine.host]),
-    };
-    runCli('workspace-api', ['migrate'], env);
-    const credentials = issueAdminKey(env);
-    server = await startServer({
+    platform = await startPlatform(engine, {
       name: 'workspace-api-files',
-      script: path.join(distOf('workspace-api'), 'server.js'),
-      env,
-      port: PORT,
-      // A loaded machine (other work on its 2 cores) can take a while to start the service.
-      readyTimeoutMs: 180_000,
+      testImage: { image: TEST_WEB_IMAGE, cores: 1, memory: 512 * MIB },
     });
-    const url = server.url;
-    /** @type {(operation: string, body?: object) => Promise<any>} */
-    const call = async (operation, body = {}) => {
-      const res = await fetch(`${url}/api/public/${operation}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ ...credentials, ...body }),
-      });
-      const json = await res.json();
-      if (!res.ok) throw new Error(`${operation}: ${res.status} ${JSON.stringify(json)}`);
-      return json;
-    };
-    const zone = (
-      await call('create_zone', {
-        target_zone: { name: 'bench', proxy_hostname: '127.0.0.1', proxy_port: SESSION_PORT },
-      })
-    ).zone;
-    await call('create_agent', {
-      target_agent: {
-        hostname: 'bench',
-        zone_id: zone.zone_id,
-        docker_url: engine.host,
-        cores_override: 1000,
-      },
-    });
-    const user = (
-      await call('create_user', { target_user: { username: 'bench', password: 'Bench-pass1' } })
-    ).user;
-    const imageId = await installTestWorkspace(db, {
-      image: TEST_WEB_IMAGE,
-      cores: 1,
-      memory: 512 * MIB,
-    });
-    await call('add_images_group', {
-      target_group: { group_id: ALL_USERS },
-      target_image: { image_id: imageId },
-    });
-    const { kasm_id } = await call('request_kasm', { user_id: user.user_id, image_id: imageId });
-    while ((await call('get_kasm_status', { kasm_id })).operational_status !== 'running')
-      await sleep(20);
-    const sessions = `http://127.0.0.1:${SESSION_PORT}`;
-    const link = new URL((await call('get_kasm_status', { kasm_id })).kasm_url);
-    const visit = await fetch(`${sessions}${link.pathname}${link.search}`, {
-      redirect: 'manual',
-    });
-    const cookie = (visit.headers.get('set-cookie') ?? '').split(';')[0];
-    const root = `${sessions}/kasm/${kasm_id}/_files`;
-    const [row] = await db.query(`SELECT container_id FROM workspace.kasm WHERE id = $1::uuid`, [
-      kasm_id,
-    ]);
+    const { kasmId, cookie } = await platform.launch();
+    const root = `${platform.sessionsOrigin}/kasm/${kasmId}/_files`;
+    const container = await sessionContainer(engine.host, kasmId);
     const inContainer = async (/** @type {string} */ cmd) => {
       const json = { 'content-type': 'application/json' };
-      const exec = await engineRequest(
-        engine.host,
-        'POST',
-        `/containers/${row.container_id}/exec`,
-        {
-          headers: json,
-          body: JSON.stringify({ Cmd: ['/bin/sh', '-c', cmd], AttachStdout: true }),
-        },
-      );
+      const exec = await engineRequest(engine.host, 'POST', `/containers/${container.Id}/exec`, {
+        headers: json,
+        body: JSON.stringify({ Cmd: ['/bin/sh', '-c', cmd], AttachStdout: true }),
+      });
       await engineRequest(engine.host, 'POST', `/exec/${JSON.parse(exec.body).Id}/start`, {
         headers: json,
         body: JSON.stringify({ Detach: false }),
@@ -221,7 +150,7 @@ async function main() {
     const digest = await randomFile(file, SIZE);
     baseline = await baselineServer(path.join(dir, 'baseline.bin'));
     const base = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (baseline.address()).port}/file`;
-    const pid = server.pid;
+    const pid = platform.pid;
     const rss = { idle: rssMiB(pid), peak: 0 };
     sampler = setInterval(() => {
       // The server's last moments (a zombie has no VmRSS) are no sample.
@@ -282,7 +211,7 @@ async function main() {
     );
     const resumed = JSON.parse(rest.body);
     clearInterval(sampler);
-    const after = rssMiB(server.pid);
+    const after = rssMiB(pid);
 
     const best = (/** @type {'put' | 'up' | 'get' | 'down'} */ key) =>
       Math.min(...runs.map((r) => r[key]));
@@ -300,12 +229,11 @@ async function main() {
     log(`\n${lines.join('\n')}`);
     process.exitCode =
       upRatio >= 0.8 && downRatio >= 0.8 && resumed.file?.sha256 === digest ? 0 : 1;
-    await call('destroy_kasm', { kasm_id });
+    await platform.destroy(kasmId);
   } finally {
     clearInterval(sampler);
     baseline?.close();
-    await server?.stop();
-    await db.drop();
+    await platform?.stop();
     await engine.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }

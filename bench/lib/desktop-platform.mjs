@@ -1,13 +1,15 @@
 // @ts-check
-// workspace-api as the desktops bench runs it: the built server on its own database, a Docker
-// engine registered as an agent of the machine's own size (no overrides), a zone whose sessions
-// are reached on the server itself, the service's own registry added and its Desktop workspace
-// installed from it and allowed to a user who signs in with a password.
+// workspace-api as the desktops and files benches run it: the built server on its own database,
+// a Docker engine registered as an agent of the machine's own size (no overrides), a zone whose
+// sessions are reached on the server itself, and one workspace (installed from the service's own
+// registry, or a test image's written to the database) allowed to a user who signs in with a
+// password.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createBenchDatabase } from './database.mjs';
 import { distOf, ROOT } from './paths.mjs';
 import { freePort, issueAdminKey, runCli, sleep, startServer } from './processes.mjs';
+import { installTestWorkspace } from './test-workspace.mjs';
 
 const require = createRequire(import.meta.url);
 const { socketsDirOf } = require('../../tools/services.cjs');
@@ -18,9 +20,11 @@ export const USER = { username: 'bench', password: 'Bench-pass1' };
 
 /**
  * @param {{ host: string }} engine
- * @param {string} friendlyName the workspace to install from the service's own registry
+ * @param {{ name: string, friendlyName: string } | { name: string, testImage: { image: string, cores: number, memory: number } }} options
+ *   `name` names the server's log; the workspace is `friendlyName` from the service's own
+ *   registry, or `testImage`'s (tools/docker-test-images.cjs) written to the database
  */
-export async function startPlatform(engine, friendlyName) {
+export async function startPlatform(engine, options) {
   const db = await createBenchDatabase();
   /** @type {Awaited<ReturnType<typeof startServer>> | undefined} */
   let server;
@@ -44,10 +48,12 @@ export async function startPlatform(engine, friendlyName) {
     const credentials = issueAdminKey(env);
     const port = await freePort();
     server = await startServer({
-      name: 'workspace-api-desktops',
+      name: options.name,
       script: path.join(distOf('workspace-api'), 'server.js'),
       env,
       port,
+      // A loaded machine (other work on its 2 cores) can take a while to start the service.
+      readyTimeoutMs: 180_000,
     });
     const origin = server.url;
 
@@ -67,6 +73,16 @@ export async function startPlatform(engine, friendlyName) {
       return res.json;
     };
 
+    /** The workspace `friendlyName` from the service's own registry, installed; its wire id. @param {string} friendlyName */
+    const installFromOwnRegistry = async (friendlyName) => {
+      const { registry } = await call('add_registry', { registry_url: `${origin}/registry/` });
+      const { image } = await call('install_workspace', {
+        registry_id: registry.registry_id,
+        name: friendlyName,
+      });
+      return String(image.image_id);
+    };
+
     const { zone } = await call('create_zone', {
       target_zone: { name: 'bench', proxy_hostname: '127.0.0.1', proxy_port: sessionPort },
     });
@@ -79,14 +95,13 @@ export async function startPlatform(engine, friendlyName) {
     await call('update_group', {
       target_group: { group_id: ALL_USERS, max_kasms_per_user: 1000 },
     });
-    const { registry } = await call('add_registry', { registry_url: `${origin}/registry/` });
-    const { image } = await call('install_workspace', {
-      registry_id: registry.registry_id,
-      name: friendlyName,
-    });
+    const imageId =
+      'testImage' in options
+        ? await installTestWorkspace(db, options.testImage)
+        : await installFromOwnRegistry(options.friendlyName);
     await call('add_images_group', {
       target_group: { group_id: ALL_USERS },
-      target_image: { image_id: image.image_id },
+      target_image: { image_id: imageId },
     });
 
     /** Polls get_kasm_status until the session runs. @param {string} kasmId */
@@ -106,7 +121,7 @@ export async function startPlatform(engine, friendlyName) {
       pid: Number(server.pid),
       agent,
       userId: String(user.user_id),
-      imageId: String(image.image_id),
+      imageId,
       attempt,
       call,
       untilRunning,
@@ -114,7 +129,7 @@ export async function startPlatform(engine, friendlyName) {
       async launch() {
         const { kasm_id: kasmId } = await call('request_kasm', {
           user_id: user.user_id,
-          image_id: image.image_id,
+          image_id: imageId,
         });
         const status = await untilRunning(kasmId);
         const visit = await fetch(status.kasm_url, { redirect: 'manual' });
