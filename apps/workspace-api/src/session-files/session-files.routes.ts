@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { pipeline, Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -25,18 +24,6 @@ const FileBytesSchema = Type.Unsafe<Readable>({ type: 'string', format: 'binary'
 const problems = problemResponses(400, 401, 403, 404, 409, 413, 415, 422, 502);
 // The body of a PATCH is the file's bytes: tus's type, or plain octets. Left unread here.
 const BYTES = ['application/offset+octet-stream', 'application/octet-stream'];
-
-/** Counts and digests what passes, for the download's audit event. */
-function digesting() {
-  const hash = createHash('sha256');
-  const stream = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      hash.update(chunk);
-      done(null, chunk);
-    },
-  });
-  return { stream, digest: () => hash.digest('hex') };
-}
 
 export const sessionFilesRoutes: FastifyPluginAsyncTypebox<{ files: SessionFilesService }> = async (
   app,
@@ -170,18 +157,13 @@ export const sessionFilesRoutes: FastifyPluginAsyncTypebox<{ files: SessionFiles
     },
     async (request, reply) => {
       const file = await files.openDownload(request, request.params.kasmId, request.params.name);
-      const counted = digesting();
-      counted.stream.once('end', () => void file.audit(counted.digest()));
-      return (
-        reply
-          .header('content-type', 'application/octet-stream')
-          .header('content-length', file.size)
-          .header('content-disposition', attachment(file.name))
-          .header('x-content-type-options', 'nosniff')
-          .header('cache-control', 'no-store')
-          // A failure mid-way ends the response short of its length: never a file cut silently.
-          .send(pipeline(file.body, counted.stream, () => undefined))
-      );
+      return reply
+        .header('content-type', 'application/octet-stream')
+        .header('content-length', file.size)
+        .header('content-disposition', attachment(file.name))
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'no-store')
+        .send(file.body);
     },
   );
 };

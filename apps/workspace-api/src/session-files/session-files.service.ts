@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { pipeline, Transform, type Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { toUuid, toWireId } from '@platform/schemas';
 import { requestOrigin, type AuditTrail } from '../audit';
@@ -13,7 +15,6 @@ import type { RequestAdmission } from '../session-proxy';
 import type { KasmReads } from '../sessions';
 import { listDownloads, openDownload } from './downloads';
 import { createResumableUploads, isUploadId, type SessionContainer } from './resumable-uploads';
-import type { Readable } from 'node:stream';
 
 export interface SessionFilesDeps {
   admit: RequestAdmission;
@@ -141,10 +142,27 @@ export function createSessionFilesService({
       if (!session.policy.allowDownloads)
         throw new FileTransferRefusedError('This workspace does not allow downloads');
       const file = await openDownload(session, name);
+      // The event names the digest of what was sent, once all of it was; a failure mid-way
+      // destroys the body, so the answer ends short of its length, never a file cut silently.
+      const hash = createHash('sha256');
+      const digesting = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          hash.update(chunk);
+          done(null, chunk);
+        },
+      });
+      digesting.once('end', () => {
+        const sha256 = hash.digest('hex');
+        void record(request, session, 'download_file', {
+          name: file.name,
+          size: file.size,
+          sha256,
+        });
+      });
       return {
-        ...file,
-        audit: (sha256: string) =>
-          record(request, session, 'download_file', { name: file.name, size: file.size, sha256 }),
+        name: file.name,
+        size: file.size,
+        body: pipeline(file.body, digesting, () => undefined),
       };
     },
   };
