@@ -72,7 +72,8 @@ COPY --from=build /app/apps/$APP/dist apps/$APP/dist
 USER 1000:1000
 ENTRYPOINT ["/usr/bin/tini", "--"]
 # Shell form, for $APP; exec replaces the shell, so node is tini's child and gets its signals.
-CMD exec node apps/$APP/dist/server.js
+# Node's flags for a service are tools/services.cjs's SERVICE_NODE_FLAGS (npm start and the bench use them too).
+CMD exec node --max-semi-space-size=4 apps/$APP/dist/server.js
 
 # The port each service listens on unless PORT says otherwise (its config's default). A build
 # argument cannot choose a value, but it can choose a stage: the last one starts from APP's.

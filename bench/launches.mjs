@@ -9,8 +9,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createBenchDatabase } from './lib/database.mjs';
 import { percentile } from './lib/load.mjs';
-import { distOf, RESULTS_DIR } from './lib/paths.mjs';
-import { freePort, issueAdminKey, runCli, sleep, startServer } from './lib/processes.mjs';
+import { RESULTS_DIR } from './lib/paths.mjs';
+import { freePort, issueAdminKey, runCli, sleep, startService } from './lib/processes.mjs';
 import { formatTable } from './lib/report.mjs';
 import {
   installTestWorkspace,
@@ -106,9 +106,9 @@ async function main() {
     const credentials = issueAdminKey(env);
     for (let i = 0; i < 2; i++) {
       servers.push(
-        await startServer({
+        await startService({
           name: `workspace-api-launches-${i + 1}`,
-          script: path.join(distOf('workspace-api'), 'server.js'),
+          app: 'workspace-api',
           env,
           port: await freePort(),
         }),

@@ -8,7 +8,7 @@ import { createBenchDatabase } from './lib/database.mjs';
 import { measureExtraction } from './lib/extraction.mjs';
 import { CONNECTIONS, DURATION_S, ROUNDS, measure, measurePair } from './lib/load.mjs';
 import { weeklyMessage } from './lib/messages.mjs';
-import { APPS_ROOT, BENCH_DIR, ROOT, distOf } from './lib/paths.mjs';
+import { APPS_ROOT, BENCH_DIR, ROOT } from './lib/paths.mjs';
 import {
   freePort,
   issueAdminKey,
@@ -17,6 +17,7 @@ import {
   runCli,
   sleep,
   startServer,
+  startService,
 } from './lib/processes.mjs';
 import { formatTable, writeResults } from './lib/report.mjs';
 import {
@@ -195,10 +196,7 @@ async function main() {
       /** @type {string} */ name,
       /** @type {string} */ app,
       /** @type {number} */ port,
-    ) =>
-      startServer({ name, script: path.join(distOf(app), 'server.js'), env, port }).then(
-        (s) => (servers.push(s), s),
-      );
+    ) => startService({ name, app, env, port }).then((s) => (servers.push(s), s));
     const workspace = await start('workspace-api', 'workspace-api', PORTS.workspace);
     const calendar = await start('calendar-api', 'calendar-api', PORTS.calendar);
     const baseline = await startServer({

@@ -8,8 +8,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createBenchDatabase } from './lib/database.mjs';
 import { measurePair } from './lib/load.mjs';
-import { distOf, RESULTS_DIR } from './lib/paths.mjs';
-import { issueAdminKey, runCli, sleep, startServer } from './lib/processes.mjs';
+import { RESULTS_DIR } from './lib/paths.mjs';
+import { issueAdminKey, runCli, sleep, startService } from './lib/processes.mjs';
 import { formatTable } from './lib/report.mjs';
 import {
   installTestWorkspace,
@@ -74,9 +74,9 @@ async function main() {
     };
     runCli('workspace-api', ['migrate'], env);
     const credentials = issueAdminKey(env);
-    server = await startServer({
+    server = await startService({
       name: 'workspace-api-sessions',
-      script: path.join(distOf('workspace-api'), 'server.js'),
+      app: 'workspace-api',
       env,
       port: PORT,
     });

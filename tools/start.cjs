@@ -5,7 +5,7 @@
 const { spawn, spawnSync } = require('node:child_process');
 const path = require('node:path');
 const { assertReachableAsRoot, startLocalPostgres } = require('./local-postgres.cjs');
-const { SERVICES, buildApps, serviceEnv } = require('./services.cjs');
+const { SERVICES, SERVICE_NODE_FLAGS, buildApps, serviceEnv } = require('./services.cjs');
 
 /**
  * A service with what main() learns as it starts it.
@@ -108,7 +108,13 @@ async function main() {
       process.stderr.write(setup.stderr);
       return stop(1);
     }
-    const child = spawn(process.execPath, [path.join(service.dist, 'server.js')], { env });
+    const child = spawn(
+      process.execPath,
+      [...SERVICE_NODE_FLAGS, path.join(service.dist, 'server.js')],
+      {
+        env,
+      },
+    );
     prefixed(service.name, child.stdout, process.stdout);
     prefixed(service.name, child.stderr, process.stderr);
     child.on('exit', (code) => !stopping && stop(code ?? 1));

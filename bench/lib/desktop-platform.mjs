@@ -5,10 +5,9 @@
 // registry, or a test image's written to the database) allowed to a user who signs in with a
 // password.
 import { createRequire } from 'node:module';
-import path from 'node:path';
 import { createBenchDatabase } from './database.mjs';
-import { distOf, ROOT } from './paths.mjs';
-import { freePort, issueAdminKey, runCli, sleep, startServer } from './processes.mjs';
+import { ROOT } from './paths.mjs';
+import { freePort, issueAdminKey, runCli, sleep, startService } from './processes.mjs';
 import { installTestWorkspace } from './test-workspace.mjs';
 
 const require = createRequire(import.meta.url);
@@ -26,7 +25,7 @@ export const USER = { username: 'bench', password: 'Bench-pass1' };
  */
 export async function startPlatform(engine, options) {
   const db = await createBenchDatabase();
-  /** @type {Awaited<ReturnType<typeof startServer>> | undefined} */
+  /** @type {Awaited<ReturnType<typeof startService>> | undefined} */
   let server;
   try {
     // Sessions are served on their own listener, never the console's origin.
@@ -47,9 +46,9 @@ export async function startPlatform(engine, options) {
     runCli('workspace-api', ['migrate'], env);
     const credentials = issueAdminKey(env);
     const port = await freePort();
-    server = await startServer({
+    server = await startService({
       name: options.name,
-      script: path.join(distOf('workspace-api'), 'server.js'),
+      app: 'workspace-api',
       env,
       port,
       // A loaded machine (other work on its 2 cores) can take a while to start the service.

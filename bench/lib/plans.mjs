@@ -2,13 +2,11 @@
 // proxy (pg-capture.mjs), each hot request is sent once, and every statement it executed is
 // EXPLAINed with its own parameters as a custom plan (what the first executions get) and as a
 // generic one (what a prepared statement may settle on). Only nodes that ran count.
-import path from 'node:path';
 import pg from 'pg';
 import { STATEMENTS, sameStatement } from '../baseline/statements.mjs';
 import { NEVER, planRequests } from '../plans/requests.mjs';
-import { distOf } from './paths.mjs';
 import { startCapture } from './pg-capture.mjs';
-import { sleep, startServer } from './processes.mjs';
+import { sleep, startService } from './processes.mjs';
 
 const PLANNED = /^[\s(]*(select|with|insert|update|delete)\b/i;
 const WRITES = /^\s*(insert|update|delete)\b|\b(update|insert into|delete from)\s+"?\w+"?\./i;
@@ -80,9 +78,9 @@ async function capture({ url, env, credentials, ports }, requests) {
   const started = [];
   try {
     for (const [app, port] of Object.entries(ports)) {
-      const server = await startServer({
+      const server = await startService({
         name: `${app}-api-plans`,
-        script: path.join(distOf(`${app}-api`), 'server.js'),
+        app: `${app}-api`,
         env: proxied,
         port,
       });

@@ -4,7 +4,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { distOf, RESULTS_DIR } from './paths.mjs';
+
+/** @type {typeof import('../../tools/services.cjs')} */
+const { SERVICE_NODE_FLAGS } = createRequire(import.meta.url)('../../tools/services.cjs');
 
 export const sleep = (/** @type {number} */ ms) =>
   new Promise((resolve) => setTimeout(resolve, ms));
@@ -116,6 +120,7 @@ export function rssMiB(pid) {
  * @param {string} options.name names its log file (bench/results/logs/<name>.log)
  * @param {string} options.script
  * @param {string[]} [options.args]
+ * @param {string[]} [options.nodeFlags] Node's own flags (a service's: SERVICE_NODE_FLAGS)
  * @param {NodeJS.ProcessEnv} options.env
  * @param {number} options.port
  * @param {string} [options.readyPath]
@@ -125,6 +130,7 @@ export async function startServer({
   name,
   script,
   args = [],
+  nodeFlags = [],
   env,
   port,
   readyPath = '/health/ready',
@@ -141,7 +147,7 @@ export async function startServer({
         `--cpu-prof-name=${name}.cpuprofile`,
       ]
     : [];
-  const child = spawn(process.execPath, [...profile, script, ...args], {
+  const child = spawn(process.execPath, [...nodeFlags, ...profile, script, ...args], {
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', log, log],
   });
@@ -163,4 +169,16 @@ export async function startServer({
       await Promise.race([exited, sleep(10_000)]);
     },
   };
+}
+
+/**
+ * Starts a service's built server as production runs it (its Node flags included).
+ * @param {Omit<Parameters<typeof startServer>[0], 'script' | 'nodeFlags'> & { app: string }} options
+ */
+export function startService({ app, ...options }) {
+  return startServer({
+    ...options,
+    script: path.join(distOf(app), 'server.js'),
+    nodeFlags: SERVICE_NODE_FLAGS,
+  });
 }

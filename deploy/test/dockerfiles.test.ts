@@ -135,11 +135,14 @@ describe.each(SERVICES)('Dockerfile with APP=$name', ({ name, port }) => {
     expect(check[2]).toContain(`'http://127.0.0.1:' + process.env.PORT + '/health/live'`);
   });
 
-  it('starts the server under tini, node in place of the shell so that it gets the signals', () => {
+  it("starts the server under tini, node in place of the shell so that it gets the signals, and Node's flags", () => {
     expect(execForm(last(runtime, 'ENTRYPOINT')?.text as string)).toEqual(['/usr/bin/tini', '--']);
     // Shell form, resolved with the image's ENV only: what the container's shell runs.
     expect(final.env.APP).toBe(name);
-    expect(last(runtime, 'CMD')?.text).toBe(`exec node apps/${name}/dist/server.js`);
+    // Node's own flags (tools/services.cjs's SERVICE_NODE_FLAGS: tools/test/service-node-flags.test.ts)
+    expect(last(runtime, 'CMD')?.text).toMatch(
+      new RegExp(`^exec node (--[a-z-]+=\\S+ )*apps/${name}/dist/server\\.js$`),
+    );
   });
 });
 
