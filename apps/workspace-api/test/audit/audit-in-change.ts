@@ -14,6 +14,11 @@ export interface InChangeCase {
   operation: string;
   /** The table the change writes. */
   table: string;
+  /**
+   * The statements on `table` that are the change (default every insert, update and delete):
+   * `INSERT` for a change that later work (a launch) goes on updating.
+   */
+  statements?: string;
   /** Makes what the change acts on; answers the request's body. */
   arrange: (h: Harness) => Promise<object>;
   /** What a refused event must leave as it was (read before and after the request). */
@@ -37,10 +42,10 @@ async function installTriggers(h: Harness) {
     LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$`);
 }
 
-/** Runs both proofs for every case, on one harness of the calling test file. */
-export function describeInChange(cases: InChangeCase[]) {
+/** Runs both proofs for every case, on one harness (with `env`) of the calling test file. */
+export function describeInChange(cases: InChangeCase[], env: Record<string, string> = {}) {
   let h: Harness;
-  useHarness((ready) => (h = ready));
+  useHarness((ready) => (h = ready), env);
   beforeAll(() => installTriggers(h));
   // The schema goes with the harness's database.
   let noted: string | null = null;
@@ -68,8 +73,8 @@ export function describeInChange(cases: InChangeCase[]) {
     it('writes the change and its success event in one transaction', async () => {
       const body = await c.arrange(h);
       noted = c.table;
-      await h.db.$executeRawUnsafe(`CREATE TRIGGER note AFTER INSERT OR UPDATE OR DELETE
-        ON "workspace"."${c.table}" FOR EACH STATEMENT EXECUTE FUNCTION ${SCHEMA}.note()`);
+      await h.db.$executeRawUnsafe(`CREATE TRIGGER note
+        AFTER ${c.statements ?? 'INSERT OR UPDATE OR DELETE'} ON "workspace"."${c.table}" FOR EACH STATEMENT EXECUTE FUNCTION ${SCHEMA}.note()`);
       const res = await h.call(c.operation, body);
       expect({
         status: res.statusCode,
