@@ -110,7 +110,7 @@ export async function buildFeatures(
     ...data,
     engines,
     policy,
-    reservations: () => live.kasms.reservations(),
+    reservations: (tx) => live.kasms.reservations(tx),
     hasSessions: (agentId) => live.kasms.hasLiveOn(agentId),
   });
   const settings = createSettingsService({
@@ -158,8 +158,7 @@ export async function buildFeatures(
     },
   });
   // The web page's sign-in, for the proxy's and the session files' admission.
-  const signedInUser = async (token: string) =>
-    (await logins.sessionUser(token))?.userId ?? null;
+  const signedInUser = async (token: string) => (await logins.sessionUser(token))?.userId ?? null;
   const sessionFiles = createSessionFilesService({
     admit: proxy.admission(signedInUser),
     reads: live.reads,

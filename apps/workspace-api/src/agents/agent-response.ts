@@ -1,8 +1,13 @@
 import { toTimestamp, toWireId } from '@platform/schemas';
 import type { AgentRow } from './agents.repository';
 import type { AgentResponse } from './agents.schemas';
-import type { AgentWithZone } from './agents.service';
 import { agentCapacity, agentFree, type AgentResources } from './capacity';
+
+/** An agent with its zone's name and what its live sessions reserve. */
+export type AgentWithZone = AgentRow & {
+  zone: { name: string };
+  reserved: { cores: number; memory: number };
+};
 
 /** The row with its bigint byte counts as numbers (any real memory size is far below 2^53). */
 export function agentResources(agent: AgentRow): AgentResources {

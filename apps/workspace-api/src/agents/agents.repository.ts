@@ -1,4 +1,10 @@
-import { orNullWhenMissing, qualified, type Database, type Tx } from '../db';
+import {
+  orNullWhenMissing,
+  qualified,
+  type AuditedTransaction,
+  type Database,
+  type Tx,
+} from '../db';
 import { Prisma, type Agent } from '../generated/prisma/client';
 
 export type AgentRow = Agent;
@@ -64,7 +70,11 @@ const columns = (fields: AgentFields) => ({
 export function createAgentsRepository(database: Database) {
   const { prisma, schema } = database;
   const agent = Prisma.raw(qualified(schema, 'agent'));
+  const transaction: AuditedTransaction = (work, options) => database.transaction(work, options);
   return {
+    /** With `audit`, the API write's event commits or rolls back with the work. */
+    transaction,
+
     /** Every agent by hostname (inside `tx` when given). */
     list: (tx?: Tx): Promise<AgentRow[]> => (tx ?? prisma).agent.findMany({ orderBy: BY_HOSTNAME }),
 
@@ -99,8 +109,11 @@ export function createAgentsRepository(database: Database) {
     },
 
     /** How many agents each zone has, by zone id (zones without any are absent). */
-    async countByZone(): Promise<Map<string, number>> {
-      const counts = await prisma.agent.groupBy({ by: ['zoneId'], _count: { _all: true } });
+    async countByZone(tx?: Tx): Promise<Map<string, number>> {
+      const counts = await (tx ?? prisma).agent.groupBy({
+        by: ['zoneId'],
+        _count: { _all: true },
+      });
       return new Map(counts.map((c) => [c.zoneId, c._count._all]));
     },
 

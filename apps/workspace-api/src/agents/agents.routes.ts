@@ -20,7 +20,7 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ agents: AgentsService }> 
   app.post(
     '/create_agent',
     {
-      config: { permission: 'settings.modify', audit: 'agent' },
+      config: { permission: 'settings.modify', audit: 'agent', auditInChange: true },
       schema: {
         tags,
         security,
@@ -29,7 +29,9 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ agents: AgentsService }> 
         response: { 200: AgentEnvelopeSchema, ...errorResponses(404, 409) },
       },
     },
-    async (request) => ({ agent: toAgentResponse(await agents.create(request.body.target_agent)) }),
+    async (request) => ({
+      agent: toAgentResponse(await agents.create(request.body.target_agent, request.audit)),
+    }),
   );
 
   app.post(
@@ -49,7 +51,7 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ agents: AgentsService }> 
   app.post(
     '/update_agent',
     {
-      config: { permission: 'settings.modify', audit: 'agent' },
+      config: { permission: 'settings.modify', audit: 'agent', auditInChange: true },
       schema: {
         tags,
         security,
@@ -59,13 +61,15 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ agents: AgentsService }> 
         response: { 200: AgentEnvelopeSchema, ...errorResponses(404, 409) },
       },
     },
-    async (request) => ({ agent: toAgentResponse(await agents.update(request.body.target_agent)) }),
+    async (request) => ({
+      agent: toAgentResponse(await agents.update(request.body.target_agent, request.audit)),
+    }),
   );
 
   app.post(
     '/delete_agent',
     {
-      config: { permission: 'settings.modify', audit: 'agent' },
+      config: { permission: 'settings.modify', audit: 'agent', auditInChange: true },
       schema: {
         tags,
         security,
@@ -75,7 +79,7 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ agents: AgentsService }> 
       },
     },
     async (request) => {
-      await agents.remove(request.body.target_agent.agent_id);
+      await agents.remove(request.body.target_agent.agent_id, request.audit);
       return {};
     },
   );

@@ -1,6 +1,13 @@
 import { ValidationFailedError, withFieldErrors, type FieldProblem } from '@platform/errors';
 import { toUuid } from '@platform/schemas';
-import { isForeignKeyViolation, isUniqueViolation } from '../db';
+import {
+  isForeignKeyViolation,
+  isUniqueViolation,
+  recordedChange,
+  recordedRemoval,
+  type AuditRecorder,
+  type Tx,
+} from '../db';
 import {
   checkEngineAddress,
   type EngineAddress,
@@ -19,20 +26,17 @@ import { normalizeHostname } from '../domain';
 import type { CreateAgentInput, UpdateAgentInput } from './agents.schemas';
 import type { ZonesRepository } from '../zones';
 import type { AgentFields, AgentRow, AgentsRepository } from './agents.repository';
+import { toAgentResponse, type AgentWithZone } from './agent-response';
 
-/** An agent with its zone's name and what its live sessions reserve. */
-export type AgentWithZone = AgentRow & {
-  zone: { name: string };
-  reserved: { cores: number; memory: number };
-};
+export type { AgentWithZone } from './agent-response';
 
 export interface AgentsDeps {
   agents: AgentsRepository;
   engines: Engines;
   /** Which engine addresses the operator allows (config). */
   policy: EnginePolicy;
-  /** What live sessions reserve, by agent id (the sessions feature's public face). */
-  reservations: () => Promise<Map<string, { cores: number; memory: number }>>;
+  /** What live sessions reserve, by agent id (the sessions feature's public face), in `tx` when given. */
+  reservations: (tx?: Tx) => Promise<Map<string, { cores: number; memory: number }>>;
   /** Whether sessions live on the agent, stopped ones (which reserve nothing) included. */
   hasSessions: (agentId: string) => Promise<boolean>;
   /** The agents' zones' names. */
@@ -73,10 +77,10 @@ export function createAgentsService({
     throw error;
   };
 
-  async function withReservations(rows: AgentRow[]): Promise<AgentWithZone[]> {
+  async function withReservations(rows: AgentRow[], tx?: Tx): Promise<AgentWithZone[]> {
     const [reserved, zoneNames] = await Promise.all([
-      reservations(),
-      zones.namesOf([...new Set(rows.map((row) => row.zoneId))]),
+      reservations(tx),
+      zones.namesOf([...new Set(rows.map((row) => row.zoneId))], tx),
     ]);
     return rows.map((row) => ({
       ...row,
@@ -84,7 +88,14 @@ export function createAgentsService({
       reserved: reserved.get(row.id) ?? { cores: 0, memory: 0 },
     }));
   }
-  const one = async (row: AgentRow) => (await withReservations([row]))[0];
+  const one = async (row: AgentRow, tx: Tx) => (await withReservations([row], tx))[0];
+  /** The agent as get_agents answers it, read in `tx`: its audit snapshot. */
+  const snapshot = (id: string) => async (tx: Tx) => {
+    const agent = await agents.find(id, tx);
+    return agent && toAgentResponse(await one(agent, tx));
+  };
+  const answered = (_tx: Tx, agent: AgentWithZone) => toAgentResponse(agent);
+  const notFound = (agentId: string) => new AgentNotFoundError(`agent_id ${agentId}`);
 
   /** Refuses, as a 400 naming each field, an address the policy or its TLS files do not allow. */
   async function check(address: EngineAddress): Promise<void> {
@@ -113,7 +124,11 @@ export function createAgentsService({
   return {
     list: async (): Promise<AgentWithZone[]> => withReservations(await agents.list()),
 
-    async create(input: CreateAgentInput): Promise<AgentWithZone> {
+    /**
+     * With `audit` (here and below), the API's event is written in the change's transaction;
+     * asking the engine what it offers comes before it.
+     */
+    async create(input: CreateAgentInput, audit?: AuditRecorder | null): Promise<AgentWithZone> {
       if (!input.docker_url && (input.cores === undefined || input.memory === undefined)) {
         throw withFieldErrors(new ValidationFailedError('The request is invalid'), [
           {
@@ -141,11 +156,14 @@ export function createAgentsService({
         coresOverride: input.cores_override,
         memoryOverride: input.memory_override,
       };
-      return one(await agents.create(fields).catch(rethrow(input)));
+      return recordedChange(agents.transaction, audit, {
+        change: async (tx) => one(await agents.create(fields, tx), tx),
+        after: answered,
+      }).catch(rethrow(input));
     },
 
     /** Only the fields present change; a new engine address is checked at once. */
-    async update(input: UpdateAgentInput): Promise<AgentWithZone> {
+    async update(input: UpdateAgentInput, audit?: AuditRecorder | null): Promise<AgentWithZone> {
       const id = toUuid(input.agent_id);
       const engineChange = [
         input.docker_url,
@@ -156,7 +174,7 @@ export function createAgentsService({
       let engine: AgentFields = {};
       if (engineChange) {
         const stored = await agents.find(id);
-        if (!stored) throw new AgentNotFoundError(`agent_id ${input.agent_id}`);
+        if (!stored) throw notFound(input.agent_id);
         const address = addressAfter(stored, input);
         await check(address);
         engine = { ...address, ...(await probe(address, stored.hostname)) };
@@ -172,16 +190,28 @@ export function createAgentsService({
         allocatedCores: input.allocated_cores,
         allocatedMemory: input.allocated_memory,
       };
-      const row = await agents.update(id, fields).catch(rethrow(input));
-      if (!row) throw new AgentNotFoundError(`agent_id ${input.agent_id}`);
-      return one(row);
+      return recordedChange(agents.transaction, audit, {
+        before: snapshot(id),
+        change: async (tx) => {
+          const row = await agents.update(id, fields, tx);
+          if (!row) throw notFound(input.agent_id);
+          return one(row, tx);
+        },
+        after: answered,
+      }).catch(rethrow(input));
     },
 
     /** Refused while sessions run on it: their containers would be lost track of. */
-    async remove(agentId: string): Promise<void> {
+    async remove(agentId: string, audit?: AuditRecorder | null): Promise<void> {
       const id = toUuid(agentId);
       if (await hasSessions(id)) throw new AgentHasSessionsError();
-      if (!(await agents.remove(id))) throw new AgentNotFoundError(`agent_id ${agentId}`);
+      await recordedRemoval(
+        agents.transaction,
+        audit,
+        snapshot(id),
+        (tx) => agents.remove(id, tx),
+        () => notFound(agentId),
+      );
     },
   };
 }

@@ -1,5 +1,5 @@
 // The agents feature's public face: what other features may use of it.
-export { agentResources, toAgentResponse } from './agent-response';
+export { agentResources, type AgentWithZone, toAgentResponse } from './agent-response';
 export {
   type AgentEngine,
   type AgentRow,
@@ -8,7 +8,7 @@ export {
 } from './agents.repository';
 export { agentsRoutes } from './agents.routes';
 export { AgentFields, EngineAgentFields } from './agents.schemas';
-export { type AgentWithZone, createAgentsService } from './agents.service';
+export { createAgentsService } from './agents.service';
 export {
   agentCapacity,
   type AgentResources,

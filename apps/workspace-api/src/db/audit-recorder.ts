@@ -79,6 +79,12 @@ export interface RecordedChange<R> {
   change: (tx: Tx) => Promise<R>;
   /** The target after the change (`result` names it); none for a deletion. */
   after?: (tx: Tx, result: R) => Promise<object | null> | object | null;
+  /**
+   * Whether the change changed anything (default: it did). One that did not (a conditional
+   * update another process got to first, nothing to hand over) records nothing here: its event,
+   * if any, is left to the audit plugin's after-the-outcome path.
+   */
+  changed?: (result: R) => boolean;
 }
 
 /**
@@ -89,13 +95,13 @@ export interface RecordedChange<R> {
 export function recordedChange<R>(
   transact: AuditedTransaction,
   audit: AuditRecorder | null | undefined,
-  { before, change, after }: RecordedChange<R>,
+  { before, change, after, changed }: RecordedChange<R>,
 ): Promise<R> {
   return transact(
     async (tx) => {
       const was = audit && before ? await before(tx) : null;
       const result = await change(tx);
-      if (audit)
+      if (audit && (changed?.(result) ?? true))
         await audit.recordIn(tx, { before: was, after: (await after?.(tx, result)) ?? null });
       return result;
     },
@@ -110,3 +116,21 @@ export const recordedUpdate = <R>(
   snapshot: (tx: Tx) => Promise<object | null>,
   change: (tx: Tx) => Promise<R>,
 ): Promise<R> => recordedChange(transact, audit, { before: snapshot, change, after: snapshot });
+
+/**
+ * recordedChange of a deletion: the target read before it (`snapshot`); `remove` answers
+ * whether a row went, and `missing` is thrown (nothing recorded) when none did.
+ */
+export const recordedRemoval = (
+  transact: AuditedTransaction,
+  audit: AuditRecorder | null | undefined,
+  snapshot: (tx: Tx) => Promise<object | null>,
+  remove: (tx: Tx) => Promise<boolean>,
+  missing: () => Error,
+): Promise<void> =>
+  recordedChange(transact, audit, {
+    before: snapshot,
+    change: async (tx) => {
+      if (!(await remove(tx))) throw missing();
+    },
+  });

@@ -11,6 +11,7 @@ export {
   EVENT_PARAMS,
   NO_EVENT,
   recordedChange,
+  recordedRemoval,
   recordedUpdate,
   runRecorded,
   type AuditedTransaction,

@@ -1,4 +1,4 @@
-import { orNullWhenMissing, type Database, type Tx } from '../db';
+import { orNullWhenMissing, type AuditedTransaction, type Database, type Tx } from '../db';
 import type { FileMapping } from '../generated/prisma/client';
 import { targetColumns, type MappingTarget } from './mapping-target';
 
@@ -28,8 +28,13 @@ const ORDER = [{ destination: 'asc' }, { id: 'asc' }] as const;
  * unique violation, a target that does not exist with a foreign-key violation
  * (db/database-errors.ts). Writes given a `tx` join that transaction (the settings apply).
  */
-export function createFileMappingsRepository({ prisma }: Database) {
+export function createFileMappingsRepository(database: Database) {
+  const { prisma } = database;
+  const transaction: AuditedTransaction = (work, options) => database.transaction(work, options);
   return {
+    /** With `audit`, the API write's event commits or rolls back with the work. */
+    transaction,
+
     /** Every mapping, or those of one target. */
     list: (target: MappingTarget | null = null, tx?: Tx): Promise<FileMappingRow[]> =>
       (tx ?? prisma).fileMapping.findMany({
@@ -74,8 +79,8 @@ export function createFileMappingsRepository({ prisma }: Database) {
         },
       }),
 
-    find: (id: string): Promise<FileMappingRow | null> =>
-      prisma.fileMapping.findUnique({ where: { id } }),
+    find: (id: string, tx?: Tx): Promise<FileMappingRow | null> =>
+      (tx ?? prisma).fileMapping.findUnique({ where: { id } }),
 
     create: (target: MappingTarget, fields: NewFileMapping, tx?: Tx): Promise<FileMappingRow> =>
       (tx ?? prisma).fileMapping.create({ data: { ...targetColumns(target), ...fields } }),

@@ -23,7 +23,7 @@ export const fileMappingsRoutes: FastifyPluginAsyncTypebox<{
     '/create_file_mapping',
     {
       bodyLimit,
-      config: { permission: 'settings.modify', audit: 'file_mapping' },
+      config: { permission: 'settings.modify', audit: 'file_mapping', auditInChange: true },
       schema: {
         tags,
         security,
@@ -34,7 +34,7 @@ export const fileMappingsRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => ({
       file_mapping: toFileMappingResponse(
-        await fileMappings.create(request.body.target_file_mapping),
+        await fileMappings.create(request.body.target_file_mapping, request.audit),
       ),
     }),
   );
@@ -82,7 +82,7 @@ export const fileMappingsRoutes: FastifyPluginAsyncTypebox<{
     '/update_file_mapping',
     {
       bodyLimit,
-      config: { permission: 'settings.modify', audit: 'file_mapping' },
+      config: { permission: 'settings.modify', audit: 'file_mapping', auditInChange: true },
       schema: {
         tags,
         security,
@@ -94,7 +94,7 @@ export const fileMappingsRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => ({
       file_mapping: toFileMappingResponse(
-        await fileMappings.update(request.body.target_file_mapping),
+        await fileMappings.update(request.body.target_file_mapping, request.audit),
       ),
     }),
   );
@@ -102,7 +102,7 @@ export const fileMappingsRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/delete_file_mapping',
     {
-      config: { permission: 'settings.modify', audit: 'file_mapping' },
+      config: { permission: 'settings.modify', audit: 'file_mapping', auditInChange: true },
       schema: {
         tags,
         security,
@@ -112,7 +112,7 @@ export const fileMappingsRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      await fileMappings.remove(request.body.target_file_mapping.file_mapping_id);
+      await fileMappings.remove(request.body.target_file_mapping.file_mapping_id, request.audit);
       return {};
     },
   );

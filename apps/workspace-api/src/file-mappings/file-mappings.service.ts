@@ -1,6 +1,13 @@
 import { ValidationFailedError, withFieldErrors, type FieldProblem } from '@platform/errors';
 import { toUuid } from '@platform/schemas';
-import { isForeignKeyViolation, isUniqueViolation } from '../db';
+import {
+  isForeignKeyViolation,
+  isUniqueViolation,
+  recordedChange,
+  recordedRemoval,
+  type AuditRecorder,
+  type Tx,
+} from '../db';
 import {
   FileMappingDestinationTakenError,
   FileMappingNotFoundError,
@@ -14,6 +21,7 @@ import {
   fillPage,
   MAX_LIST_PAGE_SIZE,
 } from './file-mapping-pages';
+import { toFileMappingResponse } from './file-mapping-response';
 import type { FileMappingRow, FileMappingsRepository } from './file-mappings.repository';
 import type {
   CreateFileMappingInput,
@@ -63,6 +71,13 @@ export function createFileMappingsService({
     new NOT_FOUND[target.type](`${target.type}_id ${target.id.replace(/-/g, '')}`);
   const taken = (target: MappingTarget, destination: string) =>
     new FileMappingDestinationTakenError(TARGET_NOUNS[target.type], destination);
+  const missing = (id: string) => new FileMappingNotFoundError(`file_mapping_id ${id}`);
+  /** The mapping as get_file_mapping answers it, read in `tx`: its audit snapshot. */
+  const snapshot = (id: string) => async (tx: Tx) => {
+    const row = await mappings.find(id, tx);
+    return row && toFileMappingResponse(row);
+  };
+  const answered = (_tx: Tx, row: FileMappingRow) => toFileMappingResponse(row);
 
   return {
     /** Every mapping, or those of one workspace, group or user (404 when it does not exist). */
@@ -89,12 +104,19 @@ export function createFileMappingsService({
 
     async find(fileMappingId: string): Promise<FileMappingRow> {
       const row = await mappings.find(toUuid(fileMappingId));
-      if (!row) throw new FileMappingNotFoundError(`file_mapping_id ${fileMappingId}`);
+      if (!row) throw missing(fileMappingId);
       return row;
     },
 
-    /** The target's existence and the (target, destination) uniqueness are decided by the database. */
-    async create(input: CreateFileMappingInput): Promise<FileMappingRow> {
+    /**
+     * The target's existence and the (target, destination) uniqueness are decided by the
+     * database. With `audit` (here and below), the API's event is written in the change's
+     * transaction.
+     */
+    async create(
+      input: CreateFileMappingInput,
+      audit?: AuditRecorder | null,
+    ): Promise<FileMappingRow> {
       const target = requireTarget(input, true);
       checkContent(input.content);
       const fields = {
@@ -104,15 +126,25 @@ export function createFileMappingsService({
         executable: input.executable,
         content: input.content,
       };
-      return mappings.create(target, fields).catch((error: unknown) => {
+      return recordedChange(mappings.transaction, audit, {
+        change: (tx) => mappings.create(target, fields, tx),
+        after: answered,
+      }).catch((error: unknown) => {
         if (isUniqueViolation(error)) throw taken(target, input.destination);
         if (isForeignKeyViolation(error)) throw notFound(target);
         throw error;
       });
     },
 
-    /** Only the fields present change; the target stays. */
-    async update(input: UpdateFileMappingInput): Promise<FileMappingRow> {
+    /**
+     * Only the fields present change; the target stays. The mapping is read in the change's
+     * transaction first, so that a destination its target already uses (the unique index's
+     * refusal, which ends the transaction) is named without another query.
+     */
+    async update(
+      input: UpdateFileMappingInput,
+      audit?: AuditRecorder | null,
+    ): Promise<FileMappingRow> {
       checkContent(input.content);
       const id = toUuid(input.file_mapping_id);
       const fields = {
@@ -122,19 +154,31 @@ export function createFileMappingsService({
         executable: input.executable,
         content: input.content,
       };
-      const row = await mappings.update(id, fields).catch(async (error: unknown) => {
-        const existing = isUniqueViolation(error) ? await mappings.find(id) : null;
-        throw existing
-          ? taken(rowTarget(existing), input.destination ?? existing.destination)
-          : error;
+      return recordedChange(mappings.transaction, audit, {
+        before: snapshot(id),
+        change: async (tx) => {
+          const existing = await mappings.find(id, tx);
+          if (!existing) throw missing(input.file_mapping_id);
+          const row = await mappings.update(id, fields, tx).catch((error: unknown) => {
+            if (!isUniqueViolation(error)) throw error;
+            throw taken(rowTarget(existing), input.destination ?? existing.destination);
+          });
+          if (!row) throw missing(input.file_mapping_id);
+          return row;
+        },
+        after: answered,
       });
-      if (!row) throw new FileMappingNotFoundError(`file_mapping_id ${input.file_mapping_id}`);
-      return row;
     },
 
-    async remove(fileMappingId: string): Promise<void> {
-      if (!(await mappings.remove(toUuid(fileMappingId))))
-        throw new FileMappingNotFoundError(`file_mapping_id ${fileMappingId}`);
+    async remove(fileMappingId: string, audit?: AuditRecorder | null): Promise<void> {
+      const id = toUuid(fileMappingId);
+      await recordedRemoval(
+        mappings.transaction,
+        audit,
+        snapshot(id),
+        (tx) => mappings.remove(id, tx),
+        () => missing(fileMappingId),
+      );
     },
   };
 }

@@ -1,4 +1,4 @@
-import { orNullWhenMissing, type Database, type Tx } from '../db';
+import { orNullWhenMissing, type AuditedTransaction, type Database, type Tx } from '../db';
 import type { Image, Prisma } from '../generated/prisma/client';
 
 export type ImageRow = Image;
@@ -63,8 +63,13 @@ const json = (value: object) => value as Prisma.InputJsonObject;
  * repository's to say. Settings names are unique: a taken one fails with a unique violation
  * (isUniqueViolation).
  */
-export function createImagesRepository({ prisma }: Database) {
+export function createImagesRepository(database: Database) {
+  const { prisma } = database;
+  const transaction: AuditedTransaction = (work, options) => database.transaction(work, options);
   return {
+    /** With `audit`, the API write's event commits or rolls back with the work. */
+    transaction,
+
     list: (tx?: Tx): Promise<ImageRow[]> => (tx ?? prisma).image.findMany({ orderBy: BY_NAME }),
 
     /** Every workspace by settings name, the name the settings file knows it by. */
@@ -86,8 +91,8 @@ export function createImagesRepository({ prisma }: Database) {
     },
 
     /** False when no workspace has the id. Group lists lose it through the foreign key's cascade. */
-    remove: async (id: string): Promise<boolean> =>
-      (await prisma.image.deleteMany({ where: { id } })).count > 0,
+    remove: async (id: string, tx?: Tx): Promise<boolean> =>
+      (await (tx ?? prisma).image.deleteMany({ where: { id } })).count > 0,
 
     /** The workspaces with these ids (only the enabled ones with `enabledOnly`), by name. */
     among: (ids: readonly string[], enabledOnly = false): Promise<ImageRow[]> =>
@@ -119,16 +124,16 @@ export function createImagesRepository({ prisma }: Database) {
     },
 
     /** The settings names taken that start with `prefix`. */
-    async settingsNamesFrom(prefix: string): Promise<Set<string>> {
-      const taken = await prisma.image.findMany({
+    async settingsNamesFrom(prefix: string, tx?: Tx): Promise<Set<string>> {
+      const taken = await (tx ?? prisma).image.findMany({
         where: { settingsName: { startsWith: prefix } },
         select: { settingsName: true },
       });
       return new Set(taken.map((image) => image.settingsName));
     },
 
-    create: (fields: ImageFields & { settingsName: string }): Promise<ImageRow> =>
-      prisma.image.create({
+    create: (fields: ImageFields & { settingsName: string }, tx?: Tx): Promise<ImageRow> =>
+      (tx ?? prisma).image.create({
         data: {
           ...fields,
           runConfig: json(fields.runConfig),

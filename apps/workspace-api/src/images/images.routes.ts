@@ -35,7 +35,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService }> 
   app.post(
     '/update_image',
     {
-      config: { permission: 'images.modify', audit: 'image' },
+      config: { permission: 'images.modify', audit: 'image', auditInChange: true },
       schema: {
         tags,
         security,
@@ -47,7 +47,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService }> 
     },
     async (request) => ({
       image: toImageResponse(
-        await images.update(request.body.target_image, request.apiKey ?? undefined),
+        await images.update(request.body.target_image, request.apiKey ?? undefined, request.audit),
       ),
     }),
   );
@@ -55,7 +55,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService }> 
   app.post(
     '/delete_image',
     {
-      config: { permission: 'images.modify', audit: 'image' },
+      config: { permission: 'images.modify', audit: 'image', auditInChange: true },
       schema: {
         tags,
         security,
@@ -65,7 +65,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService }> 
       },
     },
     async (request) => {
-      await images.remove(request.body.target_image.image_id);
+      await images.remove(request.body.target_image.image_id, request.audit);
       return {};
     },
   );

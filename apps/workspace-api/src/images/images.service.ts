@@ -1,8 +1,10 @@
 import { withFieldErrors } from '@platform/errors';
 import { toUuid, toWireId } from '@platform/schemas';
+import { recordedRemoval, recordedUpdate, type AuditRecorder, type Tx } from '../db';
 import { ForbiddenError, ImageNotFoundError, ProfilePathInvalidError } from '../errors';
 import { holds, type KeyGrant } from '../api-keys';
 import { decideAccess } from './access';
+import { toImageResponse } from './image-response';
 import type { ImageRow, ImagesRepository } from './images.repository';
 import type { UpdateImageInput } from './images.schemas';
 import { profilePathProblems } from './profile-path';
@@ -49,6 +51,12 @@ export function createImagesService({
   groups: ImageGrants;
 }) {
   const requireUser = async (target: TargetUser) => (await users.find(target)).id;
+  /** The workspace as get_images answers it, read in `tx`: its audit snapshot. */
+  const snapshot = (id: string) => async (tx: Tx) => {
+    const image = await images.find(id, tx);
+    return image && toImageResponse(image);
+  };
+  const notFound = (imageId: string) => new ImageNotFoundError(`image_id ${imageId}`);
 
   return {
     list: (): Promise<ImageRow[]> => images.list(),
@@ -62,9 +70,14 @@ export function createImagesService({
     /**
      * Only the fields present change. Allowing root commands or plain HTTP loosens the host's
      * guard, not just the workspace: it needs global_admin or settings.modify of `grantor`, not
-     * only images.modify (turning an allowance off needs no more).
+     * only images.modify (turning an allowance off needs no more). With `audit` (here and in
+     * remove), the API's event is written in the change's transaction.
      */
-    async update(input: UpdateImageInput, grantor?: KeyGrant): Promise<ImageRow> {
+    async update(
+      input: UpdateImageInput,
+      grantor?: KeyGrant,
+      audit?: AuditRecorder | null,
+    ): Promise<ImageRow> {
       assertMayAllow(input, grantor);
       const path = input.persistent_profile_path;
       const problems = path === undefined ? [] : profilePathProblems(path);
@@ -74,7 +87,8 @@ export function createImagesService({
           problems.map((message) => ({ field: 'target_image.persistent_profile_path', message })),
         );
       }
-      const image = await images.update(toUuid(input.image_id), {
+      const id = toUuid(input.image_id);
+      const change = {
         enabled: input.enabled,
         friendlyName: input.friendly_name?.trim(),
         cores: input.cores,
@@ -92,15 +106,24 @@ export function createImagesService({
           input.max_upload_bytes === undefined || input.max_upload_bytes === null
             ? input.max_upload_bytes
             : BigInt(input.max_upload_bytes),
+      };
+      return recordedUpdate(images.transaction, audit, snapshot(id), async (tx) => {
+        const image = await images.update(id, change, tx);
+        if (!image) throw notFound(input.image_id);
+        return image;
       });
-      if (!image) throw new ImageNotFoundError(`image_id ${input.image_id}`);
-      return image;
     },
 
     /** Group lists lose it through the foreign key's cascade. */
-    async remove(imageId: string): Promise<void> {
-      if (!(await images.remove(toUuid(imageId))))
-        throw new ImageNotFoundError(`image_id ${imageId}`);
+    async remove(imageId: string, audit?: AuditRecorder | null): Promise<void> {
+      const id = toUuid(imageId);
+      await recordedRemoval(
+        images.transaction,
+        audit,
+        snapshot(id),
+        (tx) => images.remove(id, tx),
+        () => notFound(imageId),
+      );
     },
 
     /** Exactly the workspaces the user may use: enabled, and on the list of one of their groups. */

@@ -49,7 +49,7 @@ export const profilePathRoutes: FastifyPluginAsyncTypebox<{ images: ImagesServic
   app.post(
     '/set_persistent_profile_path',
     {
-      config: { permission: 'settings.modify', audit: 'image' },
+      config: { permission: 'settings.modify', audit: 'image', auditInChange: true },
       schema: {
         tags,
         security,
@@ -59,6 +59,7 @@ export const profilePathRoutes: FastifyPluginAsyncTypebox<{ images: ImagesServic
         response: { 200: ProfilePathResponseSchema, ...errorResponses(404) },
       },
     },
-    async (request) => toProfilePath(await images.update(request.body.target_image)),
+    async (request) =>
+      toProfilePath(await images.update(request.body.target_image, undefined, request.audit)),
   );
 };

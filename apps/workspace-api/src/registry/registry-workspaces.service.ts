@@ -1,5 +1,5 @@
 import { toUuid } from '@platform/schemas';
-import { isUniqueViolation } from '../db';
+import { isUniqueViolation, recordedChange, type AuditRecorder } from '../db';
 import {
   ImageAlreadyInstalledError,
   RegistryNotFoundError,
@@ -7,7 +7,12 @@ import {
   RegistryWorkspaceNotFoundError,
   WorkspaceIncompatibleError,
 } from '../errors';
-import { firstFreeSettingsName, type ImageRow, type ImagesRepository } from '../images';
+import {
+  firstFreeSettingsName,
+  type ImageRow,
+  type ImagesRepository,
+  toImageResponse,
+} from '../images';
 import { isCompatible } from './compatibility';
 import type { ConfigNote } from '../domain';
 import { entryResourceProblems, imageFromEntry, screenEntryConfig } from './image-from-entry';
@@ -56,17 +61,21 @@ export function createRegistryWorkspacesService({
 
     /**
      * Creates an installed workspace from an entry; an incompatible one only with force. Also
-     * says which of the entry's config keys the workspace does not honour, and why.
+     * says which of the entry's config keys the workspace does not honour, and why. With
+     * `audit`, the API's event is written in the transaction that creates the workspace.
      */
-    async install({
-      registryId,
-      name,
-      force,
-    }: {
-      registryId: string;
-      name: string;
-      force: boolean;
-    }): Promise<{ image: ImageRow; ignored: ConfigNote[] }> {
+    async install(
+      {
+        registryId,
+        name,
+        force,
+      }: {
+        registryId: string;
+        name: string;
+        force: boolean;
+      },
+      audit?: AuditRecorder | null,
+    ): Promise<{ image: ImageRow; ignored: ConfigNote[] }> {
       const id = await requireRegistry(registryId);
       const row = await registries.entry(id, name);
       if (!row) throw new RegistryWorkspaceNotFoundError(name);
@@ -78,12 +87,19 @@ export function createRegistryWorkspacesService({
       const data = imageFromEntry(entry, { registryId: id, series });
       const { ignored } = screenEntryConfig(entry);
       // The settings name is picked from those taken; a concurrent install taking the same one
-      // makes the unique index refuse it, and the next attempt picks again.
+      // makes the unique index refuse it (its transaction, event included, rolls back), and the
+      // next attempt picks again in a transaction of its own.
       for (let attempt = 1; ; attempt += 1) {
-        const taken = await images.settingsNamesFrom(data.name);
-        const settingsName = firstFreeSettingsName(data.name, taken);
         try {
-          return { image: await images.create({ ...data, settingsName }), ignored };
+          const image = await recordedChange(images.transaction, audit, {
+            change: async (tx) => {
+              const taken = await images.settingsNamesFrom(data.name, tx);
+              const settingsName = firstFreeSettingsName(data.name, taken);
+              return images.create({ ...data, settingsName }, tx);
+            },
+            after: (_tx, created) => toImageResponse(created),
+          });
+          return { image, ignored };
         } catch (error) {
           if (!isUniqueViolation(error)) throw error;
           const installed = (await images.installedFrom(id)).has(name);

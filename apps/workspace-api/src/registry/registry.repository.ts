@@ -1,4 +1,4 @@
-import type { Database } from '../db';
+import type { AuditedTransaction, Database, Tx } from '../db';
 import type { Prisma, Registry } from '../generated/prisma/client';
 import { diffEntries, type EntryDiff } from './registry-diff';
 import type { WorkspaceEntry } from './registry-list';
@@ -42,9 +42,15 @@ const asEntry = (row: { name: string; data: unknown }): EntryRow => ({
  */
 export function createRegistryRepository(database: Database) {
   const { prisma } = database;
+  // Large registries change hundreds of rows; Prisma's 5 s default is too tight for that.
+  const transaction: AuditedTransaction = (work, options) =>
+    database.transaction(work, { timeout: 30_000, ...options });
   return {
-    find: (id: string): Promise<RegistryRow | null> =>
-      prisma.registry.findUnique({ where: { id }, include: WITH_COUNT }),
+    /** With `audit`, the API write's event commits or rolls back with the work. */
+    transaction,
+
+    find: (id: string, tx?: Tx): Promise<RegistryRow | null> =>
+      (tx ?? prisma).registry.findUnique({ where: { id }, include: WITH_COUNT }),
 
     exists: async (id: string): Promise<boolean> =>
       (await prisma.registry.findUnique({ where: { id }, select: { id: true } })) !== null,
@@ -73,54 +79,51 @@ export function createRegistryRepository(database: Database) {
       url: string,
       fields: RegistryFields,
       entries: WorkspaceEntry[],
+      tx?: Tx,
     ): Promise<RegistryRow> =>
-      prisma.registry.create({
+      (tx ?? prisma).registry.create({
         data: { url, ...columns(fields), entries: { createMany: { data: entries.map(entryRow) } } },
         include: WITH_COUNT,
       }),
 
-    /** Replaces the stored entries with `entries` in one transaction, and says what changed. */
-    refresh: (
+    /** Replaces the stored entries with `entries` in `tx`, and says what changed. */
+    async refresh(
+      tx: Tx,
       id: string,
       fields: RegistryFields,
       entries: WorkspaceEntry[],
-    ): Promise<EntryDiff & { registry: RegistryRow }> =>
-      database.transaction(
-        async (tx) => {
-          const before = await tx.registryEntry.findMany({
-            where: { registryId: id },
-            select: { name: true, data: true },
-          });
-          const diff = diffEntries(before, entries);
-          const byName = new Map(entries.map((entry) => [entry.name, entry]));
-          await tx.registryEntry.deleteMany({
-            where: { registryId: id, name: { in: diff.removed } },
-          });
-          const added = diff.added.map((name) => ({
-            registryId: id,
-            ...entryRow(byName.get(name) as WorkspaceEntry),
-          }));
-          await tx.registryEntry.createMany({ data: added });
-          for (const name of diff.changed) {
-            await tx.registryEntry.update({
-              where: { registryId_name: { registryId: id, name } },
-              data: { data: json(byName.get(name)) },
-            });
-          }
-          const registry = await tx.registry.update({
-            where: { id },
-            data: columns(fields),
-            include: WITH_COUNT,
-          });
-          return { registry, ...diff };
-        },
-        // Large registries change hundreds of rows; Prisma's 5 s default is too tight for that.
-        { timeout: 30_000 },
-      ),
+    ): Promise<EntryDiff & { registry: RegistryRow }> {
+      const before = await tx.registryEntry.findMany({
+        where: { registryId: id },
+        select: { name: true, data: true },
+      });
+      const diff = diffEntries(before, entries);
+      const byName = new Map(entries.map((entry) => [entry.name, entry]));
+      await tx.registryEntry.deleteMany({
+        where: { registryId: id, name: { in: diff.removed } },
+      });
+      const added = diff.added.map((name) => ({
+        registryId: id,
+        ...entryRow(byName.get(name) as WorkspaceEntry),
+      }));
+      await tx.registryEntry.createMany({ data: added });
+      for (const name of diff.changed) {
+        await tx.registryEntry.update({
+          where: { registryId_name: { registryId: id, name } },
+          data: { data: json(byName.get(name)) },
+        });
+      }
+      const registry = await tx.registry.update({
+        where: { id },
+        data: columns(fields),
+        include: WITH_COUNT,
+      });
+      return { registry, ...diff };
+    },
 
     /** False when no registry has the id. Its entries go with it (the foreign key cascades). */
-    remove: async (id: string): Promise<boolean> =>
-      (await prisma.registry.deleteMany({ where: { id } })).count > 0,
+    remove: async (id: string, tx?: Tx): Promise<boolean> =>
+      (await (tx ?? prisma).registry.deleteMany({ where: { id } })).count > 0,
 
     async entries(registryId: string): Promise<EntryRow[]> {
       const rows = await prisma.registryEntry.findMany({

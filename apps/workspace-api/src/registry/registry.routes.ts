@@ -26,7 +26,7 @@ export const registryRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/add_registry',
     {
-      config: { permission: 'registries.modify', audit: 'registry' },
+      config: { permission: 'registries.modify', audit: 'registry', auditInChange: true },
       schema: {
         tags,
         security,
@@ -37,7 +37,9 @@ export const registryRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => ({
-      registry: toRegistryResponse(await registries.add(request.body.registry_url)),
+      registry: toRegistryResponse(
+        await registries.add(request.body.registry_url, undefined, request.audit),
+      ),
     }),
   );
 
@@ -58,7 +60,7 @@ export const registryRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/refresh_registry',
     {
-      config: { permission: 'registries.modify', audit: 'registry' },
+      config: { permission: 'registries.modify', audit: 'registry', auditInChange: true },
       schema: {
         tags,
         security,
@@ -68,7 +70,11 @@ export const registryRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      const { registry, ...diff } = await registries.refresh(request.body.registry_id);
+      const { registry, ...diff } = await registries.refresh(
+        request.body.registry_id,
+        undefined,
+        request.audit,
+      );
       return { registry: toRegistryResponse(registry), ...diff };
     },
   );
@@ -76,7 +82,7 @@ export const registryRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/delete_registry',
     {
-      config: { permission: 'registries.modify', audit: 'registry' },
+      config: { permission: 'registries.modify', audit: 'registry', auditInChange: true },
       schema: {
         tags,
         security,
@@ -86,7 +92,7 @@ export const registryRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      await registries.remove(request.body.registry_id);
+      await registries.remove(request.body.registry_id, request.audit);
       return {};
     },
   );
@@ -117,7 +123,7 @@ export const registryRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/install_workspace',
     {
-      config: { permission: 'images.modify', audit: 'image' },
+      config: { permission: 'images.modify', audit: 'image', auditInChange: true },
       schema: {
         tags,
         security,
@@ -128,7 +134,10 @@ export const registryRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => {
       const { registry_id: registryId, name, force } = request.body;
-      const installed = await registryWorkspaces.install({ registryId, name, force: !!force });
+      const installed = await registryWorkspaces.install(
+        { registryId, name, force: !!force },
+        request.audit,
+      );
       return { image: toImageResponse(installed.image), ignored_config: installed.ignored };
     },
   );

@@ -1,7 +1,14 @@
 import { createOutboundFetch, createOutboundPolicy } from '@platform/outbound';
 import { toUuid } from '@platform/schemas';
 import type { Config } from '../config';
-import { isUniqueViolation } from '../db';
+import {
+  isUniqueViolation,
+  recordedChange,
+  recordedRemoval,
+  recordedUpdate,
+  type AuditRecorder,
+  type Tx,
+} from '../db';
 import {
   RegistryAlreadyAddedError,
   RegistryNotFoundError,
@@ -10,6 +17,7 @@ import {
 import type { EntryDiff } from './registry-diff';
 import type { FetchProgress } from './registry-fetch';
 import { loadRegistry, type LoadedRegistry } from './registry-load';
+import { toRegistryResponse } from './registry-response';
 import type { RegistryRepository, RegistryRow } from './registry.repository';
 import { parseRegistrySource, type RegistrySource } from './registry-source';
 
@@ -66,6 +74,12 @@ export function createRegistryService({
     return source;
   }
 
+  /** The registry as get_registries answers it, read in `tx`: its audit snapshot. */
+  const snapshot = (id: string) => async (tx: Tx) => {
+    const registry = await registries.find(id, tx);
+    return registry && toRegistryResponse(registry);
+  };
+
   async function find(registryId: string): Promise<RegistryRow> {
     const registry = await registries.find(toUuid(registryId));
     if (!registry) throw new RegistryNotFoundError(`registry_id ${registryId}`);
@@ -77,35 +91,53 @@ export function createRegistryService({
 
     list: (): Promise<RegistryRow[]> => registries.list(),
 
-    /** Fetches, validates and stores a registry; its valid entries load even when others are broken. */
-    async add(url: string, onProgress?: ProgressListener): Promise<RegistryRow> {
+    /**
+     * Fetches, validates and stores a registry; its valid entries load even when others are
+     * broken. With `audit` (here and below), the API's event is written in the change's
+     * transaction; the fetch comes before it.
+     */
+    async add(
+      url: string,
+      onProgress?: ProgressListener,
+      audit?: AuditRecorder | null,
+    ): Promise<RegistryRow> {
       const source = sourceOf(url);
       // Saves a fetch in the common case; the unique index still decides races.
       if (await registries.hasUrl(source.url)) {
         throw new RegistryAlreadyAddedError(source.url);
       }
       const loaded = await loadRegistry(source, fetchOptions(onProgress));
-      return registries
-        .create(source.url, registryFields(loaded), loaded.entries)
-        .catch((error: unknown) => {
-          throw isUniqueViolation(error) ? new RegistryAlreadyAddedError(source.url) : error;
-        });
+      return recordedChange(registries.transaction, audit, {
+        change: (tx) => registries.create(source.url, registryFields(loaded), loaded.entries, tx),
+        after: (_tx, registry) => toRegistryResponse(registry),
+      }).catch((error: unknown) => {
+        throw isUniqueViolation(error) ? new RegistryAlreadyAddedError(source.url) : error;
+      });
     },
 
     /** Fetches again and replaces the stored entries in one transaction; installed workspaces are untouched. */
     async refresh(
       registryId: string,
       onProgress?: ProgressListener,
+      audit?: AuditRecorder | null,
     ): Promise<EntryDiff & { registry: RegistryRow }> {
       const { id, url } = await find(registryId);
       const loaded = await loadRegistry(sourceOf(url), fetchOptions(onProgress));
-      return registries.refresh(id, registryFields(loaded), loaded.entries);
+      return recordedUpdate(registries.transaction, audit, snapshot(id), (tx) =>
+        registries.refresh(tx, id, registryFields(loaded), loaded.entries),
+      );
     },
 
     /** Its entries go with it; workspaces installed from it stay, with their origin cleared. */
-    async remove(registryId: string): Promise<void> {
-      if (!(await registries.remove(toUuid(registryId))))
-        throw new RegistryNotFoundError(`registry_id ${registryId}`);
+    async remove(registryId: string, audit?: AuditRecorder | null): Promise<void> {
+      const id = toUuid(registryId);
+      await recordedRemoval(
+        registries.transaction,
+        audit,
+        snapshot(id),
+        (tx) => registries.remove(id, tx),
+        () => new RegistryNotFoundError(`registry_id ${registryId}`),
+      );
     },
   };
 }

@@ -95,7 +95,8 @@ export function createKasmsRepository(database: Database) {
     insert: (tx: Tx, data: NewKasm): Promise<KasmRow> =>
       tx.kasm.create({ data: { ...data, status: 'requested' } }),
 
-    find: (id: string): Promise<KasmRow | null> => db.kasm.findUnique({ where: { id } }),
+    find: (id: string, tx?: Tx): Promise<KasmRow | null> =>
+      (tx ?? db).kasm.findUnique({ where: { id } }),
 
     /** Live sessions of users (staged sessions, with none yet, are staging's to show). */
     listLive(userId?: string): Promise<KasmRow[]> {
@@ -192,8 +193,8 @@ export function createKasmsRepository(database: Database) {
       }),
 
     /** Each staging config's unassigned sessions: running (ready to hand out) and starting. */
-    async stagedCounts(): Promise<Map<string, { running: number; starting: number }>> {
-      const rows = await db.kasm.groupBy({
+    async stagedCounts(tx?: Tx): Promise<Map<string, { running: number; starting: number }>> {
+      const rows = await (tx ?? db).kasm.groupBy({
         by: ['stagingConfigId', 'status'],
         where: { userId: null, status: live, stagingConfigId: { not: null } },
         _count: { _all: true },

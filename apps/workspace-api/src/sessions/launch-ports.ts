@@ -2,7 +2,7 @@ import type { Tracer } from '@platform/tracing';
 import type { AgentsRepository } from '../agents';
 import type { KeyGrant } from '../api-keys';
 import type { Config } from '../config';
-import type { Tx } from '../db';
+import type { AuditRecorder, Tx } from '../db';
 import type { RequestHost } from '../domain';
 import type { LaunchPlanService } from '../launch-plan';
 import type { KasmWithOwners } from './kasm-owners';
@@ -50,6 +50,8 @@ export interface LaunchStaging {
     input: { user_id: string; image_id: string; zone_id?: string | null },
     token: string,
     requestHost: RequestHost,
+    /** The API's event, written in the hand-over's transaction; nothing when none is handed over. */
+    audit?: AuditRecorder | null,
   ): Promise<KasmWithOwners | null>;
 }
 

@@ -4,12 +4,13 @@ import { toUuid, toWireId } from '@platform/schemas';
 import { hashSecret, randomSecret } from '@platform/secrets';
 import { inSpan } from '@platform/tracing';
 import type { KeyGrant } from '../api-keys';
-import type { Tx } from '../db';
+import { recordedChange, type AuditRecorder, type Tx } from '../db';
 import type { RequestHost } from '../domain';
 import { SessionLimitReachedError, UserNotFoundError } from '../errors';
 import type { LaunchPlan } from '../launch-plan';
 import { placeSession } from './agent-placement';
 import { kasmAgent, type KasmWithOwners } from './kasm-owners';
+import { toKasmResponse } from './kasm-response';
 import type { LaunchAllowances, LaunchPorts, LaunchRecords, LaunchUsers } from './launch-ports';
 import type { RequestKasmBody } from './sessions.schemas';
 
@@ -33,6 +34,9 @@ type Launch = RequestKasmBody & { image_id: string };
  * request_kasm, top to bottom: check the request, hand over a staged session if one fits, else
  * reserve a new one (the user's slot, an agent, the plan, the row, in one transaction) and start
  * the launcher on it. The answer comes before the container runs: clients poll get_kasm_status.
+ * With `audit`, the API's event is written in the transaction that reserves or hands over the
+ * session (the session after it, as that transaction has it: no read more); the launcher starts
+ * only once it committed.
  */
 export function createLaunchSession(ports: LaunchPorts) {
   const { config, users, plans, records, launcher, tracer } = ports;
@@ -41,14 +45,18 @@ export function createLaunchSession(ports: LaunchPorts) {
     input: RequestKasmBody,
     requestHost: RequestHost,
     grantor?: KeyGrant,
+    audit?: AuditRecorder | null,
   ): Promise<LaunchAnswer> {
     const launch = await validate(input, grantor);
     const token = randomSecret(32);
     // Its database work in its turn: a burst waits here, holding no connection (launch-queue.ts).
     return ports.turns.run(async () => {
-      const staged = stageable(launch) && (await ports.staging?.claim(launch, token, requestHost));
+      const staged =
+        stageable(launch) && (await ports.staging?.claim(launch, token, requestHost, audit));
       if (staged) return answer(staged, launch, token);
-      const row = await inSpan(tracer, 'launch reserve', () => reserve(launch, token, requestHost));
+      const row = await inSpan(tracer, 'launch reserve', () =>
+        reserve(launch, token, requestHost, audit),
+      );
       launcher.launch(row, {
         environment: launch.environment ?? {},
         kasmUrl: launch.kasm_url ?? undefined,
@@ -82,11 +90,20 @@ export function createLaunchSession(ports: LaunchPorts) {
   }
 
   /** Places the session and records it, in one transaction that locks the user and the one agent it goes to. */
-  function reserve(launch: Launch, token: string, requestHost: RequestHost) {
+  function reserve(
+    launch: Launch,
+    token: string,
+    requestHost: RequestHost,
+    audit: AuditRecorder | null | undefined,
+  ) {
     const userId = toUuid(launch.user_id);
     const id = randomUUID();
-    return records.transaction(
-      async (tx): Promise<KasmWithOwners> => {
+    const transact = <T>(
+      work: (tx: Tx) => Promise<T>,
+      options?: { audit?: AuditRecorder | null },
+    ) => records.transaction(work, { maxWait: 20_000, timeout: 30_000, ...options });
+    return recordedChange(transact, audit, {
+      change: async (tx): Promise<KasmWithOwners> => {
         await holdLaunchSlot(ports, tx, launch.user_id);
         const zoneId = launch.zone_id ? toUuid(launch.zone_id) : undefined;
         const { plan, agent } = await placeSession(
@@ -122,8 +139,8 @@ export function createLaunchSession(ports: LaunchPorts) {
         // Its owners as the plan found them in this transaction, the agent's engine as locked.
         return withOwners(row, plan, kasmAgent(agent, plan.agent.zone.name));
       },
-      { maxWait: 20_000, timeout: 30_000 },
-    );
+      after: (_tx, row) => toKasmResponse(row),
+    });
   }
 }
 export type LaunchSession = ReturnType<typeof createLaunchSession>;

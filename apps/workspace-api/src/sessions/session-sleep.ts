@@ -1,9 +1,11 @@
 import { chooseAgent, agentResources, type AgentsRepository } from '../agents';
 import type { Config } from '../config';
+import type { AuditRecorder } from '../db';
 import { EngineError, type Engines } from '../engines';
 import { EngineFailedError, KasmCannotResumeError, KasmNotRunningError } from '../errors';
 import type { KasmReads, KasmWithOwners } from './kasm-owners';
 import type { KasmsRepository } from './kasms.repository';
+import { recordedMove } from './session-audit';
 import { containerEndpoint } from './session-endpoint';
 import { settlePin } from './pinned-tls';
 import { waitUntilServing } from './session-ready';
@@ -33,7 +35,9 @@ async function onEngine<T>(call: Promise<T>): Promise<T> {
  * Kasm's stop, pause and resume. Stopped keeps the container and its disk and frees the
  * session's reservation on its agent; paused freezes its processes and keeps the reservation;
  * resume brings either back to running on the same agent. Each move is a conditional update from
- * the status it expects, so a destroy or the reaper elsewhere wins cleanly.
+ * the status it expects, so a destroy or the reaper elsewhere wins cleanly. With `audit`, the
+ * API's event is written in one transaction with the move that ends the operation (to stopped,
+ * paused or running), after the engine acted.
  */
 export function createSessionSleep(deps: SleepDeps) {
   const { config, kasms, reads, agents, engines, owner } = deps;
@@ -51,7 +55,7 @@ export function createSessionSleep(deps: SleepDeps) {
     return row.containerId;
   };
 
-  async function stop(row: KasmWithOwners): Promise<void> {
+  async function stop(row: KasmWithOwners, audit?: AuditRecorder | null): Promise<void> {
     if (row.status === 'stopped') return;
     if (row.status !== 'running' && row.status !== 'paused')
       throw new KasmNotRunningError(
@@ -62,21 +66,24 @@ export function createSessionSleep(deps: SleepDeps) {
     await endAccess(row.id);
     if (row.status === 'paused') await onEngine(engine.unpause(containerId));
     await onEngine(engine.stop(containerId));
-    const moved = await kasms.transition(row.id, [row.status], {
-      status: 'stopped',
-      hostPort: null,
-    });
+    const from = row.status;
+    const moved = await recordedMove(kasms, audit, row, (tx) =>
+      kasms.transition(row.id, [from], { status: 'stopped', hostPort: null }, undefined, tx),
+    );
     if (!moved) throw new KasmNotRunningError('The session changed while it was being stopped');
   }
 
-  async function pause(row: KasmWithOwners): Promise<void> {
+  async function pause(row: KasmWithOwners, audit?: AuditRecorder | null): Promise<void> {
     if (row.status === 'paused') return;
     if (row.status !== 'running')
       throw new KasmNotRunningError(`The session is ${row.status}; only a running session pauses`);
     const containerId = containerOf(row);
     await endAccess(row.id);
     await onEngine(engines.forAgent(row.agent).pause(containerId));
-    if (!(await kasms.transition(row.id, ['running'], { status: 'paused' }))) {
+    const moved = await recordedMove(kasms, audit, row, (tx) =>
+      kasms.transition(row.id, ['running'], { status: 'paused' }, undefined, tx),
+    );
+    if (!moved) {
       // Destroyed meanwhile (its container is going) or already moved on: nothing to undo here.
       throw new KasmNotRunningError('The session changed while it was being paused');
     }
@@ -125,7 +132,7 @@ export function createSessionSleep(deps: SleepDeps) {
     if (reason) throw new KasmCannotResumeError(`The session cannot resume: ${reason}`);
   }
 
-  async function startAgain(row: KasmWithOwners): Promise<void> {
+  async function startAgain(row: KasmWithOwners, audit?: AuditRecorder | null): Promise<void> {
     const engine = engines.forAgent(row.agent);
     const containerId = containerOf(row);
     const endpoint = containerEndpoint(row, 0);
@@ -142,20 +149,23 @@ export function createSessionSleep(deps: SleepDeps) {
       if ('refused' in settled) throw new KasmCannotResumeError(settled.refused);
       const now = Date.now();
       const expiresAt = now + config.SESSION_KEEPALIVE_SECONDS * 1000;
-      const moved = await kasms.transition(
-        row.id,
-        ['starting'],
-        {
-          status: 'running',
-          statusMessage: '',
-          hostPort,
-          tlsPinSha256: settled.pin,
-          lastInputAt: new Date(now),
-          expiresAt: new Date(Math.min(expiresAt, row.hardExpiresAt.getTime())),
-          leaseOwner: null,
-          leaseUntil: null,
-        },
-        owner,
+      const moved = await recordedMove(kasms, audit, row, (tx) =>
+        kasms.transition(
+          row.id,
+          ['starting'],
+          {
+            status: 'running',
+            statusMessage: '',
+            hostPort,
+            tlsPinSha256: settled.pin,
+            lastInputAt: new Date(now),
+            expiresAt: new Date(Math.min(expiresAt, row.hardExpiresAt.getTime())),
+            leaseOwner: null,
+            leaseUntil: null,
+          },
+          owner,
+          tx,
+        ),
       );
       // Our lease ran out and the reaper put the session back to stopped: its container stops too.
       if (!moved) throw new KasmCannotResumeError('The session changed while it was being resumed');
@@ -200,20 +210,28 @@ export function createSessionSleep(deps: SleepDeps) {
     );
   }
 
-  async function resume(row: KasmWithOwners): Promise<void> {
-    await wake(row);
+  async function resume(row: KasmWithOwners, audit?: AuditRecorder | null): Promise<void> {
+    await wake(row, audit);
     // The proxy's cached refusal ("the session is stopped") goes at once here; other replicas'
     // caches last a second.
     deps.endAccess(row.id);
   }
 
-  async function wake(row: KasmWithOwners): Promise<void> {
+  async function wake(row: KasmWithOwners, audit?: AuditRecorder | null): Promise<void> {
     if (row.status === 'running') return;
     if (row.status === 'paused') {
       await onEngine(engines.forAgent(row.agent).unpause(containerOf(row)));
       const now = new Date();
-      if (!(await kasms.transition(row.id, ['paused'], { status: 'running', lastInputAt: now })))
-        throw new KasmCannotResumeError('The session changed while it was being resumed');
+      const moved = await recordedMove(kasms, audit, row, (tx) =>
+        kasms.transition(
+          row.id,
+          ['paused'],
+          { status: 'running', lastInputAt: now },
+          undefined,
+          tx,
+        ),
+      );
+      if (!moved) throw new KasmCannotResumeError('The session changed while it was being resumed');
       return;
     }
     if (row.status !== 'stopped')
@@ -221,7 +239,7 @@ export function createSessionSleep(deps: SleepDeps) {
         `The session is ${row.status}; only a stopped or paused session resumes`,
       );
     await reserveAgain(row);
-    await startAgain(row);
+    await startAgain(row, audit);
   }
 
   return {

@@ -33,7 +33,7 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/request_kasm',
     {
-      config: { permission: 'users.auth_session', audit: 'session' },
+      config: { permission: 'users.auth_session', audit: 'session', auditInChange: true },
       schema: {
         tags,
         security,
@@ -43,7 +43,12 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) =>
-      launchSession(request.body, requestHostOf(request), request.apiKey ?? undefined),
+      launchSession(
+        request.body,
+        requestHostOf(request),
+        request.apiKey ?? undefined,
+        request.audit,
+      ),
   );
 
   app.post(
@@ -118,7 +123,7 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/keepalive',
     {
-      config: { permission: 'sessions.modify', audit: 'session' },
+      config: { permission: 'sessions.modify', audit: 'session', auditInChange: true },
       schema: {
         tags,
         security,
@@ -128,7 +133,7 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      const result = await sessions.keepalive(request.body.kasm_id);
+      const result = await sessions.keepalive(request.body.kasm_id, undefined, request.audit);
       return { usage_reached: result.usageReached, expiration_date: toTimestamp(result.expiresAt) };
     },
   );
@@ -170,7 +175,7 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{
     app.post(
       `/${operation}_kasm`,
       {
-        config: { permission: 'sessions.modify' },
+        config: { permission: 'sessions.modify', audit: 'session', auditInChange: true },
         schema: {
           tags,
           security,
@@ -181,7 +186,7 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{
       },
       async (request) => {
         const { kasm_id, user_id } = request.body;
-        const row = await sessions.sleepOrWake(operation, kasm_id, user_id);
+        const row = await sessions.sleepOrWake(operation, kasm_id, user_id, request.audit);
         return { kasm: toKasmResponse(row), current_time: now() };
       },
     );
@@ -211,7 +216,7 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/destroy_kasm',
     {
-      config: { permission: 'sessions.delete', audit: 'session' },
+      config: { permission: 'sessions.delete', audit: 'session', auditInChange: true },
       schema: {
         tags,
         security,
@@ -221,7 +226,7 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      await sessions.destroy(request.body.kasm_id, request.body.user_id);
+      await sessions.destroy(request.body.kasm_id, request.body.user_id, request.audit);
       return {};
     },
   );

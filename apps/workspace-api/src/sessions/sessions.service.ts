@@ -3,6 +3,7 @@ import { toUuid, toWireId } from '@platform/schemas';
 import type { AgentsRepository } from '../agents';
 import type { KeyGrant } from '../api-keys';
 import type { Config } from '../config';
+import type { AuditRecorder } from '../db';
 import type { ActingRule } from './acting-for-user';
 import { assertMayRun } from './exec-rule';
 import { EngineError, type Engines } from '../engines';
@@ -22,6 +23,7 @@ import { withToken } from './launch-session';
 import { endUserAccess } from './end-user-access';
 import { containerEndpoint } from './session-endpoint';
 import { readScreen, ScreenUnreadableError, screenJpeg } from './session-screen';
+import { recordedMove } from './session-audit';
 import { createSessionSleep } from './session-sleep';
 import type { ExecCommandBody } from './sessions.schemas';
 import type { SocketHop } from './socket-hop';
@@ -95,15 +97,19 @@ export function createSessionsService(deps: SessionsDeps) {
     );
   }
 
-  async function destroyRow(row: KasmWithOwners): Promise<void> {
-    const claimed = await kasms.transition(
-      row.id,
-      [...LIVE_STATUSES].filter((s) => s !== 'stopping'),
-      {
-        status: 'stopping',
-        leaseOwner: owner,
-        leaseUntil: new Date(Date.now() + leaseMs),
-      },
+  /**
+   * Claims the session for removal (stopping), with `audit` in one transaction with the API's
+   * event, then removes it: a claim is never undone (a sweep finishes one whose removal failed).
+   */
+  async function destroyRow(row: KasmWithOwners, audit?: AuditRecorder | null): Promise<void> {
+    const claimed = await recordedMove(kasms, audit, row, (tx) =>
+      kasms.transition(
+        row.id,
+        [...LIVE_STATUSES].filter((s) => s !== 'stopping'),
+        { status: 'stopping', leaseOwner: owner, leaseUntil: new Date(Date.now() + leaseMs) },
+        undefined,
+        tx,
+      ),
     );
     if (claimed || row.status === 'stopping') await stopClaimed(row);
   }
@@ -153,13 +159,22 @@ export function createSessionsService(deps: SessionsDeps) {
     /** The session as stored, without a new connect link (the web page polls this). */
     find: (kasmId: string, userId?: string) => load(kasmId, userId),
 
-    async keepalive(kasmId: string, userId?: string) {
+    /** With `audit` (here, in destroy and sleepOrWake), the API's event is written with the change. */
+    async keepalive(kasmId: string, userId?: string, audit?: AuditRecorder | null) {
       const row = await load(kasmId, userId);
       if (row.status !== 'running') throw new KasmNotRunningError(`The session is ${row.status}`);
       const now = Date.now();
       const wanted = now + config.SESSION_KEEPALIVE_SECONDS * 1000;
       const expiresAt = new Date(Math.min(wanted, row.hardExpiresAt.getTime()));
-      await kasms.transition(row.id, ['running'], { expiresAt, keepaliveAt: new Date(now) });
+      await recordedMove(kasms, audit, row, (tx) =>
+        kasms.transition(
+          row.id,
+          ['running'],
+          { expiresAt, keepaliveAt: new Date(now) },
+          undefined,
+          tx,
+        ),
+      );
       return { usageReached: wanted >= row.hardExpiresAt.getTime(), expiresAt };
     },
 
@@ -196,8 +211,8 @@ export function createSessionsService(deps: SessionsDeps) {
       return { ...result, row: (await reads.find(row.id)) ?? row };
     },
 
-    async destroy(kasmId: string, userId?: string): Promise<void> {
-      await destroyRow(await load(kasmId, userId));
+    async destroy(kasmId: string, userId?: string, audit?: AuditRecorder | null): Promise<void> {
+      await destroyRow(await load(kasmId, userId), audit);
     },
 
     /** stop_kasm, pause_kasm or resume_kasm; answers the session as it is afterwards. */
@@ -205,9 +220,10 @@ export function createSessionsService(deps: SessionsDeps) {
       operation: 'stop' | 'pause' | 'resume',
       kasmId: string,
       userId?: string,
+      audit?: AuditRecorder | null,
     ): Promise<KasmWithOwners> {
       const row = await load(kasmId, userId);
-      await sleep[operation](row);
+      await sleep[operation](row, audit);
       return sleep.after(row);
     },
 

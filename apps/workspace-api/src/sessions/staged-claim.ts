@@ -2,11 +2,13 @@ import { hashSecret } from '@platform/secrets';
 import { toUuid, toWireId } from '@platform/schemas';
 import type { AgentsRepository } from '../agents';
 import type { Config } from '../config';
+import { recordedChange, type Tx } from '../db';
 import { NoAgentAvailableError } from '../errors';
 import type { LaunchPlan, LaunchPlanService } from '../launch-plan';
 import type { RequestHost } from '../domain';
 import { agentOffer } from './agent-offers';
 import { kasmAgent, type KasmWithOwners } from './kasm-owners';
+import { toKasmResponse } from './kasm-response';
 import type { KasmsRepository } from './kasms.repository';
 import type { LaunchAllowances, LaunchStaging, LaunchUsers } from './launch-ports';
 import { holdLaunchSlot, withOwners } from './launch-session';
@@ -30,9 +32,14 @@ export function createStagedClaims(deps: StagedClaimDeps): LaunchStaging {
      * the user's own plan for it (access, the session's URL) and the hand-over. Null, with
      * nothing changed, when no staged session is there or the one found does not fit the user.
      */
-    claim(input: Parameters<LaunchStaging['claim']>[0], token: string, requestHost: RequestHost) {
+    claim(
+      input: Parameters<LaunchStaging['claim']>[0],
+      token: string,
+      requestHost: RequestHost,
+      audit,
+    ) {
       const userId = toUuid(input.user_id);
-      return kasms.transaction(async (tx): Promise<KasmWithOwners | null> => {
+      const change = async (tx: Tx): Promise<KasmWithOwners | null> => {
         // Most requests find none: they leave after one indexed query, before any user lock.
         const zoneId = input.zone_id ? toUuid(input.zone_id) : null;
         const staged = await kasms.lockStaged(tx, toUuid(input.image_id), zoneId);
@@ -68,6 +75,11 @@ export function createStagedClaims(deps: StagedClaimDeps): LaunchStaging {
           hardExpiresAt: new Date(now + config.SESSION_TIME_LIMIT_SECONDS * 1000),
         });
         return withOwners(row, plan, kasmAgent(agent, plan.agent.zone.name));
+      };
+      return recordedChange(kasms.transaction, audit, {
+        change,
+        after: (_tx, row) => row && toKasmResponse(row),
+        changed: (row) => row !== null,
       });
     },
   };

@@ -3,6 +3,7 @@ import { hashSecret, randomSecret } from '@platform/secrets';
 import { toWireId } from '@platform/schemas';
 import type { AgentsRepository } from '../agents';
 import type { Config } from '../config';
+import type { Tx } from '../db';
 import { NoAgentAvailableError } from '../errors';
 import type { LaunchPlanService } from '../launch-plan';
 import { placeSession } from './agent-placement';
@@ -153,7 +154,7 @@ export function createStagedPools(deps: StagedPoolsDeps) {
     },
 
     /** Unassigned live sessions per staging config id. */
-    stagedCounts: () => kasms.stagedCounts(),
+    stagedCounts: (tx?: Tx) => kasms.stagedCounts(tx),
   };
 }
 export type StagedPools = ReturnType<typeof createStagedPools>;

@@ -1,6 +1,9 @@
 import { toTimestamp, toWireId } from '@platform/schemas';
+import type { StagingConfigRow } from './staging.repository';
 import type { StagingConfigResponse } from './staging.schemas';
-import type { StagingConfigWithCount } from './staging.service';
+
+/** A staging config with how many of its sessions wait for a user now, and how many are starting. */
+export type StagingConfigWithCount = StagingConfigRow & { numStaged: number; numStarting: number };
 
 export function toStagingConfigResponse(row: StagingConfigWithCount): StagingConfigResponse {
   return {

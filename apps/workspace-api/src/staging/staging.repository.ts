@@ -1,4 +1,4 @@
-import { orNullWhenMissing, type Database, type Tx } from '../db';
+import { orNullWhenMissing, type AuditedTransaction, type Database, type Tx } from '../db';
 import type { StagingConfig } from '../generated/prisma/client';
 
 export type StagingConfigRow = StagingConfig;
@@ -15,8 +15,16 @@ export interface StagingConfigFields {
  * workspace fails with a unique violation, an unknown zone or workspace with a foreign-key
  * violation (db/database-errors.ts). Writes given a `tx` join it (the settings apply).
  */
-export function createStagingRepository({ prisma }: Database) {
+export function createStagingRepository(database: Database) {
+  const { prisma } = database;
+  const transaction: AuditedTransaction = (work, options) => database.transaction(work, options);
   return {
+    /** With `audit`, the API write's event commits or rolls back with the work. */
+    transaction,
+
+    find: (id: string, tx?: Tx): Promise<StagingConfigRow | null> =>
+      (tx ?? prisma).stagingConfig.findUnique({ where: { id } }),
+
     list: (tx?: Tx): Promise<StagingConfigRow[]> =>
       (tx ?? prisma).stagingConfig.findMany({ orderBy: { createdAt: 'asc' } }),
 

@@ -20,7 +20,7 @@ export const stagingRoutes: FastifyPluginAsyncTypebox<{ staging: StagingService 
   app.post(
     '/create_staging_config',
     {
-      config: { permission: 'settings.modify', audit: 'staging_config' },
+      config: { permission: 'settings.modify', audit: 'staging_config', auditInChange: true },
       schema: {
         tags,
         security,
@@ -32,7 +32,7 @@ export const stagingRoutes: FastifyPluginAsyncTypebox<{ staging: StagingService 
     },
     async (request) => ({
       staging_config: toStagingConfigResponse(
-        await staging.create(request.body.target_staging_config),
+        await staging.create(request.body.target_staging_config, request.audit),
       ),
     }),
   );
@@ -54,7 +54,7 @@ export const stagingRoutes: FastifyPluginAsyncTypebox<{ staging: StagingService 
   app.post(
     '/update_staging_config',
     {
-      config: { permission: 'settings.modify', audit: 'staging_config' },
+      config: { permission: 'settings.modify', audit: 'staging_config', auditInChange: true },
       schema: {
         tags,
         security,
@@ -66,7 +66,7 @@ export const stagingRoutes: FastifyPluginAsyncTypebox<{ staging: StagingService 
     },
     async (request) => ({
       staging_config: toStagingConfigResponse(
-        await staging.update(request.body.target_staging_config),
+        await staging.update(request.body.target_staging_config, request.audit),
       ),
     }),
   );
@@ -74,7 +74,7 @@ export const stagingRoutes: FastifyPluginAsyncTypebox<{ staging: StagingService 
   app.post(
     '/delete_staging_config',
     {
-      config: { permission: 'settings.modify', audit: 'staging_config' },
+      config: { permission: 'settings.modify', audit: 'staging_config', auditInChange: true },
       schema: {
         tags,
         security,
@@ -84,7 +84,7 @@ export const stagingRoutes: FastifyPluginAsyncTypebox<{ staging: StagingService 
       },
     },
     async (request) => {
-      await staging.remove(request.body.target_staging_config.staging_config_id);
+      await staging.remove(request.body.target_staging_config.staging_config_id, request.audit);
       return {};
     },
   );

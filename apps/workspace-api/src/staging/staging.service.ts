@@ -1,5 +1,12 @@
 import { toUuid } from '@platform/schemas';
-import { isForeignKeyViolation, isUniqueViolation } from '../db';
+import {
+  isForeignKeyViolation,
+  isUniqueViolation,
+  recordedChange,
+  recordedRemoval,
+  type AuditRecorder,
+  type Tx,
+} from '../db';
 import {
   ImageNotFoundError,
   StagingConfigNotFoundError,
@@ -10,11 +17,11 @@ import {
 import type { ImagesRepository } from '../images';
 import type { StagedPools } from '../sessions';
 import type { ZonesRepository } from '../zones';
+import { toStagingConfigResponse, type StagingConfigWithCount } from './staging-response';
 import type { StagingConfigRow, StagingRepository } from './staging.repository';
 import type { CreateStagingConfigInput, UpdateStagingConfigInput } from './staging.schemas';
 
-/** A staging config with how many of its sessions wait for a user now, and how many are starting. */
-export type StagingConfigWithCount = StagingConfigRow & { numStaged: number; numStarting: number };
+export type { StagingConfigWithCount } from './staging-response';
 
 export function createStagingService({
   configs,
@@ -27,19 +34,33 @@ export function createStagingService({
   zones: Pick<ZonesRepository, 'namesOf'>;
   pools: Pick<StagedPools, 'stagedCounts'>;
 }) {
-  async function withCounts(rows: StagingConfigRow[]): Promise<StagingConfigWithCount[]> {
-    const counts = await pools.stagedCounts();
+  async function withCounts(rows: StagingConfigRow[], tx?: Tx): Promise<StagingConfigWithCount[]> {
+    const counts = await pools.stagedCounts(tx);
     return rows.map((row) => {
       const count = counts.get(row.id);
       return { ...row, numStaged: count?.running ?? 0, numStarting: count?.starting ?? 0 };
     });
   }
+  const one = async (row: StagingConfigRow, tx: Tx) => (await withCounts([row], tx))[0];
+  /** The config as get_staging_configs answers it, read in `tx`: its audit snapshot. */
+  const snapshot = (id: string) => async (tx: Tx) => {
+    const config = await configs.find(id, tx);
+    return config && toStagingConfigResponse(await one(config, tx));
+  };
+  const answered = (_tx: Tx, config: StagingConfigWithCount) => toStagingConfigResponse(config);
+  const notFound = (id: string) => new StagingConfigNotFoundError(`staging_config_id ${id}`);
 
   return {
     list: async () => withCounts(await configs.list()),
 
-    /** Refuses a workspace with a persistent profile: a session started for nobody has none. */
-    async create(input: CreateStagingConfigInput): Promise<StagingConfigWithCount> {
+    /**
+     * Refuses a workspace with a persistent profile: a session started for nobody has none. With
+     * `audit` (here and below), the API's event is written in the change's transaction.
+     */
+    async create(
+      input: CreateStagingConfigInput,
+      audit?: AuditRecorder | null,
+    ): Promise<StagingConfigWithCount> {
       const [image, zoneNames] = await Promise.all([
         images.find(toUuid(input.image_id)),
         zones.namesOf([toUuid(input.zone_id)]),
@@ -51,37 +72,51 @@ export function createStagingService({
           'The workspace keeps a persistent profile per user (persistent_profile_path): a staged session, started before its user is known, cannot mount it',
         );
       }
-      const row = await configs
-        .create({
-          zoneId: toUuid(input.zone_id),
-          imageId: image.id,
-          numSessions: input.num_sessions,
-          expirationHours: input.expiration,
-        })
-        .catch((error: unknown) => {
-          if (isUniqueViolation(error)) throw new StagingConfigTakenError();
-          // The zone or workspace was deleted since it was read.
-          if (isForeignKeyViolation(error)) throw new ZoneNotFoundError(`zone_id ${input.zone_id}`);
-          throw error;
-        });
-      return (await withCounts([row]))[0];
+      const fields = {
+        zoneId: toUuid(input.zone_id),
+        imageId: image.id,
+        numSessions: input.num_sessions,
+        expirationHours: input.expiration,
+      };
+      return recordedChange(configs.transaction, audit, {
+        change: async (tx) => one(await configs.create(fields, tx), tx),
+        after: answered,
+      }).catch((error: unknown) => {
+        if (isUniqueViolation(error)) throw new StagingConfigTakenError();
+        // The zone or workspace was deleted since it was read.
+        if (isForeignKeyViolation(error)) throw new ZoneNotFoundError(`zone_id ${input.zone_id}`);
+        throw error;
+      });
     },
 
     /** Only the fields present change; a lower number retires the surplus in the next round. */
-    async update(input: UpdateStagingConfigInput): Promise<StagingConfigWithCount> {
-      const row = await configs.update(toUuid(input.staging_config_id), {
-        numSessions: input.num_sessions,
-        expirationHours: input.expiration,
+    async update(
+      input: UpdateStagingConfigInput,
+      audit?: AuditRecorder | null,
+    ): Promise<StagingConfigWithCount> {
+      const id = toUuid(input.staging_config_id);
+      const fields = { numSessions: input.num_sessions, expirationHours: input.expiration };
+      return recordedChange(configs.transaction, audit, {
+        before: snapshot(id),
+        change: async (tx) => {
+          const row = await configs.update(id, fields, tx);
+          if (!row) throw notFound(input.staging_config_id);
+          return one(row, tx);
+        },
+        after: answered,
       });
-      if (!row)
-        throw new StagingConfigNotFoundError(`staging_config_id ${input.staging_config_id}`);
-      return (await withCounts([row]))[0];
     },
 
     /** Its unassigned sessions are retired by the next round; sessions users took stay theirs. */
-    async remove(id: string): Promise<void> {
-      if (!(await configs.remove(toUuid(id))))
-        throw new StagingConfigNotFoundError(`staging_config_id ${id}`);
+    async remove(configId: string, audit?: AuditRecorder | null): Promise<void> {
+      const id = toUuid(configId);
+      await recordedRemoval(
+        configs.transaction,
+        audit,
+        snapshot(id),
+        (tx) => configs.remove(id, tx),
+        () => notFound(configId),
+      );
     },
   };
 }

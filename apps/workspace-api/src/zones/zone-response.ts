@@ -1,6 +1,9 @@
 import { toTimestamp, toWireId } from '@platform/schemas';
+import type { ZoneRow } from './zones.repository';
 import type { ZoneResponse } from './zones.schemas';
-import type { ZoneWithAgents } from './zones.service';
+
+/** A zone with how many agents it has. */
+export type ZoneWithAgents = ZoneRow & { agentCount: number };
 
 export function toZoneResponse(zone: ZoneWithAgents): ZoneResponse {
   return {

@@ -1,4 +1,4 @@
-import { orNullWhenMissing, type Database, type Tx } from '../db';
+import { orNullWhenMissing, type AuditedTransaction, type Database, type Tx } from '../db';
 import type { Zone } from '../generated/prisma/client';
 
 export type ZoneRow = Zone;
@@ -16,14 +16,22 @@ export interface ZoneFields {
  * a zone that still has agents, with a foreign-key violation (isForeignKeyViolation). Writes
  * given a `tx` join that transaction (the settings apply).
  */
-export function createZonesRepository({ prisma }: Database) {
+export function createZonesRepository(database: Database) {
+  const { prisma } = database;
+  const transaction: AuditedTransaction = (work, options) => database.transaction(work, options);
   return {
+    /** With `audit`, the API write's event commits or rolls back with the work. */
+    transaction,
+
+    find: (id: string, tx?: Tx): Promise<ZoneRow | null> =>
+      (tx ?? prisma).zone.findUnique({ where: { id } }),
+
     list: (tx?: Tx): Promise<ZoneRow[]> =>
       (tx ?? prisma).zone.findMany({ orderBy: { name: 'asc' } }),
 
     /** The names of these zones, by id. */
-    async namesOf(ids: readonly string[]): Promise<Map<string, string>> {
-      const rows = await prisma.zone.findMany({
+    async namesOf(ids: readonly string[], tx?: Tx): Promise<Map<string, string>> {
+      const rows = await (tx ?? prisma).zone.findMany({
         where: { id: { in: [...ids] } },
         select: { id: true, name: true },
       });

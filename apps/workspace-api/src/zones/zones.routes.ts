@@ -20,7 +20,7 @@ export const zonesRoutes: FastifyPluginAsyncTypebox<{ zones: ZonesService }> = a
   app.post(
     '/create_zone',
     {
-      config: { permission: 'settings.modify', audit: 'zone' },
+      config: { permission: 'settings.modify', audit: 'zone', auditInChange: true },
       schema: {
         tags,
         security,
@@ -29,7 +29,9 @@ export const zonesRoutes: FastifyPluginAsyncTypebox<{ zones: ZonesService }> = a
         response: { 200: ZoneEnvelopeSchema, ...errorResponses(409) },
       },
     },
-    async (request) => ({ zone: toZoneResponse(await zones.create(request.body.target_zone)) }),
+    async (request) => ({
+      zone: toZoneResponse(await zones.create(request.body.target_zone, request.audit)),
+    }),
   );
 
   app.post(
@@ -49,7 +51,7 @@ export const zonesRoutes: FastifyPluginAsyncTypebox<{ zones: ZonesService }> = a
   app.post(
     '/update_zone',
     {
-      config: { permission: 'settings.modify', audit: 'zone' },
+      config: { permission: 'settings.modify', audit: 'zone', auditInChange: true },
       schema: {
         tags,
         security,
@@ -58,13 +60,15 @@ export const zonesRoutes: FastifyPluginAsyncTypebox<{ zones: ZonesService }> = a
         response: { 200: ZoneEnvelopeSchema, ...errorResponses(404, 409) },
       },
     },
-    async (request) => ({ zone: toZoneResponse(await zones.update(request.body.target_zone)) }),
+    async (request) => ({
+      zone: toZoneResponse(await zones.update(request.body.target_zone, request.audit)),
+    }),
   );
 
   app.post(
     '/delete_zone',
     {
-      config: { permission: 'settings.modify', audit: 'zone' },
+      config: { permission: 'settings.modify', audit: 'zone', auditInChange: true },
       schema: {
         tags,
         security,
@@ -74,7 +78,7 @@ export const zonesRoutes: FastifyPluginAsyncTypebox<{ zones: ZonesService }> = a
       },
     },
     async (request) => {
-      await zones.remove(request.body.target_zone.zone_id);
+      await zones.remove(request.body.target_zone.zone_id, request.audit);
       return {};
     },
   );

@@ -1,5 +1,12 @@
 import { toUuid } from '@platform/schemas';
-import { isForeignKeyViolation, isUniqueViolation } from '../db';
+import {
+  isForeignKeyViolation,
+  isUniqueViolation,
+  recordedChange,
+  recordedRemoval,
+  type AuditRecorder,
+  type Tx,
+} from '../db';
 import {
   ZoneHasAgentsError,
   ZoneNameTakenError,
@@ -8,16 +15,16 @@ import {
 } from '../errors';
 import { normalizeHostname } from '../domain';
 import { type ConsoleOrigin, zoneOnConsoleOrigin } from './zone-origin';
+import { toZoneResponse, type ZoneWithAgents } from './zone-response';
 import { ZONE_DEFAULTS, type CreateZoneInput, type UpdateZoneInput } from './zones.schemas';
 import type { ZoneRow, ZonesRepository } from './zones.repository';
 
-/** What zones need of the agents feature: how many agents each zone has. */
-export interface ZoneAgents {
-  countByZone(): Promise<Map<string, number>>;
-}
+export type { ZoneWithAgents } from './zone-response';
 
-/** A zone with how many agents it has. */
-export type ZoneWithAgents = ZoneRow & { agentCount: number };
+/** What zones need of the agents feature: how many agents each zone has (in `tx` when given). */
+export interface ZoneAgents {
+  countByZone(tx?: Tx): Promise<Map<string, number>>;
+}
 
 export function createZonesService({
   zones,
@@ -34,11 +41,18 @@ export function createZonesService({
     const reason = zoneOnConsoleOrigin(zone, consoleOrigin);
     if (reason) throw new ZoneOnConsoleOriginError(reason);
   };
-  async function withAgents(rows: ZoneRow[]): Promise<ZoneWithAgents[]> {
-    const counts = await agents.countByZone();
+  async function withAgents(rows: ZoneRow[], tx?: Tx): Promise<ZoneWithAgents[]> {
+    const counts = await agents.countByZone(tx);
     return rows.map((zone) => ({ ...zone, agentCount: counts.get(zone.id) ?? 0 }));
   }
-  const one = async (row: ZoneRow) => (await withAgents([row]))[0];
+  const one = async (row: ZoneRow, tx: Tx) => (await withAgents([row], tx))[0];
+  /** The zone as get_zones answers it, its agents counted in `tx`: its audit snapshot. */
+  const snapshot = (id: string) => async (tx: Tx) => {
+    const zone = await zones.find(id, tx);
+    return zone && toZoneResponse(await one(zone, tx));
+  };
+  const answered = (_tx: Tx, zone: ZoneWithAgents) => toZoneResponse(zone);
+  const notFound = (zoneId: string) => new ZoneNotFoundError(`zone_id ${zoneId}`);
 
   const rethrow = (name: string | undefined) => (error: unknown) => {
     throw isUniqueViolation(error) ? new ZoneNameTakenError(name ?? '') : error;
@@ -47,7 +61,8 @@ export function createZonesService({
   return {
     list: async (): Promise<ZoneWithAgents[]> => withAgents(await zones.list()),
 
-    async create(input: CreateZoneInput): Promise<ZoneWithAgents> {
+    /** With `audit` (here and below), the API's event is written in the change's transaction. */
+    async create(input: CreateZoneInput, audit?: AuditRecorder | null): Promise<ZoneWithAgents> {
       const name = input.name.trim();
       const fields = {
         name,
@@ -59,38 +74,53 @@ export function createZonesService({
         proxyHostname: fields.proxyHostname,
         proxyPort: fields.proxyPort ?? ZONE_DEFAULTS.proxy_port,
       });
-      return one(await zones.create(fields).catch(rethrow(name)));
+      return recordedChange(zones.transaction, audit, {
+        change: async (tx) => one(await zones.create(fields, tx), tx),
+        after: answered,
+      }).catch(rethrow(name));
     },
 
     /** Only the fields present change. */
-    async update(input: UpdateZoneInput): Promise<ZoneWithAgents> {
+    async update(input: UpdateZoneInput, audit?: AuditRecorder | null): Promise<ZoneWithAgents> {
       const name = input.name?.trim();
+      const id = toUuid(input.zone_id);
       const fields = {
         name,
         proxyHostname: input.proxy_hostname && normalizeHostname(input.proxy_hostname),
         proxyPath: input.proxy_path,
         proxyPort: input.proxy_port,
       };
-      if (fields.proxyHostname !== undefined || fields.proxyPort !== undefined) {
-        const id = toUuid(input.zone_id);
-        const current = (await zones.list()).find((zone) => zone.id === id);
-        if (!current) throw new ZoneNotFoundError(`zone_id ${input.zone_id}`);
-        refuseConsoleOrigin({
-          proxyHostname: fields.proxyHostname || current.proxyHostname,
-          proxyPort: fields.proxyPort ?? current.proxyPort,
-        });
-      }
-      const row = await zones.update(toUuid(input.zone_id), fields).catch(rethrow(name));
-      if (!row) throw new ZoneNotFoundError(`zone_id ${input.zone_id}`);
-      return one(row);
+      return recordedChange(zones.transaction, audit, {
+        before: snapshot(id),
+        change: async (tx) => {
+          if (fields.proxyHostname !== undefined || fields.proxyPort !== undefined) {
+            const current = await zones.find(id, tx);
+            if (!current) throw notFound(input.zone_id);
+            refuseConsoleOrigin({
+              proxyHostname: fields.proxyHostname || current.proxyHostname,
+              proxyPort: fields.proxyPort ?? current.proxyPort,
+            });
+          }
+          const row = await zones.update(id, fields, tx);
+          if (!row) throw notFound(input.zone_id);
+          return one(row, tx);
+        },
+        after: answered,
+      }).catch(rethrow(name));
     },
 
     /** The agents' foreign key refuses the delete while the zone has any, also against a concurrent create. */
-    async remove(zoneId: string): Promise<void> {
-      const removed = await zones.remove(toUuid(zoneId)).catch((error: unknown) => {
+    async remove(zoneId: string, audit?: AuditRecorder | null): Promise<void> {
+      const id = toUuid(zoneId);
+      await recordedRemoval(
+        zones.transaction,
+        audit,
+        snapshot(id),
+        (tx) => zones.remove(id, tx),
+        () => notFound(zoneId),
+      ).catch((error: unknown) => {
         throw isForeignKeyViolation(error) ? new ZoneHasAgentsError() : error;
       });
-      if (!removed) throw new ZoneNotFoundError(`zone_id ${zoneId}`);
     },
   };
 }

@@ -3,8 +3,9 @@ import { useHarness, type Harness } from '../harness';
 
 // The proof that an API write records its success event in its own transaction (route config
 // `auditInChange`): the change and the event share a transaction, and a refused event insert
-// rolls the change back. A trigger made here notes the transaction of each change to the changed
-// table, since a deleted row leaves no xmin to compare.
+// rolls the change back. Triggers made here note the transaction of each change to the changed
+// table and of each event insert (txid_current(): a deleted row leaves no xmin to compare, and a
+// row written under a savepoint has its subtransaction's as xmin).
 
 /** A request's body or answer: objects of fields, as the tests read them. */
 type Wire = Record<string, Record<string, string>>;
@@ -14,6 +15,16 @@ export interface InChangeCase {
   operation: string;
   /** The table the change writes. */
   table: string;
+  /**
+   * The statements on `table` that are the change (default every insert, update and delete):
+   * `INSERT` for a change that later work (a launch) goes on updating.
+   */
+  statements?: string;
+  /**
+   * Only the rows whose new values match this SQL condition are the change (`NEW.status =
+   * 'stopped'`): for a change that other statements on the table come before or after.
+   */
+  when?: string;
   /** Makes what the change acts on; answers the request's body. */
   arrange: (h: Harness) => Promise<object>;
   /** What a refused event must leave as it was (read before and after the request). */
@@ -33,14 +44,21 @@ async function installTriggers(h: Harness) {
     LANGUAGE plpgsql AS $$ BEGIN
       INSERT INTO ${SCHEMA}.change VALUES ((txid_current() % 4294967296)::text);
       RETURN NULL; END $$`);
+  await h.db.$executeRawUnsafe(`CREATE TABLE ${SCHEMA}.event (id uuid, xid text NOT NULL)`);
+  await h.db.$executeRawUnsafe(`CREATE FUNCTION ${SCHEMA}.note_event() RETURNS trigger
+    LANGUAGE plpgsql AS $$ BEGIN
+      INSERT INTO ${SCHEMA}.event VALUES (NEW.id, (txid_current() % 4294967296)::text);
+      RETURN NULL; END $$`);
+  await h.db.$executeRawUnsafe(`CREATE TRIGGER note_event AFTER INSERT ON "workspace"."audit_event"
+    FOR EACH ROW EXECUTE FUNCTION ${SCHEMA}.note_event()`);
   await h.db.$executeRawUnsafe(`CREATE FUNCTION ${SCHEMA}.refuse() RETURNS trigger
     LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$`);
 }
 
-/** Runs both proofs for every case, on one harness of the calling test file. */
-export function describeInChange(cases: InChangeCase[]) {
+/** Runs both proofs for every case, on one harness (with `env`) of the calling test file. */
+export function describeInChange(cases: InChangeCase[], env: Record<string, string> = {}) {
   let h: Harness;
-  useHarness((ready) => (h = ready));
+  useHarness((ready) => (h = ready), env);
   beforeAll(() => installTriggers(h));
   // The schema goes with the harness's database.
   let noted: string | null = null;
@@ -48,14 +66,14 @@ export function describeInChange(cases: InChangeCase[]) {
     await h.db.$executeRawUnsafe('DROP TRIGGER IF EXISTS refuse ON "workspace"."audit_event"');
     if (noted)
       await h.db.$executeRawUnsafe(`DROP TRIGGER IF EXISTS note ON "workspace"."${noted}"`);
-    await h.db.$executeRawUnsafe(`TRUNCATE ${SCHEMA}.change`);
+    await h.db.$executeRawUnsafe(`TRUNCATE ${SCHEMA}.change, ${SCHEMA}.event`);
     noted = null;
   });
 
-  const eventXmin = async (id: string) =>
+  const eventXid = async (id: string) =>
     (
       await h.db.$queryRawUnsafe<{ xid: string }[]>(
-        'SELECT xmin::text AS xid FROM "workspace"."audit_event" WHERE id = $1::uuid',
+        `SELECT xid FROM ${SCHEMA}.event WHERE id = $1::uuid`,
         id,
       )
     )[0].xid;
@@ -68,8 +86,9 @@ export function describeInChange(cases: InChangeCase[]) {
     it('writes the change and its success event in one transaction', async () => {
       const body = await c.arrange(h);
       noted = c.table;
-      await h.db.$executeRawUnsafe(`CREATE TRIGGER note AFTER INSERT OR UPDATE OR DELETE
-        ON "workspace"."${c.table}" FOR EACH STATEMENT EXECUTE FUNCTION ${SCHEMA}.note()`);
+      await h.db.$executeRawUnsafe(`CREATE TRIGGER note
+        AFTER ${c.statements ?? 'INSERT OR UPDATE OR DELETE'} ON "workspace"."${c.table}"
+        FOR EACH ${c.when ? `ROW WHEN (${c.when})` : 'STATEMENT'} EXECUTE FUNCTION ${SCHEMA}.note()`);
       const res = await h.call(c.operation, body);
       expect({
         status: res.statusCode,
@@ -86,7 +105,7 @@ export function describeInChange(cases: InChangeCase[]) {
       expect(toWireId(event.targetId ?? '')).toBe(toWireId(c.targetId(body as Wire, res.json())));
       expect(event.before ?? event.after).not.toBeNull();
       await c.snapshots?.(event.before, event.after, h);
-      expect(await changeXids()).toEqual([await eventXmin(event.id)]);
+      expect(await changeXids()).toEqual([await eventXid(event.id)]);
     });
 
     it('makes no change when its success event cannot be written', async () => {
