@@ -9,7 +9,10 @@ const { SERVICE_NODE_FLAGS } = require('../services.cjs') as { SERVICE_NODE_FLAG
 describe("a service's Node flags", () => {
   it('are the ones the Dockerfile starts the server with', () => {
     const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
-    const cmd = dockerfile.split('\n').findLast((line) => line.startsWith('CMD '));
+    const cmd = dockerfile
+      .split('\n')
+      .filter((line) => line.startsWith('CMD '))
+      .at(-1);
     expect(cmd).toBe(`CMD exec node ${SERVICE_NODE_FLAGS.join(' ')} apps/$APP/dist/server.js`);
   });
 
