@@ -92,6 +92,9 @@ export function createImagesService({
           input.max_upload_bytes === undefined || input.max_upload_bytes === null
             ? input.max_upload_bytes
             : BigInt(input.max_upload_bytes),
+        allowClipboardUp: input.allow_kasm_clipboard_up,
+        allowClipboardDown: input.allow_kasm_clipboard_down,
+        maxClipboardBytes: input.max_clipboard_bytes,
       });
       if (!image) throw new ImageNotFoundError(`image_id ${input.image_id}`);
       return image;
