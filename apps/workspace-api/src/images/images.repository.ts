@@ -49,7 +49,6 @@ export interface ImageChange {
   maxClipboardBytes?: number | null;
 }
 
-
 const BY_NAME = [
   { friendlyName: 'asc' },
   { id: 'asc' },

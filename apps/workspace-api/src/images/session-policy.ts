@@ -33,7 +33,12 @@ export const NO_TRANSFERS: SessionPolicy = {
   maxClipboardBytes: 0,
 };
 
-const RIGHTS = ['allowUploads', 'allowDownloads', 'allowClipboardUp', 'allowClipboardDown'] as const;
+const RIGHTS = [
+  'allowUploads',
+  'allowDownloads',
+  'allowClipboardUp',
+  'allowClipboardDown',
+] as const;
 
 /** A user's right is the workspace's AND none of their groups refusing it. */
 export function effectivePolicy(
