@@ -41,8 +41,13 @@ export function createClipboardGuard(
     ? new RfbServerCutter({ direction: 'down', allowed: allowDown, maxBytes, onRefused }, stream)
     : null;
   const notRfb = () => stream.kind === 'other';
+  // A server whose first message is text does not speak RFB (its version comes first).
+  const serverText = () => {
+    if (stream.kind === 'unknown') stream.kind = 'other';
+    return notRfb();
+  };
   return {
     fromBrowser: new FrameRewriter(client, () => notRfb() || client.passing),
-    fromContainer: server && new FrameRewriter(server, notRfb),
+    fromContainer: server && new FrameRewriter(server, serverText),
   };
 }

@@ -46,6 +46,8 @@ type State =
 export class RfbClientCutter extends RfbCutter {
   private state: State = 'version';
   private fixedType = 0;
+  /** A variable-length message's type byte, read before the rest of its head. */
+  private typeByte: Buffer = Buffer.alloc(0);
 
   constructor(
     rules: ClipboardRules,
@@ -86,7 +88,7 @@ export class RfbClientCutter extends RfbCutter {
         if (this.fixedType === 0) this.stream.bytesPerPixel = head[3] / 8;
         return this.read(head, 'type', 1);
       case 'head':
-        return this.variable(head);
+        return this.variable(Buffer.concat([this.typeByte, head]));
       case 'encodings':
         return this.read(this.encodings(head), 'type', 1);
     }
@@ -113,7 +115,8 @@ export class RfbClientCutter extends RfbCutter {
     const size = HEAD[type];
     if (size === undefined) throw new UnfollowableStreamError(`RFB client message ${type}`);
     this.state = 'head';
-    return { out: null, need: size };
+    this.typeByte = head;
+    return { out: null, need: size - 1 };
   }
 
   private variable(head: Buffer): Step {

@@ -139,7 +139,8 @@ export class RfbServerCutter extends RfbCutter {
     const size = HEAD[type];
     if (size === undefined) throw new UnfollowableStreamError(`RFB server message ${type}`);
     this.state = 'head';
-    return { out: null, need: size };
+    this.carry = head;
+    return { out: null, need: size - 1 };
   }
 
   private variable(head: Buffer): Step {
