@@ -2,7 +2,7 @@ import { toWireId } from '@platform/schemas';
 import type { AuditContext, AuditTrail } from '../audit';
 import type { ClipboardRefusal } from './rfb-cut-text';
 
-/** At most one event per session and direction in this long; the refusals after it are counted. */
+/** At most one event per session, direction and reason in this long; the others are counted. */
 export const CLIPBOARD_AUDIT_WINDOW_MS = 60_000;
 
 /** Whose stream it was: the session's user, and where the browser's request came from. */
@@ -17,7 +17,7 @@ export interface StreamOrigin {
 /**
  * Records refused clipboard transfers (channel session, operation clipboard_refused: direction,
  * size when known, reason, never the text) without letting a flood of them fill the audit
- * trail: the first of a session and direction is recorded at once, the others of the next
+ * trail: the first of a session, direction and reason is recorded at once, the others of the next
  * minute as one event with their count (and the last's size and reason) when the minute ends.
  */
 export function createClipboardAudit(
@@ -44,7 +44,7 @@ export function createClipboardAudit(
     );
   };
   return (origin: StreamOrigin, refusal: ClipboardRefusal): void => {
-    const key = `${toWireId(origin.kasmId)}:${refusal.direction}`;
+    const key = `${toWireId(origin.kasmId)}:${refusal.direction}:${refusal.reason}`;
     const window = open.get(key);
     if (window) {
       window.later++;
