@@ -58,7 +58,8 @@ const STAGES = [
   {
     name: 'desktop',
     parent: 'vnc',
-    packages: ['tint2', 'xterm', 'pcmanfm', 'mousepad', 'adwaita-icon-theme'],
+    // xclip: the clipboard from a shell (tests read and set it through exec).
+    packages: ['tint2', 'xterm', 'pcmanfm', 'mousepad', 'adwaita-icon-theme', 'xclip'],
     image: `${IMAGE_PREFIX}desktop:${IMAGE_TAG}`,
     description: 'Openbox desktop with a panel, terminal, file manager and text editor',
   },

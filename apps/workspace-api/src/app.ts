@@ -72,6 +72,8 @@ export async function buildApp(
     f.proxy.options({
       onUpstream: f.workspaceMetrics.proxyUpstream,
       signedInUser: f.signedInUser,
+      sessionPolicy: f.sessionPolicy,
+      audit: f.audit.trail,
     }),
   );
   await app.register(sessionFilesRoutes, { files: f.sessionFiles });

@@ -17,7 +17,7 @@ import { openEngines } from './docker';
 import { createFileMappingsService, mappingTargets } from './file-mappings';
 import { createGroupImagesService, createGroupsService, createMembershipsService } from './groups';
 import { createIconsFeature } from './icons';
-import { createImagesService } from './images';
+import { createImagesService, effectivePolicy } from './images';
 import { createLaunchPlanService } from './launch-plan';
 import { createLoginsRepository, createLoginsService } from './logins';
 import { createWorkspaceMetrics } from './metrics';
@@ -158,12 +158,19 @@ export async function buildFeatures(
     },
   });
   // The web page's sign-in, for the proxy's and the session files' admission.
-  const signedInUser = async (token: string) => (await logins.sessionUser(token))?.userId ?? null;
+  const signedInUser = async (token: string) =>
+    (await logins.sessionUser(token))?.userId ?? null;
+  // A session user's transfers: the workspace's policy, less what any of their groups refuses.
+  const sessionPolicy = async (imageId: string, userId: string) =>
+    effectivePolicy(
+      await data.images.transferPolicyOf(imageId),
+      await data.groups.transferRightsOf(userId),
+    );
   const sessionFiles = createSessionFilesService({
     admit: proxy.admission(signedInUser),
     reads: live.reads,
     engines,
-    policyOf: (imageId) => data.images.transferPolicyOf(imageId),
+    policyOf: sessionPolicy,
     audit: audit.trail,
   });
   const sessionWorker = live.worker(
@@ -185,6 +192,7 @@ export async function buildFeatures(
     userSessions,
     signedInUser,
     sessionFiles,
+    sessionPolicy,
     sessionWorker,
     audit,
     apiKeys,

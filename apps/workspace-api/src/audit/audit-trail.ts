@@ -196,10 +196,17 @@ export function createAuditTrail({
       }
     },
 
-    /** Records one change already made (a CLI command), with what the caller knows of it. */
-    async record(context: AuditContext, change: AuditedChange): Promise<void> {
+    /**
+     * Records one change already made (a CLI command), or refused (`outcome`: a transfer a
+     * session's policy refused), with what the caller knows of it.
+     */
+    async record(
+      context: AuditContext,
+      change: AuditedChange,
+      outcome: AuditOutcome = { result: 'success' },
+    ): Promise<void> {
       try {
-        await events.insert(toRow(context, change, { result: 'success' }));
+        await events.insert(toRow(context, change, outcome));
       } catch (error) {
         log.error({ err: error, operation: change.operation }, 'audit event not recorded');
       }

@@ -12,6 +12,10 @@ export function toGroupResponse(group: GroupRow): GroupResponse {
     max_kasms_per_user: group.maxKasmsPerUser,
     is_system: group.isSystem,
     permissions: group.permissions,
+    allow_kasm_clipboard_up: group.allowClipboardUp,
+    allow_kasm_clipboard_down: group.allowClipboardDown,
+    allow_kasm_uploads: group.allowUploads,
+    allow_kasm_downloads: group.allowDownloads,
     created: toTimestamp(group.createdAt),
   };
 }

@@ -11,6 +11,10 @@ export interface GroupFields {
   priority?: number;
   maxKasmsPerUser?: number | null;
   permissions?: string[];
+  allowClipboardUp?: boolean;
+  allowClipboardDown?: boolean;
+  allowUploads?: boolean;
+  allowDownloads?: boolean;
 }
 
 /**
@@ -115,6 +119,18 @@ export function createGroupsRepository(database: Database) {
       });
       return row?.group.maxKasmsPerUser ?? null;
     },
+
+    /** What each of the user's groups says of transfers (images' effectivePolicy combines them). */
+    transferRightsOf: (userId: string) =>
+      prisma.group.findMany({
+        where: { users: { some: { userId } } },
+        select: {
+          allowUploads: true,
+          allowDownloads: true,
+          allowClipboardUp: true,
+          allowClipboardDown: true,
+        },
+      }),
 
     /** The union of the permissions of the user's groups, each once. */
     async permissionsOf(userId: string): Promise<string[]> {

@@ -20,7 +20,26 @@ describe('create_group', () => {
       max_kasms_per_user: null,
       is_system: false,
       permissions: [],
+      allow_kasm_clipboard_up: true,
+      allow_kasm_clipboard_down: true,
+      allow_kasm_uploads: true,
+      allow_kasm_downloads: true,
       created: expect.any(String),
+    });
+  });
+
+  it('sets the transfers its members are refused; the ones not given stay', async () => {
+    const group = await createGroup(h, { allow_kasm_uploads: false });
+    expect(group.allow_kasm_uploads).toBe(false);
+    const changed = await h.call('update_group', {
+      target_group: { group_id: group.group_id, allow_kasm_clipboard_down: false },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().group).toMatchObject({
+      allow_kasm_uploads: false,
+      allow_kasm_clipboard_down: false,
+      allow_kasm_clipboard_up: true,
+      allow_kasm_downloads: true,
     });
   });
 

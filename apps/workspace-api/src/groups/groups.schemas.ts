@@ -22,6 +22,24 @@ const MaxKasms = Type.Union([Type.Integer({ minimum: 0, maximum: 10_000 }), Type
     'Live sessions a member may hold; the highest-priority group that sets it wins (none set: 2)',
 });
 
+const refusal = (what: string) =>
+  Type.Boolean({
+    description: `false refuses members ${what} whatever their workspace allows; true leaves it to the workspace and their other groups (Kasm's group setting of this name)`,
+  });
+/** Kasm's group settings for transfers: each may only take away what a workspace allows. */
+const TRANSFER_RIGHTS = {
+  allow_kasm_clipboard_up: refusal('clipboard text from the browser into the desktop'),
+  allow_kasm_clipboard_down: refusal('clipboard text out of the desktop to the browser'),
+  allow_kasm_uploads: refusal('uploads into ~/Uploads'),
+  allow_kasm_downloads: refusal('downloads from ~/Downloads'),
+};
+const OPTIONAL_RIGHTS = {
+  allow_kasm_clipboard_up: Type.Optional(TRANSFER_RIGHTS.allow_kasm_clipboard_up),
+  allow_kasm_clipboard_down: Type.Optional(TRANSFER_RIGHTS.allow_kasm_clipboard_down),
+  allow_kasm_uploads: Type.Optional(TRANSFER_RIGHTS.allow_kasm_uploads),
+  allow_kasm_downloads: Type.Optional(TRANSFER_RIGHTS.allow_kasm_downloads),
+};
+
 export const GroupSchema = Type.Object({
   group_id: Type.String(),
   name: Type.String(),
@@ -30,6 +48,7 @@ export const GroupSchema = Type.Object({
   max_kasms_per_user: Type.Union([Type.Integer(), Type.Null()]),
   is_system: Type.Boolean(),
   permissions: Type.Array(Type.String()),
+  ...TRANSFER_RIGHTS,
   created: TimestampSchema,
 });
 export type GroupResponse = Static<typeof GroupSchema>;
@@ -46,6 +65,7 @@ export const CreateGroupBodySchema = Type.Object({
     priority: Type.Optional(Type.Integer({ ...PRIORITY, default: 100 })),
     max_kasms_per_user: Type.Optional(MaxKasms),
     permissions: Type.Optional(Permissions),
+    ...OPTIONAL_RIGHTS,
   }),
 });
 export type CreateGroupInput = Static<typeof CreateGroupBodySchema>['target_group'];
@@ -58,6 +78,7 @@ export const UpdateGroupBodySchema = Type.Object({
     priority: Type.Optional(Type.Integer(PRIORITY)),
     max_kasms_per_user: Type.Optional(MaxKasms),
     permissions: Type.Optional(Permissions),
+    ...OPTIONAL_RIGHTS,
   }),
 });
 export type UpdateGroupInput = Static<typeof UpdateGroupBodySchema>['target_group'];

@@ -10,7 +10,7 @@ import {
 import type { KeyGrant } from '../api-keys';
 import { assertMayChangeMembers, assertMayChangePermissions } from './group-grants';
 import { groupSnapshot } from './group-response';
-import type { GroupRow, GroupsRepository } from './groups.repository';
+import type { GroupFields, GroupRow, GroupsRepository } from './groups.repository';
 import type { CreateGroupInput, GetUsersGroupBody, UpdateGroupInput } from './groups.schemas';
 import type { UserRow } from '../users';
 
@@ -83,6 +83,7 @@ export function createGroupsService({
         priority: input.priority,
         maxKasmsPerUser: input.max_kasms_per_user,
         permissions: input.permissions,
+        ...transferRights(input),
       };
       return recordedChange(groups.transaction, audit, {
         change: (tx) => groups.create(fields, tx),
@@ -115,6 +116,7 @@ export function createGroupsService({
             // null means "not given", as everywhere on the wire (contract §1).
             maxKasmsPerUser: input.max_kasms_per_user ?? undefined,
             permissions: input.permissions,
+            ...transferRights(input),
           });
         },
         after: (tx, group) => snapshot(tx, group.id),
@@ -152,3 +154,11 @@ export function createGroupsService({
   };
 }
 export type GroupsService = ReturnType<typeof createGroupsService>;
+
+/** Kasm's group settings on the wire, as the row keeps them (absent: unchanged or the default). */
+const transferRights = (input: CreateGroupInput | UpdateGroupInput): GroupFields => ({
+  allowClipboardUp: input.allow_kasm_clipboard_up,
+  allowClipboardDown: input.allow_kasm_clipboard_down,
+  allowUploads: input.allow_kasm_uploads,
+  allowDownloads: input.allow_kasm_downloads,
+});

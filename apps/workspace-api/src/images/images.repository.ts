@@ -1,3 +1,4 @@
+import type { SessionPolicy } from './session-policy';
 import { orNullWhenMissing, type AuditedTransaction, type Database, type Tx } from '../db';
 import type { Image, Prisma } from '../generated/prisma/client';
 
@@ -42,14 +43,10 @@ export interface ImageChange {
   allowDownloads?: boolean;
   /** Null: no limit. */
   maxUploadBytes?: bigint | null;
-}
-
-/** Whether a workspace's users may upload and download files, and the largest upload (bytes). */
-export interface TransferPolicy {
-  allowUploads: boolean;
-  allowDownloads: boolean;
+  allowClipboardUp?: boolean;
+  allowClipboardDown?: boolean;
   /** Null: no limit. */
-  maxUploadBytes: number | null;
+  maxClipboardBytes?: number | null;
 }
 
 const BY_NAME = [
@@ -112,11 +109,18 @@ export function createImagesRepository(database: Database) {
       return new Map(rows.map((image) => [image.id, image]));
     },
 
-    /** What a workspace allows of files in and out of its sessions (session-files/). */
-    async transferPolicyOf(id: string): Promise<TransferPolicy | null> {
+    /** What a workspace allows of files and clipboard in and out of its sessions. */
+    async transferPolicyOf(id: string): Promise<SessionPolicy | null> {
       const row = await prisma.image.findUnique({
         where: { id },
-        select: { allowUploads: true, allowDownloads: true, maxUploadBytes: true },
+        select: {
+          allowUploads: true,
+          allowDownloads: true,
+          maxUploadBytes: true,
+          allowClipboardUp: true,
+          allowClipboardDown: true,
+          maxClipboardBytes: true,
+        },
       });
       if (!row) return null;
       const max = row.maxUploadBytes;

@@ -26,6 +26,16 @@ export const MaxUploadSchema = Type.Integer({
   maximum: Number.MAX_SAFE_INTEGER,
   description: MAX_UPLOAD,
 });
+const ALLOW_CLIPBOARD_UP =
+  "Clipboard text may go from the browser into the session's desktop, enforced on the stream (Kasm's group setting of this name)";
+const ALLOW_CLIPBOARD_DOWN =
+  "Clipboard text may come out of the session's desktop to the browser, enforced on the stream (Kasm's group setting of this name)";
+const MAX_CLIPBOARD = 'The largest clipboard text in bytes, either way; null: no limit';
+export const MaxClipboardSchema = Type.Integer({
+  minimum: 1,
+  maximum: 1_073_741_824,
+  description: MAX_CLIPBOARD,
+});
 const ALLOW_ROOT_EXEC =
   'UNSAFE: exec_config steps may run as root (user root or 0) and privileged; never set by a registry';
 const ALLOW_PLAIN_HTTP =
@@ -61,6 +71,9 @@ export const ImageSchema = Type.Object({
   allow_kasm_uploads: Type.Boolean({ description: ALLOW_UPLOADS }),
   allow_kasm_downloads: Type.Boolean({ description: ALLOW_DOWNLOADS }),
   max_upload_bytes: Type.Union([Type.Integer(), Type.Null()], { description: MAX_UPLOAD }),
+  allow_kasm_clipboard_up: Type.Boolean({ description: ALLOW_CLIPBOARD_UP }),
+  allow_kasm_clipboard_down: Type.Boolean({ description: ALLOW_CLIPBOARD_DOWN }),
+  max_clipboard_bytes: Type.Union([Type.Integer(), Type.Null()], { description: MAX_CLIPBOARD }),
   notes: Type.String(),
   registry_id: Type.Union([Type.String(), Type.Null()], {
     description: 'The registry it was installed from',
@@ -103,6 +116,9 @@ export const UpdateImageBodySchema = Type.Object({
     allow_kasm_uploads: Type.Optional(Type.Boolean({ description: ALLOW_UPLOADS })),
     allow_kasm_downloads: Type.Optional(Type.Boolean({ description: ALLOW_DOWNLOADS })),
     max_upload_bytes: Type.Optional(Type.Union([MaxUploadSchema, Type.Null()])),
+    allow_kasm_clipboard_up: Type.Optional(Type.Boolean({ description: ALLOW_CLIPBOARD_UP })),
+    allow_kasm_clipboard_down: Type.Optional(Type.Boolean({ description: ALLOW_CLIPBOARD_DOWN })),
+    max_clipboard_bytes: Type.Optional(Type.Union([MaxClipboardSchema, Type.Null()])),
   }),
 });
 export type UpdateImageInput = Static<typeof UpdateImageBodySchema>['target_image'];

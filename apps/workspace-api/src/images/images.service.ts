@@ -106,6 +106,9 @@ export function createImagesService({
           input.max_upload_bytes === undefined || input.max_upload_bytes === null
             ? input.max_upload_bytes
             : BigInt(input.max_upload_bytes),
+        allowClipboardUp: input.allow_kasm_clipboard_up,
+        allowClipboardDown: input.allow_kasm_clipboard_down,
+        maxClipboardBytes: input.max_clipboard_bytes,
       };
       return recordedUpdate(images.transaction, audit, snapshot(id), async (tx) => {
         const image = await images.update(id, change, tx);

@@ -14,7 +14,6 @@ export {
   type ImageFields,
   type ImageRow,
   type ImagesRepository,
-  type TransferPolicy,
 } from './images.repository';
 export { imagesRoutes } from './images.routes';
 export {
@@ -25,6 +24,12 @@ export {
   ProfilePathSchema,
 } from './images.schemas';
 export { createImagesService, type ImagesService } from './images.service';
+export {
+  effectivePolicy,
+  type GroupTransferRights,
+  NO_TRANSFERS,
+  type SessionPolicy,
+} from './session-policy';
 export { fillProfilePath, profilePathProblems } from './profile-path';
 export { profilePathRoutes } from './profile-path.routes';
 export { firstFreeSettingsName } from './settings-name';

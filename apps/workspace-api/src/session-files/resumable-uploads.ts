@@ -102,12 +102,12 @@ export function createResumableUploads() {
       id: string,
       offset: number,
       body: Readable,
-      checkSize: (size: number) => void,
+      checkSize: (size: number) => Promise<void>,
     ): Promise<{ state: UploadState; finished: FinishedUpload | null }> {
       if (writing.has(id)) throw new UploadBusyError('Another request is writing this upload');
       const work = (async () => {
         const before = await status(box, id);
-        checkSize(before.size);
+        await checkSize(before.size);
         if (before.offset !== offset) {
           throw new UploadOffsetMismatchError(
             `The upload holds ${before.offset} bytes: send from there`,

@@ -37,7 +37,7 @@ export const sessionFilesRoutes: FastifyPluginAsyncTypebox<{ files: SessionFiles
     {
       schema: {
         tags,
-        summary: "The session's workspace file policy",
+        summary: "What the session's user may move in and out: files and clipboard",
         params: SessionParamsSchema,
         response: { 200: PolicySchema, ...problems },
       },
@@ -48,6 +48,9 @@ export const sessionFilesRoutes: FastifyPluginAsyncTypebox<{ files: SessionFiles
         allow_uploads: policy.allowUploads,
         allow_downloads: policy.allowDownloads,
         max_upload_bytes: policy.maxUploadBytes,
+        allow_clipboard_up: policy.allowClipboardUp,
+        allow_clipboard_down: policy.allowClipboardDown,
+        max_clipboard_bytes: policy.maxClipboardBytes,
       };
     },
   );

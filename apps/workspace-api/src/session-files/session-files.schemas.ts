@@ -19,6 +19,11 @@ export const PolicySchema = Type.Object({
   allow_uploads: Type.Boolean(),
   allow_downloads: Type.Boolean(),
   max_upload_bytes: Type.Union([Type.Integer(), Type.Null()], { description: 'Null: no limit' }),
+  allow_clipboard_up: Type.Boolean({ description: 'Clipboard text may go into the desktop' }),
+  allow_clipboard_down: Type.Boolean({ description: 'Clipboard text may come out of it' }),
+  max_clipboard_bytes: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'The largest clipboard text (UTF-8 bytes), either way; null: no limit',
+  }),
 });
 
 export const StartUploadBodySchema = Type.Object(

@@ -10,7 +10,7 @@ import {
   KasmNotFoundError,
   KasmNotRunningError,
 } from '../errors';
-import type { TransferPolicy } from '../images';
+import type { SessionPolicy } from '../images';
 import type { RequestAdmission } from '../session-proxy';
 import type { KasmReads } from '../sessions';
 import { listDownloads, openDownload } from './downloads';
@@ -20,21 +20,24 @@ export interface SessionFilesDeps {
   admit: RequestAdmission;
   reads: Pick<KasmReads, 'find'>;
   engines: Engines;
-  policyOf: (imageId: string) => Promise<TransferPolicy | null>;
+  /** The session user's effective policy: the workspace's, less what their groups refuse. */
+  policyOf: (imageId: string, userId: string) => Promise<SessionPolicy>;
   audit: Pick<AuditTrail, 'record'>;
 }
 
 /** An admitted request's session: its container, the workspace's policy and its owner. */
 interface OpenSession extends SessionContainer {
   kasmId: string;
-  policy: TransferPolicy;
+  policy: SessionPolicy;
   userId: string;
   username: string;
 }
 
+/** A transfer the policy refused: FileTransferRefusedError (403) or FileTooLargeError (413). */
+type Refusal = Error & { statusCode: number; code: string };
+
 const SESSION_ID = /^[0-9a-f]{32}$|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ENDED = new Set(['destroyed', 'error']);
-const NO_POLICY: TransferPolicy = { allowUploads: false, allowDownloads: false, maxUploadBytes: 0 };
 
 /**
  * Files in and out of a running session's desktop, for the holder of its grant (its owner's
@@ -63,13 +66,19 @@ export function createSessionFilesService({
       kasmId: toWireId(id),
       engine: engines.forAgent(row.agent),
       containerId: row.containerId,
-      policy: (await policyOf(row.imageId)) ?? NO_POLICY,
+      policy: await policyOf(row.imageId, row.userId),
       userId: row.userId,
       username: row.user.username,
     };
   }
 
-  const record = (request: FastifyRequest, session: OpenSession, operation: string, file: object) =>
+  const record = (
+    request: FastifyRequest,
+    session: OpenSession,
+    operation: string,
+    file: object,
+    refused?: Refusal,
+  ) =>
     audit.record(
       {
         actor: { kind: 'user', id: toWireId(session.userId), username: session.username },
@@ -77,31 +86,56 @@ export function createSessionFilesService({
         ...requestOrigin(request),
       },
       { operation, target: { type: 'kasm', id: session.kasmId }, before: null, after: file },
+      refused && { result: 'denied', status: refused.statusCode, errorCode: refused.code },
     );
+
+  /** A refused transfer is audited (what was asked, never its bytes), then answered. */
+  async function refuse(
+    request: FastifyRequest,
+    session: OpenSession,
+    operation: string,
+    asked: object,
+    error: Refusal,
+  ): Promise<never> {
+    await record(request, session, operation, asked, error);
+    throw error;
+  }
 
   async function uploading(request: FastifyRequest, rawId: string, uploadId?: string) {
     const session = await open(request, rawId);
-    if (!session.policy.allowUploads)
-      throw new FileTransferRefusedError('This workspace does not allow uploads');
+    if (!session.policy.allowUploads) {
+      const error = new FileTransferRefusedError('Uploads are not allowed in this session');
+      await refuse(request, session, 'upload_file', { upload_id: uploadId ?? null }, error);
+    }
     if (uploadId !== undefined && !isUploadId(uploadId))
       throw new KasmNotFoundError(`upload ${uploadId.slice(0, 64)}`);
     return session;
   }
 
-  const checkSize = (policy: TransferPolicy, size: number) => {
-    const max = policy.maxUploadBytes;
-    if (max !== null && size > max)
-      throw new FileTooLargeError(`The workspace allows uploads of up to ${max} bytes`);
+  const checkSize = async (request: FastifyRequest, session: OpenSession, size: number) => {
+    const max = session.policy.maxUploadBytes;
+    if (max === null || size <= max) return;
+    const error = new FileTooLargeError(`Uploads of up to ${max} bytes are allowed`);
+    await refuse(request, session, 'upload_file', { size }, error);
   };
 
+  async function downloading(request: FastifyRequest, rawId: string, name: string | null) {
+    const session = await open(request, rawId);
+    if (!session.policy.allowDownloads) {
+      const error = new FileTransferRefusedError('Downloads are not allowed in this session');
+      await refuse(request, session, 'download_file', { name }, error);
+    }
+    return session;
+  }
+
   return {
-    async policy(request: FastifyRequest, rawId: string): Promise<TransferPolicy> {
+    async policy(request: FastifyRequest, rawId: string): Promise<SessionPolicy> {
       return (await open(request, rawId)).policy;
     },
 
     async startUpload(request: FastifyRequest, rawId: string, name: string, size: number) {
       const session = await uploading(request, rawId);
-      checkSize(session.policy, size);
+      await checkSize(request, session, size);
       return uploads.create(session, name, size);
     },
 
@@ -120,7 +154,7 @@ export function createSessionFilesService({
       const session = await uploading(request, rawId, uploadId);
       // The policy may have changed since the upload began: its size is checked again.
       const done = await uploads.append(session, uploadId, offset, body, (size) =>
-        checkSize(session.policy, size),
+        checkSize(request, session, size),
       );
       if (done.finished) await record(request, session, 'upload_file', done.finished);
       return done;
@@ -131,16 +165,11 @@ export function createSessionFilesService({
     },
 
     async listDownloads(request: FastifyRequest, rawId: string) {
-      const session = await open(request, rawId);
-      if (!session.policy.allowDownloads)
-        throw new FileTransferRefusedError('This workspace does not allow downloads');
-      return listDownloads(session);
+      return listDownloads(await downloading(request, rawId, null));
     },
 
     async openDownload(request: FastifyRequest, rawId: string, name: string) {
-      const session = await open(request, rawId);
-      if (!session.policy.allowDownloads)
-        throw new FileTransferRefusedError('This workspace does not allow downloads');
+      const session = await downloading(request, rawId, name);
       const file = await openDownload(session, name);
       // The event names the digest of what was sent, once all of it was; a failure mid-way
       // destroys the body, so the answer ends short of its length, never a file cut silently.

@@ -21,6 +21,9 @@ export interface SessionTarget {
   /** The session's owner: a browser signed in as someone else is refused. */
   /** Null while the session is staged: no browser may enter it. */
   userId: string | null;
+  /** Its owner's username and its workspace: whose policy holds on its stream, and who is audited. */
+  username: string;
+  imageId: string;
 }
 
 /** A grant cookie's value and when the grant (and so the cookie) ends. */
@@ -84,7 +87,14 @@ export function createSessionAccess(
       target = notAllowed();
     } else {
       const { origin, authorization, pin } = containerEndpoint(row, row.hostPort);
-      target = { origin, authorization, pin, userId: row.userId };
+      target = {
+        origin,
+        authorization,
+        pin,
+        userId: row.userId,
+        username: row.user.username,
+        imageId: row.imageId,
+      };
     }
     targets.set(id, target);
     if (target instanceof Error) throw target;

@@ -1,6 +1,8 @@
 import type { Server } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { AuditTrail } from '../audit';
 import type { Config } from '../config';
+import { createClipboardAudit } from './clipboard-audit';
 import type { KasmReads, KasmsRepository, SocketHop } from '../sessions';
 import { createSessionAccess } from './session-access';
 import { createInputRecorder } from './session-input';
@@ -46,9 +48,19 @@ export function createSessionProxyFeature(deps: SessionProxyDeps) {
   return {
     /** How another route on the sessions origin admits a request as the proxy does (session files). */
     admission: (signedInUser: SignedInUser) => createRequestAdmission(access, signedInUser),
-    options: (
-      others: Pick<SessionProxyOptions, 'onUpstream' | 'signedInUser'>,
-    ): SessionProxyOptions => ({ ...others, access, sockets, socketHop, recordInput }),
+    options: ({
+      audit,
+      ...others
+    }: Pick<SessionProxyOptions, 'onUpstream' | 'signedInUser' | 'sessionPolicy'> & {
+      audit: Pick<AuditTrail, 'record'>;
+    }): SessionProxyOptions => ({
+      ...others,
+      access,
+      sockets,
+      socketHop,
+      recordInput,
+      clipboardRefused: createClipboardAudit(audit),
+    }),
   };
 }
 

@@ -16,6 +16,10 @@ import { CONNECT_TOKEN_THROTTLE } from '../plugins';
 import { CertificatePinError, type Hop, type SocketHop } from '../sessions';
 import { containerCookieHeader, GRANT_COOKIE } from './proxy-cookies';
 import { isServiceWorkerScript, sessionResponseHeaders } from './proxy-headers';
+import type { SessionPolicy } from '../images';
+import { requestOrigin } from '../audit';
+import type { ClipboardAudit } from './clipboard-audit';
+import { createClipboardGuard } from './clipboard-guard';
 import type { SessionAccess, SessionTarget } from './session-access';
 import { createSignedInAs, type SignedInUser } from './session-admission';
 import { createTlsPins, createUpstreamAgent, socketOrigin } from './proxy-upstream';
@@ -56,6 +60,10 @@ export interface SessionProxyOptions {
   /** Notes input from the browser on a session's stream (the idle limit), throttled. */
   recordInput: (kasmId: string) => void;
   signedInUser: SignedInUser;
+  /** The session user's effective transfer policy (workspace and groups), read at each open. */
+  sessionPolicy: (imageId: string, userId: string) => Promise<SessionPolicy>;
+  /** Records a clipboard transfer the policy refused on a stream (rate-limited). */
+  clipboardRefused: ClipboardAudit;
 }
 
 /**
@@ -71,7 +79,16 @@ export interface SessionProxyOptions {
  */
 export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
   app,
-  { access, sockets, socketHop, onUpstream, recordInput, signedInUser },
+  {
+    access,
+    sockets,
+    socketHop,
+    onUpstream,
+    recordInput,
+    signedInUser,
+    sessionPolicy,
+    clipboardRefused,
+  },
 ) => {
   await app.register(cookie);
   const pins = createTlsPins();
@@ -157,6 +174,19 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
         socket?.destroy();
         throw new ProxyPathInvalidError();
       }
+      // Admitted, so the session has its user; the policy is the one of this stream's opening.
+      const { userId, username } = target;
+      if (!userId) throw new ProxyAccessDeniedError('The session has no user yet');
+      const policy = await sessionPolicy(target.imageId, userId);
+      const origin = { kasmId, userId, username, ...requestOrigin(request) };
+      const guard = createClipboardGuard(
+        {
+          allowUp: policy.allowClipboardUp,
+          allowDown: policy.allowClipboardDown,
+          maxBytes: policy.maxClipboardBytes,
+        },
+        (refusal) => clipboardRefused(origin, refusal),
+      );
       const client = request.raw.socket;
       // Admitted, so the cookie is `<grant id>.<secret>`: its sockets count against the grant.
       const owner = { kasmId, grantId: String(grant).split('.', 1)[0] };
@@ -179,6 +209,12 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
         onInput: () => recordInput(kasmId),
         socket,
         pin: target.pin,
+        guard,
+        onGuardClosed: (error) =>
+          request.log.warn(
+            { kasmId, reason: error.message },
+            'session stream closed: the clipboard policy could not be enforced on it',
+          ),
         onRefused: (error) => {
           if (error instanceof CertificatePinError) refusedBy(request, kasmId, error);
         },

@@ -11,9 +11,14 @@ const BACKLOG_BYTES = 1024 * 1024;
  * so a pipe (or a cork undone on the next tick) made a loopback send, which wakes the reader,
  * of every record: four times a plain socket's writes. The batch is held only while more is
  * arriving: a turn of the loop without new data sends what is held, so a lone update waits
- * one turn, not a timer.
+ * one turn, not a timer. `rewrite`, when given, says what to send for each chunk (the
+ * clipboard guard's frames).
  */
-export function forwardInBatches(from: Duplex, to: Duplex): void {
+export function forwardInBatches(
+  from: Duplex,
+  to: Duplex,
+  rewrite?: (chunk: Buffer) => Buffer[],
+): void {
   let held = 0;
   let arrived = false;
   let watching = false;
@@ -35,7 +40,8 @@ export function forwardInBatches(from: Duplex, to: Duplex): void {
     if (held === 0) to.cork();
     held += chunk.length;
     arrived = true;
-    to.write(chunk);
+    if (rewrite) for (const bytes of rewrite(chunk)) to.write(bytes);
+    else to.write(chunk);
     if (held >= BATCH_BYTES) send();
     if (!watching) {
       watching = true;

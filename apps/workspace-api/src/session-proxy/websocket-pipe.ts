@@ -3,6 +3,8 @@ import https from 'node:https';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { connectPinned } from '../sessions';
+import type { ClipboardGuard } from './clipboard-guard';
+import type { FrameRewriter } from './frame-rewriter';
 import { ClientInputObserver } from './rfb-input';
 import { forwardInBatches } from './stream-batches';
 
@@ -32,6 +34,10 @@ export interface PipeOptions {
   pin?: string | null;
   /** Told why no connection was made to the container (a certificate that is not the pin). */
   onRefused?: (error: Error) => void;
+  /** The clipboard policy's rewriters; none: the stream is piped unread. */
+  guard?: ClipboardGuard | null;
+  /** Told why a guarded stream was closed (it could not be followed). */
+  onGuardClosed?: (error: Error) => void;
 }
 
 /** The container's address for a path of the browser's, or null when it names another origin. */
@@ -60,7 +66,9 @@ function refuse(client: Duplex, status: number, reason: string): void {
  * handshake is the container's own (its 101 goes back to the browser), and the frames are never
  * decoded and re-encoded, so the stream costs a copy (the container's side sent in batches:
  * stream-batches.ts). The browser's frames are also read, not
- * changed, to tell its user's input (the idle limit). Either
+ * changed, to tell its user's input (the idle limit). Under a clipboard restriction (`guard`)
+ * the frames of one side or both are read and those carrying refused clipboard text framed
+ * again without it; a guarded stream that cannot be followed is closed. Either
  * side closing or failing ends both. A container that refuses the upgrade gets its status passed
  * on, and one that cannot be reached is a 502.
  */
@@ -109,11 +117,27 @@ export function pipeWebSocket(
   upstream.once('upgrade', (response: IncomingMessage, socket: Duplex, head: Buffer) => {
     const lines = headLines(target.rewriteResponseHeaders(response.headers));
     client.write(`HTTP/1.1 101 Switching Protocols\r\n${lines}\r\n`);
-    if (head.length > 0) client.write(head);
     setNoDelay(socket);
     setNoDelay(client);
-    forwardInBatches(socket, client);
-    client.pipe(socket);
+    const guard = target.guard;
+    const closeGuarded = (error: unknown) => {
+      target.onGuardClosed?.(error as Error);
+      endBoth(socket);
+    };
+    const rewrite = guard?.fromContainer && guarded(guard.fromContainer, closeGuarded);
+    if (head.length > 0) for (const bytes of rewrite ? rewrite(head) : [head]) client.write(bytes);
+    forwardInBatches(socket, client, rewrite || undefined);
+    if (guard) {
+      const fromBrowser = guarded(guard.fromBrowser, closeGuarded);
+      client.on('data', (chunk: Buffer) => {
+        let flowing = true;
+        for (const bytes of fromBrowser(chunk)) flowing = socket.write(bytes) && flowing;
+        if (!flowing && !client.isPaused()) {
+          client.pause();
+          socket.once('drain', () => client.resume());
+        }
+      });
+    } else client.pipe(socket);
     const onInput = target.onInput;
     if (onInput) {
       // Only the browser's (small) side is read, beside the pipe: it forwards the same bytes.
@@ -132,6 +156,21 @@ export function pipeWebSocket(
   });
   upstream.on('error', () => refuse(client, 502, 'Bad Gateway'));
   upstream.end();
+}
+
+/** A rewriter's push that ends the stream (fail closed) instead of throwing. */
+function guarded(rewriter: FrameRewriter, close: (error: unknown) => void) {
+  let closed = false;
+  return (chunk: Buffer): Buffer[] => {
+    if (closed) return [];
+    try {
+      return rewriter.push(chunk);
+    } catch (error) {
+      closed = true;
+      close(error);
+      return [];
+    }
+  };
 }
 
 function setNoDelay(socket: Duplex): void {

@@ -186,6 +186,9 @@ describe('bad input and refusals', () => {
         allow_uploads: true,
         allow_downloads: true,
         max_upload_bytes: 1000,
+        allow_clipboard_up: true,
+        allow_clipboard_down: true,
+        max_clipboard_bytes: null,
       });
       await w.h.db.image.update({
         where: image,
@@ -193,11 +196,35 @@ describe('bad input and refusals', () => {
       });
       expect((await files.start('any.bin', 1)).status).toBe(403);
       expect((await files.list()).status).toBe(403);
+      const refused = await w.h.db.auditEvent.findMany({
+        where: { channel: 'session', result: 'denied', targetId: s.kasmId },
+        orderBy: { createdAt: 'asc' },
+      });
+      expect(refused.map((e) => [e.operation, e.status, e.errorCode, e.after])).toEqual([
+        ['upload_file', 413, 'FILE_TOO_LARGE', { size: 1001 }],
+        ['upload_file', 403, 'FILE_TRANSFER_REFUSED', { upload_id: null }],
+        ['download_file', 403, 'FILE_TRANSFER_REFUSED', { name: null }],
+      ]);
     } finally {
       await w.h.db.image.update({
         where: image,
         data: { maxUploadBytes: null, allowUploads: true, allowDownloads: true },
       });
+    }
+  });
+
+  it('refuses what one of the user’s groups refuses, though the workspace allows it', async () => {
+    const group = { id: toUuid(w.groupId) };
+    await w.h.db.group.update({ where: group, data: { allowDownloads: false } });
+    try {
+      expect((await files.list()).status).toBe(403);
+      expect((await files.start('fine.bin', 1)).status).toBe(201);
+      expect(await (await files.policy()).json()).toMatchObject({
+        allow_uploads: true,
+        allow_downloads: false,
+      });
+    } finally {
+      await w.h.db.group.update({ where: group, data: { allowDownloads: true } });
     }
   });
 
