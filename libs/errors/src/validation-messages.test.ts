@@ -1,4 +1,4 @@
-import { describeIssues, type SchemaIssue } from './validation-messages';
+import { describeIssues, MAX_PROBLEMS, type SchemaIssue } from './validation-messages';
 
 const at = (
   keyword: string,
@@ -26,6 +26,31 @@ describe('describeIssues', () => {
     expect(describeIssues(issues)).toEqual([
       { field: 'sort_by', message: 'must be one of: username, created, organization' },
     ]);
+  });
+
+  it('describes an array of 10 000 items each outside its union: the first problems, then a count', () => {
+    // What Ajv reports for `permissions: [0, 1, …, 9999]`: per item, every branch's const and the
+    // union itself. Matching each issue against every union made this quadratic (a request hung).
+    const union = { anyOf: ['a', 'b', 'c'].map((v) => ({ const: v })) };
+    const issues = Array.from({ length: 10_000 }, (_, item) => [
+      ...['a', 'b', 'c'].map((v, i) =>
+        at(
+          'const',
+          { allowedValue: v },
+          { const: v },
+          `/p/${item}`,
+          `#/properties/p/items/anyOf/${i}/const`,
+        ),
+      ),
+      at('anyOf', {}, union, `/p/${item}`, '#/properties/p/items/anyOf'),
+    ]).flat();
+    const problems = describeIssues(issues);
+    expect(problems).toHaveLength(MAX_PROBLEMS + 1);
+    expect(problems[0]).toEqual({ field: 'p.0', message: 'must be one of: a, b, c' });
+    expect(problems.at(-1)).toEqual({
+      field: 'body',
+      message: `and ${10_000 - MAX_PROBLEMS} more problems like these`,
+    });
   });
 
   it.each([

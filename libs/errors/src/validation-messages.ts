@@ -124,26 +124,39 @@ const fieldOf = (issue: SchemaIssue, fallback: string) => {
  * constants (TypeBox's `Union([Literal(...)])`) reports one failed `const` per value and then the
  * `anyOf`: those become the single "must be one of: ...".
  */
+/** Problems listed in one answer; past it, one more line counts the rest. */
+export const MAX_PROBLEMS = 100;
+
 export function describeIssues(issues: readonly SchemaIssue[], fallback = 'body'): FieldProblem[] {
-  const unions = issues.filter(
-    (i) => (i.keyword === 'anyOf' || i.keyword === 'oneOf') && allowedValues(i.parentSchema),
-  );
+  // The unions that list their allowed values, by the value they judged: an array of 10 000 wrong
+  // items has 10 000 of them, so each issue looks only at its own value's.
+  const unionsAt = new Map<string, SchemaIssue[]>();
+  for (const issue of issues) {
+    if (
+      (issue.keyword === 'anyOf' || issue.keyword === 'oneOf') &&
+      allowedValues(issue.parentSchema)
+    ) {
+      const at = unionsAt.get(issue.instancePath) ?? [];
+      unionsAt.set(issue.instancePath, [...at, issue]);
+    }
+  }
   const insideUnion = (issue: SchemaIssue) =>
-    unions.some(
+    (unionsAt.get(issue.instancePath) ?? []).some(
       (u) =>
-        u !== issue &&
-        u.instancePath === issue.instancePath &&
-        issue.schemaPath.startsWith(u.schemaPath.replace(/\/(anyOf|oneOf)$/, '/')),
+        u !== issue && issue.schemaPath.startsWith(u.schemaPath.replace(/\/(anyOf|oneOf)$/, '/')),
     );
   const seen = new Set<string>();
   const problems: FieldProblem[] = [];
+  let more = 0;
   for (const issue of issues) {
     if (insideUnion(issue)) continue;
     const problem = { field: fieldOf(issue, fallback), message: describeIssue(issue) };
     const key = `${problem.field}\u0000${problem.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    problems.push(problem);
+    if (problems.length < MAX_PROBLEMS) problems.push(problem);
+    else more++;
   }
+  if (more > 0) problems.push({ field: fallback, message: `and ${more} more problems like these` });
   return problems;
 }
