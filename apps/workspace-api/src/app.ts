@@ -25,7 +25,8 @@ import {
   type SessionWorker,
 } from './sessions';
 import { attachSessionsListener, sessionProxy } from './session-proxy';
-import { sessionFilesRoutes } from './session-files';
+import { FILES_PANEL_ASSET, sessionFilesRoutes } from './session-files';
+import { sendSessionPage, sessionPageAssets, sessionPageRoutes } from './session-page';
 import { stagingRoutes } from './staging';
 import { usersRoutes } from './users';
 import { webPlugin } from './web';
@@ -72,9 +73,14 @@ export async function buildApp(
     f.proxy.options({
       onUpstream: f.workspaceMetrics.proxyUpstream,
       signedInUser: f.signedInUser,
+      landing: sendSessionPage,
     }),
   );
   await app.register(sessionFilesRoutes, { files: f.sessionFiles });
+  await app.register(sessionPageRoutes, {
+    controls: f.sessionControls,
+    assets: sessionPageAssets(FILES_PANEL_ASSET),
+  });
   await app.register(webPlugin, {
     logins: f.logins,
     sessions: f.sessions,

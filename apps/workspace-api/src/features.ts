@@ -24,6 +24,7 @@ import { createWorkspaceMetrics } from './metrics';
 import { createRegistryService, createRegistryWorkspacesService, platformSeries } from './registry';
 import { createRepositories } from './repositories';
 import { createSessionFilesService } from './session-files';
+import { createSessionControls } from './session-page';
 import { createSessionProxyFeature } from './session-proxy';
 import { createSessionsFeature, KasmSchema, toKasmResponse } from './sessions';
 import { createSettingsRepository, createSettingsService } from './settings';
@@ -167,6 +168,11 @@ export async function buildFeatures(
     policyOf: (imageId) => data.images.transferPolicyOf(imageId),
     audit: audit.trail,
   });
+  const sessionControls = createSessionControls({
+    admit: proxy.admission(signedInUser),
+    sessions,
+    audit: audit.trail,
+  });
   const sessionWorker = live.worker(
     [
       ['icon fetch', () => icons.fillMissing()],
@@ -186,6 +192,7 @@ export async function buildFeatures(
     userSessions,
     signedInUser,
     sessionFiles,
+    sessionControls,
     sessionWorker,
     audit,
     apiKeys,

@@ -47,7 +47,7 @@ export function createSessionProxyFeature(deps: SessionProxyDeps) {
     /** How another route on the sessions origin admits a request as the proxy does (session files). */
     admission: (signedInUser: SignedInUser) => createRequestAdmission(access, signedInUser),
     options: (
-      others: Pick<SessionProxyOptions, 'onUpstream' | 'signedInUser'>,
+      others: Pick<SessionProxyOptions, 'onUpstream' | 'signedInUser' | 'landing'>,
     ): SessionProxyOptions => ({ ...others, access, sockets, socketHop, recordInput }),
   };
 }

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import httpProxy from '@fastify/http-proxy';
 import { toWireId } from '@platform/schemas';
@@ -20,7 +20,7 @@ import type { SessionAccess, SessionTarget } from './session-access';
 import { createSignedInAs, type SignedInUser } from './session-admission';
 import { createTlsPins, createUpstreamAgent, socketOrigin } from './proxy-upstream';
 import { originMatchesHost } from './session-origin';
-import { needsOwnerPage, sendOwnerPage } from './session-owner-page';
+import { needsOwnerPage, sendOwnerPage, type SessionOwner } from './session-owner-page';
 import type { SessionSockets } from './session-sockets';
 import { pipeUrl, pipeWebSocket } from './websocket-pipe';
 
@@ -43,6 +43,20 @@ const targetOf = (request: { raw: object }): SessionTarget => {
   return target;
 };
 
+/** Whether an admitted request asks for the session's own page, `/kasm/<kasm_id>/`. */
+const asksForLanding = (request: FastifyRequest) =>
+  (request.method === 'GET' || request.method === 'HEAD') &&
+  containerPath(request.url).split('?', 1)[0] === '/';
+
+/**
+ * The platform's page of a session, answered at `/kasm/<kasm_id>/` instead of the container's
+ * (which stays at its own paths, e.g. noVNC's `vnc.html`).
+ */
+export type SessionLanding = (
+  reply: FastifyReply,
+  session: SessionOwner & { kasmId: string },
+) => unknown;
+
 /** A connect token refused for what it is: wrong, spent, or for no session. */
 const isRefusedToken = (error: unknown) =>
   error instanceof ProxyAccessDeniedError || error instanceof KasmNotFoundError;
@@ -56,6 +70,8 @@ export interface SessionProxyOptions {
   /** Notes input from the browser on a session's stream (the idle limit), throttled. */
   recordInput: (kasmId: string) => void;
   signedInUser: SignedInUser;
+  /** The page a browser lands on at the session's root; without it, the container's page. */
+  landing?: SessionLanding;
 }
 
 /**
@@ -71,7 +87,7 @@ export interface SessionProxyOptions {
  */
 export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
   app,
-  { access, sockets, socketHop, onUpstream, recordInput, signedInUser },
+  { access, sockets, socketHop, onUpstream, recordInput, signedInUser, landing },
 ) => {
   await app.register(cookie);
   const pins = createTlsPins();
@@ -140,6 +156,8 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
       const grant = request.cookies[GRANT_COOKIE];
       const target = await access.admit(kasmId, grant, await signedInAs(request));
       const wireId = toWireId(access.sessionId(kasmId));
+      if (!upgrade && landing && asksForLanding(request))
+        return landing(reply, { ...(await access.ownerOf(kasmId)), kasmId: wireId });
       const onSocket = await socketHop.hasSocket(wireId);
       if (!upgrade) {
         if (!onSocket) pins.note(target.origin, target.pin);
