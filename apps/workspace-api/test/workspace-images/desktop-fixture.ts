@@ -29,10 +29,13 @@ export interface DesktopWorld {
 /**
  * A session world whose zone points at a listening app, the own registry added, the workspaces
  * `friendlyNames` installed from it and allowed to the group, and `ada` signed in on the root
- * page in Chromium.
+ * page in Chromium. `env` adds to the harness's configuration (SESSION_SOCKETS_DIR, say).
  */
-export async function createDesktopWorld(friendlyNames: string[]): Promise<DesktopWorld> {
-  const w = await createSessionWorld();
+export async function createDesktopWorld(
+  friendlyNames: string[],
+  env: Record<string, string> = {},
+): Promise<DesktopWorld> {
+  const w = await createSessionWorld(env);
   const { origin, imageIds } = await installOwnWorkspaces(w, friendlyNames);
   const { user_id: userId } = await w.member('ada');
 

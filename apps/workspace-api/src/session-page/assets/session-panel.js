@@ -102,7 +102,6 @@ export function mountPanel(panel, { kasmId, base, desktop, toggle }) {
   sendKeys.addEventListener('click', () => {
     if (!desktop.rfb) return;
     sendCombination(desktop.rfb, COMBINATIONS[Number(combination.value)][1]);
-    desktop.focus();
   });
 
   // Display: fit (remote resize), scale, actual size; full screen (keyboard lock where offered).
