@@ -20,10 +20,7 @@ import { loginsRoutes } from './logins';
 import { ownRegistryRoutes } from './own-registry';
 import { authPlugin, authThrottleOptions } from './plugins';
 import { registryRoutes } from './registry';
-import {
-  sessionsRoutes,
-  type SessionWorker,
-} from './sessions';
+import { sessionsRoutes, type SessionWorker } from './sessions';
 import { attachSessionsListener, sessionProxy } from './session-proxy';
 import { FILES_PANEL_ASSET, sessionFilesRoutes } from './session-files';
 import { sendSessionPage, sessionPageAssets, sessionPageRoutes } from './session-page';

@@ -51,7 +51,13 @@ export function sendSessionPage(reply: FastifyReply, session: SessionPageInfo) {
           <p id="notice" class="notice" role="status" aria-live="polite">Connecting…</p>
         </main>
         <aside class="side" aria-label="Session panel">
-          <button id="panel-toggle" type="button" class="panel-toggle" aria-controls="panel" aria-expanded="false">
+          <button
+            id="panel-toggle"
+            type="button"
+            class="panel-toggle"
+            aria-controls="panel"
+            aria-expanded="false"
+          >
             Panel <kbd>F8</kbd>
           </button>
           <div id="panel" class="panel" hidden></div>

@@ -50,7 +50,7 @@ const asksForLanding = (request: FastifyRequest) =>
 
 /**
  * The platform's page of a session, answered at `/kasm/<kasm_id>/` instead of the container's
- * (which stays at its own paths, e.g. noVNC's `vnc.html`).
+ * (which stays at its own paths, e.g. noVNC's `vnc.html`) for a workspace served over HTTPS.
  */
 export type SessionLanding = (
   reply: FastifyReply,
@@ -156,7 +156,9 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
       const grant = request.cookies[GRANT_COOKIE];
       const target = await access.admit(kasmId, grant, await signedInAs(request));
       const wireId = toWireId(access.sessionId(kasmId));
-      if (!upgrade && landing && asksForLanding(request))
+      // The desktop contract (Kasm's images and the platform's: HTTPS, a VNC stream at
+      // /websockify) gets the page; a plain-HTTP web workspace keeps its own root.
+      if (!upgrade && landing && target.origin.startsWith('https:') && asksForLanding(request))
         return landing(reply, { ...(await access.ownerOf(kasmId)), kasmId: wireId });
       const onSocket = await socketHop.hasSocket(wireId);
       if (!upgrade) {

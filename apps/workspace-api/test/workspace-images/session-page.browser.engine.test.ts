@@ -44,7 +44,10 @@ describe('the session page of a session reached as Kasm images are (HTTPS 6901, 
     const { tab, kasmId } = desktop;
     expect(new URL(tab.url()).pathname).toBe(`/kasm/${kasmId}/`);
     await tab.getByRole('button', { name: /Panel/ }).click();
-    await tab.locator('#time-left').filter({ hasText: /\d+ (h|min)/ }).waitFor();
+    await tab
+      .locator('#time-left')
+      .filter({ hasText: /\d+ (h|min)/ })
+      .waitFor();
     const status = await tab.evaluate(
       `fetch('/kasm/${kasmId}/_session/status').then((r) => r.json())`,
     );
@@ -134,7 +137,9 @@ describe('the session page of a session reached as Kasm images are (HTTPS 6901, 
     await world.w.h.call('exec_command_kasm', {
       kasm_id: kasmId,
       user_id: world.userId,
-      exec_config: { cmd: "sh -c 'mkdir -p ~/Downloads && echo made in the desktop > ~/Downloads/report.txt'" },
+      exec_config: {
+        cmd: "sh -c 'mkdir -p ~/Downloads && echo made in the desktop > ~/Downloads/report.txt'",
+      },
     });
     await tab.getByRole('button', { name: 'Refresh' }).click();
     const [download] = await Promise.all([
@@ -148,6 +153,7 @@ describe('the session page of a session reached as Kasm images are (HTTPS 6901, 
   it('has no serious accessibility violations, with its panel open', async () => {
     expect(await seriousViolations(desktop.tab)).toEqual([]);
     // Pictured for the docs (docs/session-page.png), the panel open beside the desktop.
+    await desktop.tab.evaluate("document.getElementById('panel').scrollTop = 0");
     await desktop.tab.screenshot({ path: path.join(SCREENSHOT_DIR, 'session-page.png') });
     await closePanelWithEscape(desktop.tab);
   });
@@ -155,7 +161,9 @@ describe('the session page of a session reached as Kasm images are (HTTPS 6901, 
   it('reconnects by itself after the stream is cut on the service side, and says so', async () => {
     const { tab, kasmId } = desktop;
     await cutStream(world, kasmId);
-    await notice(tab).filter({ hasText: /Connection lost|Reconnecting/ }).waitFor({ timeout: LONG });
+    await notice(tab)
+      .filter({ hasText: /Connection lost|Reconnecting/ })
+      .waitFor({ timeout: LONG });
     await notice(tab).filter({ hasText: 'Reconnected.' }).waitFor({ timeout: LONG });
     await waitForDesktop(tab);
     await typeInTerminal(tab, ['echo after the cut > /tmp/after']);
@@ -219,9 +227,16 @@ describe('the session page of the platform’s own image on the socket hop', () 
     const json = { 'content-type': 'application/json' };
     expect((await post({ ...json, origin: world.origin })).status).toBe(401);
     const foreign = await post({ ...json, cookie, origin: 'http://elsewhere.example' });
-    expect([foreign.status, (await foreign.json()).code]).toEqual([403, 'SESSION_ORIGIN_REJECTED']);
+    expect([foreign.status, ((await foreign.json()) as { code: string }).code]).toEqual([
+      403,
+      'SESSION_ORIGIN_REJECTED',
+    ]);
     expect((await post({ ...json, cookie })).status).toBe(403);
-    const form = { 'content-type': 'application/x-www-form-urlencoded', cookie, origin: world.origin };
+    const form = {
+      'content-type': 'application/x-www-form-urlencoded',
+      cookie,
+      origin: world.origin,
+    };
     expect((await post(form, 'a=1')).status).toBe(415);
     await statusBecomes(world, kasmId, 'running');
   });

@@ -97,7 +97,9 @@ export function mountPanel(panel, { kasmId, base, desktop, toggle }) {
 
   // Keys the browser would take.
   const combination = el('select', { id: 'keys' });
-  COMBINATIONS.forEach(([label], i) => combination.append(el('option', { value: String(i) }, label)));
+  COMBINATIONS.forEach(([label], i) =>
+    combination.append(el('option', { value: String(i) }, label)),
+  );
   const sendKeys = el('button', { type: 'button' }, 'Send keys');
   sendKeys.addEventListener('click', () => {
     if (!desktop.rfb) return;
