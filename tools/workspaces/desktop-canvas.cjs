@@ -4,12 +4,12 @@
 
 /**
  * Page code (a string: the callers are typed for Node, not the DOM) that counts the colours in a
- * sample of noVNC's canvas: 0 before it draws, 1 while it is blank. The sample is the canvas drawn
+ * sample of noVNC's canvas (noVNC's own page's, or the platform's session page's): 0 before it draws, 1 while it is blank. The sample is the canvas drawn
  * onto a small one without smoothing (every nth pixel, no blended colours), so that looking does
  * not hold the page's thread as reading all its pixels would (4 MB at 1280×800).
  */
 const CANVAS_COLOURS = `(() => {
-  const canvas = document.querySelector('#noVNC_container canvas');
+  const canvas = document.querySelector('#noVNC_container canvas, #screen canvas');
   if (!canvas || canvas.width === 0) return 0;
   const sample = document.createElement('canvas');
   sample.width = Math.min(canvas.width, 160);

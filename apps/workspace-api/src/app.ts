@@ -20,12 +20,10 @@ import { loginsRoutes } from './logins';
 import { ownRegistryRoutes } from './own-registry';
 import { authPlugin, authThrottleOptions } from './plugins';
 import { registryRoutes } from './registry';
-import {
-  sessionsRoutes,
-  type SessionWorker,
-} from './sessions';
+import { sessionsRoutes, type SessionWorker } from './sessions';
 import { attachSessionsListener, sessionProxy } from './session-proxy';
-import { sessionFilesRoutes } from './session-files';
+import { FILES_PANEL_ASSET, sessionFilesRoutes } from './session-files';
+import { sendSessionPage, sessionPageAssets, sessionPageRoutes } from './session-page';
 import { stagingRoutes } from './staging';
 import { usersRoutes } from './users';
 import { webPlugin } from './web';
@@ -74,9 +72,14 @@ export async function buildApp(
       signedInUser: f.signedInUser,
       sessionPolicy: f.sessionPolicy,
       audit: f.audit.trail,
+      landing: sendSessionPage,
     }),
   );
   await app.register(sessionFilesRoutes, { files: f.sessionFiles });
+  await app.register(sessionPageRoutes, {
+    controls: f.sessionControls,
+    assets: sessionPageAssets(FILES_PANEL_ASSET),
+  });
   await app.register(webPlugin, {
     logins: f.logins,
     sessions: f.sessions,

@@ -24,6 +24,7 @@ import { createWorkspaceMetrics } from './metrics';
 import { createRegistryService, createRegistryWorkspacesService, platformSeries } from './registry';
 import { createRepositories } from './repositories';
 import { createSessionFilesService } from './session-files';
+import { createSessionControls } from './session-page';
 import { createSessionProxyFeature } from './session-proxy';
 import { createSessionsFeature, KasmSchema, toKasmResponse } from './sessions';
 import { createSettingsRepository, createSettingsService } from './settings';
@@ -158,8 +159,7 @@ export async function buildFeatures(
     },
   });
   // The web page's sign-in, for the proxy's and the session files' admission.
-  const signedInUser = async (token: string) =>
-    (await logins.sessionUser(token))?.userId ?? null;
+  const signedInUser = async (token: string) => (await logins.sessionUser(token))?.userId ?? null;
   // A session user's transfers: the workspace's policy, less what any of their groups refuses.
   const sessionPolicy = async (imageId: string, userId: string) =>
     effectivePolicy(
@@ -171,6 +171,11 @@ export async function buildFeatures(
     reads: live.reads,
     engines,
     policyOf: sessionPolicy,
+    audit: audit.trail,
+  });
+  const sessionControls = createSessionControls({
+    admit: proxy.admission(signedInUser),
+    sessions,
     audit: audit.trail,
   });
   const sessionWorker = live.worker(
@@ -193,6 +198,7 @@ export async function buildFeatures(
     signedInUser,
     sessionFiles,
     sessionPolicy,
+    sessionControls,
     sessionWorker,
     audit,
     apiKeys,

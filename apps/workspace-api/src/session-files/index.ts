@@ -3,3 +3,4 @@
 // in the image), under the workspace's policy, audited. The files panel (assets/) uses it.
 export { FILES_PREFIX, sessionFilesRoutes } from './session-files.routes';
 export { createSessionFilesService, type SessionFilesService } from './session-files.service';
+export { FILES_PANEL_ASSET } from './files-panel-asset';

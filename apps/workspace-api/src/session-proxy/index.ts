@@ -7,5 +7,7 @@ export {
   type RequestAdmission,
   type SignedInUser,
 } from './session-admission';
-export { sessionProxy } from './session-proxy';
+export { sessionProxy, type SessionLanding } from './session-proxy';
+export { originMatchesHost } from './session-origin';
+export type { SessionOwner } from './session-owner-page';
 export { attachSessionsListener, createSessionProxyFeature } from './session-proxy.module';

@@ -51,7 +51,7 @@ export function createSessionProxyFeature(deps: SessionProxyDeps) {
     options: ({
       audit,
       ...others
-    }: Pick<SessionProxyOptions, 'onUpstream' | 'signedInUser' | 'sessionPolicy'> & {
+    }: Pick<SessionProxyOptions, 'onUpstream' | 'signedInUser' | 'sessionPolicy' | 'landing'> & {
       audit: Pick<AuditTrail, 'record'>;
     }): SessionProxyOptions => ({
       ...others,

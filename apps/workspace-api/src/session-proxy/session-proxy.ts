@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import httpProxy from '@fastify/http-proxy';
 import { toWireId } from '@platform/schemas';
@@ -24,7 +24,7 @@ import type { SessionAccess, SessionTarget } from './session-access';
 import { createSignedInAs, type SignedInUser } from './session-admission';
 import { createTlsPins, createUpstreamAgent, socketOrigin } from './proxy-upstream';
 import { originMatchesHost } from './session-origin';
-import { needsOwnerPage, sendOwnerPage } from './session-owner-page';
+import { needsOwnerPage, sendOwnerPage, type SessionOwner } from './session-owner-page';
 import type { SessionSockets } from './session-sockets';
 import { pipeUrl, pipeWebSocket } from './websocket-pipe';
 
@@ -47,6 +47,20 @@ const targetOf = (request: { raw: object }): SessionTarget => {
   return target;
 };
 
+/** Whether an admitted request asks for the session's own page, `/kasm/<kasm_id>/`. */
+const asksForLanding = (request: FastifyRequest) =>
+  (request.method === 'GET' || request.method === 'HEAD') &&
+  containerPath(request.url).split('?', 1)[0] === '/';
+
+/**
+ * The platform's page of a session, answered at `/kasm/<kasm_id>/` instead of the container's
+ * (which stays at its own paths, e.g. noVNC's `vnc.html`) for a workspace served over HTTPS.
+ */
+export type SessionLanding = (
+  reply: FastifyReply,
+  session: SessionOwner & { kasmId: string },
+) => unknown;
+
 /** A connect token refused for what it is: wrong, spent, or for no session. */
 const isRefusedToken = (error: unknown) =>
   error instanceof ProxyAccessDeniedError || error instanceof KasmNotFoundError;
@@ -64,6 +78,8 @@ export interface SessionProxyOptions {
   sessionPolicy: (imageId: string, userId: string) => Promise<SessionPolicy>;
   /** Records a clipboard transfer the policy refused on a stream (rate-limited). */
   clipboardRefused: ClipboardAudit;
+  /** The page a browser lands on at the session's root; without it, the container's page. */
+  landing?: SessionLanding;
 }
 
 /**
@@ -88,6 +104,7 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
     signedInUser,
     sessionPolicy,
     clipboardRefused,
+    landing,
   },
 ) => {
   await app.register(cookie);
@@ -157,6 +174,10 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
       const grant = request.cookies[GRANT_COOKIE];
       const target = await access.admit(kasmId, grant, await signedInAs(request));
       const wireId = toWireId(access.sessionId(kasmId));
+      // The desktop contract (Kasm's images and the platform's: HTTPS, a VNC stream at
+      // /websockify) gets the page; a plain-HTTP web workspace keeps its own root.
+      if (!upgrade && landing && target.origin.startsWith('https:') && asksForLanding(request))
+        return landing(reply, { ...(await access.ownerOf(kasmId)), kasmId: wireId });
       const onSocket = await socketHop.hasSocket(wireId);
       if (!upgrade) {
         if (!onSocket) pins.note(target.origin, target.pin);

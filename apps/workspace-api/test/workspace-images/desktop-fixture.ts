@@ -29,10 +29,13 @@ export interface DesktopWorld {
 /**
  * A session world whose zone points at a listening app, the own registry added, the workspaces
  * `friendlyNames` installed from it and allowed to the group, and `ada` signed in on the root
- * page in Chromium.
+ * page in Chromium. `env` adds to the harness's configuration (SESSION_SOCKETS_DIR, say).
  */
-export async function createDesktopWorld(friendlyNames: string[]): Promise<DesktopWorld> {
-  const w = await createSessionWorld();
+export async function createDesktopWorld(
+  friendlyNames: string[],
+  env: Record<string, string> = {},
+): Promise<DesktopWorld> {
+  const w = await createSessionWorld(env);
   const { origin, imageIds } = await installOwnWorkspaces(w, friendlyNames);
   const { user_id: userId } = await w.member('ada');
 
@@ -59,9 +62,12 @@ export interface LaunchedDesktop {
   stream: WebSocket;
 }
 
+/** The session page, `/kasm/<kasm_id>/`, once the connect link's token was spent. */
+const SESSION_PAGE = /\/kasm\/[0-9a-f]{32}\/(\?(?!kasm_token).*)?$/;
+
 /**
- * Presses Launch and follows the new tab to noVNC's page (the image's page once its start.js has
- * added the stream's path to the address), until its WebSocket is open. Chromium
+ * Presses Launch and follows the new tab to the session page (the platform's, at the session's
+ * root), until its WebSocket is open. Chromium
  * aborts loads with ERR_NETWORK_CHANGED while the engine adds the container's interface: a tab
  * left on Chromium's error page is opened again from the session's start page, once, and a
  * noVNC page whose loads failed is reloaded.
@@ -72,7 +78,7 @@ export async function launchDesktop(world: DesktopWorld, friendlyName: string) {
     world.page.getByRole('button', { name: `Launch ${friendlyName}` }).click(),
   ]);
   const watched = watchTab(tab);
-  const reached = () => tab.waitForURL(/\/kasm\/[0-9a-f]{32}\/\?.*\bpath=/, { timeout: LONG });
+  const reached = () => tab.waitForURL(SESSION_PAGE, { timeout: LONG });
   await reached().catch(async (error) => {
     if (!tab.url().startsWith('chrome-error:')) throw error;
     const kasm = await world.w.h.db.kasm.findFirstOrThrow({ where: { status: 'running' } });
@@ -189,12 +195,15 @@ export async function screenshotWhenDrawn(tab: Page, before: number, name: strin
   await tab.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
 }
 
+/** noVNC's canvas on the session page, or on noVNC's own page. */
+export const DESKTOP_CANVAS = '#screen canvas, #noVNC_container canvas';
+
 /**
  * Clicks into the terminal (the desktop opens it at the top left, focused) and types `lines`,
  * each followed by Enter, as a person would.
  */
 export async function typeInTerminal(tab: Page, lines: string[]): Promise<void> {
-  const box = await tab.locator('#noVNC_container canvas').boundingBox();
+  const box = await tab.locator(DESKTOP_CANVAS).boundingBox();
   if (!box) throw new Error('no canvas');
   await tab.mouse.click(box.x + 200, box.y + 150);
   for (const line of lines) {

@@ -46,9 +46,9 @@ async function runningDesktop({ w, base, imageId }: HopWorld) {
   return { kasmId, userId, cookie };
 }
 
-/** The page and an RFB handshake on the stream, through the proxy. */
+/** The image's own page (the platform's session page is at the root) and an RFB handshake, through the proxy. */
 async function useDesktop(world: HopWorld, kasmId: string, cookie: string) {
-  const page = await fetch(`${world.base}/kasm/${kasmId}/`, { headers: { cookie } });
+  const page = await fetch(`${world.base}/kasm/${kasmId}/index.html`, { headers: { cookie } });
   expect(page.status).toBe(200);
   expect(await page.text()).toContain('start.js');
   const viewer = await viewThroughProxy(world.base, kasmId, cookie);

@@ -34,9 +34,10 @@ describe('web VNC clients of the Desktop image through the proxy, in Chromium', 
   });
 
   it.each([
+    ["the platform's session page at the session's root", (id: string) => `kasm/${id}/`],
     [
       'the image page, which takes the stream path from its location',
-      (id: string) => `kasm/${id}/`,
+      (id: string) => `kasm/${id}/index.html`,
     ],
     [
       "noVNC's own page, told the stream path by its path parameter",
