@@ -27,6 +27,7 @@ import { createSessionFilesService } from './session-files';
 import { createSessionProxyFeature } from './session-proxy';
 import { createSessionsFeature, KasmSchema, toKasmResponse } from './sessions';
 import { createSettingsRepository, createSettingsService } from './settings';
+import { createSsoRepository, createSsoService, createSsoSignIn } from './sso';
 import { createStagingRound, createStagingService } from './staging';
 import { createTargetUserResolver, createUsersService, type UserSessionsListing } from './users';
 import { consoleOriginOf, createZonesService } from './zones';
@@ -157,6 +158,21 @@ export async function buildFeatures(
       staging,
     },
   });
+  // Identity providers: sign-ins they vouch for make and update users, then start logins.
+  const ssoRows = createSsoRepository(database);
+  const sso = createSsoService({
+    sso: ssoRows,
+    signIn: createSsoSignIn({
+      sso: ssoRows,
+      userRows: data.users,
+      users,
+      memberships: data.groups,
+      logins,
+      audit: audit.trail,
+    }),
+    logins,
+    audit: audit.trail,
+  });
   // The web page's sign-in, for the proxy's and the session files' admission.
   const signedInUser = async (token: string) =>
     (await logins.sessionUser(token))?.userId ?? null;
@@ -208,5 +224,7 @@ export async function buildFeatures(
     settings,
     sessions,
     launchSession,
+    ssoRows,
+    sso,
   };
 }
