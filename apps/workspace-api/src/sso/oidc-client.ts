@@ -73,20 +73,35 @@ export async function startOidcSignIn(
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+type LibraryError = { code?: string; error?: string; message?: string; cause?: unknown };
+
+/** openid-client wraps oauth4webapi's error: the messages and the claim along the causes. */
+function chainOf(error: unknown) {
+  const messages: string[] = [];
+  let claim: string | undefined;
+  for (let e = error as LibraryError | undefined, depth = 0; e && depth < 4; depth++) {
+    if (typeof e !== 'object') break;
+    if (e.error) messages.push(e.error);
+    if (e.message) messages.push(e.message);
+    claim ??= (e.cause as { claim?: string } | undefined)?.claim;
+    e = e.cause as LibraryError | undefined;
+  }
+  return { detail: messages.join(': '), claim };
+}
+
 /** Which check an openid-client error is, as the audit trail names it. */
 export function reasonOf(error: unknown): SsoRefusal {
-  const e = (error ?? {}) as { code?: string; error?: string; cause?: { claim?: string } };
-  const detail = [e.error, messageOf(error)].filter(Boolean).join(': ');
-  const claim = e.cause?.claim;
+  const code = (error as LibraryError | null)?.code;
+  const { detail, claim } = chainOf(error);
   const byClaim: Record<string, SsoReason> = {
     aud: 'SSO_ID_TOKEN_AUDIENCE',
     azp: 'SSO_ID_TOKEN_AUDIENCE',
     iss: 'SSO_ID_TOKEN_ISSUER',
     nonce: 'SSO_ID_TOKEN_NONCE',
   };
-  if (e.code === 'OAUTH_JWT_CLAIM_COMPARISON_FAILED' && claim && byClaim[claim])
+  if (code === 'OAUTH_JWT_CLAIM_COMPARISON_FAILED' && claim && byClaim[claim])
     return ssoRefusal(byClaim[claim], detail);
-  if (e.code === 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED') return ssoRefusal('SSO_ID_TOKEN_EXPIRED', detail);
+  if (code === 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED') return ssoRefusal('SSO_ID_TOKEN_EXPIRED', detail);
   if (/signature/i.test(detail)) return ssoRefusal('SSO_ID_TOKEN_SIGNATURE', detail);
   if (error instanceof client.ResponseBodyError) return ssoRefusal('SSO_CODE_REFUSED', detail);
   if (error instanceof client.AuthorizationResponseError)
