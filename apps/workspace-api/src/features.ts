@@ -174,8 +174,7 @@ export async function buildFeatures(
     audit: audit.trail,
   });
   // The web page's sign-in, for the proxy's and the session files' admission.
-  const signedInUser = async (token: string) =>
-    (await logins.sessionUser(token))?.userId ?? null;
+  const signedInUser = async (token: string) => (await logins.sessionUser(token))?.userId ?? null;
   const sessionFiles = createSessionFilesService({
     admit: proxy.admission(signedInUser),
     reads: live.reads,

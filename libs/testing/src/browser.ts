@@ -70,8 +70,7 @@ export function watchPage(page: Page, origin: string, others: string[] = []) {
   const inside = [origin, ...others].map((o) => `${o}/`);
   page.on('request', (request) => {
     const url = request.url();
-    if (!inside.some((o) => url.startsWith(o)) && !/^(data|about):/.test(url))
-      outside.push(url);
+    if (!inside.some((o) => url.startsWith(o)) && !/^(data|about):/.test(url)) outside.push(url);
   });
   page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) refusals.push(message.text());

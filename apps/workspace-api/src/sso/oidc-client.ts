@@ -101,7 +101,8 @@ export function reasonOf(error: unknown): SsoRefusal {
   };
   if (code === 'OAUTH_JWT_CLAIM_COMPARISON_FAILED' && claim && byClaim[claim])
     return ssoRefusal(byClaim[claim], detail);
-  if (code === 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED') return ssoRefusal('SSO_ID_TOKEN_EXPIRED', detail);
+  if (code === 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED')
+    return ssoRefusal('SSO_ID_TOKEN_EXPIRED', detail);
   if (/signature/i.test(detail)) return ssoRefusal('SSO_ID_TOKEN_SIGNATURE', detail);
   if (error instanceof client.ResponseBodyError) return ssoRefusal('SSO_CODE_REFUSED', detail);
   if (error instanceof client.AuthorizationResponseError)

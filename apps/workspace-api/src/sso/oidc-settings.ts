@@ -14,11 +14,14 @@ export const OidcSettingsSchema = Type.Object(
     }),
     client_id: Type.String({ minLength: 1, maxLength: 255 }),
     client_secret: Type.Optional(SecretRefSchema),
-    scopes: Type.Array(Type.String({ pattern: '^[\\x21\\x23-\\x5b\\x5d-\\x7e]+$', maxLength: 64 }), {
-      default: ['openid', 'profile', 'email'],
-      maxItems: 20,
-      description: 'Asked for at sign-in; openid is always asked for',
-    }),
+    scopes: Type.Array(
+      Type.String({ pattern: '^[\\x21\\x23-\\x5b\\x5d-\\x7e]+$', maxLength: 64 }),
+      {
+        default: ['openid', 'profile', 'email'],
+        maxItems: 20,
+        description: 'Asked for at sign-in; openid is always asked for',
+      },
+    ),
     username_claim: Claim('preferred_username', "The claim that is the user's username"),
     first_name_claim: Claim('given_name', 'The claim mapped to first_name'),
     last_name_claim: Claim('family_name', 'The claim mapped to last_name'),

@@ -1,11 +1,11 @@
 import type { TSchema } from '@sinclair/typebox';
 import { OidcSettingsSchema } from './oidc-settings';
-import { LdapSettingsSchema } from './ldap-settings';
 
 /**
- * The kinds of identity provider: each names its settings block (the file's `oidc:`, `ldap:`),
- * the realm of the users it makes, and how the sign-in page offers it. A new kind (SAML) is one
- * more entry here, its settings schema and its sign-in routes.
+ * The kinds of identity provider: each names its settings schema, the realm of the users it
+ * makes, and how the sign-in page offers it. A new kind (LDAP, SAML) is one more entry here, its
+ * settings schema, and the routes or password check that turn its answer into a
+ * DirectoryIdentity for createSsoSignIn.
  */
 export const SSO_KINDS = {
   oidc: {
@@ -13,12 +13,6 @@ export const SSO_KINDS = {
     settings: OidcSettingsSchema,
     /** A "Sign in with …" button that leaves for the provider. */
     offered: 'button',
-  },
-  ldap: {
-    realm: 'ldap',
-    settings: LdapSettingsSchema,
-    /** The username and password form: the directory checks the password. */
-    offered: 'password-form',
   },
 } as const satisfies Record<
   string,

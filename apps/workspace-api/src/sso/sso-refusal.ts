@@ -25,7 +25,10 @@ export const SSO_REASONS = {
 } as const;
 export type SsoReason = keyof typeof SSO_REASONS;
 
-export type SsoRefusal = InstanceType<typeof SsoRefusedError> & { reason: SsoReason; detail: string };
+export type SsoRefusal = InstanceType<typeof SsoRefusedError> & {
+  reason: SsoReason;
+  detail: string;
+};
 
 /** A refused sign-in: `detail` (what the provider or library said) goes to the audit trail only. */
 export function ssoRefusal(reason: SsoReason, detail = ''): SsoRefusal {

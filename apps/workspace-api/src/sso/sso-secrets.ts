@@ -33,6 +33,8 @@ export async function readSecret(ref: SecretRef): Promise<SecretValue> {
     const value = (await readFile(ref.file, 'utf8')).trim();
     return value ? { value } : { problem: `the file ${ref.file} is empty` };
   } catch (error) {
-    return { problem: `the file ${ref.file} cannot be read (${(error as NodeJS.ErrnoException).code})` };
+    return {
+      problem: `the file ${ref.file} cannot be read (${(error as NodeJS.ErrnoException).code})`,
+    };
   }
 }

@@ -4,7 +4,12 @@ import type { Tx } from '../db';
 import { UsernameTakenError } from '../errors';
 import type { GroupsRepository } from '../groups';
 import type { Login, LoginsService } from '../logins';
-import { toUserResponse, type DirectoryFields, type UsersRepository, type UsersService } from '../users';
+import {
+  toUserResponse,
+  type DirectoryFields,
+  type UsersRepository,
+  type UsersService,
+} from '../users';
 import { isSsoRefusal, ssoRefusal, type SsoRefusal } from './sso-refusal';
 import type { SsoProviderRow, SsoRepository } from './sso.repository';
 import { SSO_KINDS, type SsoKind } from './sso-kinds';
@@ -69,9 +74,9 @@ export function createSsoSignIn(deps: {
 
   async function upsertUser(provider: SsoProviderRow, identity: DirectoryIdentity, tx: Tx) {
     const known = await sso.userOf(provider.id, identity.subject, tx);
-    const { username: _, ...fields } = identity.fields;
     if (known) {
-      await users.applyDirectoryFields(known, fields, tx);
+      const { firstName, lastName, phone, organization } = identity.fields;
+      await users.applyDirectoryFields(known, { firstName, lastName, phone, organization }, tx);
       return { userId: known, created: false };
     }
     const realm = SSO_KINDS[provider.kind as SsoKind].realm;
@@ -123,17 +128,24 @@ export function createSsoSignIn(deps: {
         throw error;
       })
       .catch((error: unknown) =>
-        isSsoRefusal(error) ? refused(provider, error, origin, identity.fields.username) : Promise.reject(error),
+        isSsoRefusal(error)
+          ? refused(provider, error, origin, identity.fields.username)
+          : Promise.reject(error),
       );
     const login = await deps.logins
       .startVouchedSession(userId, origin.address)
-      .catch(() => refused(provider, ssoRefusal('SSO_ACCOUNT_REFUSED'), origin, identity.fields.username));
-    await audit.record(contextOf(origin, { kind: 'user', id: userId, username: login.user.username }), {
-      operation: 'sso_sign_in',
-      target: { type: 'user', id: userId },
-      before,
-      after: { ...after, provider: provider.name },
-    });
+      .catch(() =>
+        refused(provider, ssoRefusal('SSO_ACCOUNT_REFUSED'), origin, identity.fields.username),
+      );
+    await audit.record(
+      contextOf(origin, { kind: 'user', id: userId, username: login.user.username }),
+      {
+        operation: 'sso_sign_in',
+        target: { type: 'user', id: userId },
+        before,
+        after: { ...after, provider: provider.name },
+      },
+    );
     return login;
   }
 

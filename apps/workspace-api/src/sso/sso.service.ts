@@ -2,7 +2,12 @@ import { Value } from '@sinclair/typebox/value';
 import type { AuditTrail } from '../audit';
 import { SsoProviderNotFoundError } from '../errors';
 import type { Login, LoginsService } from '../logins';
-import { finishOidcSignIn, oidcConfiguration, startOidcSignIn, type OidcPending } from './oidc-client';
+import {
+  finishOidcSignIn,
+  oidcConfiguration,
+  startOidcSignIn,
+  type OidcPending,
+} from './oidc-client';
 import { logoutSubject } from './oidc-logout';
 import type { OidcSettings } from './oidc-settings';
 import { SSO_KINDS, type SsoKind } from './sso-kinds';
@@ -98,7 +103,12 @@ export function createSsoService({
           clientIp: origin.clientIp,
           userAgent: origin.userAgent,
         },
-        { operation: 'sso_logout', target: { type: 'user', id: userId }, before: null, after: null },
+        {
+          operation: 'sso_logout',
+          target: { type: 'user', id: userId },
+          before: null,
+          after: null,
+        },
       );
     },
   };

@@ -2,7 +2,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { clientKey } from '@platform/rate-limit';
-import { cookieOptions, formCookieName, publicProtocol, sessionCookieName, ssoCookieName } from '../domain';
+import {
+  cookieOptions,
+  formCookieName,
+  publicProtocol,
+  sessionCookieName,
+  ssoCookieName,
+} from '../domain';
 import type { OidcPending, SignInOrigin, SsoService } from '../sso';
 import { NEXT_PAGE } from './pages';
 
@@ -49,8 +55,14 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = async (
     },
     async (request, reply) => {
       const { name } = request.params;
-      const next = request.query.next && NEXT_PAGE.test(request.query.next) ? request.query.next : undefined;
-      const { url, pending } = await sso.startOidc(name, redirectUri(request, name), originOf(request), next);
+      const next =
+        request.query.next && NEXT_PAGE.test(request.query.next) ? request.query.next : undefined;
+      const { url, pending } = await sso.startOidc(
+        name,
+        redirectUri(request, name),
+        originOf(request),
+        next,
+      );
       const cookie = Buffer.from(JSON.stringify(pending)).toString('base64url');
       return reply
         .setCookie(ssoCookieName(request), cookie, cookieOptions(request, PENDING_SECONDS))
@@ -60,7 +72,9 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = async (
 
   app.get(
     '/sign-in/sso/:name/callback',
-    { schema: { hide: true, params: Name, querystring: Type.Record(Type.String(), Type.String()) } },
+    {
+      schema: { hide: true, params: Name, querystring: Type.Record(Type.String(), Type.String()) },
+    },
     async (request, reply) => {
       const { name } = request.params;
       const pending = pendingOf(request);
@@ -85,7 +99,11 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = async (
       },
     },
     async (request, reply) => {
-      await sso.backchannelLogout(request.params.name, request.body.logout_token, originOf(request));
+      await sso.backchannelLogout(
+        request.params.name,
+        request.body.logout_token,
+        originOf(request),
+      );
       return reply.header('cache-control', 'no-store').code(200).send();
     },
   );

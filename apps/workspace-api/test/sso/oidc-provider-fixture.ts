@@ -36,13 +36,18 @@ export async function startTestProvider(origin: string, name: string): Promise<T
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`the test provider exited (${code})`)));
   });
-  const { issuer, id, secret } = JSON.parse(first) as { issuer: string; id: string; secret: string };
+  const { issuer, id, secret } = JSON.parse(first) as {
+    issuer: string;
+    id: string;
+    secret: string;
+  };
   const control = async (what: string, body: object) => {
     const res = await fetch(`${issuer}/__control/${what}`, {
       method: 'POST',
       body: JSON.stringify(body),
     });
-    if (res.status !== 204) throw new Error(`test provider ${what}: ${res.status} ${await res.text()}`);
+    if (res.status !== 204)
+      throw new Error(`test provider ${what}: ${res.status} ${await res.text()}`);
   };
   return {
     issuer,

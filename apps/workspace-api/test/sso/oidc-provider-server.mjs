@@ -15,7 +15,12 @@ let tamper = null;
 
 const signingKey = await generateKeyPair('RS256', { extractable: true });
 const otherKey = await generateKeyPair('RS256');
-const jwk = { ...(await exportJWK(signingKey.privateKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
+const jwk = {
+  ...(await exportJWK(signingKey.privateKey)),
+  kid: 'test-key',
+  alg: 'RS256',
+  use: 'sig',
+};
 
 const server = createServer();
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -114,9 +119,11 @@ server.on('request', (req, res) => {
   const url = new URL(req.url, issuer);
   const [, first, second] = url.pathname.split('/');
   const handled =
-    first === 'interaction' ? interaction(req, res, second)
-    : first === '__control' ? control(req, res, second)
-    : null;
+    first === 'interaction'
+      ? interaction(req, res, second)
+      : first === '__control'
+        ? control(req, res, second)
+        : null;
   if (!handled) return callback(req, res);
   handled.catch((error) => {
     process.stderr.write(`${error.stack}\n`);

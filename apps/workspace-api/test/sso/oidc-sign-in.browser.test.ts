@@ -83,7 +83,12 @@ describe('signing in with OpenID Connect in Chromium', () => {
     await pages.page.getByText('Signed in as').waitFor();
     expect(await seriousViolations(pages.page)).toEqual([]);
     const dana = await userNamed('dana');
-    expect(dana).toMatchObject({ realm: 'oidc', firstName: 'Dana', lastName: 'Scully', passwordHash: null });
+    expect(dana).toMatchObject({
+      realm: 'oidc',
+      firstName: 'Dana',
+      lastName: 'Scully',
+      passwordHash: null,
+    });
     const groups = () => userNamed('dana').then((u) => u!.groups.map((g) => g.group.name).sort());
     expect(await groups()).toEqual(['All Users', 'Developers']);
     // A group no mapping names is the platform's business: sign-ins leave it alone.
@@ -128,30 +133,40 @@ describe('signing in with OpenID Connect in Chromium', () => {
     ['exp', 'SSO_ID_TOKEN_EXPIRED', 'has expired'],
     ['nonce', 'SSO_ID_TOKEN_NONCE', 'nonce'],
     ['signature', 'SSO_ID_TOKEN_SIGNATURE', 'signature'],
-  ] as const)('refuses an ID token with a wrong %s: no user, the reason in the audit trail', async (mode, reason, shown) => {
-    await idp.tamper(mode);
-    await signInWithAcme();
-    await pages.page.getByText('Sign-in refused').waitFor({ timeout: 10_000 }).catch(() => undefined);
-    const [event] = (await ssoEvents()).map(({ errorCode, after, operation, result, targetId }) => ({
-      errorCode,
-      operation,
-      result,
-      targetId,
-      after,
-    }));
-    // The event's `after` holds the detail: a mismatch shows it.
-    expect(`${event.errorCode} ${JSON.stringify(event.after)}`).toMatch(new RegExp(`^${reason} `));
-    expect(event).toMatchObject({ operation: 'sso_sign_in', result: 'denied', targetId: 'acme' });
-    expect(await pages.page.locator('main').textContent()).toContain(shown);
-    expect(await pages.page.getByText('Signed in as').count()).toBe(0);
-    expect(await userNamed('dana')).toBeNull();
-  });
+  ] as const)(
+    'refuses an ID token with a wrong %s: no user, the reason in the audit trail',
+    async (mode, reason, shown) => {
+      await idp.tamper(mode);
+      await signInWithAcme();
+      await pages.page
+        .getByText('Sign-in refused')
+        .waitFor({ timeout: 10_000 })
+        .catch(() => undefined);
+      const [event] = (await ssoEvents()).map(
+        ({ errorCode, after, operation, result, targetId }) => ({
+          errorCode,
+          operation,
+          result,
+          targetId,
+          after,
+        }),
+      );
+      // The event's `after` holds the detail: a mismatch shows it.
+      expect(`${event.errorCode} ${JSON.stringify(event.after)}`).toMatch(
+        new RegExp(`^${reason} `),
+      );
+      expect(event).toMatchObject({ operation: 'sso_sign_in', result: 'denied', targetId: 'acme' });
+      expect(await pages.page.locator('main').textContent()).toContain(shown);
+      expect(await pages.page.getByText('Signed in as').count()).toBe(0);
+      expect(await userNamed('dana')).toBeNull();
+    },
+  );
 
   it('refuses a replayed callback and a replayed code, and creates no one', async () => {
     let callback = '';
-    await pages.page.route(`${origin}/sign-in/sso/acme/callback*`, (route) => {
-      callback ||= route.request().url();
-      return route.continue();
+    pages.page.on('request', (request) => {
+      if (request.url().startsWith(`${origin}/sign-in/sso/acme/callback?`))
+        callback ||= request.url();
     });
     await signInWithAcme();
     await pages.page.getByText('Signed in as').waitFor();
