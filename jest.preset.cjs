@@ -1,7 +1,9 @@
 // Shared Jest preset: SWC for speed (type checking is the `typecheck` target's job). The
 // dependencies are pinned to CommonJS versions that run on Node 20 (tools/test/node-engines.test.ts
-// keeps it so); one is transformed: the OTLP exporter loads `http` with import(), which Node runs
-// in CommonJS but Jest's module sandbox refuses without --experimental-vm-modules.
+// keeps it so); a few are transformed: the OTLP exporter loads `http` with import(), which Node runs
+// in CommonJS but Jest's module sandbox refuses without --experimental-vm-modules; openid-client
+// and its oauth4webapi and jose are ES modules only (Node 20.19+ requires them natively; Jest's
+// sandbox cannot).
 const path = require('node:path');
 
 /** @type {import('jest').Config} */
@@ -10,12 +12,14 @@ module.exports = {
   testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }],
-    '/node_modules/@opentelemetry/otlp-exporter-base/.+\\.js$': [
+    '/node_modules/(@opentelemetry/otlp-exporter-base|openid-client|oauth4webapi|jose)/.+\\.js$': [
       '@swc/jest',
       { jsc: { target: 'es2022' }, module: { type: 'commonjs' } },
     ],
   },
-  transformIgnorePatterns: ['/node_modules/(?!@opentelemetry/otlp-exporter-base/)'],
+  transformIgnorePatterns: [
+    '/node_modules/(?!(@opentelemetry/otlp-exporter-base|openid-client|oauth4webapi|jose)/)',
+  ],
   globalSetup: path.join(__dirname, 'tools/jest/global-setup.cjs'),
   globalTeardown: path.join(__dirname, 'tools/jest/global-teardown.cjs'),
   reporters: ['default', path.join(__dirname, 'tools/jest/summary-reporter.cjs')],

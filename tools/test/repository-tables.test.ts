@@ -36,6 +36,11 @@ const OWN: Record<string, string[]> = {
   'apps/workspace-api/src/registry/registry.repository.ts': ['registry', 'registry_entry'],
   'apps/workspace-api/src/sessions/kasms.repository.ts': ['kasm', 'kasm_grant'],
   'apps/workspace-api/src/settings/settings.repository.ts': [],
+  'apps/workspace-api/src/sso/sso.repository.ts': [
+    'sso_group_mapping',
+    'sso_identity',
+    'sso_provider',
+  ],
   'apps/workspace-api/src/staging/staging.repository.ts': ['staging_config'],
   'apps/workspace-api/src/users/users.repository.ts': ['user'],
   'apps/workspace-api/src/users/users.sql.ts': ['user'],

@@ -87,6 +87,7 @@ export async function buildApp(
     images: f.images,
     icons: f.icons,
     zones: f.zones,
+    sso: f.sso,
     sessionScheme: config.SESSION_URL_SCHEME,
     extend: consolePages({
       ...f,

@@ -282,3 +282,13 @@ export const configReferenceText = () =>
     ConfigSchema,
     'npm run workspace -- config reference docs/configuration/workspace-api.md',
   );
+
+/**
+ * A secret an identity provider's settings name by environment variable (sso/): read when it is
+ * used, so that the settings hold only the variable's name. The one other reader of the
+ * environment, next to loadConfig.
+ */
+export const referencedSecret = (
+  name: string,
+  env: Record<string, string | undefined> = process.env,
+): string | undefined => env[name];

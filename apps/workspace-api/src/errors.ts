@@ -307,3 +307,16 @@ export const FileNotRegularError = createError('FILE_NOT_REGULAR', '%s', 422);
 export const FolderUnsafeError = createError('FILE_FOLDER_UNSAFE', '%s', 409);
 export const UploadOffsetMismatchError = createError('UPLOAD_OFFSET_MISMATCH', '%s', 409);
 export const UploadBusyError = createError('UPLOAD_BUSY', '%s', 409);
+
+// Sign-in with the organisation's accounts (sso/). A refusal's code is its reason in the audit trail.
+export const SsoProviderNotFoundError = createError(
+  'SSO_PROVIDER_NOT_FOUND',
+  'No sign-in provider is named "%s"',
+  404,
+);
+export const SsoRefusedError = createError('SSO_REFUSED', 'Sign-in refused: %s', 401);
+export const SsoRequiredError = createError(
+  'SSO_REQUIRED',
+  "Sign in with your organisation's account",
+  403,
+);

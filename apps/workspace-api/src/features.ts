@@ -28,6 +28,7 @@ import { createSessionControls } from './session-page';
 import { createSessionProxyFeature } from './session-proxy';
 import { createSessionsFeature, KasmSchema, toKasmResponse } from './sessions';
 import { createSettingsRepository, createSettingsService } from './settings';
+import { createSsoRepository, createSsoService, createSsoSignIn } from './sso';
 import { createStagingRound, createStagingService } from './staging';
 import { createTargetUserResolver, createUsersService, type UserSessionsListing } from './users';
 import { consoleOriginOf, createZonesService } from './zones';
@@ -158,6 +159,21 @@ export async function buildFeatures(
       staging,
     },
   });
+  // Identity providers: sign-ins they vouch for make and update users, then start logins.
+  const ssoRows = createSsoRepository(database);
+  const sso = createSsoService({
+    sso: ssoRows,
+    signIn: createSsoSignIn({
+      sso: ssoRows,
+      userRows: data.users,
+      users,
+      memberships: data.groups,
+      logins,
+      audit: audit.trail,
+    }),
+    logins,
+    audit: audit.trail,
+  });
   // The web page's sign-in, for the proxy's and the session files' admission.
   const signedInUser = async (token: string) => (await logins.sessionUser(token))?.userId ?? null;
   // A session user's transfers: the workspace's policy, less what any of their groups refuses.
@@ -221,5 +237,7 @@ export async function buildFeatures(
     settings,
     sessions,
     launchSession,
+    ssoRows,
+    sso,
   };
 }

@@ -60,14 +60,17 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
     }));
 }
 
-/** Every request the page made that left `origin`, and every CSP refusal it logged. */
-export function watchPage(page: Page, origin: string) {
+/**
+ * Every request the page made that left `origin` (and `others`: a test's identity provider),
+ * and every CSP refusal it logged.
+ */
+export function watchPage(page: Page, origin: string, others: string[] = []) {
   const outside: string[] = [];
   const refusals: string[] = [];
+  const inside = [origin, ...others].map((o) => `${o}/`);
   page.on('request', (request) => {
     const url = request.url();
-    if (!url.startsWith(`${origin}/`) && !url.startsWith('data:') && !url.startsWith('about:'))
-      outside.push(url);
+    if (!inside.some((o) => url.startsWith(o)) && !/^(data|about):/.test(url)) outside.push(url);
   });
   page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) refusals.push(message.text());
@@ -84,10 +87,13 @@ export interface BrowserPages {
 
 /**
  * For a test file: one Chromium, and for each test a fresh context and page that must neither
- * load anything from outside `origin()` nor meet a CSP refusal (checked after the test).
+ * load anything from outside `origin()` (and `others()`) nor meet a CSP refusal (checked after the test).
  * `origin` is read in beforeEach, after the file's beforeAll started the server.
  */
-export function useBrowserPages(origin: () => string): BrowserPages {
+export function useBrowserPages(
+  origin: () => string,
+  others: () => string[] = () => [],
+): BrowserPages {
   const pages = {} as BrowserPages;
   let watched: ReturnType<typeof watchPage>;
   beforeAll(async () => {
@@ -99,7 +105,7 @@ export function useBrowserPages(origin: () => string): BrowserPages {
   beforeEach(async () => {
     pages.context = await pages.browser.newContext({ viewport: WIDTHS.desktop });
     pages.page = await pages.context.newPage();
-    watched = watchPage(pages.page, origin());
+    watched = watchPage(pages.page, origin(), others());
   });
   afterEach(async () => {
     await pages.context.close();

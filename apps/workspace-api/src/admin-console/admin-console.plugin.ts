@@ -54,7 +54,8 @@ export const adminConsole: FastifyPluginAsync<AdminConsoleOptions> = async (pare
         // A form posted without a login changes nothing: back to the sign-in page.
         if (!isRead(request)) return reply.redirect('/admin', 303);
         const csrf = csrfTokenFor(formSecret(request, reply));
-        return sendPage(reply, signInPage({ csrf, next: request.url }));
+        const providers = request.ssoButtons;
+        return sendPage(reply, signInPage({ csrf, next: request.url, providers }));
       }
       const grant = { permissions: await options.permissionsOf(signedIn.userId), readOnly: false };
       const sections = options.sections

@@ -212,6 +212,19 @@ export function createAuditTrail({
       }
     },
 
+    /** Records a write refused before it changed anything (an SSO sign-in): its reason is its outcome. */
+    async recordRefusal(
+      context: AuditContext,
+      change: AuditedChange,
+      outcome: AuditOutcome,
+    ): Promise<void> {
+      try {
+        await events.insert(toRow(context, change, outcome));
+      } catch (error) {
+        log.error({ err: error, operation: change.operation }, 'audit event not recorded');
+      }
+    },
+
     /**
      * Runs `work` as one audited change: reads the target before, records success (with the
      * target after, named by `afterRef` of the result when given) or the failure, which it rethrows.

@@ -13,6 +13,7 @@ export {
   PLATFORM_COOKIES,
   publicProtocol,
   sessionCookieName,
+  ssoCookieName,
 } from './platform-cookies';
 export { parseRequestHost, REQUEST_HOST, type RequestHost, requestHostOf } from './request-host';
 export { type KasmStatus, LIVE_STATUSES, RESERVING_STATUSES } from './session-statuses';

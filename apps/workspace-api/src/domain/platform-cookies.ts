@@ -7,6 +7,8 @@ import type { FastifyRequest } from 'fastify';
 export const SESSION_COOKIE = 'ws_session';
 /** Before sign-in, forms are bound to this random cookie instead (login CSRF). */
 export const FORM_COOKIE = 'ws_form';
+/** An OpenID Connect sign-in under way: its state, nonce and PKCE verifier (sso/). */
+export const SSO_COOKIE = 'ws_sso';
 /**
  * Over TLS both cookies carry the `__Host-` prefix: a browser then keeps them only when Secure,
  * for Path=/ and without Domain, so neither a sibling subdomain nor a plain-HTTP response can
@@ -32,8 +34,10 @@ export const sessionCookieName = (request: FastifyRequest) =>
   overTls(request) ? `${HOST_PREFIX}${SESSION_COOKIE}` : SESSION_COOKIE;
 export const formCookieName = (request: FastifyRequest) =>
   overTls(request) ? `${HOST_PREFIX}${FORM_COOKIE}` : FORM_COOKIE;
+export const ssoCookieName = (request: FastifyRequest) =>
+  overTls(request) ? `${HOST_PREFIX}${SSO_COOKIE}` : SSO_COOKIE;
 /** Every name the platform's own cookies may have; none of them may reach a container. */
-export const PLATFORM_COOKIES = [SESSION_COOKIE, FORM_COOKIE].flatMap((name) => [
+export const PLATFORM_COOKIES = [SESSION_COOKIE, FORM_COOKIE, SSO_COOKIE].flatMap((name) => [
   name,
   `${HOST_PREFIX}${name}`,
 ]);

@@ -108,6 +108,18 @@ export function createLoginsService({
       return startSession(user.id, from.address);
     },
 
+    /**
+     * A login session for a user an identity provider vouched for (sso/): refused, as a
+     * password sign-in is, when the account is locked or disabled.
+     */
+    async startVouchedSession(userId: string, address: string): Promise<Login> {
+      const user = await users.account({ id: userId });
+      if (!user) throw new LoginFailedError();
+      if (user.disabled) throw new UserDisabledError();
+      if (user.locked) throw new UserLockedError();
+      return startSession(user.id, address);
+    },
+
     /** The user of a live login session, or null (unknown, expired, user locked or disabled). */
     async sessionUser(token: string): Promise<SignedIn | null> {
       const session = await logins.sessionByToken(hashSecret(token));
@@ -154,6 +166,15 @@ export function createLoginsService({
       if (user.disabled) throw new UserDisabledError();
       if (user.locked) throw new UserLockedError();
       return startSession(user.id, address);
+    },
+
+    /**
+     * logout_user for a user their identity provider signed out (OIDC back-channel logout):
+     * every login session, unused sign-in link and way into their sessions ends.
+     */
+    async revokeUser(userId: string): Promise<void> {
+      await logins.endAllOf(userId);
+      await onRevoked(userId);
     },
 
     /**

@@ -6,6 +6,7 @@ export { usersRoutes } from './users.routes';
 export { UserSchema } from './users.schemas';
 export {
   createUsersService,
+  type DirectoryFields,
   type UserRevoked,
   type UserSessionsListing,
   type UsersService,

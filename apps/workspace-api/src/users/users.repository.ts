@@ -20,7 +20,11 @@ import {
 import { userColumns, userStatements, type UserChange } from './users.sql';
 
 export type { UserChange } from './users.sql';
-export type NewUser = Required<Omit<UserChange, 'passwordHash'>> & { passwordHash: string | null };
+export type NewUser = Required<Omit<UserChange, 'passwordHash'>> & {
+  passwordHash: string | null;
+  /** Where the account comes from: `local` (the default), or an identity provider's kind. */
+  realm?: string;
+};
 
 export interface UsersPage {
   users: UserRow[];

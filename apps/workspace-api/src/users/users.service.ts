@@ -82,6 +82,15 @@ export interface UserMemberships {
   permissionsOf(userId: string): Promise<string[]>;
 }
 
+/** What an identity provider says of a user (sso/), each field as the users table holds it. */
+export interface DirectoryFields {
+  username: string;
+  firstName: string;
+  lastName: string;
+  phone: string;
+  organization: string;
+}
+
 export type UsersListing =
   | { paged: true; page: number; pageSize: number; result: UsersPage }
   | { paged: false; batches: AsyncGenerator<UserRow[]> };
@@ -216,6 +225,25 @@ export function createUsersService({
           { audit },
         )
         .catch(rethrowTaken(username));
+    },
+
+    /**
+     * A user made at their first sign-in through an identity provider, in the sign-in's
+     * transaction: no password, the provider's kind as realm, a member of All Users.
+     */
+    async provision(fields: DirectoryFields, realm: string, tx: Tx): Promise<string> {
+      const username = checkUsername(fields.username);
+      const user = { ...fields, username, passwordHash: null, realm, notes: '' };
+      const id = await users
+        .create({ ...user, locked: false, disabled: false }, tx)
+        .catch(rethrowTaken(username));
+      await memberships.addMember(id, ALL_USERS_GROUP_ID, tx);
+      return id;
+    },
+
+    /** The directory's fields of a user again, at each sign-in; in the sign-in's transaction. */
+    async applyDirectoryFields(id: string, fields: Omit<DirectoryFields, 'username'>, tx: Tx) {
+      await users.update(id, fields, tx);
     },
 
     /**

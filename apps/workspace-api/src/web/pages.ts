@@ -17,6 +17,8 @@ export const NEXT_PAGE = /^\/admin(\/[\w./-]*)?(\?[\w=&%.-]*)?$/;
 
 export function signInPage(o: {
   csrf: string;
+  /** Identity providers offered as "Sign in with …" buttons (links that leave for them). */
+  providers?: { name: string; displayName: string }[];
   username?: string;
   error?: string;
   /** The page to go to once signed in (NEXT_PAGE), instead of `/`. */
@@ -57,8 +59,24 @@ export function signInPage(o: {
           />
           <button type="submit">Sign in</button>
         </form>
+        ${providerLinks(o.providers ?? [], o.next)}
       </main>`,
   );
+}
+
+function providerLinks(providers: { name: string; displayName: string }[], next?: string) {
+  if (providers.length === 0) return null;
+  const query = next && NEXT_PAGE.test(next) ? `?next=${encodeURIComponent(next)}` : '';
+  return html`<ul class="stack providers" aria-label="Other ways to sign in">
+    ${providers.map(
+      (p) =>
+        html`<li>
+          <a class="button secondary" href="/sign-in/sso/${encodeURIComponent(p.name)}${query}"
+            >Sign in with ${p.displayName}</a
+          >
+        </li>`,
+    )}
+  </ul>`;
 }
 
 export function linkPage(o: { csrf: string; token: string }): Html {

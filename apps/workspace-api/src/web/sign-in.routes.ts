@@ -69,6 +69,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
           reply.header('retry-after', Math.max(1, Math.ceil(refusal.retryAfterSeconds)));
         const page = signInPage({
           csrf: csrfTokenFor(formSecret(request, reply)),
+          providers: request.ssoButtons,
           next,
           username,
           error: refusal.message,

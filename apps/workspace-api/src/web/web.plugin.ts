@@ -7,10 +7,12 @@ import { IdSchema } from '@platform/schemas';
 import { Type } from '@sinclair/typebox';
 import { createExpiringCache, parseRequestHost, sessionCookieName } from '../domain';
 import type { ZoneProxy } from '../launch-plan';
+import type { OfferedProvider } from '../sso';
 import { messagePage } from './pages';
 import { sessionOrigins } from './session-origins';
 import { assetFiles, readBuiltInIcon } from './web-assets';
 import { signInRoutes } from './sign-in.routes';
+import { ssoRoutes } from './sso.routes';
 import { sendPage, type WebOptions } from './web-context';
 import { csrfTokenFor } from './web-security';
 import { workspacesRoutes } from './workspaces.routes';
@@ -31,7 +33,12 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (parent, options)
 
   // Zones change rarely: read at most once a second, however many pages are served.
   const zoneCache = createExpiringCache<'zones', ZoneProxy[]>({ ttlMs: 1000, maxEntries: 1 });
+  const buttonCache = createExpiringCache<'buttons', OfferedProvider[]>({
+    ttlMs: 1000,
+    maxEntries: 1,
+  });
   app.decorateRequest('signedIn', null);
+  app.decorateRequest('ssoButtons', null as unknown as OfferedProvider[]);
   app.decorateRequest('formTargets', null as unknown as string[]);
   app.addHook('onRequest', async (request) => {
     let zones = zoneCache.get('zones');
@@ -44,6 +51,12 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (parent, options)
     if (!token || token.length > 200) return;
     const user = await options.logins.sessionUser(token);
     if (user) request.signedIn = { ...user, token, csrf: csrfTokenFor(token) };
+  });
+  app.addHook('onRequest', async (request) => {
+    if (request.signedIn) return void (request.ssoButtons = []);
+    let buttons = buttonCache.get('buttons');
+    if (!buttons) buttonCache.set('buttons', (buttons = await options.sso.buttons()));
+    request.ssoButtons = buttons;
   });
 
   // Pages answer pages, also when something fails; the status JSON keeps problem+json.
@@ -93,6 +106,7 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (parent, options)
   );
 
   await app.register(signInRoutes, { logins: options.logins });
+  await app.register(ssoRoutes, { sso: options.sso });
   await app.register(workspacesRoutes, options);
   if (options.extend) await options.extend(app);
 };

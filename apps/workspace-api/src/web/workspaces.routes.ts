@@ -73,7 +73,8 @@ export const workspacesRoutes: FastifyPluginAsyncTypebox<WebOptions> = async (
     async (request, reply) => {
       const user = request.signedIn;
       if (!user) {
-        return sendPage(reply, signInPage({ csrf: csrfTokenFor(formSecret(request, reply)) }));
+        const csrf = csrfTokenFor(formSecret(request, reply));
+        return sendPage(reply, signInPage({ csrf, providers: request.ssoButtons }));
       }
       const [allowed, lines] = await Promise.all([
         images.allowedFor({ user_id: user.userId }),

@@ -1,0 +1,23 @@
+import type { TSchema } from '@sinclair/typebox';
+import { OidcSettingsSchema } from './oidc-settings';
+
+/**
+ * The kinds of identity provider: each names its settings schema, the realm of the users it
+ * makes, and how the sign-in page offers it. A new kind (LDAP, SAML) is one more entry here, its
+ * settings schema, and the routes or password check that turn its answer into a
+ * DirectoryIdentity for createSsoSignIn.
+ */
+export const SSO_KINDS = {
+  oidc: {
+    realm: 'oidc',
+    settings: OidcSettingsSchema,
+    /** A "Sign in with …" button that leaves for the provider. */
+    offered: 'button',
+  },
+} as const satisfies Record<
+  string,
+  { realm: string; settings: TSchema; offered: 'button' | 'password-form' }
+>;
+
+export type SsoKind = keyof typeof SSO_KINDS;
+export const SSO_KIND_NAMES = Object.keys(SSO_KINDS) as SsoKind[];

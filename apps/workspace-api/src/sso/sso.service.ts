@@ -1,0 +1,116 @@
+import { Value } from '@sinclair/typebox/value';
+import type { AuditTrail } from '../audit';
+import { SsoProviderNotFoundError } from '../errors';
+import type { Login, LoginsService } from '../logins';
+import {
+  finishOidcSignIn,
+  oidcConfiguration,
+  startOidcSignIn,
+  type OidcPending,
+} from './oidc-client';
+import { logoutSubject } from './oidc-logout';
+import type { OidcSettings } from './oidc-settings';
+import { SSO_KINDS, type SsoKind } from './sso-kinds';
+import { isSsoRefusal, ssoRefusal } from './sso-refusal';
+import type { SignInOrigin, SsoSignIn } from './sso-sign-in';
+import type { SsoProviderRow, SsoRepository } from './sso.repository';
+
+/** How the sign-in page offers a provider. */
+export interface OfferedProvider {
+  name: string;
+  displayName: string;
+}
+
+/** The provider's settings when they still match its kind's schema (defaults filled). */
+export function settingsOf<K extends SsoKind>(provider: SsoProviderRow, kind: K) {
+  const schema = SSO_KINDS[kind].settings;
+  if (provider.kind !== kind) return null;
+  const settings = Value.Default(schema, structuredClone(provider.settings));
+  return Value.Check(schema, settings) ? settings : null;
+}
+
+export function createSsoService({
+  sso,
+  signIn,
+  logins,
+  audit,
+}: {
+  sso: SsoRepository;
+  signIn: SsoSignIn;
+  logins: Pick<LoginsService, 'revokeUser'>;
+  audit: AuditTrail;
+}) {
+  /** An enabled OpenID Connect provider of that name, its settings and discovered configuration. */
+  async function oidcProvider(name: string) {
+    const provider = await sso.byName(name);
+    const settings = provider?.enabled ? settingsOf(provider, 'oidc') : null;
+    if (!provider || !settings) throw new SsoProviderNotFoundError(name);
+    const key = `${provider.id}:${provider.updatedAt.getTime()}`;
+    return { provider, settings: settings as OidcSettings, key };
+  }
+
+  return {
+    /** The enabled providers that the sign-in page offers as buttons, by name. */
+    async buttons(): Promise<OfferedProvider[]> {
+      return (await sso.list())
+        .filter((p) => p.enabled && SSO_KINDS[p.kind as SsoKind]?.offered === 'button')
+        .map(({ name, displayName }) => ({ name, displayName }));
+    },
+
+    async startOidc(name: string, redirectUri: string, origin: SignInOrigin, next?: string) {
+      const { provider, settings, key } = await oidcProvider(name);
+      const config = await oidcConfiguration(key, settings).catch((error: unknown) =>
+        isSsoRefusal(error) ? signIn.refused(provider, error, origin) : Promise.reject(error),
+      );
+      return startOidcSignIn(config, settings, redirectUri, name, next);
+    },
+
+    /** The provider sent the user back: `pending` is what the browser kept (null: nothing). */
+    async finishOidc(
+      name: string,
+      pending: OidcPending | null,
+      callbackUrl: URL,
+      origin: SignInOrigin,
+    ): Promise<Login> {
+      const { provider, settings, key } = await oidcProvider(name);
+      const refused = (error: unknown) =>
+        isSsoRefusal(error) ? signIn.refused(provider, error, origin) : Promise.reject(error);
+      const identity = await (async () => {
+        if (!pending || pending.provider !== name) {
+          throw ssoRefusal('SSO_STATE_MISMATCH', 'no sign-in under way in this browser');
+        }
+        const config = await oidcConfiguration(key, settings);
+        return finishOidcSignIn(config, settings, callbackUrl, pending);
+      })().catch(refused);
+      return signIn.complete(provider, identity, origin);
+    },
+
+    /** Back-channel logout: the user the token names loses every login and session grant. */
+    async backchannelLogout(name: string, token: string, origin: SignInOrigin): Promise<void> {
+      const { provider, settings, key } = await oidcProvider(name);
+      const config = await oidcConfiguration(key, settings);
+      const subject = await logoutSubject(config, settings.client_id, token).catch(
+        (error: unknown) =>
+          isSsoRefusal(error) ? signIn.refused(provider, error, origin) : Promise.reject(error),
+      );
+      const userId = await sso.userOf(provider.id, subject);
+      if (!userId) return;
+      await logins.revokeUser(userId);
+      await audit.record(
+        {
+          actor: { kind: 'system', name: `sso:${name}` },
+          channel: 'sso',
+          clientIp: origin.clientIp,
+          userAgent: origin.userAgent,
+        },
+        {
+          operation: 'sso_logout',
+          target: { type: 'user', id: userId },
+          before: null,
+          after: null,
+        },
+      );
+    },
+  };
+}
+export type SsoService = ReturnType<typeof createSsoService>;
