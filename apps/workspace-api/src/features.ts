@@ -23,6 +23,7 @@ import { createLoginsRepository, createLoginsService } from './logins';
 import { createWorkspaceMetrics } from './metrics';
 import { createRegistryService, createRegistryWorkspacesService, platformSeries } from './registry';
 import { createRepositories } from './repositories';
+import { createSessionDriver } from './session-driver';
 import { createSessionFilesService } from './session-files';
 import { createSessionProxyFeature } from './session-proxy';
 import { createSessionsFeature, KasmSchema, toKasmResponse } from './sessions';
@@ -106,6 +107,8 @@ export async function buildFeatures(
   });
   const { sessions, launchSession } = live;
   const proxy = createSessionProxyFeature({ ...live, config, log });
+  const driver = createSessionDriver({ displays: live.displays });
+  live.onAccessEnded(driver.end);
   const agents = createAgentsService({
     ...data,
     engines,
@@ -158,8 +161,7 @@ export async function buildFeatures(
     },
   });
   // The web page's sign-in, for the proxy's and the session files' admission.
-  const signedInUser = async (token: string) =>
-    (await logins.sessionUser(token))?.userId ?? null;
+  const signedInUser = async (token: string) => (await logins.sessionUser(token))?.userId ?? null;
   const sessionFiles = createSessionFilesService({
     admit: proxy.admission(signedInUser),
     reads: live.reads,
@@ -183,6 +185,7 @@ export async function buildFeatures(
     workspaceMetrics,
     live,
     proxy,
+    driver,
     userSessions,
     signedInUser,
     sessionFiles,
