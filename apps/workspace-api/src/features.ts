@@ -107,7 +107,10 @@ export async function buildFeatures(
   });
   const { sessions, launchSession } = live;
   const proxy = createSessionProxyFeature({ ...live, config, log });
-  const driver = createSessionDriver({ displays: live.displays });
+  const driver = createSessionDriver({
+    displays: live.displays,
+    onConnection: (hop) => workspaceMetrics.proxyUpstream('driver', hop),
+  });
   live.onAccessEnded(driver.end);
   const agents = createAgentsService({
     ...data,

@@ -2,14 +2,15 @@ import { Type, type Static } from '@sinclair/typebox';
 import { IdSchema } from '@platform/schemas';
 
 // A point on the session's screen: the service checks it against the screen's real size.
+// The actions are told apart by their `type` alone: with `additionalProperties: false` the
+// validator (removeAdditional) would strip one kind's fields while trying another's.
 const X = Type.Integer({ minimum: 0, maximum: 16_383, description: 'Pixels from the left' });
 const Y = Type.Integer({ minimum: 0, maximum: 16_383, description: 'Pixels from the top' });
-const strict = { additionalProperties: false };
 
 export const InputActionSchema = Type.Union([
   Type.Object(
     { type: Type.Literal('move'), x: X, y: Y },
-    { ...strict, description: 'Moves the pointer there' },
+    { description: 'Moves the pointer there' },
   ),
   Type.Object(
     {
@@ -21,7 +22,7 @@ export const InputActionSchema = Type.Union([
       ),
       double: Type.Optional(Type.Boolean()),
     },
-    { ...strict, description: 'Moves the pointer there and presses and releases a button (left)' },
+    { description: 'Moves the pointer there and presses and releases a button (left)' },
   ),
   Type.Object(
     {
@@ -35,7 +36,7 @@ export const InputActionSchema = Type.Union([
         description: 'Wheel steps: negative up, positive down',
       }),
     },
-    { ...strict, description: 'Turns the wheel with the pointer there' },
+    { description: 'Turns the wheel with the pointer there' },
   ),
   Type.Object(
     {
@@ -47,7 +48,7 @@ export const InputActionSchema = Type.Union([
           'A key or chord, X names in any case joined by +: "Return", "ctrl+c", "ctrl+alt+Delete", "shift+F10"',
       }),
     },
-    { ...strict, description: 'Presses the keys in order and releases them in reverse' },
+    { description: 'Presses the keys in order and releases them in reverse' },
   ),
   Type.Object(
     {
@@ -58,7 +59,7 @@ export const InputActionSchema = Type.Union([
         description: 'Typed key by key; a line break is Return, any Unicode character its keysym',
       }),
     },
-    { ...strict, description: 'Types the text' },
+    { description: 'Types the text' },
   ),
 ]);
 export type InputAction = Static<typeof InputActionSchema>;

@@ -2,7 +2,12 @@ import { ValidationFailedError, withFieldErrors } from '@platform/errors';
 import { toUuid } from '@platform/schemas';
 import type { KeyGrant } from '../api-keys';
 import { KasmNoDisplayError } from '../errors';
-import { type ReachedDisplay, ScreenUnreadableError, type SessionDisplays } from '../sessions';
+import {
+  type Hop,
+  type ReachedDisplay,
+  ScreenUnreadableError,
+  type SessionDisplays,
+} from '../sessions';
 import { inputMessages } from './input-actions';
 import { encodePng } from './png';
 import { type RfbClient, startRfbClient } from './rfb-client';
@@ -21,6 +26,8 @@ interface Held {
 
 export interface SessionDriverDeps {
   displays: SessionDisplays;
+  /** Told of each connection opened to a display, by hop (metrics). */
+  onConnection?: (hop: Hop) => void;
   idleMs?: number;
 }
 
@@ -47,6 +54,7 @@ export function createSessionDriver(deps: SessionDriverDeps) {
 
   async function open(display: ReachedDisplay, onEnd: () => void): Promise<RfbClient> {
     const stream = await display.open(OPEN_TIMEOUT_MS);
+    deps.onConnection?.(stream.hop);
     const client = startRfbClient(stream, onEnd);
     // A server that takes the handshake but sends no screen must not hold the call.
     const timer = setTimeout(() => stream.close(), OPEN_TIMEOUT_MS);

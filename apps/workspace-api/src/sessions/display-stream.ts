@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import { toWireId } from '@platform/schemas';
 import WebSocket from 'ws';
 import { connectPinned } from './pinned-tls';
-import type { SocketHop } from './socket-hop';
+import type { Hop, SocketHop } from './socket-hop';
 
 /** Why a session's display could not be read or driven: no VNC stream, or it failed midway. */
 export class ScreenUnreadableError extends Error {
@@ -54,6 +54,8 @@ export type ByteReader = ReturnType<typeof byteReader>;
 
 /** A session's VNC stream after the RFB handshake, shared with the user's own viewer. */
 export interface DisplayStream {
+  /** Which way it reached the container. */
+  hop: Hop;
   ws: WebSocket;
   reader: ByteReader;
   width: number;
@@ -125,7 +127,8 @@ export async function openDisplayStream(
   try {
     // The server speaks first, once the WebSocket is open: its version is the first read.
     const { width, height } = await handshake(ws, reader);
-    return { ws, reader, width, height, close: () => ws.terminate() };
+    const hopTaken: Hop = socket ? 'socket' : 'tls';
+    return { hop: hopTaken, ws, reader, width, height, close: () => ws.terminate() };
   } catch (error) {
     ws.terminate();
     throw error;
