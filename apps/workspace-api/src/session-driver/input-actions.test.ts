@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { inputMessages, inputSummary, MAX_TYPED_CHARACTERS } from './input-actions';
+import { frameRegion, inputMessages, inputSummary, MAX_TYPED_CHARACTERS } from './input-actions';
 
 const screen = { width: 1280, height: 800 };
 
@@ -113,6 +113,26 @@ describe('inputMessages', () => {
           message: `types 12000 characters, more than ${MAX_TYPED_CHARACTERS}`,
         },
       ],
+    });
+  });
+});
+
+describe('frameRegion', () => {
+  it('is the whole screen by default, and the rest of it from a corner', () => {
+    expect(frameRegion(undefined, screen)).toEqual({
+      region: { x: 0, y: 0, width: 1280, height: 800 },
+    });
+    expect(frameRegion({ x: 1000, y: 700 }, screen)).toEqual({
+      region: { x: 1000, y: 700, width: 280, height: 100 },
+    });
+  });
+
+  it('refuses a region that leaves the screen', () => {
+    expect(frameRegion({ x: 1200, y: 0, width: 100 }, screen)).toEqual({
+      problems: [{ field: 'region', message: "must lie within the screen's width 1280" }],
+    });
+    expect(frameRegion({ x: 0, y: 800 }, screen)).toEqual({
+      problems: [{ field: 'region', message: "must lie within the screen's height 800" }],
     });
   });
 });

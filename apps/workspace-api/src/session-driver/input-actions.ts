@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FieldProblem } from '@platform/errors';
 import { keysymsOfChord, keysymsOfText } from './keysyms';
+import type { Region } from './png';
 import type { InputAction } from './session-driver.schemas';
 
 /** At most this many characters typed by one call, over all its `type` actions. */
@@ -108,6 +109,28 @@ export function inputMessages(
       message: `types ${typed} characters, more than ${MAX_TYPED_CHARACTERS}`,
     });
   return problems.length > 0 ? { problems } : { messages: Buffer.concat(messages) };
+}
+
+/** The part of a screen a frame call asks for (all of it by default), or why it is not on it. */
+export function frameRegion(
+  asked: { x: number; y: number; width?: number; height?: number } | undefined,
+  screen: { width: number; height: number },
+): { region: Region } | { problems: FieldProblem[] } {
+  const { x = 0, y = 0 } = asked ?? {};
+  const width = asked?.width ?? screen.width - x;
+  const height = asked?.height ?? screen.height - y;
+  const problems: FieldProblem[] = [];
+  if (x >= screen.width || x + width > screen.width)
+    problems.push({
+      field: 'region',
+      message: `must lie within the screen's width ${screen.width}`,
+    });
+  if (y >= screen.height || y + height > screen.height)
+    problems.push({
+      field: 'region',
+      message: `must lie within the screen's height ${screen.height}`,
+    });
+  return problems.length > 0 ? { problems } : { region: { x, y, width, height } };
 }
 
 /**

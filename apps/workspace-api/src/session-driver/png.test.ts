@@ -12,7 +12,7 @@ describe('encodePng', () => {
       bgrx[i * 4 + 2] = (i * 31) & 0xff; // red
       bgrx[i * 4 + 3] = 0x55; // unused
     }
-    const decoded = PNG.sync.read(await encodePng(width, height, bgrx));
+    const decoded = PNG.sync.read(await encodePng({ width, height, bgrx }));
     expect([decoded.width, decoded.height]).toEqual([width, height]);
     for (let i = 0; i < width * height; i++) {
       expect([...decoded.data.subarray(i * 4, i * 4 + 4)]).toEqual([
@@ -22,5 +22,17 @@ describe('encodePng', () => {
         255,
       ]);
     }
+  });
+
+  it('encodes a region of the screen only', async () => {
+    const width = 10;
+    const bgrx = Buffer.alloc(width * 8 * 4);
+    for (let i = 0; i < width * 8; i++) bgrx[i * 4 + 2] = i; // red: the pixel's index
+    const decoded = PNG.sync.read(
+      await encodePng({ width, height: 8, bgrx }, { x: 3, y: 2, width: 4, height: 5 }),
+    );
+    expect([decoded.width, decoded.height]).toEqual([4, 5]);
+    const reds = Array.from({ length: 20 }, (_, i) => decoded.data[i * 4]);
+    expect(reds).toEqual([2, 3, 4, 5, 6].flatMap((y) => [3, 4, 5, 6].map((x) => y * width + x)));
   });
 });

@@ -14,19 +14,31 @@ function chunk(type: string, data: Buffer): Buffer {
   return out;
 }
 
+export interface Region {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
 /**
- * A PNG (8-bit RGB) of a screen held as the VNC stream sends it: 4 bytes a pixel, blue, green,
+ * A PNG (8-bit RGB) of a region (the whole screen by default) of a screen held as the VNC stream sends it: 4 bytes a pixel, blue, green,
  * red, unused. Each row is filtered by the one above ("Up"): a desktop's rows mostly repeat, so
  * they become zeros, and zlib's fastest level then packs a screen in a few milliseconds, on
  * libuv's threads rather than the event loop.
  */
-export async function encodePng(width: number, height: number, bgrx: Buffer): Promise<Buffer> {
+export async function encodePng(
+  screen: { width: number; height: number; bgrx: Buffer },
+  region: Region = { x: 0, y: 0, width: screen.width, height: screen.height },
+): Promise<Buffer> {
+  const { width, height } = region;
+  const { bgrx } = screen;
   const stride = width * 3 + 1;
   const raw = Buffer.allocUnsafe(stride * height);
   const row = Buffer.alloc(width * 3);
   const above = Buffer.alloc(width * 3);
   for (let y = 0; y < height; y++) {
-    const from = y * width * 4;
+    const from = ((region.y + y) * screen.width + region.x) * 4;
     for (let x = 0, i = from, o = 0; x < width; x++, i += 4, o += 3) {
       row[o] = bgrx[i + 2];
       row[o + 1] = bgrx[i + 1];

@@ -78,9 +78,23 @@ export const InputSentSchema = Type.Object({
   current_time: Type.String(),
 });
 
+const size = (description: string) => Type.Integer({ minimum: 1, maximum: 16_384, description });
 export const FrameBodySchema = Type.Object({
   kasm_id: IdSchema,
   user_id: Type.Optional(IdSchema),
+  region: Type.Optional(
+    Type.Object(
+      {
+        x: X,
+        y: Y,
+        width: Type.Optional(size('Absent: to the right edge')),
+        height: Type.Optional(size('Absent: to the bottom edge')),
+      },
+      {
+        description: 'Only this part of the screen (absent: all of it); it must lie on the screen',
+      },
+    ),
+  ),
 });
 export type FrameBody = Static<typeof FrameBodySchema>;
 

@@ -8,8 +8,8 @@ import {
   ScreenUnreadableError,
   type SessionDisplays,
 } from '../sessions';
-import { inputMessages } from './input-actions';
-import { encodePng } from './png';
+import { frameRegion, inputMessages } from './input-actions';
+import { encodePng, type Region } from './png';
 import { type RfbClient, startRfbClient } from './rfb-client';
 import type { InputAction } from './session-driver.schemas';
 
@@ -115,15 +115,18 @@ export function createSessionDriver(deps: SessionDriverDeps) {
       return { width: client.width, height: client.height };
     },
 
-    /** get_kasm_frame: the whole screen as the stream last drew it, as a PNG. */
-    async frame(request: DriverRequest): Promise<Buffer> {
+    /** get_kasm_frame: the screen (or a region of it) as the stream last drew it, as a PNG. */
+    async frame(request: DriverRequest & { region?: Partial<Region> }): Promise<Buffer> {
       const display = await reach(request);
       const client = await clientFor(display);
       const screen = await client.frame().catch((error: Error) => {
         drop(display.kasmId);
         throw new KasmNoDisplayError(error.message);
       });
-      return encodePng(screen.width, screen.height, screen.bgrx);
+      const asked = frameRegion(request.region, screen);
+      if ('problems' in asked)
+        throw withFieldErrors(new ValidationFailedError('The request is invalid'), asked.problems);
+      return encodePng(screen, asked.region);
     },
 
     /** Closes the session's connection (its access ended). */
