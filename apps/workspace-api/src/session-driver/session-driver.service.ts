@@ -9,9 +9,9 @@ import {
   type SessionDisplays,
 } from '../sessions';
 import { frameRegion, inputMessages } from './input-actions';
-import { encodePng, type Region } from './png';
+import { encodePng } from './png';
 import { type RfbClient, startRfbClient } from './rfb-client';
-import type { InputAction } from './session-driver.schemas';
+import type { FrameBody, InputAction } from './session-driver.schemas';
 
 /** How long opening a display and reading its first screen may take: well under a second here. */
 const OPEN_TIMEOUT_MS = 10_000;
@@ -116,7 +116,7 @@ export function createSessionDriver(deps: SessionDriverDeps) {
     },
 
     /** get_kasm_frame: the screen (or a region of it) as the stream last drew it, as a PNG. */
-    async frame(request: DriverRequest & { region?: Partial<Region> }): Promise<Buffer> {
+    async frame(request: DriverRequest & { region?: FrameBody['region'] }): Promise<Buffer> {
       const display = await reach(request);
       const client = await clientFor(display);
       const screen = await client.frame().catch((error: Error) => {

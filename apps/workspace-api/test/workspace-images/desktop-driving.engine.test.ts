@@ -182,7 +182,7 @@ describe('on the socket hop', () => {
     const drive = await h.issueKey(['sessions.drive']);
     const screen = await h.issueKey(['sessions.screen']);
     const move = [{ type: 'move', x: 10, y: 10 }];
-    const frameWith = (key: object) => h.call('get_kasm_frame', { kasm_id: d.kasmId }, key);
+    const frameWith = (key: typeof drive) => h.call('get_kasm_frame', { kasm_id: d.kasmId }, key);
     expect((await input(d, move, modify)).statusCode).toBe(403);
     expect((await input(d, move, screen)).statusCode).toBe(403);
     expect((await input(d, move, drive)).statusCode).toBe(200);
