@@ -1,5 +1,6 @@
 import {
   type DisplayStream,
+  MAX_SCREEN_PIXELS,
   pixelFormat32,
   ScreenUnreadableError,
   setEncodings,
@@ -52,6 +53,12 @@ export function startRfbClient(display: DisplayStream, onEnd: (error: Error) => 
       const rect = await reader.read(12);
       const [x, y, w, h] = [0, 2, 4, 6].map((at) => rect.readUInt16BE(at));
       const encoding = rect.readInt32BE(8);
+      // A rectangle off the screen (or a screen too large) would have the service buffer it.
+      const fits =
+        encoding === PSEUDO_DESKTOP_SIZE
+          ? w * h <= MAX_SCREEN_PIXELS
+          : x + w <= screen.width && y + h <= screen.height;
+      if (!fits) throw new ScreenUnreadableError('The VNC server sent a rectangle off its screen');
       if (encoding === PSEUDO_DESKTOP_SIZE) {
         screen = { width: w, height: h, bgrx: Buffer.alloc(w * h * 4) };
         resized = true;

@@ -119,10 +119,20 @@ export function createSessionDriver(deps: SessionDriverDeps) {
     async frame(request: DriverRequest & { region?: FrameBody['region'] }): Promise<Buffer> {
       const display = await reach(request);
       const client = await clientFor(display);
-      const screen = await client.frame().catch((error: Error) => {
-        drop(display.kasmId);
-        throw new KasmNoDisplayError(error.message);
+      // An update the server stopped sending halfway must not hold the call.
+      let timer: NodeJS.Timeout | undefined;
+      const stalled = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new ScreenUnreadableError('The display stopped in the middle of an update')),
+          OPEN_TIMEOUT_MS,
+        );
       });
+      const screen = await Promise.race([client.frame(), stalled])
+        .catch((error: Error) => {
+          drop(display.kasmId);
+          throw new KasmNoDisplayError(error.message);
+        })
+        .finally(() => clearTimeout(timer));
       const asked = frameRegion(request.region, screen);
       if ('problems' in asked)
         throw withFieldErrors(new ValidationFailedError('The request is invalid'), asked.problems);

@@ -12,6 +12,8 @@ export class ScreenUnreadableError extends Error {
 /** Where Kasm images (and ours) serve the VNC stream, beside noVNC. */
 export const STREAM_PATH = '/websockify';
 const SECURITY_NONE = 1;
+/** The largest screen read (8K UHD): a container cannot make the service hold more of it. */
+export const MAX_SCREEN_PIXELS = 7680 * 4320;
 
 /** Bytes arriving on a WebSocket, read as a stream of exact lengths. */
 export function byteReader() {
@@ -152,7 +154,10 @@ async function handshake(ws: WebSocket, reader: ByteReader) {
   ws.send(Buffer.from([1])); // shared: the user's own viewer stays connected
   const init = await reader.read(24);
   await reader.read(init.readUInt32BE(20)); // the desktop's name
-  return { width: init.readUInt16BE(0), height: init.readUInt16BE(2) };
+  const screen = { width: init.readUInt16BE(0), height: init.readUInt16BE(2) };
+  if (screen.width * screen.height > MAX_SCREEN_PIXELS)
+    throw new ScreenUnreadableError(`The display is larger than ${MAX_SCREEN_PIXELS} pixels`);
+  return screen;
 }
 
 /** SetPixelFormat: 32 bits a pixel, little-endian, true colour (blue, green, red, unused in memory). */

@@ -12,6 +12,7 @@ export { createSocketHop, type Hop, type SocketHop } from './socket-hop';
 // A running session's display, for programs that drive it (session-driver).
 export {
   type DisplayStream,
+  MAX_SCREEN_PIXELS,
   ScreenUnreadableError,
   updateRequest,
   pixelFormat32,

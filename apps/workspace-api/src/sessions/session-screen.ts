@@ -69,6 +69,8 @@ async function readWholeScreen({ ws, reader, width, height }: DisplayStream): Pr
       const [x, y, w, h] = [0, 2, 4, 6].map((at) => rect.readUInt16BE(at));
       if (rect.readInt32BE(8) !== ENCODING_RAW)
         throw new ScreenUnreadableError('The VNC server sent an encoding it was not asked for');
+      if (x + w > width || y + h > height)
+        throw new ScreenUnreadableError('The VNC server sent a rectangle off its screen');
       const pixels = await reader.read(w * h * 4);
       for (let row = 0; row < h && y + row < height; row++) {
         for (let col = 0; col < w && x + col < width; col++) {
