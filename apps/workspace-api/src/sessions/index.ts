@@ -11,6 +11,7 @@ export { CertificatePinError, checkPin, connectPinned } from './pinned-tls';
 export { createSocketHop, type Hop, type SocketHop } from './socket-hop';
 // A running session's display, for programs that drive it (session-driver).
 export {
+  byteReader,
   type DisplayStream,
   MAX_SCREEN_PIXELS,
   ScreenUnreadableError,
