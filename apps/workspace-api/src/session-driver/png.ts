@@ -35,19 +35,18 @@ export async function encodePng(
   const { bgrx } = screen;
   const stride = width * 3 + 1;
   const raw = Buffer.allocUnsafe(stride * height);
-  const row = Buffer.alloc(width * 3);
-  const above = Buffer.alloc(width * 3);
+  const rowBytes = screen.width * 4;
+  // One pass: each byte is the pixel's colour less the one above it (0 on the first row).
   for (let y = 0; y < height; y++) {
-    const from = ((region.y + y) * screen.width + region.x) * 4;
-    for (let x = 0, i = from, o = 0; x < width; x++, i += 4, o += 3) {
-      row[o] = bgrx[i + 2];
-      row[o + 1] = bgrx[i + 1];
-      row[o + 2] = bgrx[i];
+    let i = ((region.y + y) * screen.width + region.x) * 4;
+    const up = y === 0 ? 0 : rowBytes;
+    let o = y * stride;
+    raw[o++] = FILTER_UP;
+    for (let x = 0; x < width; x++, i += 4) {
+      raw[o++] = (bgrx[i + 2] - (up && bgrx[i + 2 - up])) & 0xff;
+      raw[o++] = (bgrx[i + 1] - (up && bgrx[i + 1 - up])) & 0xff;
+      raw[o++] = (bgrx[i] - (up && bgrx[i - up])) & 0xff;
     }
-    const at = y * stride;
-    raw[at] = FILTER_UP;
-    for (let o = 0; o < row.length; o++) raw[at + 1 + o] = (row[o] - above[o]) & 0xff;
-    row.copy(above);
   }
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
