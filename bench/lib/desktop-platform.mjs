@@ -121,6 +121,8 @@ export async function startPlatform(engine, options) {
       agent,
       userId: String(user.user_id),
       imageId,
+      /** The admin key's credentials, for a call whose answer is not JSON (an image). */
+      credentials,
       attempt,
       call,
       untilRunning,

@@ -218,6 +218,11 @@ export async function connectRfb(url, headers) {
         ws.ping(undefined, undefined, (error) => error && reject(error));
       });
     },
+    /** Sends client messages as they are (a program's KeyEvents, PointerEvents). */
+    send: (/** @type {Buffer} */ bytes) => ws.send(bytes),
+    /** Asks for the whole screen (incremental: only what changed, answered once something did). */
+    request,
+    nextUpdate,
     close() {
       ws.terminate();
     },

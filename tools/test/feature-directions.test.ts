@@ -9,7 +9,8 @@ import { ROOT } from './support/repo';
 const SRC = 'apps/workspace-api/src';
 const DIRECTIONS: [from: string, never: string[]][] = [
   ['users', ['sessions', 'session-proxy']],
-  ['sessions', ['session-proxy']],
+  ['sessions', ['session-proxy', 'session-driver']],
+  ['session-driver', ['session-proxy']],
   ['images', ['groups']],
   ['zones', ['agents']],
 ];

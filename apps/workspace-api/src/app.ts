@@ -22,6 +22,7 @@ import { authPlugin, authThrottleOptions } from './plugins';
 import { registryRoutes } from './registry';
 import { sessionsRoutes, type SessionWorker } from './sessions';
 import { attachSessionsListener, sessionProxy } from './session-proxy';
+import { sessionDriverRoutes } from './session-driver';
 import { FILES_PANEL_ASSET, sessionFilesRoutes } from './session-files';
 import { sendSessionPage, sessionPageAssets, sessionPageRoutes } from './session-page';
 import { stagingRoutes } from './staging';
@@ -102,6 +103,7 @@ export async function buildApp(
   if (config.SESSION_WORKER === 'on') app.addHook('onReady', async () => sessionWorker.start());
   app.addHook('onClose', async () => {
     await sessionWorker.stop();
+    f.driver.closeAll();
     await live.close();
   });
 
@@ -129,6 +131,7 @@ export async function buildApp(
     await api.register(fileMappingsRoutes, { fileMappings: f.fileMappings, bodyLimit });
     await api.register(launchPlanRoutes, { launchPlans: f.launchPlans });
     await api.register(sessionsRoutes, { sessions: f.sessions, launchSession: f.launchSession });
+    await api.register(sessionDriverRoutes, { driver: f.driver });
   };
   await app.register(operations, { prefix: API_PREFIX });
   await app.register(undocumentedAlias(operations), { prefix: ADMIN_API_PREFIX });

@@ -23,6 +23,7 @@ import { createLoginsRepository, createLoginsService } from './logins';
 import { createWorkspaceMetrics } from './metrics';
 import { createRegistryService, createRegistryWorkspacesService, platformSeries } from './registry';
 import { createRepositories } from './repositories';
+import { createSessionDriver } from './session-driver';
 import { createSessionFilesService } from './session-files';
 import { createSessionControls } from './session-page';
 import { createSessionProxyFeature } from './session-proxy';
@@ -108,6 +109,11 @@ export async function buildFeatures(
   });
   const { sessions, launchSession } = live;
   const proxy = createSessionProxyFeature({ ...live, config, log });
+  const driver = createSessionDriver({
+    displays: live.displays,
+    onConnection: (hop) => workspaceMetrics.proxyUpstream('driver', hop),
+  });
+  live.onAccessEnded(driver.end);
   const agents = createAgentsService({
     ...data,
     engines,
@@ -210,6 +216,7 @@ export async function buildFeatures(
     workspaceMetrics,
     live,
     proxy,
+    driver,
     userSessions,
     signedInUser,
     sessionFiles,

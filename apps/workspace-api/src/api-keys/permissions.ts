@@ -8,6 +8,8 @@ export const PERMISSIONS = [
   'sessions.view',
   'sessions.modify',
   'sessions.delete',
+  'sessions.drive',
+  'sessions.screen',
   'groups.view',
   'groups.create',
   'groups.modify',

@@ -10,6 +10,7 @@ import {
 } from '../groups';
 import { type ImagesService, toImageResponse } from '../images';
 import { type createRegistryService, toRegistryResponse } from '../registry';
+import { inputSummary } from '../session-driver';
 import { auditedCommand, type SessionsService, toKasmResponse } from '../sessions';
 import { type StagingService, toStagingConfigResponse } from '../staging';
 import { toUserResponse, type UsersService } from '../users';
@@ -88,6 +89,15 @@ export function auditTargetKinds(s: AuditSources): TargetKinds {
         typeof ref.kasm_id !== 'string'
           ? null
           : { ...toKasmResponse(await s.sessions.find(ref.kasm_id)), command: ref.command ?? null },
+    },
+    // send_kasm_input: the session, and what was sent: counts and the typed text's digest only.
+    session_input: {
+      idField: 'kasm_id',
+      refFrom: (body) => ({ kasm_id: body.kasm_id, input: inputSummary(body.actions) }),
+      load: async (ref) =>
+        typeof ref.kasm_id !== 'string'
+          ? null
+          : { ...toKasmResponse(await s.sessions.find(ref.kasm_id)), input: ref.input ?? null },
     },
     staging_config: byId('staging_config_id', async (id) => {
       const config = (await s.staging.list()).find(sameId(id));

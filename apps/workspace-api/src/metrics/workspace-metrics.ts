@@ -27,7 +27,7 @@ export interface StagingPoolCount {
 /** workspace-api's own metrics (docs/metrics.md lists them); answers the launcher's observer. */
 export function createWorkspaceMetrics(sources: WorkspaceMetricsSources): {
   launches: LaunchObserver;
-  proxyUpstream: (kind: 'http' | 'websocket', hop: 'socket' | 'tls') => void;
+  proxyUpstream: (kind: 'http' | 'websocket' | 'driver', hop: 'socket' | 'tls') => void;
 } {
   const { registry } = sources;
   scrapedGauges({
@@ -125,7 +125,7 @@ export function createWorkspaceMetrics(sources: WorkspaceMetricsSources): {
   });
   const upstreams = new Counter({
     name: 'workspace_proxy_upstream_connections_total',
-    help: "Connections the session proxy opened to containers, by kind (http, websocket) and hop: socket (the socket hop, plain, this machine only) or tls (the container's published port)",
+    help: "Connections the session proxy opened to containers, by kind (http, websocket; driver: the service's own to a display it drives) and hop: socket (the socket hop, plain, this machine only) or tls (the container's published port)",
     labelNames: ['kind', 'hop'],
     registers: [registry],
   });

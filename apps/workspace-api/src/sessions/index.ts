@@ -9,6 +9,17 @@ export { containerEndpoint } from './session-endpoint';
 // How the proxy reaches a session's container: the launcher prepares both, the proxy dials them.
 export { CertificatePinError, checkPin, connectPinned } from './pinned-tls';
 export { createSocketHop, type Hop, type SocketHop } from './socket-hop';
+// A running session's display, for programs that drive it (session-driver).
+export {
+  byteReader,
+  type DisplayStream,
+  MAX_SCREEN_PIXELS,
+  ScreenUnreadableError,
+  updateRequest,
+  pixelFormat32,
+  setEncodings,
+} from './display-stream';
+export { type ReachedDisplay, type SessionDisplays } from './session-display';
 export { createSessionLauncher, type LaunchObserver } from './session-launcher';
 export { createSessionWorker, type SessionWorker } from './session-worker';
 export { sessionsRoutes } from './sessions.routes';

@@ -1,11 +1,14 @@
 import jpeg from 'jpeg-js';
-import WebSocket from 'ws';
-import { connectPinned } from './pinned-tls';
-
-/** Why a screen could not be read: the workspace has no VNC stream, or it failed midway. */
-export class ScreenUnreadableError extends Error {
-  override name = 'ScreenUnreadableError';
-}
+import {
+  type DisplayEndpoint,
+  type DisplayStream,
+  openDisplayStream,
+  pixelFormat32,
+  ScreenUnreadableError,
+  setEncodings,
+  updateRequest,
+} from './display-stream';
+import type { SocketHop } from './socket-hop';
 
 export interface Screen {
   width: number;
@@ -14,132 +17,38 @@ export interface Screen {
   rgba: Buffer;
 }
 
-const SECURITY_NONE = 1;
 const ENCODING_RAW = 0;
-/** Where Kasm images (and ours) serve the VNC stream, beside noVNC. */
-const STREAM_PATH = '/websockify';
-
-/** Bytes arriving on a WebSocket, read as a stream of exact lengths. */
-function byteReader() {
-  const chunks: Buffer[] = [];
-  let buffered = 0;
-  let wake: (() => void) | null = null;
-  let failure: Error | null = null;
-  const wakeUp = () => {
-    const woken = wake;
-    wake = null;
-    woken?.();
-  };
-  return {
-    push(chunk: Buffer) {
-      chunks.push(chunk);
-      buffered += chunk.length;
-      wakeUp();
-    },
-    fail(error: Error) {
-      failure ??= error;
-      wakeUp();
-    },
-    async read(n: number): Promise<Buffer> {
-      while (buffered < n) {
-        if (failure) throw failure;
-        await new Promise<void>((resolve) => (wake = resolve));
-      }
-      const all = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-      chunks.length = 0;
-      if (all.length > n) chunks.push(all.subarray(n));
-      buffered -= n;
-      return all.subarray(0, n);
-    },
-  };
-}
 
 /**
- * Reads one whole screen from a session's VNC stream, as noVNC would reach it: a WebSocket at
- * /websockify behind the container's Basic credentials, RFB 3.8 with security None (the images'
- * Xvnc listens on localhost only), 32-bit true colour, raw encoding.
+ * Reads one whole screen from a session's VNC stream (display-stream.ts: the socket hop, else
+ * TLS to the pinned certificate), in 32-bit true colour, raw encoding.
  */
 export async function readScreen(
-  { origin, authorization, pin }: { origin: string; authorization: string; pin: string | null },
+  endpoint: DisplayEndpoint,
+  hop: { socketHop: SocketHop; kasmId: string } | null,
   timeoutMs: number,
 ): Promise<Screen> {
-  const url = new URL(`${origin.replace(/^http/, 'ws')}${STREAM_PATH}`);
-  // Over TLS, the password goes only to the session's pinned certificate, as from the proxy.
-  const pinned =
-    url.protocol === 'wss:'
-      ? await connectPinned(url.hostname, Number(url.port), pin).catch((error: Error) => {
-          throw new ScreenUnreadableError(`The display could not be reached: ${error.message}`);
-        })
-      : undefined;
-  const ws = new WebSocket(url, {
-    headers: { authorization },
-    perMessageDeflate: false,
-    handshakeTimeout: timeoutMs,
-    ...(pinned ? { createConnection: () => pinned } : {}),
-  });
-  const reader = byteReader();
+  const deadline = Date.now() + timeoutMs;
+  const display = await openDisplayStream(endpoint, hop, timeoutMs);
   const timer = setTimeout(
     () =>
-      reader.fail(
+      display.reader.fail(
         new ScreenUnreadableError(`The display did not answer within ${timeoutMs / 1000} s`),
       ),
-    timeoutMs,
+    Math.max(0, deadline - Date.now()),
   );
-  ws.on('message', (data: Buffer) => reader.push(data));
-  ws.on('close', () => reader.fail(new ScreenUnreadableError('The display closed its stream')));
-  ws.on('error', () => reader.fail(new ScreenUnreadableError('The display could not be reached')));
-  ws.on('unexpected-response', (_request, response) => {
-    response.resume();
-    reader.fail(
-      new ScreenUnreadableError(
-        `The workspace serves no VNC stream at ${STREAM_PATH} (HTTP ${response.statusCode})`,
-      ),
-    );
-  });
   try {
-    // The server speaks first, once the WebSocket is open: its version is the first read.
-    return await handshakeAndRead(ws, reader);
+    return await readWholeScreen(display);
   } finally {
     clearTimeout(timer);
-    ws.terminate();
+    display.close();
   }
 }
 
-async function handshakeAndRead(
-  ws: WebSocket,
-  reader: ReturnType<typeof byteReader>,
-): Promise<Screen> {
-  const version = (await reader.read(12)).toString('latin1');
-  if (!version.startsWith('RFB 003.'))
-    throw new ScreenUnreadableError(`The workspace's ${STREAM_PATH} is not a VNC stream`);
-  ws.send(Buffer.from('RFB 003.008\n', 'latin1'));
-  const count = (await reader.read(1))[0];
-  if (count === 0) throw new ScreenUnreadableError('The VNC server refused the connection');
-  if (!(await reader.read(count)).includes(SECURITY_NONE))
-    throw new ScreenUnreadableError('The VNC server wants a password of its own');
-  ws.send(Buffer.from([SECURITY_NONE]));
-  if ((await reader.read(4)).readUInt32BE(0) !== 0)
-    throw new ScreenUnreadableError('The VNC server refused the connection');
-  ws.send(Buffer.from([1])); // shared: the user's own viewer stays connected
-  const init = await reader.read(24);
-  const width = init.readUInt16BE(0);
-  const height = init.readUInt16BE(2);
-  await reader.read(init.readUInt32BE(20)); // the desktop's name
-
-  // 32 bits a pixel, little-endian, true colour: blue, green, red, unused in memory.
-  const format = Buffer.alloc(20);
-  format.set([32, 24, 0, 1, 0, 255, 0, 255, 0, 255, 16, 8, 0], 4);
-  ws.send(format);
-  const encodings = Buffer.alloc(8);
-  encodings.writeUInt8(2, 0);
-  encodings.writeUInt16BE(1, 2);
-  encodings.writeInt32BE(ENCODING_RAW, 4);
-  ws.send(encodings);
-  const request = Buffer.alloc(10);
-  request.writeUInt8(3, 0);
-  request.writeUInt16BE(width, 6);
-  request.writeUInt16BE(height, 8);
-  ws.send(request);
+async function readWholeScreen({ ws, reader, width, height }: DisplayStream): Promise<Screen> {
+  ws.send(pixelFormat32());
+  ws.send(setEncodings([ENCODING_RAW]));
+  ws.send(updateRequest(false, width, height));
 
   const rgba = Buffer.alloc(width * height * 4, 0xff);
   for (;;) {
@@ -160,6 +69,8 @@ async function handshakeAndRead(
       const [x, y, w, h] = [0, 2, 4, 6].map((at) => rect.readUInt16BE(at));
       if (rect.readInt32BE(8) !== ENCODING_RAW)
         throw new ScreenUnreadableError('The VNC server sent an encoding it was not asked for');
+      if (x + w > width || y + h > height)
+        throw new ScreenUnreadableError('The VNC server sent a rectangle off its screen');
       const pixels = await reader.read(w * h * 4);
       for (let row = 0; row < h && y + row < height; row++) {
         for (let col = 0; col < w && x + col < width; col++) {

@@ -14,6 +14,7 @@ import { createKasmsRepository } from './kasms.repository';
 import type { LaunchAllowances, LaunchUsers } from './launch-ports';
 import { createLaunchQueue } from './launch-queue';
 import { createLaunchSession } from './launch-session';
+import { createSessionDisplays } from './session-display';
 import { createSessionLauncher, type LaunchObserver } from './session-launcher';
 import { createSessionWorker } from './session-worker';
 import { createSessionsService } from './sessions.service';
@@ -124,6 +125,8 @@ export async function createSessionsFeature(deps: SessionsFeatureDeps) {
     sessions,
     stagedPools,
     reads,
+    /** The way to a running session's display for programs (session-driver). */
+    displays: createSessionDisplays({ reads, socketHop, mayActAs }),
     /** Calls `end` with each session whose access ends (ended, slept, revoked, its user locked). */
     onAccessEnded: (end: (kasmId: string) => void) => void accessEnders.push(end),
     /** The lifecycle worker, with more background work done in its rounds (icons, staging). */
@@ -140,4 +143,3 @@ export async function createSessionsFeature(deps: SessionsFeatureDeps) {
   };
 }
 export type SessionsFeature = Awaited<ReturnType<typeof createSessionsFeature>>;
-

@@ -121,14 +121,50 @@ describe('session operations', () => {
     }
   });
 
-  it('refuses get_kasm_screenshot to a key holding only sessions.view: a screen shows the user’s work', async () => {
+  it('refuses get_kasm_screenshot and get_kasm_frame to a key without sessions.screen: a screen shows the user’s work', async () => {
     const kasm_id = toWireId(randomUUID());
-    const viewer = await h.issueKey(['sessions.view']);
-    const refused = await h.call('get_kasm_screenshot', { kasm_id }, viewer);
-    expect(refused.statusCode).toBe(403);
-    expect(refused.json().detail).toContain('sessions.modify');
-    const modifier = await h.issueKey(['sessions.modify']);
-    expect((await h.call('get_kasm_screenshot', { kasm_id }, modifier)).statusCode).toBe(404);
+    for (const held of [['sessions.view'], ['sessions.modify'], ['sessions.drive']] as const) {
+      const key = await h.issueKey([...held]);
+      for (const operation of ['get_kasm_screenshot', 'get_kasm_frame']) {
+        const refused = await h.call(operation, { kasm_id }, key);
+        expect(refused.statusCode).toBe(403);
+        expect(refused.json().detail).toContain('sessions.screen');
+      }
+    }
+    const screen = await h.issueKey(['sessions.screen']);
+    expect((await h.call('get_kasm_screenshot', { kasm_id }, screen)).statusCode).toBe(404);
+    expect((await h.call('get_kasm_frame', { kasm_id }, screen)).statusCode).toBe(404);
+  });
+
+  it('refuses send_kasm_input to a key without sessions.drive, and answers an unknown session 404', async () => {
+    const kasm_id = toWireId(randomUUID());
+    const actions = [{ type: 'key', keys: 'Return' }];
+    for (const held of [['sessions.modify'], ['sessions.screen']] as const) {
+      const refused = await h.call(
+        'send_kasm_input',
+        { kasm_id, actions },
+        await h.issueKey([...held]),
+      );
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().detail).toContain('sessions.drive');
+    }
+    const drive = await h.issueKey(['sessions.drive']);
+    const unknown = await h.call('send_kasm_input', { kasm_id, actions }, drive);
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().code).toBe('KASM_NOT_FOUND');
+  });
+
+  it('refuses send_kasm_input bodies out of bounds at the edge: 400 naming the field', async () => {
+    const kasm_id = toWireId(randomUUID());
+    const call = (actions: unknown) => h.call('send_kasm_input', { kasm_id, actions });
+    expect((await call([])).statusCode).toBe(400);
+    const many = Array.from({ length: 101 }, () => ({ type: 'move', x: 1, y: 1 }));
+    expect((await call(many)).statusCode).toBe(400);
+    expect((await call([{ type: 'type', text: 'x'.repeat(2001) }])).statusCode).toBe(400);
+    expect((await call([{ type: 'move', x: -1, y: 0 }])).statusCode).toBe(400);
+    expect((await call([{ type: 'scroll', x: 1, y: 1, delta: 0 }])).statusCode).toBe(400);
+    expect((await call([{ type: 'click', x: 1, y: 1, button: 'fourth' }])).statusCode).toBe(400);
+    expect((await call([{ type: 'jump' }])).statusCode).toBe(400);
   });
 
   it('answer 400 for a malformed id, a missing user_id and an environment value that is not text', async () => {

@@ -195,8 +195,8 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/get_kasm_screenshot',
     {
-      // The user's screen shows what they work on: more than the session's status (sessions.view).
-      config: { permission: 'sessions.modify', audit: 'session' },
+      // The user's screen shows what they work on: a permission of its own, as get_kasm_frame.
+      config: { permission: 'sessions.screen', audit: 'session' },
       schema: {
         tags,
         security,

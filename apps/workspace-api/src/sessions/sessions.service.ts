@@ -22,7 +22,8 @@ import type { KasmsRepository } from './kasms.repository';
 import { withToken } from './launch-session';
 import { endUserAccess } from './end-user-access';
 import { containerEndpoint } from './session-endpoint';
-import { readScreen, ScreenUnreadableError, screenJpeg } from './session-screen';
+import { ScreenUnreadableError } from './display-stream';
+import { readScreen, screenJpeg } from './session-screen';
 import { recordedMove } from './session-audit';
 import { createSessionSleep } from './session-sleep';
 import type { ExecCommandBody } from './sessions.schemas';
@@ -234,7 +235,8 @@ export function createSessionsService(deps: SessionsDeps) {
         throw new KasmNotRunningError(`The session is ${row.status}`);
       const endpoint = containerEndpoint(row, row.hostPort);
       try {
-        return screenJpeg(await readScreen(endpoint, SCREEN_TIMEOUT_MS), width);
+        const hop = { socketHop: deps.socketHop, kasmId: row.id };
+        return screenJpeg(await readScreen(endpoint, hop, SCREEN_TIMEOUT_MS), width);
       } catch (error) {
         if (error instanceof ScreenUnreadableError) throw new KasmNoDisplayError(error.message);
         throw error;
