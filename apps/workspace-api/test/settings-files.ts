@@ -63,6 +63,7 @@ export async function settingsSnapshot(h: Harness): Promise<string[]> {
     SELECT 'agent', id, updated_at FROM workspace.agent UNION ALL
     SELECT 'file_mapping', id, updated_at FROM workspace.file_mapping UNION ALL
     SELECT 'staging_config', id, updated_at FROM workspace.staging_config UNION ALL
+    SELECT 'group', id, updated_at FROM workspace."group" UNION ALL
     SELECT 'image', id, updated_at FROM workspace.image ORDER BY 1, 2`);
   return rows.map((r) => `${r.t} ${r.id} ${r.updated_at.toISOString()}`);
 }

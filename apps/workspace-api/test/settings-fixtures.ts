@@ -1,6 +1,9 @@
 import { tmpdir } from 'node:os';
+import { policyDefaults } from '../src/domain';
 import type { EnginePolicy } from '../src/engines';
 import type { TargetedMapping } from '../src/file-mappings';
+import { GROUP_POLICY_SWITCHES } from '../src/groups';
+import { WORKSPACE_POLICY_LIMITS, WORKSPACE_POLICY_SWITCHES } from '../src/images';
 // The fixtures of settings' own unit tests (src/settings/*.test.ts), which test its stages one by
 // one: they build a stage's input with the stages before it, inside the feature.
 /* eslint-disable no-restricted-imports -- see above */
@@ -21,8 +24,14 @@ export const TEST_ENGINE_POLICY: EnginePolicy = {
 /** What the planner gets from a settings file's text; fails the test when the file itself has problems. */
 /** An agent that only plans: no engine address. */
 export const NO_ENGINE = { dockerUrl: '', tlsCaPath: '', tlsCertPath: '', tlsKeyPath: '' };
-/** A workspace with no idle limit, as installed. */
-const NO_IDLE = { idleLimitSeconds: null, idleAction: 'stop' };
+/** A workspace with no idle limit and the default policy, as installed. */
+const NO_IDLE = {
+  idleLimitSeconds: null,
+  idleAction: 'stop',
+  ...policyDefaults(WORKSPACE_POLICY_SWITCHES, WORKSPACE_POLICY_LIMITS),
+};
+/** A group refusing nothing, as created. */
+export const OPEN_GROUP = policyDefaults(GROUP_POLICY_SWITCHES);
 
 export function desiredFrom(text: string, files: Record<string, string> = {}): DesiredSettings {
   const parsed = parseSettingsText(text);
@@ -72,8 +81,8 @@ export function currentSettings(overrides: Partial<CurrentSettings> = {}): Curre
       },
     ],
     groups: [
-      { id: 'g-all', name: 'All Users', permissions: [] },
-      { id: 'g-dev', name: 'Developers', permissions: [] },
+      { id: 'g-all', name: 'All Users', permissions: [], ...OPEN_GROUP },
+      { id: 'g-dev', name: 'Developers', permissions: [], ...OPEN_GROUP },
     ],
     users: [{ id: 'u-ada', username: 'ada' }],
     mappings: [],

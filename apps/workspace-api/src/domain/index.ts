@@ -43,3 +43,10 @@ export {
   type SessionCertificate,
 } from './session-certificate';
 export type { AuditedChange, RecordChange } from './audited-change';
+export {
+  type PolicyLimit,
+  type PolicySwitch,
+  type PolicyValues,
+  policyDefaults,
+  policyOfRow,
+} from './policy-fields';

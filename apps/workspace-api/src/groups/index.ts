@@ -7,3 +7,4 @@ export { groupsRoutes } from './groups.routes';
 export { createGroupsService, type GroupsService } from './groups.service';
 export { membershipsRoutes } from './memberships.routes';
 export { createMembershipsService, type MembershipsService } from './memberships.service';
+export { GROUP_POLICY_SWITCHES, type GroupPolicy, groupPolicySchemas } from './group-policy-fields';

@@ -33,3 +33,10 @@ export {
 export { fillProfilePath, profilePathProblems } from './profile-path';
 export { profilePathRoutes } from './profile-path.routes';
 export { firstFreeSettingsName } from './settings-name';
+export {
+  WORKSPACE_POLICY_FIELDS,
+  WORKSPACE_POLICY_LIMITS,
+  WORKSPACE_POLICY_SWITCHES,
+  type WorkspacePolicy,
+  workspacePolicySchemas,
+} from './workspace-policy-fields';

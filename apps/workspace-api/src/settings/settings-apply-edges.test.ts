@@ -145,6 +145,24 @@ describe('settings apply: content files, round trips and concurrency', () => {
     const groupId = (await h.call('get_groups'))
       .json()
       .groups.find((g: { name: string }) => g.name === 'Developers').group_id;
+    const image_id = (await h.call('get_images'))
+      .json()
+      .images.find((i: { name: string }) => i.name === 'kasmweb/terminal:1.16.0').image_id;
+    const policy = {
+      allow_kasm_uploads: false,
+      max_upload_bytes: 2 ** 40,
+      allow_kasm_clipboard_down: false,
+      max_clipboard_bytes: 4096,
+    };
+    expect(
+      (await h.call('update_image', { target_image: { image_id, ...policy } })).statusCode,
+    ).toBe(200);
+    const refusals = {
+      group_id: groupId,
+      allow_kasm_downloads: false,
+      allow_kasm_clipboard_up: false,
+    };
+    expect((await h.call('update_group', { target_group: refusals })).statusCode).toBe(200);
     const created = await h.call('create_file_mapping', {
       target_file_mapping: {
         group_id: groupId,
@@ -154,7 +172,19 @@ describe('settings apply: content files, round trips and concurrency', () => {
       },
     });
     expect(created.statusCode).toBe(200);
-    const exported = await files.write('exported.yaml', await settings.export());
+    const text = await settings.export();
+    for (const line of [
+      'allow_kasm_uploads: false',
+      'max_upload_bytes: 1099511627776',
+      'allow_kasm_clipboard_down: false',
+      'max_clipboard_bytes: 4096',
+      'allow_kasm_downloads: false',
+      'allow_kasm_clipboard_up: false',
+    ])
+      expect(text).toContain(line);
+    // Defaults are left out: only what was changed is written, once per field.
+    expect(text.match(/allow_kasm_|max_\w+_bytes/g)).toHaveLength(6);
+    const exported = await files.write('exported.yaml', text);
     const before = await settingsSnapshot(h);
     expect(await apply(exported)).toMatchObject({ status: 'unchanged', written: 0 });
     expect(await apply(exported, { prune: true })).toMatchObject({

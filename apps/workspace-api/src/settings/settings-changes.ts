@@ -1,4 +1,6 @@
 import type { TargetType } from '../file-mappings';
+import type { GroupPolicy } from '../groups';
+import type { WorkspacePolicy } from '../images';
 
 export interface FieldChange {
   /** As the settings file names it: `proxy_port`, `cores_override`. */
@@ -28,11 +30,16 @@ export interface AgentValues {
   memoryOverride: number;
 }
 /** What the settings file sets on an installed workspace. */
-export interface WorkspaceValues {
+export interface WorkspaceValues extends Partial<WorkspacePolicy> {
   persistentProfilePath?: string;
   /** Null: no idle limit. */
   idleLimitSeconds?: number | null;
   idleAction?: 'stop' | 'destroy';
+}
+
+/** What the settings file sets on an existing group. */
+export interface GroupValues extends Partial<GroupPolicy> {
+  permissions?: string[];
 }
 
 export interface MappingValues {
@@ -69,19 +76,31 @@ export type SettingsChange =
   | (ChangeBase & { entity: 'zone'; values: ZoneValues })
   | (ChangeBase & { entity: 'agent'; values: AgentValues })
   | (ChangeBase & { entity: 'workspace'; values: WorkspaceValues })
-  | (ChangeBase & { entity: 'group'; values: { permissions: string[] } })
+  | (ChangeBase & { entity: 'group'; values: GroupValues })
   | (ChangeBase & { entity: 'file_mapping'; target: TargetRef; values: MappingValues })
   | (ChangeBase & { entity: 'staging'; target: TargetRef; values: StagingValues });
 
 /** The fields of `to` that differ from `from`, under their settings-file names; absent ones are left alone. */
 export function diffFields<T extends object>(
-  from: T,
+  from: NoInfer<{ [K in keyof T]?: unknown }>,
   to: T,
   names: readonly (readonly [keyof T & string, string])[],
 ): FieldChange[] {
   return names
     .filter(([key]) => to[key] !== undefined && from[key] !== to[key])
     .map(([key, field]) => ({ field, from: from[key], to: to[key] }));
+}
+
+/** The values of `to` that `changes` change, under their keys in `to`. */
+export function changedValues<T extends object>(
+  to: T,
+  names: readonly (readonly [keyof T & string, string])[],
+  changes: readonly FieldChange[],
+): Partial<T> {
+  const changed = new Set(changes.map((c) => c.field));
+  return Object.fromEntries(
+    names.filter(([, field]) => changed.has(field)).map(([key]) => [key, to[key]]),
+  ) as Partial<T>;
 }
 
 export const ZONE_FIELDS = [

@@ -1,4 +1,6 @@
 import type { TargetedMapping } from '../file-mappings';
+import type { GroupPolicy } from '../groups';
+import type { WorkspacePolicy } from '../images';
 
 /** The database's side of the comparison, read inside the apply's transaction. Memory in bytes. */
 export interface CurrentSettings {
@@ -23,14 +25,14 @@ export interface CurrentSettings {
     memoryOverride: number;
   }[];
   /** `name` is the workspace's settings name (unique), not its image name. */
-  images: {
+  images: ({
     id: string;
     name: string;
     persistentProfilePath: string;
     idleLimitSeconds: number | null;
     idleAction: string;
-  }[];
-  groups: { id: string; name: string; permissions: string[] }[];
+  } & WorkspacePolicy)[];
+  groups: ({ id: string; name: string; permissions: string[] } & GroupPolicy)[];
   /** The users the file names and the users that have file mappings; not every user. */
   users: { id: string; username: string }[];
   mappings: TargetedMapping[];

@@ -1,4 +1,6 @@
 import type { TargetType } from '../file-mappings';
+import type { GroupPolicy } from '../groups';
+import type { WorkspacePolicy } from '../images';
 import type { AgentValues, ZoneValues } from './settings-changes';
 import type { Location } from './settings-problems';
 
@@ -12,7 +14,8 @@ export interface DesiredAgent extends AgentValues {
   zoneAt: Location;
 }
 
-export interface DesiredWorkspace {
+/** The policy fields the file gives (absent: left alone, unless --prune for a workspace). */
+export interface DesiredWorkspace extends Partial<WorkspacePolicy> {
   name: string;
   /** Absent: the file leaves the path alone (unless --prune, which clears it). */
   persistentProfilePath?: string;
@@ -23,7 +26,8 @@ export interface DesiredWorkspace {
   at: Location;
 }
 
-export interface DesiredGroup {
+/** Absent refusals are left alone, also with --prune: a file never lifts one by leaving it out. */
+export interface DesiredGroup extends Partial<GroupPolicy> {
   name: string;
   /** Absent: the file leaves the group's permissions alone (--prune too). */
   permissions?: string[];

@@ -54,6 +54,15 @@ function trickyCurrent(): CurrentSettings {
         memoryOverride: 7,
       },
     ],
+    // Session policies off their defaults, each kind of field once.
+    images: base.images.map((image, i) =>
+      i === 0
+        ? { ...image, allowUploads: false, maxUploadBytes: 2 ** 53 - 1, allowClipboardDown: false }
+        : { ...image, allowDownloads: false, maxClipboardBytes: 1 },
+    ),
+    groups: base.groups.map((group, i) =>
+      i === 0 ? { ...group, allowClipboardUp: false } : group,
+    ),
     users: [{ id: 'u-ada', username: 'ada@example.com' }],
     mappings: TRICKY_CONTENTS.map((content, i) => ({
       id: `m${i}`,

@@ -1,4 +1,11 @@
 import { Document } from 'yaml';
+import { policyDefaults } from '../domain';
+import { GROUP_POLICY_SWITCHES } from '../groups';
+import {
+  WORKSPACE_POLICY_FIELDS,
+  WORKSPACE_POLICY_LIMITS,
+  WORKSPACE_POLICY_SWITCHES,
+} from '../images';
 import type { CurrentSettings } from './settings-current';
 import { SETTINGS_DOCS } from './settings-file.schemas';
 
@@ -13,6 +20,22 @@ function mappingEntry(m: Mapping) {
     ...(m.executable ? { executable: true } : {}),
     content: m.content,
   };
+}
+
+const WORKSPACE_DEFAULTS = policyDefaults(WORKSPACE_POLICY_SWITCHES, WORKSPACE_POLICY_LIMITS);
+const GROUP_DEFAULTS = policyDefaults(GROUP_POLICY_SWITCHES);
+
+/** The policy fields of a row that differ from their defaults, under their file names. */
+function policyEntries<Row extends object>(
+  row: Row,
+  fields: readonly { field: string; column: keyof Row & string }[],
+  defaults: Partial<Record<keyof Row, unknown>>,
+) {
+  return Object.fromEntries(
+    fields
+      .filter(({ column }) => row[column] !== defaults[column])
+      .map(({ field, column }) => [field, row[column]]),
+  );
 }
 
 /**
@@ -45,6 +68,7 @@ export function exportSettings(current: CurrentSettings): string {
         : {}),
       ...(image.idleLimitSeconds ? { idle_limit_seconds: image.idleLimitSeconds } : {}),
       ...(image.idleAction !== 'stop' ? { idle_action: image.idleAction } : {}),
+      ...policyEntries(image, WORKSPACE_POLICY_FIELDS, WORKSPACE_DEFAULTS),
       ...(mappings.length ? { file_mappings: mappings } : {}),
       ...(staging.length ? { staging } : {}),
     }))
@@ -90,12 +114,14 @@ export function exportSettings(current: CurrentSettings): string {
     workspaces,
     groups: current.groups
       .map((g) => ({ g, mappings: mappingsOf('group', g.id) }))
-      .filter(({ g, mappings }) => g.permissions.length > 0 || mappings.length > 0)
       .map(({ g, mappings }) => ({
         name: g.name,
         ...(g.permissions.length ? { permissions: g.permissions } : {}),
+        ...policyEntries(g, GROUP_POLICY_SWITCHES, GROUP_DEFAULTS),
         ...(mappings.length ? { file_mappings: mappings } : {}),
-      })),
+      }))
+      // Likewise a group.
+      .filter((group) => Object.keys(group).length > 1),
     users: withMappings('user', current.users, (u) => ({ username: u.username })),
   };
   const doc = new Document(settings);

@@ -2,7 +2,13 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { AgentFields, EngineAgentFields } from '../agents';
 import { PermissionSchema, PERMISSIONS } from '../api-keys';
 import { FileMappingFields } from '../file-mappings';
-import { IdleActionSchema, IdleLimitSchema, ProfilePathSchema } from '../images';
+import { groupPolicySchemas } from '../groups';
+import {
+  IdleActionSchema,
+  IdleLimitSchema,
+  ProfilePathSchema,
+  workspacePolicySchemas,
+} from '../images';
 import { StagingFields } from '../staging';
 import { ZONE_DEFAULTS, ZoneFields } from '../zones';
 
@@ -95,6 +101,7 @@ export const WorkspaceSettingSchema = Type.Object(
     persistent_profile_path: Type.Optional(ProfilePathSchema),
     idle_limit_seconds: Type.Optional(IdleLimitSchema),
     idle_action: Type.Optional(IdleActionSchema),
+    ...workspacePolicySchemas(),
     file_mappings: FileMappings,
     staging: Type.Optional(
       Type.Array(StagingSettingSchema, {
@@ -117,6 +124,7 @@ export const GroupSettingSchema = Type.Object(
           "What its members hold, from the API keys' catalogue (Administrators: global_admin). Absent: left as they are, also with --prune",
       }),
     ),
+    ...groupPolicySchemas(),
     file_mappings: FileMappings,
   },
   Strict,

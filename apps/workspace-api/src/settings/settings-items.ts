@@ -103,3 +103,13 @@ export function normalizeMapping(
     at: locate([...path, 'destination']),
   };
 }
+
+/** The policy fields an item of the file gives, by their column (absent ones left out; null kept). */
+export function givenPolicy<T>(
+  item: Record<string, unknown>,
+  fields: readonly { field: string; column: string }[],
+): Partial<T> {
+  return Object.fromEntries(
+    fields.filter(({ field }) => item[field] !== undefined).map((f) => [f.column, item[f.field]]),
+  ) as Partial<T>;
+}

@@ -1,7 +1,8 @@
 import type { FieldProblem } from '@platform/errors';
 import { checkEngineAddress, type EngineAddress, type EnginePolicy } from '../engines';
 import type { TargetType } from '../file-mappings';
-import { profilePathProblems } from '../images';
+import { GROUP_POLICY_SWITCHES, type GroupPolicy } from '../groups';
+import { profilePathProblems, WORKSPACE_POLICY_FIELDS, type WorkspacePolicy } from '../images';
 import { normalizeHostname, normalizeUsername } from '../domain';
 import { emptyDesired, type DesiredSettings, type DesiredTarget } from './settings-desired';
 import {
@@ -11,6 +12,7 @@ import {
   type SettingsProblem,
 } from './settings-problems';
 import {
+  givenPolicy,
   normalizeMapping,
   owners,
   section,
@@ -217,6 +219,7 @@ export function normalizeSettings(
         persistentProfilePath: profilePath,
         idleLimitSeconds: valid.idle_limit_seconds,
         idleAction: valid.idle_action,
+        ...givenPolicy<WorkspacePolicy>(valid, WORKSPACE_POLICY_FIELDS),
         at: target.at,
       });
   }
@@ -224,8 +227,14 @@ export function normalizeSettings(
     const name = textField(raw, 'name');
     const target = name === undefined ? null : addTarget('group', name, path, 'name');
     if (target) addMappings(target, raw.file_mappings, path);
-    if (target && valid?.permissions)
-      desired.groups.push({ name: target.name, permissions: valid.permissions, at: target.at });
+    const policy = valid ? givenPolicy<GroupPolicy>(valid, GROUP_POLICY_SWITCHES) : {};
+    if (target && valid && (valid.permissions || Object.keys(policy).length > 0))
+      desired.groups.push({
+        name: target.name,
+        permissions: valid.permissions,
+        ...policy,
+        at: target.at,
+      });
   }
   for (const { raw, path } of owners(value, 'users', UserSettingSchema)) {
     const name = textField(raw, 'username');

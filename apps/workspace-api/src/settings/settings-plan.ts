@@ -1,9 +1,18 @@
+import { policyDefaults } from '../domain';
+import { GROUP_POLICY_SWITCHES } from '../groups';
+import {
+  WORKSPACE_POLICY_FIELDS,
+  WORKSPACE_POLICY_LIMITS,
+  WORKSPACE_POLICY_SWITCHES,
+} from '../images';
 import {
   AGENT_FIELDS,
+  changedValues,
   diffFields,
   MAPPING_FIELDS,
   STAGING_FIELDS,
   ZONE_FIELDS,
+  type GroupValues,
   type SettingsChange,
   type TargetRef,
   type WorkspaceValues,
@@ -59,9 +68,18 @@ function planAgents(desired: DesiredSettings, current: CurrentSettings) {
   });
 }
 
+const POLICY_DEFAULTS = policyDefaults(WORKSPACE_POLICY_SWITCHES, WORKSPACE_POLICY_LIMITS);
+const WORKSPACE_FIELDS = [
+  ['persistentProfilePath', 'persistent_profile_path'],
+  ['idleLimitSeconds', 'idle_limit_seconds'],
+  ['idleAction', 'idle_action'],
+  ...WORKSPACE_POLICY_FIELDS.map(({ column, field }) => [column, field] as const),
+] as const;
+
 /**
- * A profile path, idle limit or idle action the file gives is set; with prune, every workspace
- * gets none of what the file does not give it (no path, no idle limit, the stop action).
+ * A profile path, idle limit, idle action or policy field the file gives is set; with prune,
+ * every workspace gets none of what the file does not give it (no path, no idle limit, the stop
+ * action, the policy's defaults).
  */
 function planWorkspaces(
   desired: DesiredSettings,
@@ -75,45 +93,55 @@ function planWorkspaces(
   return current.images.flatMap((image): SettingsChange[] => {
     const w = wanted.get(image.id);
     const want = <T>(given: T | undefined, none: T) => given ?? (prune ? none : undefined);
+    const policy = Object.fromEntries(
+      WORKSPACE_POLICY_FIELDS.map(({ column }) => [
+        column,
+        w?.[column] === undefined ? want(undefined, POLICY_DEFAULTS[column]) : w[column],
+      ]),
+    );
     const target: WorkspaceValues = {
       persistentProfilePath: want(w?.persistentProfilePath, ''),
       // 0 in the file lifts the limit (stored as null).
       idleLimitSeconds:
         w?.idleLimitSeconds === undefined ? want(undefined, null) : w.idleLimitSeconds || null,
       idleAction: want(w?.idleAction, 'stop'),
+      ...policy,
     };
-    const changed = WORKSPACE_FIELDS.filter(
-      ([key]) => target[key] !== undefined && target[key] !== image[key],
-    );
-    if (changed.length === 0) return [];
-    const fields = changed.map(([key, field]) => ({ field, from: image[key], to: target[key] }));
-    const values = Object.fromEntries(
-      changed.map(([key]) => [key, target[key]]),
-    ) as WorkspaceValues;
+    const fields = diffFields(image, target, WORKSPACE_FIELDS);
+    if (fields.length === 0) return [];
+    const values = changedValues(target, WORKSPACE_FIELDS, fields);
     return [
       { entity: 'workspace', action: 'update', key: image.name, id: image.id, fields, values },
     ];
   });
 }
 
-/** Permissions the file gives a group replace the group's; a group it gives none keeps its own. */
+/**
+ * Permissions the file gives a group replace the group's; a group it gives none keeps its own.
+ * Its refusals likewise: each one given is set, one left out stays as it is (also with prune).
+ */
 function planGroups(desired: DesiredSettings, current: CurrentSettings) {
   const show = (permissions: readonly string[]) => [...permissions].sort().join(', ');
-  return desired.groups.flatMap(({ name, permissions }): SettingsChange[] => {
+  return desired.groups.flatMap(({ name, permissions, at: _at, ...policy }): SettingsChange[] => {
     const row = current.groups.find((g) => g.name === name);
-    if (!row || !permissions || show(row.permissions) === show(permissions)) return [];
-    const fields = [{ field: 'permissions', from: show(row.permissions), to: show(permissions) }];
-    return [
-      { entity: 'group', action: 'update', key: name, id: row.id, fields, values: { permissions } },
+    if (!row) return [];
+    const regranted = permissions && show(row.permissions) !== show(permissions);
+    const refusals = diffFields(row, policy, GROUP_FIELDS);
+    const fields = [
+      ...(regranted
+        ? [{ field: 'permissions', from: show(row.permissions), to: show(permissions) }]
+        : []),
+      ...refusals,
     ];
+    if (fields.length === 0) return [];
+    const values: GroupValues = {
+      ...(regranted ? { permissions } : {}),
+      ...changedValues(policy, GROUP_FIELDS, refusals),
+    };
+    return [{ entity: 'group', action: 'update', key: name, id: row.id, fields, values }];
   });
 }
-
-const WORKSPACE_FIELDS = [
-  ['persistentProfilePath', 'persistent_profile_path'],
-  ['idleLimitSeconds', 'idle_limit_seconds'],
-  ['idleAction', 'idle_action'],
-] as const;
+const GROUP_FIELDS = GROUP_POLICY_SWITCHES.map(({ column, field }) => [column, field] as const);
 
 /** Mappings are identified by (target, destination). */
 function planMappings(

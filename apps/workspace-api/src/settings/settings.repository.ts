@@ -1,5 +1,8 @@
 import type { Database, TransactionOptions, Tx } from '../db';
+import { policyOfRow } from '../domain';
 import { rowTarget } from '../file-mappings';
+import { GROUP_POLICY_SWITCHES, type GroupPolicy } from '../groups';
+import { WORKSPACE_POLICY_FIELDS, type WorkspacePolicy } from '../images';
 import { createRepositories } from '../repositories';
 import type { SettingsChange } from './settings-changes';
 import type { CurrentSettings } from './settings-current';
@@ -52,16 +55,20 @@ export function createSettingsRepository(database: Database) {
         memoryOverride: Number(a.memoryOverride),
       })),
       // Settings know a workspace by its settings name, which (unlike the image name) is unique.
-      images: imageRows.map(
-        ({ id, settingsName, persistentProfilePath, idleLimitSeconds, idleAction }) => ({
-          id,
-          name: settingsName,
-          persistentProfilePath,
-          idleLimitSeconds,
-          idleAction,
-        }),
-      ),
-      groups: groupRows.map(({ id, name, permissions }) => ({ id, name, permissions })),
+      images: imageRows.map((row) => ({
+        id: row.id,
+        name: row.settingsName,
+        persistentProfilePath: row.persistentProfilePath,
+        idleLimitSeconds: row.idleLimitSeconds,
+        idleAction: row.idleAction,
+        ...(policyOfRow(row, WORKSPACE_POLICY_FIELDS) as WorkspacePolicy),
+      })),
+      groups: groupRows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        permissions: row.permissions,
+        ...(policyOfRow(row, GROUP_POLICY_SWITCHES) as GroupPolicy),
+      })),
       users: userRows,
       mappings: mappingRows.map((m) => ({ ...m, target: rowTarget(m) })),
       stagingConfigs: stagingRows,
@@ -102,9 +109,13 @@ export function createSettingsRepository(database: Database) {
             );
           break;
         }
-        case 'workspace':
-          present(await images.update(id, change.values, tx), change);
+        case 'workspace': {
+          // The one bigint column: a file's limit is a number the API's schema keeps below 2^53.
+          const { maxUploadBytes: bytes, ...values } = change.values;
+          const maxUploadBytes = bytes === undefined || bytes === null ? bytes : BigInt(bytes);
+          present(await images.update(id, { ...values, maxUploadBytes }, tx), change);
           break;
+        }
         case 'group':
           await groups.update(tx, id, change.values);
           break;

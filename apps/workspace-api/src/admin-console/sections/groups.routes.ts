@@ -1,9 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import { IdSchema, toWireId } from '@platform/schemas';
-import type { GroupImagesService, GroupsService, MembershipsService } from '../../groups';
+import {
+  GROUP_POLICY_SWITCHES,
+  type GroupImagesService,
+  type GroupsService,
+  type MembershipsService,
+} from '../../groups';
 import type { ImagesService } from '../../images';
 import { sendPage } from '../../web';
 import { type AdminSection, may, personOf } from '../admin-context';
+import { policyInput } from './policy-fields';
 import { DoneQuery, noticeOf, permissionsIn, wholeNumber } from './section-forms';
 import { groupPage, groupsPage, MEMBERS_PAGE_SIZE } from './groups.views';
 
@@ -37,6 +43,7 @@ function groupInput(body: GroupFormBody & Record<string, unknown>) {
     priority: wholeNumber(body.priority, 'priority', undefined),
     max_kasms_per_user: wholeNumber(body.max_kasms_per_user, 'max_kasms_per_user', undefined),
     permissions: permissionsIn(body),
+    ...policyInput<Parameters<GroupsService['update']>[0]>(body, GROUP_POLICY_SWITCHES),
   };
 }
 const done = (groupId: string, what: string) => `/admin/groups/${toWireId(groupId)}?done=${what}`;

@@ -1,25 +1,26 @@
 import { html, type Html } from '@platform/http';
 import { toWireId } from '@platform/schemas';
 import { ALL_USERS_GROUP_ID } from '../../domain';
-import type { GroupRow } from '../../groups';
+import { GROUP_POLICY_SWITCHES, type GroupRow } from '../../groups';
 import type { ImageRow } from '../../images';
 import type { UserRow } from '../../users';
 import { csrfInput } from '../../web';
 import { type AdminPerson, may } from '../admin-context';
 import { actionForm, adminPage, field, dataTable } from '../admin-layout';
 import { permissionPicker } from './permission-picker';
+import { policyFieldset, policySummary } from './policy-fields';
 
 export const MEMBERS_PAGE_SIZE = 50;
 
-function groupFields(person: AdminPerson, group: Partial<GroupRow> = {}): Html {
+function groupFields(person: AdminPerson, group?: GroupRow): Html {
   return html`<div class="form-grid">
-      ${field('name', 'Name', group.name, { required: true, maxlength: 255 })}
-      ${field('priority', 'Priority', group.priority ?? 100, {
+      ${field('name', 'Name', group?.name, { required: true, maxlength: 255 })}
+      ${field('priority', 'Priority', group?.priority ?? 100, {
         type: 'number',
         attrs: html`min="1" max="4095"`,
         hint: 'Lower wins when group settings clash',
       })}
-      ${field('max_kasms_per_user', 'Session limit', group.maxKasmsPerUser, {
+      ${field('max_kasms_per_user', 'Session limit', group?.maxKasmsPerUser, {
         type: 'number',
         attrs: html`min="0" max="10000"`,
         hint: 'Live sessions a member may hold; blank leaves it unset (none set anywhere: 2)',
@@ -28,9 +29,15 @@ function groupFields(person: AdminPerson, group: Partial<GroupRow> = {}): Html {
     <div class="field">
       <label for="f-description">Description</label>
       <textarea id="f-description" name="description" rows="2" maxlength="2000">
-${group.description ?? ''}</textarea>
+${group?.description ?? ''}</textarea>
     </div>
-    ${permissionPicker(person, group.permissions ?? [], 'Permissions its members hold')}`;
+    ${permissionPicker(person, group?.permissions ?? [], 'Permissions its members hold')}
+    ${policyFieldset(
+      'Files and clipboard its members may use',
+      'Unticked refuses it to members whatever their workspace allows; ticked leaves it to the workspace and their other groups.',
+      group,
+      GROUP_POLICY_SWITCHES,
+    )}`;
 }
 
 export function groupsPage(person: AdminPerson, groups: GroupRow[], notice?: string): Html {
@@ -192,7 +199,8 @@ export function groupPage(
         : html`<p>${group.description}</p>
             <p>
               Priority ${group.priority}; permissions: ${group.permissions.join(', ') || 'none'}.
-            </p>`
+            </p>
+            <p>${policySummary(group, GROUP_POLICY_SWITCHES)}.</p>`
     }
     ${membersPart(person, group, o.members, o.page)}
     ${o.allowed ? workspacesPart(person, group, o.allowed, o.all) : null}

@@ -1,9 +1,16 @@
 import { html, type Html } from '@platform/http';
 import { toWireId } from '@platform/schemas';
-import { CORES_MAX, CORES_MIN, type ImageRow } from '../../images';
+import {
+  CORES_MAX,
+  CORES_MIN,
+  type ImageRow,
+  WORKSPACE_POLICY_LIMITS,
+  WORKSPACE_POLICY_SWITCHES,
+} from '../../images';
 import { csrfInput } from '../../web';
 import { type AdminPerson, may } from '../admin-context';
 import { actionForm, adminPage, checkbox, field } from '../admin-layout';
+import { policyFieldset, policySummary } from './policy-fields';
 import { mb, yesNo } from './workspaces.views';
 import type { WorkspacesSectionDeps } from './workspaces-deps';
 
@@ -53,6 +60,13 @@ function imageForm(person: AdminPerson, image: ImageRow): Html {
       ${PLACEHOLDERS}
       <ul id="profile-problems" class="rules" aria-live="polite"></ul>
     </div>
+    ${policyFieldset(
+      'Files and clipboard in its sessions',
+      "Unticked refuses it to everyone; a user's groups may refuse more, never allow more.",
+      image,
+      WORKSPACE_POLICY_SWITCHES,
+      WORKSPACE_POLICY_LIMITS,
+    )}
     ${checkbox('enabled', 'Enabled (users may launch it)', image.enabled)}
     <p><button type="submit">Save</button></p>
   </form>`;
@@ -150,9 +164,11 @@ export function imagePage(
         may(person, 'images.modify')
           ? imageForm(person, image)
           : html`<p>
-              Cores ${image.cores}, memory ${mb(image.memory)} MB, enabled ${yesNo(image.enabled)},
-              profile path <span class="mono">${image.persistentProfilePath || '—'}</span>.
-            </p>`
+                Cores ${image.cores}, memory ${mb(image.memory)} MB, enabled
+                ${yesNo(image.enabled)}, profile path
+                <span class="mono">${image.persistentProfilePath || '—'}</span>.
+              </p>
+              <p>${policySummary(image, WORKSPACE_POLICY_SWITCHES, WORKSPACE_POLICY_LIMITS)}.</p>`
       }
       ${mappings ? mappingsPart(person, image, mappings) : null}`,
   });

@@ -8,11 +8,14 @@ import {
   MEMORY_MAX_MB,
   MEMORY_MIN_MB,
   profilePathProblems,
+  WORKSPACE_POLICY_LIMITS,
+  WORKSPACE_POLICY_SWITCHES,
 } from '../../images';
 import { sendPage } from '../../web';
 import { type AdminSection, may, personOf } from '../admin-context';
 import { acceptMultipartForms } from './multipart-form';
 import { numberIn } from './form-numbers';
+import { policyInput } from './policy-fields';
 import { DoneQuery, noticeOf, ticked } from './section-forms';
 import { registryPage } from './registries.views';
 import { imagePage } from './workspace-image.views';
@@ -46,6 +49,7 @@ const ImageForm = Form({
   memory_mb: Type.String({ maxLength: 12 }),
   persistent_profile_path: Type.String({ maxLength: 1024 }),
   enabled: Text(8),
+  ...Object.fromEntries(WORKSPACE_POLICY_LIMITS.map(({ field }) => [field, Text(24)])),
 });
 // The rules of create_file_mapping's fields, from the feature; the service checks content's bytes.
 const MappingForm = Form({
@@ -195,6 +199,11 @@ export function workspacesSection(deps: WorkspacesSectionDeps): AdminSection {
               }) * BYTES_PER_MB,
             persistent_profile_path: body.persistent_profile_path.trim(),
             enabled: ticked(body.enabled),
+            ...policyInput<Parameters<typeof images.update>[0]>(
+              body,
+              WORKSPACE_POLICY_SWITCHES,
+              WORKSPACE_POLICY_LIMITS,
+            ),
           });
           return reply.redirect(imageUrl(image.id, 'saved'), 303);
         },
