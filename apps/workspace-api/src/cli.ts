@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { publicBaseUrl, toUuid } from '@platform/schemas';
 import {
   createApiKeyFence,
@@ -8,6 +7,7 @@ import {
   type IssuedApiKey,
   type Permission,
 } from './api-keys';
+import { cliProgram, runCli, type Command } from '@platform/cli';
 import { ADMIN_USAGE, REGISTRY_USAGE, SETTINGS_USAGE } from './cli-usage';
 import { configReferenceText, loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './db';
@@ -93,41 +93,15 @@ function parsePermissions(values: string[]): Permission[] {
   return values as Permission[];
 }
 
-async function main(argv: string[]) {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      name: { type: 'string' },
-      permission: { type: 'string', multiple: true, default: [] },
-      'read-only': { type: 'boolean', default: false },
-      expires: { type: 'string' },
-      force: { type: 'boolean', default: false },
-      all: { type: 'boolean', default: false },
-      prune: { type: 'boolean', default: false },
-      'dry-run': { type: 'boolean', default: false },
-      password: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  const command = positionals.join(' ');
-  if (values.help || command === '') return print(USAGE);
-  const cwd = process.env.INIT_CWD ?? process.cwd();
-  const io = { out: print, err: process.stderr, cwd };
-  if (positionals[0] === 'config' && positionals[1] === 'reference') {
-    const { emitText } = await import('./settings');
-    return emitText(configReferenceText(), positionals[2], io, 'the configuration reference');
-  }
-  if (positionals[0] === 'settings' && positionals[1] === 'schema') {
-    const { runSettingsSchemaCommand } = await import('./settings');
-    return runSettingsSchemaCommand(positionals[2], io);
-  }
+/** What a command that works on the database gets: its config, the database and the API keys. */
+interface Session {
+  config: Config;
+  database: Database;
+  apiKeys: ReturnType<typeof createApiKeysService>;
+}
 
-  const config = loadConfig();
-  if (command === 'migrate' || command === 'setup') {
-    const { applied } = await migrateDatabase(config);
-    print(applied.length ? `Applied ${applied.join(', ')}` : 'Database is up to date');
-  }
+/** Loads the config, opens the database for `work` and closes it after. */
+async function withDatabase(work: (session: Session) => Promise<void>, config = loadConfig()) {
   const database = openDatabase(config);
   try {
     // A revocation returns once every running server's key cache has dropped the key.
@@ -136,92 +110,176 @@ async function main(argv: string[]) {
       warn: (m) => process.stderr.write(`${m}\n`),
     });
     const apiKeys = createApiKeysService({ keys: createApiKeysRepository(database), fence });
-    if (command === 'setup') {
-      const issued = await issueFirstKey(apiKeys, await hostAudit(database, 'cli'));
-      if (issued) printIssued(issued, publicBaseUrl(config));
-      const { hasAdministrator } = await import('./admin-console');
-      if (!(await hasAdministrator(database))) {
-        print('No administrator yet. Make the first one (it signs in at /admin):');
-        print('  npm run workspace -- admin create <username>');
-      }
-      if (config.LOCAL_AGENT === 'on') await setUpLocalAgent(database, config);
-    } else if (command === 'api-key create') {
-      if (!values.name) throw new Error('Give the key a --name');
-      const expiresAt = values.expires ? new Date(values.expires) : null;
-      if (expiresAt && Number.isNaN(expiresAt.getTime()))
-        throw new Error(`--expires is not a date: ${values.expires}`);
-      const permissions = parsePermissions(values.permission);
-      const issued = await apiKeys.issue({
-        name: values.name,
-        permissions,
-        readOnly: values['read-only'],
-        expiresAt,
-      });
-      await (
-        await hostAudit(database, 'cli')
-      ).record(apiKeyChange('create_api_key', issued.apiKey));
-      printIssued(issued, publicBaseUrl(config));
-    } else if (command === 'api-key list') {
-      for (const key of await apiKeys.list()) {
-        const state = key.revokedAt
-          ? 'revoked'
-          : key.expiresAt && key.expiresAt <= new Date()
-            ? 'expired'
-            : 'active';
-        print(
-          `${key.id.replace(/-/g, '')}  ${key.key}  ${state.padEnd(7)}  ${key.name}  [${key.permissions.join(', ')}]${key.readOnly ? ' read-only' : ''}`,
-        );
-      }
-    } else if (positionals[0] === 'admin') {
-      const { runAdminCommand } = await import('./admin-console');
-      await runAdminCommand(positionals.slice(1), values.password, {
-        out: print,
-        database,
-        config,
-        baseUrl: publicBaseUrl(config),
-        record: (await hostAudit(database, 'cli')).record,
-      });
-    } else if (positionals[0] === 'registry') {
-      const { runRegistryCommand } = await import('./registry');
-      await runRegistryCommand(
-        positionals.slice(1),
-        { force: values.force, all: values.all },
-        { ...io, database, config, record: (await hostAudit(database, 'cli')).record },
-      );
-    } else if (positionals[0] === 'settings') {
-      const [
-        { runSettingsCommand, createSettingsService, createSettingsRepository },
-        { enginePolicy },
-        { consoleOriginOf },
-      ] = await Promise.all([import('./settings'), import('./engines'), import('./zones')]);
-      const { auditedSettingsChanges } = await import('./settings');
-      const { trail, context } = await hostAudit(database, 'settings-file');
-      const settings = createSettingsService({
-        settings: createSettingsRepository(database),
-        enginePolicy: enginePolicy(config),
-        consoleOrigin: consoleOriginOf(config),
-        recordChanges: (tx, changes) =>
-          trail.recordIn(tx, context, auditedSettingsChanges(changes)),
-      });
-      await runSettingsCommand(
-        positionals.slice(1),
-        { prune: values.prune, dryRun: values['dry-run'] },
-        { ...io, settings },
-      );
-    } else if (positionals[0] === 'api-key' && positionals[1] === 'revoke' && positionals[2]) {
-      const target = positionals[2];
-      const byId = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i.test(
-        target,
-      );
-      const revoked = await apiKeys.revoke(byId ? { id: toUuid(target) } : { key: target });
-      await (await hostAudit(database, 'cli')).record(apiKeyChange('revoke_api_key', revoked));
-      print(`Revoked API key "${revoked.name}" (${revoked.key})`);
-    } else if (command !== 'migrate') {
-      throw new Error(`Unknown command "${command}"\n\n${USAGE}`);
-    }
+    await work({ config, database, apiKeys });
   } finally {
     await database.close();
   }
+}
+
+async function migrate(config: Config) {
+  const { applied } = await migrateDatabase(config);
+  print(applied.length ? `Applied ${applied.join(', ')}` : 'Database is up to date');
+}
+
+async function setup() {
+  const config = loadConfig();
+  await migrate(config);
+  await withDatabase(async ({ database, apiKeys }) => {
+    const issued = await issueFirstKey(apiKeys, await hostAudit(database, 'cli'));
+    if (issued) printIssued(issued, publicBaseUrl(config));
+    const { hasAdministrator } = await import('./admin-console');
+    if (!(await hasAdministrator(database))) {
+      print('No administrator yet. Make the first one (it signs in at /admin):');
+      print('  npm run workspace -- admin create <username>');
+    }
+    if (config.LOCAL_AGENT === 'on') await setUpLocalAgent(database, config);
+  }, config);
+}
+
+interface CreateKeyOptions {
+  name?: string;
+  permission: string[];
+  readOnly: boolean;
+  expires?: string;
+}
+
+const createKey = (options: CreateKeyOptions) =>
+  withDatabase(async ({ config, database, apiKeys }) => {
+    if (!options.name) throw new Error('Give the key a --name');
+    const expiresAt = options.expires ? new Date(options.expires) : null;
+    if (expiresAt && Number.isNaN(expiresAt.getTime()))
+      throw new Error(`--expires is not a date: ${options.expires}`);
+    const permissions = parsePermissions(options.permission);
+    const issued = await apiKeys.issue({
+      name: options.name,
+      permissions,
+      readOnly: options.readOnly,
+      expiresAt,
+    });
+    await (await hostAudit(database, 'cli')).record(apiKeyChange('create_api_key', issued.apiKey));
+    printIssued(issued, publicBaseUrl(config));
+  });
+
+const listKeys = () =>
+  withDatabase(async ({ apiKeys }) => {
+    for (const key of await apiKeys.list()) {
+      const state = key.revokedAt
+        ? 'revoked'
+        : key.expiresAt && key.expiresAt <= new Date()
+          ? 'expired'
+          : 'active';
+      print(
+        `${key.id.replace(/-/g, '')}  ${key.key}  ${state.padEnd(7)}  ${key.name}  [${key.permissions.join(', ')}]${key.readOnly ? ' read-only' : ''}`,
+      );
+    }
+  });
+
+const revokeKey = (target: string) =>
+  withDatabase(async ({ database, apiKeys }) => {
+    const byId = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i.test(target);
+    const revoked = await apiKeys.revoke(byId ? { id: toUuid(target) } : { key: target });
+    await (await hostAudit(database, 'cli')).record(apiKeyChange('revoke_api_key', revoked));
+    print(`Revoked API key "${revoked.name}" (${revoked.key})`);
+  });
+
+const admin = (args: string[], password: string | undefined) =>
+  withDatabase(async ({ config, database }) => {
+    const { runAdminCommand } = await import('./admin-console');
+    await runAdminCommand(args, password, {
+      out: print,
+      database,
+      config,
+      baseUrl: publicBaseUrl(config),
+      record: (await hostAudit(database, 'cli')).record,
+    });
+  });
+
+const registry = (args: string[], flags: { force: boolean; all: boolean }) =>
+  withDatabase(async ({ config, database }) => {
+    const { runRegistryCommand } = await import('./registry');
+    await runRegistryCommand(args, flags, {
+      ...io(),
+      database,
+      config,
+      record: (await hostAudit(database, 'cli')).record,
+    });
+  });
+
+async function settings(args: string[], flags: { prune: boolean; dryRun: boolean }) {
+  if (args[0] === 'schema') {
+    const { runSettingsSchemaCommand } = await import('./settings');
+    return runSettingsSchemaCommand(args[1], io());
+  }
+  await withDatabase(async ({ config, database }) => {
+    const [
+      {
+        runSettingsCommand,
+        createSettingsService,
+        createSettingsRepository,
+        auditedSettingsChanges,
+      },
+      { enginePolicy },
+      { consoleOriginOf },
+    ] = await Promise.all([import('./settings'), import('./engines'), import('./zones')]);
+    const { trail, context } = await hostAudit(database, 'settings-file');
+    const service = createSettingsService({
+      settings: createSettingsRepository(database),
+      enginePolicy: enginePolicy(config),
+      consoleOrigin: consoleOriginOf(config),
+      recordChanges: (tx, changes) => trail.recordIn(tx, context, auditedSettingsChanges(changes)),
+    });
+    await runSettingsCommand(args, flags, { ...io(), settings: service });
+  });
+}
+
+async function configReference(file: string | undefined) {
+  const { emitText } = await import('./settings');
+  return emitText(configReferenceText(), file, io(), 'the configuration reference');
+}
+
+// npm runs scripts from the package's folder; INIT_CWD is where the command was typed.
+const io = () => ({ out: print, err: process.stderr, cwd: process.env.INIT_CWD ?? process.cwd() });
+
+/** The commands, each with its own options; every help (`-h`, `--help`) prints USAGE. */
+function program(): Command {
+  const { root, group, leaf } = cliProgram(USAGE);
+  root.command('migrate').action(leaf(() => migrate(loadConfig())));
+  root.command('setup').action(leaf(setup));
+
+  const apiKey = group(root, 'api-key');
+  apiKey
+    .command('create')
+    .option('--name <name>')
+    .option('--permission <permission>', '', (p: string, all: string[]) => [...all, p], [])
+    .option('--read-only', '', false)
+    .option('--expires <when>')
+    .action(leaf(createKey));
+  apiKey.command('list').action(leaf(listKeys));
+  apiKey.command('revoke').argument('[target]').action(leaf(revokeKey, 1));
+  group(root, 'config')
+    .command('reference')
+    .argument('[file]')
+    .action(leaf(configReference, 0, 1));
+
+  // These commands read their own words (admin-console/, registry/, settings/).
+  root
+    .command('admin')
+    .argument('[words...]')
+    .option('--password <password>')
+    .action((words: string[], o: { password?: string }) => admin(words, o.password));
+  root
+    .command('registry')
+    .argument('[words...]')
+    .option('--force', '', false)
+    .option('--all', '', false)
+    .action((words: string[], o: { force: boolean; all: boolean }) => registry(words, o));
+  root
+    .command('settings')
+    .argument('[words...]')
+    .option('--prune', '', false)
+    .option('--dry-run', '', false)
+    .action((words: string[], o: { prune: boolean; dryRun: boolean }) => settings(words, o));
+  return root;
 }
 
 /** The audit trail of commands run on the host, loaded on demand as the commands' features are. */
@@ -241,7 +299,4 @@ function describeError(error: unknown): string {
   return [head, ...(errors ?? []).map((e) => `  ${e.field}: ${e.message}`)].join('\n');
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  process.stderr.write(`${describeError(error)}\n`);
-  process.exit(1);
-});
+runCli(program(), process.argv.slice(2), describeError);
