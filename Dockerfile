@@ -20,6 +20,7 @@ ENV APP=$APP
 # that APP does not use adds nothing to its image.
 COPY package.json package-lock.json .npmrc ./
 COPY apps/$APP/package.json apps/$APP/
+COPY libs/cli/package.json libs/cli/
 COPY libs/db/package.json libs/db/
 COPY libs/errors/package.json libs/errors/
 COPY libs/http/package.json libs/http/

@@ -1,18 +1,18 @@
-import { parseArgs } from 'node:util';
-import { publicBaseUrl, toUuid } from '@platform/schemas';
+import { cliProgram, runCli, type Command } from '@platform/cli';
+import { PERMISSIONS } from './api-keys';
 import {
-  createApiKeyFence,
-  createApiKeysRepository,
-  createApiKeysService,
-  PERMISSIONS,
-  type IssuedApiKey,
-  type Permission,
-} from './api-keys';
+  admin,
+  configReference,
+  createKey,
+  listKeys,
+  migrate,
+  registry,
+  revokeKey,
+  settings,
+  setup,
+} from './cli-commands';
 import { ADMIN_USAGE, REGISTRY_USAGE, SETTINGS_USAGE } from './cli-usage';
-import { configReferenceText, loadConfig, type Config } from './config';
-import { openDatabase, type Database } from './db';
-import { migrateDatabase } from './migrations';
-import { apiKeyChange, issueFirstKey } from './setup';
+import { loadConfig } from './config';
 
 // Each command loads only what it uses (the Docker client, YAML, the registry's archive reader)
 // through import(): a command starts in a fraction of the time the whole service would take.
@@ -31,203 +31,52 @@ ${SETTINGS_USAGE}
 
 Permissions: ${PERMISSIONS.join(', ')}`;
 
-const print = (line = '') => process.stdout.write(`${line}\n`);
 // A reader that stops early (`| head`) has what it wanted: the command still finishes its work,
 // and what it would print after that is dropped instead of ending it with a stack trace.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE') throw error;
 });
 
-function printIssued({ apiKey, secret }: IssuedApiKey, baseUrl: string) {
-  print(`API key "${apiKey.name}" issued. The secret is shown only now; store it safely.`);
-  print(`  api_key:        ${apiKey.key}`);
-  print(`  api_key_secret: ${secret}`);
-  print(
-    `  permissions:    ${apiKey.permissions.join(', ')}${apiKey.readOnly ? ' (read-only)' : ''}`,
-  );
-  print();
-  print('Try it:');
-  print(`  curl -s -X POST ${baseUrl}/api/public/get_users \\`);
-  print(`    -H 'content-type: application/json' \\`);
-  print(`    -d '{"api_key": "${apiKey.key}", "api_key_secret": "${secret}"}'`);
-}
+/** The commands, each with its own options; every help (`-h`, `--help`) prints USAGE. */
+function program(): Command {
+  const { root, group, leaf } = cliProgram(USAGE);
+  root.command('migrate').action(leaf(() => migrate(loadConfig())));
+  root.command('setup').action(leaf(setup));
 
-async function setUpLocalAgent(database: Database, config: Config) {
-  const [
-    { createEngines },
-    { enginePolicy },
-    { registerLocalAgent, localAgentServices },
-    { consoleOriginOf },
-  ] = await Promise.all([
-    import('./docker'),
-    import('./engines'),
-    import('./agents'),
-    import('./zones'),
-  ]);
-  const policy = enginePolicy(config);
-  // Failures reach the operator through the reason printed below.
-  const engines = createEngines({ policy, log: { warn: () => undefined } });
-  const result = await registerLocalAgent({
-    engines,
-    ...localAgentServices(database, engines, policy, consoleOriginOf(config)),
-    dockerHost: config.DOCKER_HOST,
-    port: config.PORT,
-    record: (await hostAudit(database, 'cli')).record,
-    sessionPort: config.SESSION_PORT,
-  });
-  if (result.registered) {
-    const gib = (result.memory / 1024 ** 3).toFixed(1);
-    print(
-      `Sessions run on the Docker engine at ${result.url}: agent "local" (${result.cores} cores, ${gib} GiB)${result.created ? ' registered' : ''}.`,
-    );
-  } else {
-    print(`No Docker engine answers at ${result.url} (${result.reason}).`);
-    print('Sessions answer 503 until an agent is added; everything else works (docs/sessions.md).');
-  }
-}
+  const apiKey = group(root, 'api-key');
+  apiKey
+    .command('create')
+    .option('--name <name>')
+    .option('--permission <permission>', '', (p: string, all: string[]) => [...all, p], [])
+    .option('--read-only', '', false)
+    .option('--expires <when>')
+    .action(leaf(createKey));
+  apiKey.command('list').action(leaf(listKeys));
+  apiKey.command('revoke').argument('[target]').action(leaf(revokeKey, 1));
+  group(root, 'config')
+    .command('reference')
+    .argument('[file]')
+    .action(leaf(configReference, 0, 1));
 
-function parsePermissions(values: string[]): Permission[] {
-  const unknown = values.filter((p) => !(PERMISSIONS as readonly string[]).includes(p));
-  if (unknown.length > 0) throw new Error(`Unknown permission(s): ${unknown.join(', ')}`);
-  if (values.length === 0) throw new Error('Give at least one --permission');
-  return values as Permission[];
-}
-
-async function main(argv: string[]) {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      name: { type: 'string' },
-      permission: { type: 'string', multiple: true, default: [] },
-      'read-only': { type: 'boolean', default: false },
-      expires: { type: 'string' },
-      force: { type: 'boolean', default: false },
-      all: { type: 'boolean', default: false },
-      prune: { type: 'boolean', default: false },
-      'dry-run': { type: 'boolean', default: false },
-      password: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  const command = positionals.join(' ');
-  if (values.help || command === '') return print(USAGE);
-  const cwd = process.env.INIT_CWD ?? process.cwd();
-  const io = { out: print, err: process.stderr, cwd };
-  if (positionals[0] === 'config' && positionals[1] === 'reference') {
-    const { emitText } = await import('./settings');
-    return emitText(configReferenceText(), positionals[2], io, 'the configuration reference');
-  }
-  if (positionals[0] === 'settings' && positionals[1] === 'schema') {
-    const { runSettingsSchemaCommand } = await import('./settings');
-    return runSettingsSchemaCommand(positionals[2], io);
-  }
-
-  const config = loadConfig();
-  if (command === 'migrate' || command === 'setup') {
-    const { applied } = await migrateDatabase(config);
-    print(applied.length ? `Applied ${applied.join(', ')}` : 'Database is up to date');
-  }
-  const database = openDatabase(config);
-  try {
-    // A revocation returns once every running server's key cache has dropped the key.
-    const fence = createApiKeyFence({
-      database,
-      warn: (m) => process.stderr.write(`${m}\n`),
-    });
-    const apiKeys = createApiKeysService({ keys: createApiKeysRepository(database), fence });
-    if (command === 'setup') {
-      const issued = await issueFirstKey(apiKeys, await hostAudit(database, 'cli'));
-      if (issued) printIssued(issued, publicBaseUrl(config));
-      const { hasAdministrator } = await import('./admin-console');
-      if (!(await hasAdministrator(database))) {
-        print('No administrator yet. Make the first one (it signs in at /admin):');
-        print('  npm run workspace -- admin create <username>');
-      }
-      if (config.LOCAL_AGENT === 'on') await setUpLocalAgent(database, config);
-    } else if (command === 'api-key create') {
-      if (!values.name) throw new Error('Give the key a --name');
-      const expiresAt = values.expires ? new Date(values.expires) : null;
-      if (expiresAt && Number.isNaN(expiresAt.getTime()))
-        throw new Error(`--expires is not a date: ${values.expires}`);
-      const permissions = parsePermissions(values.permission);
-      const issued = await apiKeys.issue({
-        name: values.name,
-        permissions,
-        readOnly: values['read-only'],
-        expiresAt,
-      });
-      await (
-        await hostAudit(database, 'cli')
-      ).record(apiKeyChange('create_api_key', issued.apiKey));
-      printIssued(issued, publicBaseUrl(config));
-    } else if (command === 'api-key list') {
-      for (const key of await apiKeys.list()) {
-        const state = key.revokedAt
-          ? 'revoked'
-          : key.expiresAt && key.expiresAt <= new Date()
-            ? 'expired'
-            : 'active';
-        print(
-          `${key.id.replace(/-/g, '')}  ${key.key}  ${state.padEnd(7)}  ${key.name}  [${key.permissions.join(', ')}]${key.readOnly ? ' read-only' : ''}`,
-        );
-      }
-    } else if (positionals[0] === 'admin') {
-      const { runAdminCommand } = await import('./admin-console');
-      await runAdminCommand(positionals.slice(1), values.password, {
-        out: print,
-        database,
-        config,
-        baseUrl: publicBaseUrl(config),
-        record: (await hostAudit(database, 'cli')).record,
-      });
-    } else if (positionals[0] === 'registry') {
-      const { runRegistryCommand } = await import('./registry');
-      await runRegistryCommand(
-        positionals.slice(1),
-        { force: values.force, all: values.all },
-        { ...io, database, config, record: (await hostAudit(database, 'cli')).record },
-      );
-    } else if (positionals[0] === 'settings') {
-      const [
-        { runSettingsCommand, createSettingsService, createSettingsRepository },
-        { enginePolicy },
-        { consoleOriginOf },
-      ] = await Promise.all([import('./settings'), import('./engines'), import('./zones')]);
-      const { auditedSettingsChanges } = await import('./settings');
-      const { trail, context } = await hostAudit(database, 'settings-file');
-      const settings = createSettingsService({
-        settings: createSettingsRepository(database),
-        enginePolicy: enginePolicy(config),
-        consoleOrigin: consoleOriginOf(config),
-        recordChanges: (tx, changes) =>
-          trail.recordIn(tx, context, auditedSettingsChanges(changes)),
-      });
-      await runSettingsCommand(
-        positionals.slice(1),
-        { prune: values.prune, dryRun: values['dry-run'] },
-        { ...io, settings },
-      );
-    } else if (positionals[0] === 'api-key' && positionals[1] === 'revoke' && positionals[2]) {
-      const target = positionals[2];
-      const byId = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i.test(
-        target,
-      );
-      const revoked = await apiKeys.revoke(byId ? { id: toUuid(target) } : { key: target });
-      await (await hostAudit(database, 'cli')).record(apiKeyChange('revoke_api_key', revoked));
-      print(`Revoked API key "${revoked.name}" (${revoked.key})`);
-    } else if (command !== 'migrate') {
-      throw new Error(`Unknown command "${command}"\n\n${USAGE}`);
-    }
-  } finally {
-    await database.close();
-  }
-}
-
-/** The audit trail of commands run on the host, loaded on demand as the commands' features are. */
-async function hostAudit(database: Database, channel: 'cli' | 'settings-file') {
-  const { createHostAudit } = await import('./audit');
-  return createHostAudit(database, channel);
+  // These commands read their own words (admin-console/, registry/, settings/).
+  root
+    .command('admin')
+    .argument('[words...]')
+    .option('--password <password>')
+    .action((words: string[], o: { password?: string }) => admin(words, o.password));
+  root
+    .command('registry')
+    .argument('[words...]')
+    .option('--force', '', false)
+    .option('--all', '', false)
+    .action((words: string[], o: { force: boolean; all: boolean }) => registry(words, o));
+  root
+    .command('settings')
+    .argument('[words...]')
+    .option('--prune', '', false)
+    .option('--dry-run', '', false)
+    .action((words: string[], o: { prune: boolean; dryRun: boolean }) => settings(words, o));
+  return root;
 }
 
 /** Our errors carry a code and, for a list that is not a registry, every problem found. */
@@ -241,7 +90,4 @@ function describeError(error: unknown): string {
   return [head, ...(errors ?? []).map((e) => `  ${e.field}: ${e.message}`)].join('\n');
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  process.stderr.write(`${describeError(error)}\n`);
-  process.exit(1);
-});
+runCli(program(), process.argv.slice(2), describeError);

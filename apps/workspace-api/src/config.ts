@@ -142,6 +142,13 @@ export const ConfigSchema = Type.Object({
     description:
       'The longest a launch waits for its turn; then it is answered 503 LAUNCH_QUEUE_FULL (retryable)',
   }),
+  LAUNCH_QUEUE_ANSWER_MS: Type.Integer({
+    minimum: 0,
+    maximum: 3_600_000,
+    default: 2000,
+    description:
+      'A launch whose turn does not come within this is answered at once with its kasm_id and status queued; get_kasm_status then shows its place in the queue until it is placed. At LAUNCH_QUEUE_WAIT_SECONDS (in ms) or more, every launch answers only when its turn is done',
+  }),
   SESSION_GRANT_TTL_SECONDS: Type.Integer({
     minimum: 1,
     maximum: 31_536_000,

@@ -215,6 +215,8 @@ export const WorkspaceNotAllowedError = createError('WORKSPACE_NOT_ALLOWED', '%s
 export const NoAgentAvailableError = createError('NO_AGENT_AVAILABLE', '%s', 503);
 /** More launches wait for their turn than LAUNCH_QUEUE_MAX, or one waited past LAUNCH_QUEUE_WAIT_SECONDS. */
 export const LaunchQueueFullError = createError('LAUNCH_QUEUE_FULL', '%s', 503);
+/** A queued launch destroyed before its turn: its wait is gone, nothing is placed. */
+export const LaunchCancelledError = createError('LAUNCH_CANCELLED', '%s', 409);
 
 export const SettingsFileUnreadableError = createError(
   'SETTINGS_FILE_UNREADABLE',

@@ -12,4 +12,4 @@ export {
 } from './feed-addresses.service';
 export { FEED_SECRET_THROTTLE, feedRoutes } from './feed.routes';
 export { createFeedService } from './feed.service';
-export { FEED_USAGE, runFeedCommand } from './feed.cli';
+export { FEED_USAGE, type FeedOptions, runFeedCommand } from './feed.cli';

@@ -1,5 +1,6 @@
 // The sessions feature's public face: what other features may use of it.
 export { toKasmResponse } from './kasm-response';
+export { toWaitResponse, type WaitStatus } from './launch-wait-status';
 export { createActingRule } from './acting-for-user';
 export { createKasmReads, type KasmReads, type KasmWithOwners } from './kasm-owners';
 export { currentPhaseWords } from './launch-timeline';

@@ -1,6 +1,8 @@
 import { toTimestamp, toWireId } from '@platform/schemas';
 import type { KasmWithOwners } from './kasm-owners';
-import type { KasmResponse } from './sessions.schemas';
+import { readTimeline } from './launch-timeline';
+import { toWaitResponse, type WaitStatus } from './launch-wait-status';
+import type { KasmResponse, KasmStatus } from './sessions.schemas';
 
 const PROGRESS: Record<string, number> = {
   requested: 5,
@@ -40,5 +42,24 @@ export function toKasmResponse(row: KasmWithOwners): KasmResponse {
     keepalive_date: toTimestamp(row.keepaliveAt),
     expiration_date: toTimestamp(row.expiresAt),
     created_date: toTimestamp(row.createdAt),
+  };
+}
+
+/** get_kasm_status's answer: the session, its status fields at the top as Kasm has them, its link. */
+export function toKasmStatus(
+  found: { row: KasmWithOwners; kasmUrl: string | null } | { wait: WaitStatus },
+  now: string,
+): KasmStatus {
+  const kasm = 'wait' in found ? toWaitResponse(found.wait) : toKasmResponse(found.row);
+  return {
+    kasm,
+    kasm_id: kasm.kasm_id,
+    status: kasm.operational_status,
+    operational_status: kasm.operational_status,
+    operational_message: kasm.operational_message,
+    operational_progress: kasm.operational_progress,
+    launch_timeline: 'wait' in found ? [] : readTimeline(found.row.launchTimeline),
+    kasm_url: 'wait' in found ? null : found.kasmUrl,
+    current_time: now,
   };
 }

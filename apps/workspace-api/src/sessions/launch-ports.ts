@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Tracer } from '@platform/tracing';
 import type { AgentsRepository } from '../agents';
 import type { KeyGrant } from '../api-keys';
@@ -7,6 +8,8 @@ import type { RequestHost } from '../domain';
 import type { LaunchPlanService } from '../launch-plan';
 import type { KasmWithOwners } from './kasm-owners';
 import type { KasmsRepository } from './kasms.repository';
+import type { QueuePlace } from './launch-queue';
+import type { LaunchWaitsRepository } from './launch-waits.repository';
 import type { LaunchRequest } from './session-launcher';
 
 /** What a launch needs of the users feature (and their attributes). */
@@ -62,8 +65,11 @@ export interface LaunchStarter {
 
 /** Launches take turns at their database work (launch-queue.ts). */
 export interface LaunchTurns {
-  run<T>(work: () => Promise<T>): Promise<T>;
+  enter(): QueuePlace;
 }
+
+/** Launches answered before their turn: their waits, which get_kasm_status reads. */
+export type LaunchWaits = Pick<LaunchWaitsRepository, 'record' | 'take' | 'fail'>;
 
 /** Everything a launch (launch-session.ts) talks to, each behind its own port. */
 export interface LaunchPorts {
@@ -73,6 +79,8 @@ export interface LaunchPorts {
     | 'SESSION_LAUNCH_TIMEOUT_SECONDS'
     | 'SESSION_KEEPALIVE_SECONDS'
     | 'SESSION_TIME_LIMIT_SECONDS'
+    | 'LAUNCH_QUEUE_ANSWER_MS'
+    | 'LAUNCH_QUEUE_WAIT_SECONDS'
   >;
   users: LaunchUsers;
   allowances: LaunchAllowances;
@@ -83,6 +91,11 @@ export interface LaunchPorts {
   staging?: LaunchStaging;
   launcher: LaunchStarter;
   turns: LaunchTurns;
+  waits: LaunchWaits;
+  /** The user's name, for the answer of a launch waiting its turn. */
+  usernameOf(userId: string): Promise<string>;
+  /** Where a queued launch that fails without one of our errors is told. */
+  log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
   /** Names this process in the new session's lease. */
   owner: string;
   /** Traces the reservation (the launcher traces the rest). */

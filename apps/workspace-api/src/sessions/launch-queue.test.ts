@@ -70,4 +70,30 @@ describe('the launch queue', () => {
     await running;
     await expect(queue.run(async () => 'after')).resolves.toBe('after');
   });
+
+  it('numbers places in arrival order and tells whether a turn came within a moment', async () => {
+    const queue = createLaunchQueue({ concurrency: 1, maxWaiting: 10, maxWaitMs: 60_000 });
+    const first = queue.enter();
+    const second = queue.enter();
+    expect(second.number).toBeGreaterThan(first.number);
+    await expect(first.within(0)).resolves.toBe(true);
+    await expect(second.within(20)).resolves.toBe(false);
+    first.leave();
+    await expect(second.within(60_000)).resolves.toBe(true);
+    second.leave();
+    second.leave();
+    await expect(queue.run(async () => 'free')).resolves.toBe('free');
+  });
+
+  it('frees the place of a launch that leaves before its turn', async () => {
+    const queue = createLaunchQueue({ concurrency: 1, maxWaiting: 10, maxWaitMs: 60_000 });
+    const first = queue.enter();
+    const gone = queue.enter();
+    const third = queue.enter();
+    gone.leave();
+    expect(queue.waiting()).toBe(1);
+    first.leave();
+    await expect(third.within(60_000)).resolves.toBe(true);
+    third.leave();
+  });
 });

@@ -6,12 +6,13 @@ import { inSpan } from '@platform/tracing';
 import type { KeyGrant } from '../api-keys';
 import { recordedChange, type AuditRecorder, type Tx } from '../db';
 import type { RequestHost } from '../domain';
-import { SessionLimitReachedError, UserNotFoundError } from '../errors';
+import { LaunchCancelledError, SessionLimitReachedError, UserNotFoundError } from '../errors';
 import type { LaunchPlan } from '../launch-plan';
 import { placeSession } from './agent-placement';
 import { kasmAgent, type KasmWithOwners } from './kasm-owners';
 import { toKasmResponse } from './kasm-response';
 import type { LaunchAllowances, LaunchPorts, LaunchRecords, LaunchUsers } from './launch-ports';
+import { createQueuedLaunches, type QueuedAnswer } from './queued-launch';
 import type { RequestKasmBody } from './sessions.schemas';
 
 /** Live sessions a user may hold when none of their groups sets max_kasms_per_user. */
@@ -31,39 +32,61 @@ export interface LaunchAnswer {
 type Launch = RequestKasmBody & { image_id: string };
 
 /**
- * request_kasm, top to bottom: check the request, hand over a staged session if one fits, else
- * reserve a new one (the user's slot, an agent, the plan, the row, in one transaction) and start
- * the launcher on it. The answer comes before the container runs: clients poll get_kasm_status.
+ * request_kasm, top to bottom: check the request, take its turn (launch-queue.ts), hand over a
+ * staged session if one fits, else reserve a new one (the user's slot, an agent, the plan, the
+ * row, in one transaction) and start the launcher on it. The answer comes before the container
+ * runs: clients poll get_kasm_status. A launch whose turn does not come within
+ * LAUNCH_QUEUE_ANSWER_MS is answered `queued` with its kasm_id at once (queued-launch.ts).
  * With `audit`, the API's event is written in the transaction that reserves or hands over the
  * session (the session after it, as that transaction has it: no read more); the launcher starts
- * only once it committed.
+ * only once it committed. A launch answered `queued` is placed after its request has ended: its
+ * event is the answer's, recorded as it is sent.
  */
 export function createLaunchSession(ports: LaunchPorts) {
   const { config, users, plans, records, launcher, tracer } = ports;
+  const answerQueued = createQueuedLaunches({ ...ports, waits: ports.waits });
 
   return async function launchSession(
     input: RequestKasmBody,
     requestHost: RequestHost,
     grantor?: KeyGrant,
     audit?: AuditRecorder | null,
-  ): Promise<LaunchAnswer> {
+  ): Promise<LaunchAnswer | QueuedAnswer> {
     const launch = await validate(input, grantor);
     const token = randomSecret(32);
-    // Its database work in its turn: a burst waits here, holding no connection (launch-queue.ts).
-    return ports.turns.run(async () => {
+    // Its database work in its turn: a burst waits here, holding no connection.
+    const place = ports.turns.enter();
+    if (!(await place.within(config.LAUNCH_QUEUE_ANSWER_MS).catch(leaving(place)))) {
+      return answerQueued(place, launch, token, async (waitId) => {
+        await start(launch, token, requestHost, null, waitId);
+      });
+    }
+    try {
       const staged =
         stageable(launch) && (await ports.staging?.claim(launch, token, requestHost, audit));
-      if (staged) return answer(staged, launch, token);
-      const row = await inSpan(tracer, 'launch reserve', () =>
-        reserve(launch, token, requestHost, audit),
-      );
-      launcher.launch(row, {
-        environment: launch.environment ?? {},
-        kasmUrl: launch.kasm_url ?? undefined,
-      });
-      return answer(row, launch, token);
-    });
+      return answer(staged || (await start(launch, token, requestHost, audit)), launch, token);
+    } finally {
+      place.leave();
+    }
   };
+
+  /** Reserves a new session (under a queued launch's id, ending its wait) and launches it. */
+  async function start(
+    launch: Launch,
+    token: string,
+    requestHost: RequestHost,
+    audit: AuditRecorder | null | undefined,
+    waitId?: string,
+  ) {
+    const row = await inSpan(tracer, 'launch reserve', () =>
+      reserve(launch, token, requestHost, audit, waitId),
+    );
+    launcher.launch(row, {
+      environment: launch.environment ?? {},
+      kasmUrl: launch.kasm_url ?? undefined,
+    });
+    return row;
+  }
 
   /** The caller may act as the user, and the request names a workspace (or the user has one). */
   async function validate(input: RequestKasmBody, grantor?: KeyGrant): Promise<Launch> {
@@ -95,15 +118,21 @@ export function createLaunchSession(ports: LaunchPorts) {
     token: string,
     requestHost: RequestHost,
     audit: AuditRecorder | null | undefined,
+    waitId?: string,
   ) {
     const userId = toUuid(launch.user_id);
-    const id = randomUUID();
+    const id = waitId ?? randomUUID();
     const transact = <T>(
       work: (tx: Tx) => Promise<T>,
       options?: { audit?: AuditRecorder | null },
     ) => records.transaction(work, { maxWait: 20_000, timeout: 30_000, ...options });
     return recordedChange(transact, audit, {
       change: async (tx): Promise<KasmWithOwners> => {
+        if (waitId && !(await ports.waits.take(tx, waitId))) {
+          throw new LaunchCancelledError(
+            `kasm_id ${toWireId(waitId)} was destroyed before its turn`,
+          );
+        }
         await holdLaunchSlot(ports, tx, launch.user_id);
         const zoneId = launch.zone_id ? toUuid(launch.zone_id) : undefined;
         const { plan, agent } = await placeSession(
@@ -181,6 +210,12 @@ export function withOwners(
     agent,
   };
 }
+
+/** A place whose turn failed (waited too long) is given up before the error goes on. */
+const leaving = (place: { leave(): void }) => (error: unknown) => {
+  place.leave();
+  throw error;
+};
 
 /** A staged container was started without the request's environment: such a request launches. */
 const stageable = (launch: Launch) =>

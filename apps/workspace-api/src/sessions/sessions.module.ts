@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RoundObserver } from '@platform/metrics';
+import { toUuid } from '@platform/schemas';
 import type { Tracer } from '@platform/tracing';
 import type { AgentsRepository } from '../agents';
 import type { Config } from '../config';
@@ -15,6 +16,9 @@ import type { LaunchAllowances, LaunchUsers } from './launch-ports';
 import { createLaunchQueue } from './launch-queue';
 import { createLaunchSession } from './launch-session';
 import { createSessionDisplays } from './session-display';
+import { createWaitReads } from './launch-wait-status';
+import { createLaunchWaitsRepository } from './launch-waits.repository';
+import { WAIT_FAILURE_KEPT_MS } from './queued-launch';
 import { createSessionLauncher, type LaunchObserver } from './session-launcher';
 import { createSessionWorker } from './session-worker';
 import { createSessionsService } from './sessions.service';
@@ -52,6 +56,7 @@ export interface SessionsFeatureDeps {
 export async function createSessionsFeature(deps: SessionsFeatureDeps) {
   const { config, database, engines, data, launchPlans, log, tracer } = deps;
   const kasms = createKasmsRepository(database);
+  const waits = createLaunchWaitsRepository(database);
   const reads = createKasmReads(kasms, data);
   const socketHop = createSocketHop(config.SESSION_SOCKETS_DIR);
   await socketHop.open();
@@ -106,6 +111,10 @@ export async function createSessionsFeature(deps: SessionsFeatureDeps) {
       maxWaiting: config.LAUNCH_QUEUE_MAX,
       maxWaitMs: config.LAUNCH_QUEUE_WAIT_SECONDS * 1000,
     }),
+    waits,
+    usernameOf: async (userId) =>
+      (await data.users.ownersOf([toUuid(userId)])).get(toUuid(userId))?.username ?? '',
+    log,
     owner,
     tracer,
   });
@@ -115,6 +124,8 @@ export async function createSessionsFeature(deps: SessionsFeatureDeps) {
     userExists: (userId) => data.users.exists(userId),
     mayActAs,
     endAccess: (kasmId) => accessEnders.forEach((end) => end(kasmId)),
+    waits,
+    waitReads: createWaitReads(waits, data),
   });
   const stagedPools = createStagedPools({ ...parts, config, launchPlans, launcher, sessions });
 
@@ -136,7 +147,14 @@ export async function createSessionsFeature(deps: SessionsFeatureDeps) {
         sessions,
         intervalMs: config.SESSION_SWEEP_INTERVAL_MS,
         rounds,
-        steps: [['grant sweep', async () => void (await kasms.sweepGrants())], ...steps],
+        steps: [
+          ['grant sweep', async () => void (await kasms.sweepGrants())],
+          [
+            'launch wait sweep',
+            async () => void (await waits.sweep(new Date(Date.now() + WAIT_FAILURE_KEPT_MS))),
+          ],
+          ...steps,
+        ],
       }),
     /** Waits for the launches under way. */
     close: () => launcher.close(),

@@ -3,8 +3,7 @@ import { toTimestamp, toWireId } from '@platform/schemas';
 import { holds } from '../api-keys';
 import { requestHostOf } from '../domain';
 import { API_KEY_SECURITY, EmptySchema, errorResponses } from '../api';
-import { toKasmResponse } from './kasm-response';
-import { readTimeline } from './launch-timeline';
+import { toKasmResponse, toKasmStatus } from './kasm-response';
 import {
   ExecCommandBodySchema,
   ExecResultSchema,
@@ -37,7 +36,8 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{
       schema: {
         tags,
         security,
-        summary: 'Launch a session of a workspace for a user; poll get_kasm_status until running',
+        summary:
+          'Launch a session of a workspace for a user; poll get_kasm_status until running (a launch still waiting its turn after LAUNCH_QUEUE_ANSWER_MS is answered status queued)',
         body: RequestKasmBodySchema,
         response: { 200: RequestKasmResponseSchema, ...errorResponses(404, 409, 502) },
       },
@@ -68,23 +68,12 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{
     async (request) => {
       const { kasm_id, user_id } = request.body;
       const newLink = request.apiKey !== null && holds(request.apiKey, 'users.auth_session');
-      const { row, kasmUrl } = await sessions.status(kasm_id, user_id, {
+      const found = await sessions.status(kasm_id, user_id, {
         newLink,
         requestHost: requestHostOf(request),
         grantor: request.apiKey ?? undefined,
       });
-      const kasm = toKasmResponse(row);
-      return {
-        kasm,
-        kasm_id: kasm.kasm_id,
-        status: row.status,
-        operational_status: kasm.operational_status,
-        operational_message: kasm.operational_message,
-        operational_progress: kasm.operational_progress,
-        launch_timeline: readTimeline(row.launchTimeline),
-        kasm_url: kasmUrl,
-        current_time: now(),
-      };
+      return toKasmStatus(found, now());
     },
   );
 

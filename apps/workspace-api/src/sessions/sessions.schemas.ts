@@ -129,6 +129,7 @@ export const KasmStatusSchema = Type.Object({
   }),
   current_time: Type.String(),
 });
+export type KasmStatus = Static<typeof KasmStatusSchema>;
 
 export const KasmsSchema = Type.Object({
   kasms: Type.Array(KasmSchema),

@@ -19,6 +19,8 @@ import { type LaunchPlan, sessionUrlFor } from '../launch-plan';
 import { LIVE_STATUSES, type RequestHost } from '../domain';
 import type { KasmReads, KasmWithOwners } from './kasm-owners';
 import type { KasmsRepository } from './kasms.repository';
+import type { WaitReads, WaitStatus } from './launch-wait-status';
+import type { LaunchWaitsRepository } from './launch-waits.repository';
 import { withToken } from './launch-session';
 import { endUserAccess } from './end-user-access';
 import { containerEndpoint } from './session-endpoint';
@@ -48,6 +50,9 @@ export interface SessionsDeps {
   endAccess: (kasmId: string) => void;
   /** Whether the caller may act as the user (acting-for-user.ts). */
   mayActAs: ActingRule;
+  /** Launches answered before their turn: what get_kasm_status shows, what destroy_kasm cancels. */
+  waits: Pick<LaunchWaitsRepository, 'cancel'>;
+  waitReads: WaitReads;
 }
 
 const isLive = (status: string) => (LIVE_STATUSES as readonly string[]).includes(status);
@@ -57,12 +62,31 @@ export function createSessionsService(deps: SessionsDeps) {
   const leaseMs = config.SESSION_LEASE_SECONDS * 1000;
   const sleep = createSessionSleep(deps);
 
-  async function load(kasmId: string, userId?: string): Promise<KasmWithOwners> {
+  async function findOwned(kasmId: string, userId?: string): Promise<KasmWithOwners | null> {
     const row = await reads.find(toUuid(kasmId));
-    if (!row || (userId !== undefined && row.userId !== toUuid(userId))) {
+    return !row || (userId !== undefined && row.userId !== toUuid(userId)) ? null : row;
+  }
+
+  async function load(kasmId: string, userId?: string): Promise<KasmWithOwners> {
+    const row = await findOwned(kasmId, userId);
+    if (!row) {
       throw new KasmNotFoundError(`kasm_id ${kasmId}${userId ? ` of user_id ${userId}` : ''}`);
     }
     return row;
+  }
+
+  /**
+   * The session, or the launch still waiting its turn under its id. The session row replaces the
+   * wait in one transaction, so a miss of both is looked at once more before it is a 404.
+   */
+  async function loadOrWait(
+    kasmId: string,
+    userId?: string,
+  ): Promise<{ row: KasmWithOwners } | { wait: WaitStatus }> {
+    const row = await findOwned(kasmId, userId);
+    if (row) return { row };
+    const wait = await deps.waitReads.find(toUuid(kasmId), userId && toUuid(userId));
+    return wait ? { wait } : { row: await load(kasmId, userId) };
   }
 
   /** Stops a session that this process has claimed (status stopping, lease ours). */
@@ -130,7 +154,9 @@ export function createSessionsService(deps: SessionsDeps) {
         grantor,
       }: { newLink: boolean; requestHost: RequestHost; grantor?: KeyGrant },
     ) {
-      const row = await load(kasmId, userId);
+      const found = await loadOrWait(kasmId, userId);
+      if ('wait' in found) return found;
+      const { row } = found;
       // Kasm forgets a destroyed session: its clients know no "destroyed" status, only "not found".
       if (row.status === 'destroyed') throw new KasmNotFoundError(`kasm_id ${kasmId}`);
       let kasmUrl: string | null = null;
@@ -159,6 +185,7 @@ export function createSessionsService(deps: SessionsDeps) {
 
     /** The session as stored, without a new connect link (the web page polls this). */
     find: (kasmId: string, userId?: string) => load(kasmId, userId),
+    findOrWait: (kasmId: string, userId?: string) => loadOrWait(kasmId, userId),
 
     /** With `audit` (here, in destroy and sleepOrWake), the API's event is written with the change. */
     async keepalive(kasmId: string, userId?: string, audit?: AuditRecorder | null) {
@@ -212,8 +239,11 @@ export function createSessionsService(deps: SessionsDeps) {
       return { ...result, row: (await reads.find(row.id)) ?? row };
     },
 
+    /** Destroys the session, or cancels the launch while it waits its turn. */
     async destroy(kasmId: string, userId?: string, audit?: AuditRecorder | null): Promise<void> {
-      await destroyRow(await load(kasmId, userId), audit);
+      const row = await findOwned(kasmId, userId);
+      if (!row && (await deps.waits.cancel(toUuid(kasmId), userId && toUuid(userId)))) return;
+      await destroyRow(row ?? (await load(kasmId, userId)), audit);
     },
 
     /** stop_kasm, pause_kasm or resume_kasm; answers the session as it is afterwards. */

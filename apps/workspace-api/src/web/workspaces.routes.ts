@@ -4,7 +4,13 @@ import { Type } from '@sinclair/typebox';
 import { IdSchema, toWireId } from '@platform/schemas';
 import { KasmNotRunningError } from '../errors';
 import { requestHostOf } from '../domain';
-import { currentPhaseWords, type KasmWithOwners, toKasmResponse } from '../sessions';
+import {
+  currentPhaseWords,
+  type KasmWithOwners,
+  toKasmResponse,
+  toWaitResponse,
+  type WaitStatus,
+} from '../sessions';
 import { dashboardPage, signInPage } from './pages';
 import { openingPage, sessionsSection, startPage, type SessionLine } from './session-pages';
 import { sendPage, type WebOptions } from './web-context';
@@ -18,7 +24,21 @@ const NOTICES: Record<string, string> = {
 const KasmParams = Type.Object({ kasmId: IdSchema });
 const CsrfForm = Type.Object({ [CSRF_FIELD]: Type.Optional(Type.String({ maxLength: 200 })) });
 
-function lineOf(row: KasmWithOwners): SessionLine {
+/** A session's line, or a launch's still waiting its turn (its place in the queue as message). */
+function lineOf(found: KasmWithOwners | { wait: WaitStatus }): SessionLine {
+  if ('wait' in found) {
+    const wire = toWaitResponse(found.wait);
+    return {
+      kasmId: wire.kasm_id,
+      friendlyName: found.wait.image.friendlyName,
+      status: wire.operational_status,
+      progress: wire.operational_progress,
+      message: wire.operational_message,
+      phase: null,
+      expiresAt: found.wait.row.expiresAt,
+    };
+  }
+  const row = found;
   const wire = toKasmResponse(row);
   return {
     kasmId: wire.kasm_id,
@@ -127,11 +147,9 @@ export const workspacesRoutes: FastifyPluginAsyncTypebox<WebOptions> = async (
     async (request, reply) => {
       const user = userOf(request, reply);
       if (!user) return reply;
-      const row = await sessions.find(request.params.kasmId, user.userId);
-      return sendPage(
-        reply,
-        startPage({ username: user.username, csrf: user.csrf, session: lineOf(row) }),
-      );
+      const found = await sessions.findOrWait(request.params.kasmId, user.userId);
+      const session = lineOf('wait' in found ? found : found.row);
+      return sendPage(reply, startPage({ username: user.username, csrf: user.csrf, session }));
     },
   );
 
@@ -141,7 +159,8 @@ export const workspacesRoutes: FastifyPluginAsyncTypebox<WebOptions> = async (
     async (request, reply) => {
       const user = userOf(request, reply);
       if (!user) return reply;
-      const line = lineOf(await sessions.find(request.params.kasmId, user.userId));
+      const found = await sessions.findOrWait(request.params.kasmId, user.userId);
+      const line = lineOf('wait' in found ? found : found.row);
       reply.header('cache-control', 'no-store');
       return {
         status: line.status,
@@ -170,10 +189,12 @@ export const workspacesRoutes: FastifyPluginAsyncTypebox<WebOptions> = async (
 
   // A new connect link each time (the previous one stops working); the proxy turns it into its cookie.
   sessionAction('open', async (kasmId, userId, reply) => {
-    const { row, kasmUrl } = await sessions.status(kasmId, userId, {
+    const found = await sessions.status(kasmId, userId, {
       newLink: true,
       requestHost: requestHostOf(reply.request),
     });
+    if ('wait' in found) throw new KasmNotRunningError(`The launch is ${found.wait.row.status}`);
+    const { row, kasmUrl } = found;
     if (row.status !== 'running' || !kasmUrl)
       throw new KasmNotRunningError(`The session is ${row.status}`);
     if (formMayReach(kasmUrl, reply.request)) return reply.redirect(kasmUrl, 303);

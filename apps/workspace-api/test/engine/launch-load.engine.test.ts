@@ -12,6 +12,7 @@ import {
   closeWorld,
   createSessionWorld,
   docker,
+  holdAgent,
   LONG,
   SESSION_LABEL,
   type SessionWorld,
@@ -45,6 +46,9 @@ beforeAll(async () => {
     // One process runs both replicas, their launches and the 50 requests on two shared cores: a
     // transaction may wait longer for a connection or a lock than a replica of its own would.
     DATABASE_TIMEOUT_MS: '30000',
+    // Every launch answers when its turn is done (not `queued` first), so that each answer here
+    // says how its placement ended; launch-queue-status.engine.test.ts covers queued answers.
+    LAUNCH_QUEUE_ANSWER_MS: '120000',
   });
   replica = await buildApp(w.h.config);
   imageId = await w.addImage({ cores: 1 });
@@ -99,23 +103,8 @@ describe('placement', () => {
       target_image: { image_id: imageId },
     });
     expect(planned.json().launch_plan.agent.hostname).toBe('engine-1');
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let locked: () => void = () => undefined;
-    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
     // Another transaction holds engine-1, which an empty platform prefers (the first hostname).
-    const holder = w.h.db.$transaction(
-      async (tx) => {
-        await tx.$queryRawUnsafe(
-          `SELECT id FROM workspace.agent WHERE id = $1::uuid FOR UPDATE`,
-          agentIds.first,
-        );
-        locked();
-        await held;
-      },
-      { timeout: 4 * LONG, maxWait: LONG },
-    );
-    await lockTaken;
+    const release = await holdAgent(w, agentIds.first);
     try {
       const res = await ask(w.h.app, user.user_id);
       expect(res.statusCode).toBe(200);
@@ -130,8 +119,7 @@ describe('placement', () => {
       });
       await w.waitForStatus(kasm.id, 'destroyed');
     } finally {
-      release();
-      await holder;
+      await release();
     }
   });
 });

@@ -181,3 +181,33 @@ export async function closeWorld(world: SessionWorld | undefined): Promise<void>
   await rm(world.profiles, { recursive: true, force: true });
   await world.h.close();
 }
+
+/**
+ * Holds an agent's row in a transaction of the test's own, as a long placement onto it would,
+ * until the returned function is called (and then waits for that transaction to end).
+ */
+export async function holdAgent(
+  world: SessionWorld,
+  agentId: string,
+): Promise<() => Promise<void>> {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let locked: () => void = () => undefined;
+  const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+  const holder = world.h.db.$transaction(
+    async (tx) => {
+      await tx.$queryRawUnsafe(
+        `SELECT id FROM workspace.agent WHERE id = $1::uuid FOR UPDATE`,
+        agentId,
+      );
+      locked();
+      await held;
+    },
+    { timeout: 4 * LONG, maxWait: LONG },
+  );
+  await lockTaken;
+  return async () => {
+    release();
+    await holder;
+  };
+}

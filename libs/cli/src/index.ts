@@ -1,0 +1,2 @@
+export { cliProgram, runCli } from './cli-program';
+export type { Command } from 'commander';
