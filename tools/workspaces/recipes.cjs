@@ -35,6 +35,10 @@ const STAGES = [
       'openssl',
       'fonts-dejavu-core',
       'x11-xserver-utils',
+      // Sound: a PulseAudio server per session with a null sink (workspace-start), and paplay,
+      // parec and pactl; the platform records the sink's monitor with parec through the engine.
+      'pulseaudio',
+      'pulseaudio-utils',
     ],
     // noVNC is static files; its package's dependency on nodejs (for its own tooling) is 70 MB.
     extracted: ['novnc'],
