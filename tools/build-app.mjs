@@ -73,8 +73,11 @@ if (existsSync(assets)) {
   cpSync(shared, path.join(root, 'dist', 'assets'), { recursive: true });
   cpSync(assets, path.join(root, 'dist', 'assets'), { recursive: true });
 }
-// The console's files (src/admin-console/assets) too: its bundle looks for them in the same place.
-const consoleAssets = path.join(root, 'src', 'admin-console', 'assets');
-if (existsSync(consoleAssets)) {
-  cpSync(consoleAssets, path.join(root, 'dist', 'assets'), { recursive: true });
+// The console's files (src/admin-console/assets) and the session sound's player
+// (src/session-audio/assets) too: the bundle looks for them in the same place.
+for (const feature of ['admin-console', 'session-audio']) {
+  const featureAssets = path.join(root, 'src', feature, 'assets');
+  if (existsSync(featureAssets)) {
+    cpSync(featureAssets, path.join(root, 'dist', 'assets'), { recursive: true });
+  }
 }

@@ -20,11 +20,9 @@ import { loginsRoutes } from './logins';
 import { ownRegistryRoutes } from './own-registry';
 import { authPlugin, authThrottleOptions } from './plugins';
 import { registryRoutes } from './registry';
-import {
-  sessionsRoutes,
-  type SessionWorker,
-} from './sessions';
+import { sessionsRoutes, type SessionWorker } from './sessions';
 import { attachSessionsListener, sessionProxy } from './session-proxy';
+import { sessionAudioRoutes } from './session-audio';
 import { sessionFilesRoutes } from './session-files';
 import { stagingRoutes } from './staging';
 import { usersRoutes } from './users';
@@ -75,6 +73,7 @@ export async function buildApp(
     }),
   );
   await app.register(sessionFilesRoutes, { files: f.sessionFiles });
+  await app.register(sessionAudioRoutes, { audio: f.sessionAudio });
   await app.register(webPlugin, {
     logins: f.logins,
     sessions: f.sessions,

@@ -307,3 +307,11 @@ export const FileNotRegularError = createError('FILE_NOT_REGULAR', '%s', 422);
 export const FolderUnsafeError = createError('FILE_FOLDER_UNSAFE', '%s', 409);
 export const UploadOffsetMismatchError = createError('UPLOAD_OFFSET_MISMATCH', '%s', 409);
 export const UploadBusyError = createError('UPLOAD_BUSY', '%s', 409);
+
+// A session's sound in the browser (session-audio/).
+export const SessionAudioRefusedError = createError(
+  'SESSION_AUDIO_REFUSED',
+  'This workspace does not play its sound in the browser (allow_kasm_audio is off)',
+  403,
+);
+export const SessionAudioUnavailableError = createError('SESSION_AUDIO_UNAVAILABLE', '%s', 409);

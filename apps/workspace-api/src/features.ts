@@ -23,8 +23,9 @@ import { createLoginsRepository, createLoginsService } from './logins';
 import { createWorkspaceMetrics } from './metrics';
 import { createRegistryService, createRegistryWorkspacesService, platformSeries } from './registry';
 import { createRepositories } from './repositories';
+import { createSessionAudioService } from './session-audio';
 import { createSessionFilesService } from './session-files';
-import { createSessionProxyFeature } from './session-proxy';
+import { createRunningSessions, createSessionProxyFeature } from './session-proxy';
 import { createSessionsFeature, KasmSchema, toKasmResponse } from './sessions';
 import { createSettingsRepository, createSettingsService } from './settings';
 import { createStagingRound, createStagingService } from './staging';
@@ -157,15 +158,22 @@ export async function buildFeatures(
       staging,
     },
   });
-  // The web page's sign-in, for the proxy's and the session files' admission.
-  const signedInUser = async (token: string) =>
-    (await logins.sessionUser(token))?.userId ?? null;
-  const sessionFiles = createSessionFilesService({
+  // The web page's sign-in, for the proxy's admission and the session files' and sound's.
+  const signedInUser = async (token: string) => (await logins.sessionUser(token))?.userId ?? null;
+  const running = createRunningSessions({
     admit: proxy.admission(signedInUser),
     reads: live.reads,
     engines,
+  });
+  const sessionFiles = createSessionFilesService({
+    running,
     policyOf: (imageId) => data.images.transferPolicyOf(imageId),
     audit: audit.trail,
+  });
+  const sessionAudio = createSessionAudioService({
+    running,
+    audioAllowedOf: (imageId) => data.images.audioAllowedOf(imageId),
+    holdSocket: proxy.socketHold(signedInUser),
   });
   const sessionWorker = live.worker(
     [
@@ -186,6 +194,7 @@ export async function buildFeatures(
     userSessions,
     signedInUser,
     sessionFiles,
+    sessionAudio,
     sessionWorker,
     audit,
     apiKeys,

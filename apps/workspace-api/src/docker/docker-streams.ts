@@ -1,7 +1,7 @@
-import { finished, type Readable } from 'node:stream';
+import { finished, PassThrough, type Duplex, type Readable } from 'node:stream';
 import type Docker from 'dockerode';
-import type { ExecResult, ExecSpec } from '../engines';
-import { collect } from './docker-exec';
+import type { ExecOutput, ExecResult, ExecSpec } from '../engines';
+import { collect, killMarked, markedEnv } from './docker-exec';
 import { statusOf } from './docker-errors';
 
 /**
@@ -44,6 +44,58 @@ export async function runExecInput(
   }
   const { ExitCode } = await exec.inspect().catch(fail);
   return { exitCode: ExitCode ?? -1, output: run.output() };
+}
+
+const STDERR_LIMIT = 1024;
+
+/**
+ * Starts `command` through the container's `/bin/sh` and streams its stdout (demultiplexed from
+ * the engine's connection) as it comes. Closing that connection would leave the command running
+ * in the container: stop() kills it and its children by their mark, as root, then closes it.
+ */
+export async function runExecOutput(
+  docker: Docker,
+  containerId: string,
+  command: ExecSpec,
+  fail: (error: unknown) => never,
+): Promise<ExecOutput> {
+  const container = docker.getContainer(containerId);
+  const { mark, env } = markedEnv(command.env);
+  const exec = await container
+    .exec({
+      Cmd: ['/bin/sh', '-c', command.cmd],
+      Env: env,
+      WorkingDir: command.workdir || undefined,
+      User: command.user || undefined,
+      AttachStdout: true,
+      AttachStderr: true,
+    })
+    .catch(fail);
+  const stream = (await exec.start({ hijack: true, stdin: false }).catch(fail)) as Duplex;
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let errors = '';
+  stderr.on('data', (chunk: Buffer) => {
+    if (errors.length < STDERR_LIMIT) errors += chunk.toString('utf8');
+  });
+  docker.modem.demuxStream(stream, stdout, stderr);
+  const closed = new Promise<void>((resolve) => {
+    stream
+      .once('end', resolve)
+      .once('close', resolve)
+      .once('error', () => resolve());
+  });
+  void closed.then(() => stdout.end());
+  const ended = closed.then(async () => {
+    const { ExitCode } = await exec.inspect().catch(() => ({ ExitCode: null }));
+    return { exitCode: ExitCode ?? -1, stderr: errors.slice(0, STDERR_LIMIT) };
+  });
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= killMarked(docker, container, mark, fail)
+      .catch(() => undefined)
+      .finally(() => stream.destroy()));
+  return { stdout, ended, stop };
 }
 
 /** GET archive of `path`: its tar, streamed as the engine sends it; null when it is missing. */

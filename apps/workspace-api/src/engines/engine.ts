@@ -20,6 +20,11 @@ export interface Engine {
    * stdin, which ends when `input` ends or fails; answers once the command has ended.
    */
   execInput(containerId: string, command: ExecSpec, input: Readable): Promise<ExecResult>;
+  /**
+   * Starts `command` (as the image's user unless it names one) and hands back its stdout as it
+   * comes, for as long as it runs (sound): `stop()` kills it and whatever it started.
+   */
+  execOutput(containerId: string, command: ExecSpec): Promise<ExecOutput>;
   /** The tar of one path as the engine reads it (GET archive), or null when there is none. */
   readArchive(containerId: string, path: string): Promise<Readable | null>;
   /**
@@ -131,6 +136,16 @@ export interface ExecResult {
   output: string;
   /** The command ran past its time limit and was ended. */
   timedOut?: boolean;
+}
+
+/** A command started by execOutput: its stdout streamed, its end, and a way to end it. */
+export interface ExecOutput {
+  /** The command's stdout, raw; it ends when the command does. */
+  stdout: NodeJS.ReadableStream;
+  /** The exit code and (the first KiB of) stderr, once the command has ended. */
+  ended: Promise<{ exitCode: number; stderr: string }>;
+  /** Kills the command and every process it started; resolves once they are gone. */
+  stop(): Promise<void>;
 }
 
 /**

@@ -35,6 +35,7 @@ export function toImageResponse(image: ImageRow): ImageResponse {
     allow_kasm_uploads: image.allowUploads,
     allow_kasm_downloads: image.allowDownloads,
     max_upload_bytes: image.maxUploadBytes === null ? null : Number(image.maxUploadBytes),
+    allow_kasm_audio: image.allowAudio,
     notes: image.notes,
     registry_id: image.registryId ? toWireId(image.registryId) : null,
     registry_entry: image.registryEntryName,

@@ -42,6 +42,7 @@ export interface ImageChange {
   allowDownloads?: boolean;
   /** Null: no limit. */
   maxUploadBytes?: bigint | null;
+  allowAudio?: boolean;
 }
 
 /** Whether a workspace's users may upload and download files, and the largest upload (bytes). */
@@ -116,6 +117,12 @@ export function createImagesRepository({ prisma }: Database) {
       if (!row) return null;
       const max = row.maxUploadBytes;
       return { ...row, maxUploadBytes: max === null ? null : Number(max) };
+    },
+
+    /** Whether a workspace's sessions may play their sound in the browser (session-audio/). */
+    async audioAllowedOf(id: string): Promise<boolean | null> {
+      const row = await prisma.image.findUnique({ where: { id }, select: { allowAudio: true } });
+      return row ? row.allowAudio : null;
     },
 
     /** The settings names taken that start with `prefix`. */

@@ -51,6 +51,7 @@ describe('get_images', () => {
       allow_kasm_uploads: true,
       allow_kasm_downloads: true,
       max_upload_bytes: null,
+      allow_kasm_audio: true,
       notes: '',
       registry_id: null,
       registry_entry: null,

@@ -92,6 +92,7 @@ export function createImagesService({
           input.max_upload_bytes === undefined || input.max_upload_bytes === null
             ? input.max_upload_bytes
             : BigInt(input.max_upload_bytes),
+        allowAudio: input.allow_kasm_audio,
       });
       if (!image) throw new ImageNotFoundError(`image_id ${input.image_id}`);
       return image;

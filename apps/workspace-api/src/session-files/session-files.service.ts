@@ -1,39 +1,25 @@
 import { createHash } from 'node:crypto';
 import { pipeline, Transform, type Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import { toUuid, toWireId } from '@platform/schemas';
+import { toWireId } from '@platform/schemas';
 import { requestOrigin, type AuditTrail } from '../audit';
-import type { Engines } from '../engines';
-import {
-  FileTooLargeError,
-  FileTransferRefusedError,
-  KasmNotFoundError,
-  KasmNotRunningError,
-} from '../errors';
+import { FileTooLargeError, FileTransferRefusedError, KasmNotFoundError } from '../errors';
 import type { TransferPolicy } from '../images';
-import type { RequestAdmission } from '../session-proxy';
-import type { KasmReads } from '../sessions';
+import type { RunningSession, RunningSessions } from '../session-proxy';
 import { listDownloads, openDownload } from './downloads';
-import { createResumableUploads, isUploadId, type SessionContainer } from './resumable-uploads';
+import { createResumableUploads, isUploadId } from './resumable-uploads';
 
 export interface SessionFilesDeps {
-  admit: RequestAdmission;
-  reads: Pick<KasmReads, 'find'>;
-  engines: Engines;
+  running: RunningSessions;
   policyOf: (imageId: string) => Promise<TransferPolicy | null>;
   audit: Pick<AuditTrail, 'record'>;
 }
 
-/** An admitted request's session: its container, the workspace's policy and its owner. */
-interface OpenSession extends SessionContainer {
-  kasmId: string;
+/** An admitted request's running session and its workspace's policy. */
+interface OpenSession extends RunningSession {
   policy: TransferPolicy;
-  userId: string;
-  username: string;
 }
 
-const SESSION_ID = /^[0-9a-f]{32}$|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ENDED = new Set(['destroyed', 'error']);
 const NO_POLICY: TransferPolicy = { allowUploads: false, allowDownloads: false, maxUploadBytes: 0 };
 
 /**
@@ -41,32 +27,12 @@ const NO_POLICY: TransferPolicy = { allowUploads: false, allowDownloads: false, 
  * browser): uploads into ~/Uploads (resumable), downloads from ~/Downloads. The workspace's
  * policy is read at each request; every finished transfer is audited with name, size and digest.
  */
-export function createSessionFilesService({
-  admit,
-  reads,
-  engines,
-  policyOf,
-  audit,
-}: SessionFilesDeps) {
+export function createSessionFilesService({ running, policyOf, audit }: SessionFilesDeps) {
   const uploads = createResumableUploads();
 
   async function open(request: FastifyRequest, rawId: string): Promise<OpenSession> {
-    if (!SESSION_ID.test(rawId)) throw new KasmNotFoundError(`kasm_id ${rawId.slice(0, 64)}`);
-    const id = toUuid(rawId);
-    const row = await reads.find(id);
-    // An ended session is gone for its files (404), before its grant is even looked at.
-    if (!row || ENDED.has(row.status)) throw new KasmNotFoundError(`kasm_id ${toWireId(id)}`);
-    await admit(request, rawId);
-    if (row.status !== 'running' || !row.containerId || !row.userId)
-      throw new KasmNotRunningError(`The session is ${row.status}`);
-    return {
-      kasmId: toWireId(id),
-      engine: engines.forAgent(row.agent),
-      containerId: row.containerId,
-      policy: (await policyOf(row.imageId)) ?? NO_POLICY,
-      userId: row.userId,
-      username: row.user.username,
-    };
+    const session = await running(request, rawId);
+    return { ...session, policy: (await policyOf(session.imageId)) ?? NO_POLICY };
   }
 
   const record = (request: FastifyRequest, session: OpenSession, operation: string, file: object) =>

@@ -6,6 +6,13 @@ export {
   createRequestAdmission,
   type RequestAdmission,
   type SignedInUser,
+  type SocketHold,
 } from './session-admission';
+export { originMatchesHost } from './session-origin';
+export {
+  createRunningSessions,
+  type RunningSession,
+  type RunningSessions,
+} from './running-session';
 export { sessionProxy } from './session-proxy';
 export { attachSessionsListener, createSessionProxyFeature } from './session-proxy.module';

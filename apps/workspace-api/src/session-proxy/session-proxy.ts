@@ -17,7 +17,7 @@ import { CertificatePinError, type Hop, type SocketHop } from '../sessions';
 import { containerCookieHeader, GRANT_COOKIE } from './proxy-cookies';
 import { isServiceWorkerScript, sessionResponseHeaders } from './proxy-headers';
 import type { SessionAccess, SessionTarget } from './session-access';
-import { createSignedInAs, type SignedInUser } from './session-admission';
+import { createSignedInAs, createSocketHold, type SignedInUser } from './session-admission';
 import { createTlsPins, createUpstreamAgent, socketOrigin } from './proxy-upstream';
 import { originMatchesHost } from './session-origin';
 import { needsOwnerPage, sendOwnerPage } from './session-owner-page';
@@ -92,6 +92,7 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
   });
 
   const signedInAs = createSignedInAs(signedInUser);
+  const holdSocket = createSocketHold(access, sockets, signedInAs);
 
   await app.register(httpProxy, {
     prefix: '/kasm/:kasmId',
@@ -158,13 +159,7 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
         throw new ProxyPathInvalidError();
       }
       const client = request.raw.socket;
-      // Admitted, so the cookie is `<grant id>.<secret>`: its sockets count against the grant.
-      const owner = { kasmId, grantId: String(grant).split('.', 1)[0] };
-      const tracked = sockets.track(client, owner, async () => {
-        await access.admit(kasmId, grant, await signedInAs(request));
-        return true;
-      });
-      if (!tracked) {
+      if (!holdSocket(request, kasmId, client)) {
         socket?.destroy();
         throw new ProxySocketLimitError();
       }
