@@ -1,7 +1,7 @@
 import { finished, PassThrough, type Duplex, type Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import type { ExecOutput, ExecResult, ExecSpec } from '../engines';
-import { collect, killMarked, markedEnv } from './docker-exec';
+import { collect } from './docker-exec';
 import { statusOf } from './docker-errors';
 
 /**
@@ -47,11 +47,14 @@ export async function runExecInput(
 }
 
 const STDERR_LIMIT = 1024;
+/** How long a command has to end once its input closed before its connection is cut. */
+const STOP_GRACE_MS = 5_000;
 
 /**
- * Starts `command` through the container's `/bin/sh` and streams its stdout (demultiplexed from
- * the engine's connection) as it comes. Closing that connection would leave the command running
- * in the container: stop() kills it and its children by their mark, as root, then closes it.
+ * Starts `command` through the container's `/bin/sh` with its stdin open and streams its stdout
+ * (demultiplexed from the engine's connection) as it comes. stop() closes its stdin, on which
+ * the command must end (the engine closes it too when the connection drops, whatever ended this
+ * process); the connection is cut after a grace either way.
  */
 export async function runExecOutput(
   docker: Docker,
@@ -59,19 +62,20 @@ export async function runExecOutput(
   command: ExecSpec,
   fail: (error: unknown) => never,
 ): Promise<ExecOutput> {
-  const container = docker.getContainer(containerId);
-  const { mark, env } = markedEnv(command.env);
-  const exec = await container
+  const env = Object.entries(command.env ?? {}).map(([key, value]) => `${key}=${value}`);
+  const exec = await docker
+    .getContainer(containerId)
     .exec({
       Cmd: ['/bin/sh', '-c', command.cmd],
       Env: env,
       WorkingDir: command.workdir || undefined,
       User: command.user || undefined,
+      AttachStdin: true,
       AttachStdout: true,
       AttachStderr: true,
     })
     .catch(fail);
-  const stream = (await exec.start({ hijack: true, stdin: false }).catch(fail)) as Duplex;
+  const stream = (await exec.start({ hijack: true, stdin: true }).catch(fail)) as Duplex;
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let errors = '';
@@ -92,9 +96,15 @@ export async function runExecOutput(
   });
   let stopping: Promise<void> | undefined;
   const stop = () =>
-    (stopping ??= killMarked(docker, container, mark, fail)
-      .catch(() => undefined)
-      .finally(() => stream.destroy()));
+    (stopping ??= new Promise<void>((resolve) => {
+      const cut = setTimeout(() => stream.destroy(), STOP_GRACE_MS);
+      void closed.then(() => {
+        clearTimeout(cut);
+        stream.destroy();
+        resolve();
+      });
+      stream.end();
+    }));
   return { stdout, ended, stop };
 }
 

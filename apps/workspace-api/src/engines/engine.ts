@@ -21,8 +21,9 @@ export interface Engine {
    */
   execInput(containerId: string, command: ExecSpec, input: Readable): Promise<ExecResult>;
   /**
-   * Starts `command` (as the image's user unless it names one) and hands back its stdout as it
-   * comes, for as long as it runs (sound): `stop()` kills it and whatever it started.
+   * Starts `command` (as the image's user unless it names one) with its stdin open and hands back
+   * its stdout as it comes, for as long as it runs (sound). `stop()` closes its stdin, on which the
+   * command must end (and end what it started); the engine closes it too when its connection drops.
    */
   execOutput(containerId: string, command: ExecSpec): Promise<ExecOutput>;
   /** The tar of one path as the engine reads it (GET archive), or null when there is none. */
@@ -144,7 +145,7 @@ export interface ExecOutput {
   stdout: NodeJS.ReadableStream;
   /** The exit code and (the first KiB of) stderr, once the command has ended. */
   ended: Promise<{ exitCode: number; stderr: string }>;
-  /** Kills the command and every process it started; resolves once they are gone. */
+  /** Closes the command's stdin; resolves once it ended (or its connection was cut after a grace). */
   stop(): Promise<void>;
 }
 

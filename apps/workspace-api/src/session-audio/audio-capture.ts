@@ -14,10 +14,20 @@ const NO_PAREC = 20;
 // of the default sink (the desktop's output). Our images point every client at their server
 // (client.conf.d); Kasm's images run PulseAudio for their user and name its runtime folder in
 // their environment, which an exec inherits. Values travel in environment variables.
+// The capture ends when the platform closes the command's input (or its connection drops), and
+// the command ends with the capture. The watcher reads the input through fd 3 (a job in the
+// background gets /dev/null as its stdin) and holds none of the output, so that its end is seen.
 const CAPTURE_SCRIPT = `command -v parec >/dev/null 2>&1 || exit ${NO_PAREC}
-exec parec --raw --format=${AUDIO_FORMAT} --rate="$RATE" --channels="$CHANNELS" \\
+exec 3<&0
+parec --raw --format=${AUDIO_FORMAT} --rate="$RATE" --channels="$CHANNELS" \\
   --latency-msec="$LATENCY" --device=@DEFAULT_MONITOR@ \\
-  --client-name=workspace-platform --stream-name=browser`;
+  --client-name=workspace-platform --stream-name=browser &
+capture=$!
+{ cat <&3 >/dev/null; kill "$capture"; } >/dev/null 2>&1 &
+watcher=$!
+wait "$capture"; status=$?
+kill "$watcher" 2>/dev/null
+exit "$status"`;
 
 /** A running capture: its first bytes, the rest as they come, and the way to end it. */
 export interface AudioCapture {
