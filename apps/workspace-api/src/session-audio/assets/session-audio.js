@@ -48,7 +48,8 @@
   /**
    * options: kasmId (default: the page's /kasm/<id>/), channels (1 or 2, default 2), startMs
    * (sound buffered before playing, default 80), maxMs (beyond it the oldest goes, default 250),
-   * onEnd(reason) when the stream ends by itself. Resolves once the first sound arrived.
+   * onEnd(reason) when the stream ends by itself, socketUrl (another source of the same messages:
+   * bench:sound's local baseline). Resolves once the first sound arrived.
    */
   function startSessionAudio(options) {
     options = options || {};
@@ -87,7 +88,9 @@
         context.resume();
         return new Promise(function (resolve, reject) {
           var opened = false;
-          socket = new WebSocket(base.replace(/^http/, 'ws') + '?channels=' + channels);
+          socket = new WebSocket(
+            options.socketUrl || base.replace(/^http/, 'ws') + '?channels=' + channels,
+          );
           socket.binaryType = 'arraybuffer';
           socket.onmessage = function (event) {
             if (typeof event.data === 'string') {
