@@ -20,7 +20,13 @@ const require = createRequire(import.meta.url);
 const { buildApps } = require('../tools/services.cjs');
 const { engineRequest, startTestEngine } = require('../tools/docker-engine.cjs');
 const { ensureWorkspaceImages } = require('../tools/workspaces/workspace-images.cjs');
-const { SOUND_ONSET, playTone, writeTone } = require('../tools/workspaces/desktop-sound.cjs');
+const {
+  SOUND_ONSET,
+  STOP_SOUND,
+  playTone,
+  startSound: pageStartSound,
+  writeTone,
+} = require('../tools/workspaces/desktop-sound.cjs');
 
 const TONES = Number(process.env.BENCH_TONES ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
@@ -119,14 +125,9 @@ async function timeTones(page, play) {
   return summary(times);
 }
 
-/** Starts the page's sound (platformSessionAudio) with `options`, as window.__sessionAudio. */
-const startSound = (/** @type {import('playwright-core').Page} */ page, options = {}) =>
-  page.evaluate(async (o) => {
-    const w = /** @type {any} */ (window);
-    w.__sessionAudio = await w.platformSessionAudio.start(o);
-  }, /** @type {Record<string, unknown>} */ (options));
-const stopSound = (/** @type {import('playwright-core').Page} */ page) =>
-  page.evaluate(() => /** @type {any} */ (window).platformSessionAudio.stop());
+/** @param {import('playwright-core').Page} page @param {Record<string, unknown>} options */
+const startSound = (page, options) => page.evaluate(pageStartSound(options));
+const stopSound = (/** @type {import('playwright-core').Page} */ page) => page.evaluate(STOP_SOUND);
 
 async function main() {
   buildApps(['workspace-api']);

@@ -66,4 +66,15 @@ const SOUND_ONSET = `new Promise((resolve) => {
   }, 2);
 })`;
 
-module.exports = { SOUND_ONSET, TONE_PEAK, playTone, writeTone };
+/**
+ * Page code starting the session's sound (the player's platformSessionAudio.start with `options`)
+ * as window.__sessionAudio; it resolves once the first sound arrived.
+ * @param {Record<string, unknown>} [options]
+ */
+const startSound = (options = {}) =>
+  `platformSessionAudio.start(${JSON.stringify(options)}).then((audio) => { window.__sessionAudio = audio; })`;
+
+/** Page code stopping the session's sound. */
+const STOP_SOUND = 'platformSessionAudio.stop()';
+
+module.exports = { SOUND_ONSET, STOP_SOUND, TONE_PEAK, playTone, startSound, writeTone };

@@ -12,7 +12,13 @@ import {
 import { followConnectLink } from './own-workspaces';
 // The tone and how the page hears it are one rule, shared with bench:sound (plain Node).
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { TONE_PEAK, playTone, writeTone } from '../../../../tools/workspaces/desktop-sound.cjs';
+import {
+  STOP_SOUND,
+  TONE_PEAK,
+  playTone,
+  startSound,
+  writeTone,
+} from '../../../../tools/workspaces/desktop-sound.cjs';
 
 // The Desktop workspace's sound, played in the desktop and heard in Chromium through the
 // session's _audio WebSocket. This world has no socket hop (SESSION_SOCKETS_DIR empty): the
@@ -76,11 +82,7 @@ afterAll(() => closeDesktopWorld(world));
 
 describe('the desktop’s sound in the page', () => {
   it('plays a 1 kHz tone played in the desktop (paplay) in the page, heard at 1000 ± 5 Hz', async () => {
-    await desktop.tab.evaluate(async () => {
-      const audio = (window as unknown as { platformSessionAudio: { start(): Promise<unknown> } })
-        .platformSessionAudio;
-      (window as unknown as { __sessionAudio: unknown }).__sessionAudio = await audio.start();
-    });
+    await desktop.tab.evaluate(startSound());
     await asDesktopUser(writeTone(1000, 6));
     void asDesktopUser(playTone(1000));
     const peak = await waitFor(
@@ -102,9 +104,7 @@ describe('the desktop’s sound in the page', () => {
 
   it('ends the capture in the container when the page stops the sound', async () => {
     expect(await capturesRunning()).toBe(1);
-    await desktop.tab.evaluate(() =>
-      (window as unknown as { platformSessionAudio: { stop(): void } }).platformSessionAudio.stop(),
-    );
+    await desktop.tab.evaluate(STOP_SOUND);
     await waitFor(async () => expect(await capturesRunning()).toBe(0), LONG, 100);
   });
 });
@@ -116,15 +116,8 @@ describe('who may hear it', () => {
       target_image: { image_id: imageId, allow_kasm_audio: false },
     });
     expect(off.json().image.allow_kasm_audio).toBe(false);
-    const refused = await desktop.tab.evaluate(() =>
-      (
-        window as unknown as { platformSessionAudio: { start(): Promise<unknown> } }
-      ).platformSessionAudio
-        .start()
-        .then(
-          () => 'started',
-          (error: { code: string; status: number }) => `${error.status} ${error.code}`,
-        ),
+    const refused = await desktop.tab.evaluate(
+      `platformSessionAudio.start().then(() => 'started', (e) => e.status + ' ' + e.code)`,
     );
     expect(refused).toBe('403 SESSION_AUDIO_REFUSED');
     const cookie = await grantOf(desktop.kasmId, world.userId);
