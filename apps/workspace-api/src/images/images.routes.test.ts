@@ -94,6 +94,14 @@ describe('update_image', () => {
     }
   });
 
+  it('turns the sound in the browser off and on again (allow_kasm_audio), and refuses a non-boolean', async () => {
+    expect((await update({ allow_kasm_audio: false })).json().image.allow_kasm_audio).toBe(false);
+    const listed = (await h.call('get_images')).json().images;
+    expect(listed[0].allow_kasm_audio).toBe(false);
+    expect((await update({ allow_kasm_audio: true })).json().image.allow_kasm_audio).toBe(true);
+    expect((await update({ allow_kasm_audio: 'no' })).statusCode).toBe(400);
+  });
+
   it('changes only the fields present', async () => {
     const res = await update({
       enabled: false,

@@ -152,3 +152,23 @@ describe('who may hear it', () => {
     expect(unavailable).toMatchObject({ status: 409, code: 'SESSION_AUDIO_UNAVAILABLE' });
   });
 });
+
+describe('a session that ends', () => {
+  it('closes its sound: the page is told, and the stream is gone with the container', async () => {
+    await desktop.tab.evaluate(
+      `platformSessionAudio.start({ onEnd: (reason) => { window.__ended = reason || 'closed'; } }).then((a) => { window.__sessionAudio = a; })`,
+    );
+    expect(await capturesRunning()).toBe(1);
+    const destroyed = await world.w.h.call('destroy_kasm', {
+      kasm_id: desktop.kasmId,
+      user_id: world.userId,
+    });
+    expect(destroyed.statusCode).toBe(200);
+    await waitFor(
+      async () => expect(await desktop.tab.evaluate('window.__ended')).toEqual(expect.any(String)),
+      LONG,
+      100,
+    );
+    expect(await desktop.tab.evaluate('platformSessionAudio.current()')).toBeNull();
+  });
+});
