@@ -4,18 +4,13 @@ import type { ExecOutput, ExecResult, ExecSpec } from '../engines';
 import { collect } from './docker-exec';
 import { statusOf } from './docker-errors';
 
-/**
- * Runs `command` through the container's `/bin/sh` with `input` as its stdin. The engine's
- * hijacked connection is half-closed when `input` ends, or fails (a client that went away): the
- * command then sees the end of its input after the bytes that reached it, and ends by itself.
- */
-export async function runExecInput(
+/** Starts `command` through the container's `/bin/sh` with stdin, stdout and stderr attached. */
+async function startWithStdin(
   docker: Docker,
   containerId: string,
   command: ExecSpec,
-  input: Readable,
   fail: (error: unknown) => never,
-): Promise<ExecResult> {
+) {
   const env = Object.entries(command.env ?? {}).map(([key, value]) => `${key}=${value}`);
   const exec = await docker
     .getContainer(containerId)
@@ -29,9 +24,23 @@ export async function runExecInput(
       AttachStderr: true,
     })
     .catch(fail);
-  const stream = (await exec
-    .start({ hijack: true, stdin: true })
-    .catch(fail)) as NodeJS.ReadWriteStream;
+  const stream = (await exec.start({ hijack: true, stdin: true }).catch(fail)) as Duplex;
+  return { exec, stream };
+}
+
+/**
+ * Runs `command` through the container's `/bin/sh` with `input` as its stdin. The engine's
+ * hijacked connection is half-closed when `input` ends, or fails (a client that went away): the
+ * command then sees the end of its input after the bytes that reached it, and ends by itself.
+ */
+export async function runExecInput(
+  docker: Docker,
+  containerId: string,
+  command: ExecSpec,
+  input: Readable,
+  fail: (error: unknown) => never,
+): Promise<ExecResult> {
+  const { exec, stream } = await startWithStdin(docker, containerId, command, fail);
   const run = collect(docker, stream);
   // Also when `input` ended or failed before the exec started (a body refused at once).
   const stopEnding = finished(input, () => stream.end());
@@ -62,20 +71,7 @@ export async function runExecOutput(
   command: ExecSpec,
   fail: (error: unknown) => never,
 ): Promise<ExecOutput> {
-  const env = Object.entries(command.env ?? {}).map(([key, value]) => `${key}=${value}`);
-  const exec = await docker
-    .getContainer(containerId)
-    .exec({
-      Cmd: ['/bin/sh', '-c', command.cmd],
-      Env: env,
-      WorkingDir: command.workdir || undefined,
-      User: command.user || undefined,
-      AttachStdin: true,
-      AttachStdout: true,
-      AttachStderr: true,
-    })
-    .catch(fail);
-  const stream = (await exec.start({ hijack: true, stdin: true }).catch(fail)) as Duplex;
+  const { exec, stream } = await startWithStdin(docker, containerId, command, fail);
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let errors = '';
