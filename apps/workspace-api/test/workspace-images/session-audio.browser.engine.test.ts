@@ -136,6 +136,30 @@ describe('who may hear it', () => {
     await waitFor(async () => expect(await capturesRunning()).toBe(0), LONG, 100);
   });
 
+  it('sends mono on ?channels=1, in whole frames, says so to a plain GET, and refuses other counts', async () => {
+    const cookie = await grantOf(desktop.kasmId, world.userId);
+    const mono = await openAudio(`${audioUrl}?channels=1`, { origin: world.origin, cookie });
+    expect(JSON.parse(String(await mono.first))).toEqual({
+      format: 's16le',
+      rate: 48000,
+      channels: 1,
+    });
+    const sizes: number[] = [];
+    await new Promise<void>((done) =>
+      mono.socket?.on('message', (data: Buffer) => {
+        sizes.push(data.length);
+        if (sizes.length === 10) done();
+      }),
+    );
+    mono.socket?.close();
+    expect(sizes.filter((size) => size % 2 !== 0)).toEqual([]);
+    const http = audioUrl.replace(/^ws/, 'http');
+    const plain = await fetch(`${http}?channels=1`, { headers: { cookie } });
+    expect(await plain.json()).toEqual({ format: 's16le', rate: 48000, channels: 1 });
+    expect((await fetch(`${http}?channels=3`, { headers: { cookie } })).status).toBe(400);
+    await waitFor(async () => expect(await capturesRunning()).toBe(0), LONG, 100);
+  });
+
   it('refuses no grant (401), another user’s grant (403), a page of another origin (403), and an image without PulseAudio (409)', async () => {
     expect((await openAudio(audioUrl, { origin: world.origin })).status).toBe(401);
     const other = await world.w.member('other');
