@@ -48,7 +48,9 @@ export function createSessionAudioService({
       if (!originMatchesHost(request.headers.origin, request.host))
         throw new ProxyOriginRejectedError();
       const { session, capture: started } = await capture(request, rawId, channels);
-      if (!holdSocket(request, session.kasmId, request.raw.socket)) {
+      // Turned off while it plays, the workspace's sound stops within the sockets' recheck.
+      const allowed = async () => (await audioAllowedOf(session.imageId)) === true;
+      if (!holdSocket(request, session.kasmId, request.raw.socket, allowed)) {
         await started.output.stop();
         throw new ProxySocketLimitError();
       }

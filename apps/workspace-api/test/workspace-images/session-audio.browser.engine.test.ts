@@ -110,7 +110,7 @@ describe('the desktop’s sound in the page', () => {
 });
 
 describe('who may hear it', () => {
-  it('refuses with 403 SESSION_AUDIO_REFUSED while the workspace has allow_kasm_audio off', async () => {
+  it('refuses with 403 SESSION_AUDIO_REFUSED while the workspace has allow_kasm_audio off, and stops a stream when it is turned off', async () => {
     const imageId = world.imageIds.Desktop;
     const off = await world.w.h.call('update_image', {
       target_image: { image_id: imageId, allow_kasm_audio: false },
@@ -132,8 +132,16 @@ describe('who may hear it', () => {
     expect(on.status).toBe(101);
     const format = await on.first;
     expect(JSON.parse(String(format))).toEqual({ format: 's16le', rate: 48000, channels: 2 });
-    on.socket?.close();
+    // Turned off while it plays, the sound stops (within the sockets' recheck), capture and all.
+    const closed = new Promise((resolve) => on.socket?.once('close', resolve));
+    await world.w.h.call('update_image', {
+      target_image: { image_id: imageId, allow_kasm_audio: false },
+    });
+    await closed;
     await waitFor(async () => expect(await capturesRunning()).toBe(0), LONG, 100);
+    await world.w.h.call('update_image', {
+      target_image: { image_id: imageId, allow_kasm_audio: true },
+    });
   });
 
   it('sends mono on ?channels=1, in whole frames, says so to a plain GET, and refuses other counts', async () => {
