@@ -73,8 +73,9 @@ if (existsSync(assets)) {
   cpSync(shared, path.join(root, 'dist', 'assets'), { recursive: true });
   cpSync(assets, path.join(root, 'dist', 'assets'), { recursive: true });
 }
-// The console's, the session page's and the session files' too: their code looks in the same place.
-for (const feature of ['admin-console', 'session-page', 'session-files']) {
+// The console's, the session page's, the session files' and the session sound's too: their code
+// looks in the same place.
+for (const feature of ['admin-console', 'session-page', 'session-files', 'session-audio']) {
   const featureAssets = path.join(root, 'src', feature, 'assets');
   if (existsSync(featureAssets)) {
     cpSync(featureAssets, path.join(root, 'dist', 'assets'), { recursive: true });

@@ -22,12 +22,16 @@ const POLL_MS = 25;
 const FRAME_TIMEOUT_MS = 120_000;
 export const VIEWPORT = { width: 1280, height: 800 };
 
-export function launchBrowser() {
+/** @param {string[]} [extraArgs] */
+export function launchBrowser(extraArgs = []) {
   const executablePath = chromiumPath();
   if (!executablePath)
     throw new Error("No Chromium: install Debian's chromium or set CHROMIUM_PATH");
   // As root Chromium needs --no-sandbox; /dev/shm is small in containers.
-  return chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  return chromium.launch({
+    executablePath,
+    args: ['--no-sandbox', '--disable-dev-shm-usage', ...extraArgs],
+  });
 }
 
 /**

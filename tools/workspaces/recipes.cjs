@@ -35,6 +35,15 @@ const STAGES = [
       'openssl',
       'fonts-dejavu-core',
       'x11-xserver-utils',
+      // Sound: paplay, parec and pactl, and what PulseAudio's server needs (it is unpacked in
+      // setup: see there). The platform records its null sink's monitor with parec.
+      'pulseaudio-utils',
+      'libltdl7',
+      'libtdb1',
+      'libsoxr0',
+      'libspeexdsp1',
+      'liborc-0.4-0',
+      'libwrap0',
     ],
     // noVNC is static files; its package's dependency on nodejs (for its own tooling) is 70 MB.
     extracted: ['novnc'],
@@ -52,6 +61,16 @@ const STAGES = [
       // Mesa's software OpenGL (its LLVM, 140 MB), which Xvnc's libGL pulls in, goes: Xvnc runs
       // without GLX, and the images (Firefox's above all) stay well under 1 GB.
       `rm -rf ${LIB}/dri ${LIB}/libLLVM-15.so.1 ${LIB}/libz3.so.4`,
+      // PulseAudio's server, its core library and modules only: the package's dependency on
+      // ALSA's plugins brings libavcodec and its codecs (105 MB), none of which a null sink
+      // uses. Its files are copied from the unpacked package (its /lib would replace the
+      // rootfs's /lib link); the modules workspace-start loads are checked to link.
+      'cd /tmp && apt-get download -qq pulseaudio && dpkg-deb -x pulseaudio_*.deb pa',
+      'cp -a pa/usr/bin/pulseaudio /usr/bin/ && cp -a pa/usr/lib/pulse-* /usr/lib/',
+      `cp -a pa${LIB}/pulseaudio/libpulsecore-*.so ${LIB}/pulseaudio/`,
+      'rm -rf pa pulseaudio_*.deb',
+      `if ldd /usr/bin/pulseaudio /usr/lib/pulse-*/modules/module-null-sink.so \\
+        /usr/lib/pulse-*/modules/module-native-protocol-unix.so | grep 'not found'; then exit 1; fi`,
     ].join('\n'),
     bundles: [{ entry: '/usr/share/novnc/app/ui.js', out: `${WEB}/novnc.js` }],
   },

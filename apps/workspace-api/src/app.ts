@@ -22,6 +22,7 @@ import { authPlugin, authThrottleOptions } from './plugins';
 import { registryRoutes } from './registry';
 import { sessionsRoutes, type SessionWorker } from './sessions';
 import { attachSessionsListener, sessionProxy } from './session-proxy';
+import { sessionAudioRoutes } from './session-audio';
 import { sessionDriverRoutes } from './session-driver';
 import { FILES_PANEL_ASSET, sessionFilesRoutes } from './session-files';
 import { sendSessionPage, sessionPageAssets, sessionPageRoutes } from './session-page';
@@ -81,6 +82,7 @@ export async function buildApp(
     controls: f.sessionControls,
     assets: sessionPageAssets(FILES_PANEL_ASSET),
   });
+  await app.register(sessionAudioRoutes, { audio: f.sessionAudio });
   await app.register(webPlugin, {
     logins: f.logins,
     sessions: f.sessions,

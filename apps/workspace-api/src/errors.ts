@@ -322,3 +322,11 @@ export const SsoRequiredError = createError(
   "Sign in with your organisation's account",
   403,
 );
+
+// A session's sound in the browser (session-audio/).
+export const SessionAudioRefusedError = createError(
+  'SESSION_AUDIO_REFUSED',
+  'This workspace does not play its sound in the browser (allow_kasm_audio is off)',
+  403,
+);
+export const SessionAudioUnavailableError = createError('SESSION_AUDIO_UNAVAILABLE', '%s', 409);

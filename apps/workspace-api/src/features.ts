@@ -23,10 +23,11 @@ import { createLoginsRepository, createLoginsService } from './logins';
 import { createWorkspaceMetrics } from './metrics';
 import { createRegistryService, createRegistryWorkspacesService, platformSeries } from './registry';
 import { createRepositories } from './repositories';
+import { createSessionAudioService } from './session-audio';
 import { createSessionDriver } from './session-driver';
 import { createSessionFilesService } from './session-files';
 import { createSessionControls } from './session-page';
-import { createSessionProxyFeature } from './session-proxy';
+import { createRunningSessions, createSessionProxyFeature } from './session-proxy';
 import { createSessionsFeature, KasmSchema, toKasmResponse } from './sessions';
 import { createSettingsRepository, createSettingsService } from './settings';
 import { createSsoRepository, createSsoService, createSsoSignIn } from './sso';
@@ -188,10 +189,13 @@ export async function buildFeatures(
       await data.images.transferPolicyOf(imageId),
       await data.groups.transferRightsOf(userId),
     );
-  const sessionFiles = createSessionFilesService({
+  const running = createRunningSessions({
     admit: proxy.admission(signedInUser),
     reads: live.reads,
     engines,
+  });
+  const sessionFiles = createSessionFilesService({
+    running,
     policyOf: sessionPolicy,
     audit: audit.trail,
   });
@@ -199,6 +203,11 @@ export async function buildFeatures(
     admit: proxy.admission(signedInUser),
     sessions,
     audit: audit.trail,
+  });
+  const sessionAudio = createSessionAudioService({
+    running,
+    audioAllowedOf: (imageId) => data.images.audioAllowedOf(imageId),
+    holdSocket: proxy.socketHold(signedInUser),
   });
   const sessionWorker = live.worker(
     [
@@ -222,6 +231,7 @@ export async function buildFeatures(
     sessionFiles,
     sessionPolicy,
     sessionControls,
+    sessionAudio,
     sessionWorker,
     audit,
     apiKeys,

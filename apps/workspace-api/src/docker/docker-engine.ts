@@ -15,7 +15,7 @@ import {
 import { prepareProfile } from './docker-profile';
 import { containerRunsAsRoot } from './docker-user';
 import { runExec } from './docker-exec';
-import { readArchive, runExecInput } from './docker-streams';
+import { readArchive, runExecInput, runExecOutput } from './docker-streams';
 import { startsAsRoot } from './profile-user';
 import {
   createSessionNetwork,
@@ -170,6 +170,9 @@ export function createDockerEngine(target: EngineTarget, tracer: Tracer): Engine
 
     execInput: (containerId, command, input) =>
       runExecInput(docker, containerId, command, input, fail('ENGINE_EXEC_REFUSED')),
+
+    execOutput: (containerId, command) =>
+      runExecOutput(docker, containerId, command, fail('ENGINE_EXEC_REFUSED')),
 
     readArchive: (containerId, path) =>
       readArchive(docker, containerId, path, fail('ENGINE_ARCHIVE_REFUSED')),

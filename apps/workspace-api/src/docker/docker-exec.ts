@@ -25,6 +25,27 @@ function killScript(mark: string): string {
   ].join('\n');
 }
 
+/** Kills, as root, the processes of the command started with `mark`; resolves once done. */
+export async function killMarked(
+  docker: Docker,
+  container: Docker.Container,
+  mark: string,
+  fail: (error: unknown) => never,
+): Promise<void> {
+  const killer = await container
+    .exec({ Cmd: ['/bin/sh', '-c', killScript(mark)], User: '0', AttachStdout: true })
+    .catch(fail);
+  const killing = await killer.start({ hijack: true, stdin: false }).catch(fail);
+  await collect(docker, killing).ended;
+}
+
+/** A fresh mark and the environment that carries it (with the command's own variables). */
+export function markedEnv(env: Record<string, string> = {}) {
+  const mark = randomBytes(16).toString('hex');
+  const lines = Object.entries(env).map(([key, value]) => `${key}=${value}`);
+  return { mark, env: [...lines, `${MARK}=${mark}`] };
+}
+
 export function collect(docker: Docker, stream: NodeJS.ReadableStream) {
   const out = new PassThrough();
   let output = '';
@@ -62,12 +83,11 @@ export async function runExec(
   fail: (error: unknown) => never,
 ): Promise<ExecResult> {
   const container = docker.getContainer(containerId);
-  const mark = randomBytes(16).toString('hex');
-  const env = Object.entries(command.env ?? {}).map(([key, value]) => `${key}=${value}`);
+  const { mark, env } = markedEnv(command.env);
   const exec = await container
     .exec({
       Cmd: ['/bin/sh', '-c', command.cmd],
-      Env: [...env, `${MARK}=${mark}`],
+      Env: env,
       WorkingDir: command.workdir || undefined,
       User: command.user || undefined,
       Privileged: command.privileged ?? false,
@@ -84,11 +104,7 @@ export async function runExec(
     const { ExitCode } = await exec.inspect().catch(fail);
     return { exitCode: ExitCode ?? -1, output: run.output() };
   }
-  const killer = await container
-    .exec({ Cmd: ['/bin/sh', '-c', killScript(mark)], User: '0', AttachStdout: true })
-    .catch(fail);
-  const killing = await killer.start({ hijack: true, stdin: false }).catch(fail);
-  await collect(docker, killing).ended;
+  await killMarked(docker, container, mark, fail);
   if ((await within(run.ended, KILL_GRACE_MS)) === 'late') {
     (stream as NodeJS.ReadableStream & { destroy(): void }).destroy();
   }

@@ -20,6 +20,12 @@ export interface Engine {
    * stdin, which ends when `input` ends or fails; answers once the command has ended.
    */
   execInput(containerId: string, command: ExecSpec, input: Readable): Promise<ExecResult>;
+  /**
+   * Starts `command` (as the image's user unless it names one) with its stdin open and hands back
+   * its stdout as it comes, for as long as it runs (sound). `stop()` closes its stdin, on which the
+   * command must end (and end what it started); the engine closes it too when its connection drops.
+   */
+  execOutput(containerId: string, command: ExecSpec): Promise<ExecOutput>;
   /** The tar of one path as the engine reads it (GET archive), or null when there is none. */
   readArchive(containerId: string, path: string): Promise<Readable | null>;
   /**
@@ -131,6 +137,16 @@ export interface ExecResult {
   output: string;
   /** The command ran past its time limit and was ended. */
   timedOut?: boolean;
+}
+
+/** A command started by execOutput: its stdout streamed, its end, and a way to end it. */
+export interface ExecOutput {
+  /** The command's stdout, raw; it ends when the command does. */
+  stdout: NodeJS.ReadableStream;
+  /** The exit code and (the first KiB of) stderr, once the command has ended. */
+  ended: Promise<{ exitCode: number; stderr: string }>;
+  /** Closes the command's stdin; resolves once it ended (or its connection was cut after a grace). */
+  stop(): Promise<void>;
 }
 
 /**

@@ -13,6 +13,7 @@ export {
   type EngineAgent,
   type EngineFailure,
   type Engines,
+  type ExecOutput,
   type ExecResult,
   type ExecSpec,
   type ProfileSpec,

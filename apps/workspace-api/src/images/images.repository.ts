@@ -45,6 +45,7 @@ export interface ImageChange {
   maxUploadBytes?: bigint | null;
   allowClipboardUp?: boolean;
   allowClipboardDown?: boolean;
+  allowAudio?: boolean;
   /** Null: no limit. */
   maxClipboardBytes?: number | null;
 }
@@ -125,6 +126,12 @@ export function createImagesRepository(database: Database) {
       if (!row) return null;
       const max = row.maxUploadBytes;
       return { ...row, maxUploadBytes: max === null ? null : Number(max) };
+    },
+
+    /** Whether a workspace's sessions may play their sound in the browser (session-audio/). */
+    async audioAllowedOf(id: string): Promise<boolean | null> {
+      const row = await prisma.image.findUnique({ where: { id }, select: { allowAudio: true } });
+      return row ? row.allowAudio : null;
     },
 
     /** The settings names taken that start with `prefix`. */

@@ -54,6 +54,7 @@ describe('get_images', () => {
       allow_kasm_clipboard_down: true,
       max_clipboard_bytes: null,
       max_upload_bytes: null,
+      allow_kasm_audio: true,
       notes: '',
       registry_id: null,
       registry_entry: null,
@@ -94,6 +95,14 @@ describe('update_image', () => {
       const res = await update(bad);
       expect([bad, res.statusCode]).toEqual([bad, 400]);
     }
+  });
+
+  it('turns the sound in the browser off and on again (allow_kasm_audio), and refuses a non-boolean', async () => {
+    expect((await update({ allow_kasm_audio: false })).json().image.allow_kasm_audio).toBe(false);
+    const listed = (await h.call('get_images')).json().images;
+    expect(listed[0].allow_kasm_audio).toBe(false);
+    expect((await update({ allow_kasm_audio: true })).json().image.allow_kasm_audio).toBe(true);
+    expect((await update({ allow_kasm_audio: 'no' })).statusCode).toBe(400);
   });
 
   it('changes only the fields present', async () => {

@@ -109,6 +109,7 @@ export function createImagesService({
         allowClipboardUp: input.allow_kasm_clipboard_up,
         allowClipboardDown: input.allow_kasm_clipboard_down,
         maxClipboardBytes: input.max_clipboard_bytes,
+        allowAudio: input.allow_kasm_audio,
       };
       return recordedUpdate(images.transaction, audit, snapshot(id), async (tx) => {
         const image = await images.update(id, change, tx);

@@ -18,6 +18,7 @@ export const WORKSPACE_POLICY_SWITCHES = [
   { field: 'allow_kasm_downloads', column: 'allowDownloads', default: true, label: 'Downloads from ~/Downloads' },
   { field: 'allow_kasm_clipboard_up', column: 'allowClipboardUp', default: true, label: 'Clipboard into the desktop' },
   { field: 'allow_kasm_clipboard_down', column: 'allowClipboardDown', default: true, label: 'Clipboard out of the desktop' },
+  { field: 'allow_kasm_audio', column: 'allowAudio', default: true, label: 'Sound in the browser' },
 ] as const satisfies readonly PolicySwitch<UpdateImageInput, ImageRow>[];
 
 const bounds = (schema: { minimum?: number; maximum?: number }) => ({

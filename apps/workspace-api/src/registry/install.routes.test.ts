@@ -82,6 +82,7 @@ describe('install_workspace', () => {
       allow_kasm_uploads: true,
       allow_kasm_downloads: true,
       max_upload_bytes: null,
+      allow_kasm_audio: true,
       architecture: ['amd64', 'arm64'],
       categories: ['Development'],
       uncompressed_size_mb: 1200,

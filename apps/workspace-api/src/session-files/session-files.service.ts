@@ -1,75 +1,40 @@
 import { createHash } from 'node:crypto';
 import { pipeline, Transform, type Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import { toUuid, toWireId } from '@platform/schemas';
+import { toWireId } from '@platform/schemas';
 import { requestOrigin, type AuditTrail } from '../audit';
-import type { Engines } from '../engines';
-import {
-  FileTooLargeError,
-  FileTransferRefusedError,
-  KasmNotFoundError,
-  KasmNotRunningError,
-} from '../errors';
+import { FileTooLargeError, FileTransferRefusedError, KasmNotFoundError } from '../errors';
 import type { SessionPolicy } from '../images';
-import type { RequestAdmission } from '../session-proxy';
-import type { KasmReads } from '../sessions';
+import type { RunningSession, RunningSessions } from '../session-proxy';
 import { listDownloads, openDownload } from './downloads';
-import { createResumableUploads, isUploadId, type SessionContainer } from './resumable-uploads';
+import { createResumableUploads, isUploadId } from './resumable-uploads';
 
 export interface SessionFilesDeps {
-  admit: RequestAdmission;
-  reads: Pick<KasmReads, 'find'>;
-  engines: Engines;
+  running: RunningSessions;
   /** The session user's effective policy: the workspace's, less what their groups refuse. */
   policyOf: (imageId: string, userId: string) => Promise<SessionPolicy>;
   audit: Pick<AuditTrail, 'record'>;
 }
 
-/** An admitted request's session: its container, the workspace's policy and its owner. */
-interface OpenSession extends SessionContainer {
-  kasmId: string;
+/** An admitted request's running session and its user's effective policy. */
+interface OpenSession extends RunningSession {
   policy: SessionPolicy;
-  userId: string;
-  username: string;
 }
 
 /** A transfer the policy refused: FileTransferRefusedError (403) or FileTooLargeError (413). */
 type Refusal = Error & { statusCode: number; code: string };
-
-const SESSION_ID = /^[0-9a-f]{32}$|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ENDED = new Set(['destroyed', 'error']);
 
 /**
  * Files in and out of a running session's desktop, for the holder of its grant (its owner's
  * browser): uploads into ~/Uploads (resumable), downloads from ~/Downloads. The workspace's
  * policy is read at each request; every finished transfer is audited with name, size and digest.
  */
-export function createSessionFilesService({
-  admit,
-  reads,
-  engines,
-  policyOf,
-  audit,
-}: SessionFilesDeps) {
+export function createSessionFilesService({ running, policyOf, audit }: SessionFilesDeps) {
   const uploads = createResumableUploads();
 
   async function open(request: FastifyRequest, rawId: string): Promise<OpenSession> {
-    if (!SESSION_ID.test(rawId)) throw new KasmNotFoundError(`kasm_id ${rawId.slice(0, 64)}`);
-    const id = toUuid(rawId);
-    const row = await reads.find(id);
-    // An ended session is gone for its files (404), before its grant is even looked at.
-    if (!row || ENDED.has(row.status)) throw new KasmNotFoundError(`kasm_id ${toWireId(id)}`);
-    await admit(request, rawId);
-    if (row.status !== 'running' || !row.containerId || !row.userId)
-      throw new KasmNotRunningError(`The session is ${row.status}`);
-    return {
-      kasmId: toWireId(id),
-      engine: engines.forAgent(row.agent),
-      containerId: row.containerId,
-      policy: await policyOf(row.imageId, row.userId),
-      userId: row.userId,
-      username: row.user.username,
-    };
+    const session = await running(request, rawId);
+    return { ...session, policy: await policyOf(session.imageId, session.userId) };
   }
 
   const record = (

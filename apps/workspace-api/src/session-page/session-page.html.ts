@@ -42,6 +42,7 @@ export function sendSessionPage(reply: FastifyReply, session: SessionPageInfo) {
         <link rel="stylesheet" href="${PAGE_ASSETS}/base.css" />
         <link rel="stylesheet" href="${PAGE_ASSETS}/session-page.css" />
         <script src="${PAGE_ASSETS}/files-panel.js" defer></script>
+        <script src="/kasm/${session.kasmId}/_audio/player.js" defer></script>
         <script type="module" src="${PAGE_ASSETS}/session-page.js"></script>
       </head>
       <body data-kasm-id="${session.kasmId}">

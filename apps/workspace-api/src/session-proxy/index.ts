@@ -6,8 +6,14 @@ export {
   createRequestAdmission,
   type RequestAdmission,
   type SignedInUser,
+  type SocketHold,
 } from './session-admission';
-export { sessionProxy, type SessionLanding } from './session-proxy';
 export { originMatchesHost } from './session-origin';
+export {
+  createRunningSessions,
+  type RunningSession,
+  type RunningSessions,
+} from './running-session';
+export { sessionProxy, type SessionLanding } from './session-proxy';
 export type { SessionOwner } from './session-owner-page';
 export { attachSessionsListener, createSessionProxyFeature } from './session-proxy.module';

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { createExpiringCache, sessionCookieName } from '../domain';
 import { GRANT_COOKIE } from './proxy-cookies';
 import type { SessionAccess, SessionTarget } from './session-access';
+import type { ClosableSocket, SessionSockets } from './session-sockets';
 
 /** The platform user a login session token belongs to, or null (web page's sign-in). */
 export type SignedInUser = (token: string) => Promise<string | null>;
@@ -36,3 +37,31 @@ export function createRequestAdmission(access: SessionAccess, signedInUser: Sign
     access.admit(kasmId, request.cookies[GRANT_COOKIE], await signedInAs(request));
 }
 export type RequestAdmission = ReturnType<typeof createRequestAdmission>;
+
+/**
+ * Holds an admitted request's WebSocket among the grant's open sockets (session-sockets.ts): it
+ * is closed when the session stops, the grant ends or the browser's sign-in changes (or `allowed`,
+ * checked as often, answers false), and a grant holds only so many. False, holding nothing, when
+ * the grant holds its limit already.
+ */
+export function createSocketHold(
+  access: SessionAccess,
+  sockets: SessionSockets,
+  signedInAs: (request: FastifyRequest) => Promise<string | null>,
+) {
+  return (
+    request: FastifyRequest,
+    kasmId: string,
+    socket: ClosableSocket,
+    allowed: () => Promise<boolean> = async () => true,
+  ): boolean => {
+    const grant = request.cookies[GRANT_COOKIE];
+    // Admitted, so the cookie is `<grant id>.<secret>`: its sockets count against the grant.
+    const owner = { kasmId, grantId: String(grant).split('.', 1)[0] };
+    return sockets.track(socket, owner, async () => {
+      await access.admit(kasmId, grant, await signedInAs(request));
+      return allowed();
+    });
+  };
+}
+export type SocketHold = ReturnType<typeof createSocketHold>;

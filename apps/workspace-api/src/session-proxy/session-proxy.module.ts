@@ -6,7 +6,13 @@ import { createClipboardAudit } from './clipboard-audit';
 import type { KasmReads, KasmsRepository, SocketHop } from '../sessions';
 import { createSessionAccess } from './session-access';
 import { createInputRecorder } from './session-input';
-import { createRequestAdmission, type SignedInUser } from './session-admission';
+import {
+  createRequestAdmission,
+  createSignedInAs,
+  createSocketHold,
+  type SignedInUser,
+  type SocketHold,
+} from './session-admission';
 import type { SessionProxyOptions } from './session-proxy';
 import { createSessionsServer, originGuard } from './sessions-listener';
 import { createSessionSockets, SOCKET_RECHECK_MS } from './session-sockets';
@@ -48,6 +54,9 @@ export function createSessionProxyFeature(deps: SessionProxyDeps) {
   return {
     /** How another route on the sessions origin admits a request as the proxy does (session files). */
     admission: (signedInUser: SignedInUser) => createRequestAdmission(access, signedInUser),
+    /** How another route's WebSocket is held with the proxy's own (session sound). */
+    socketHold: (signedInUser: SignedInUser): SocketHold =>
+      createSocketHold(access, sockets, createSignedInAs(signedInUser)),
     options: ({
       audit,
       ...others

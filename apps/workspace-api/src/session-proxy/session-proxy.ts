@@ -21,7 +21,7 @@ import { requestOrigin } from '../audit';
 import type { ClipboardAudit } from './clipboard-audit';
 import { createClipboardGuard } from './clipboard-guard';
 import type { SessionAccess, SessionTarget } from './session-access';
-import { createSignedInAs, type SignedInUser } from './session-admission';
+import { createSignedInAs, createSocketHold, type SignedInUser } from './session-admission';
 import { createTlsPins, createUpstreamAgent, socketOrigin } from './proxy-upstream';
 import { originMatchesHost } from './session-origin';
 import { needsOwnerPage, sendOwnerPage, type SessionOwner } from './session-owner-page';
@@ -126,6 +126,7 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
   });
 
   const signedInAs = createSignedInAs(signedInUser);
+  const holdSocket = createSocketHold(access, sockets, signedInAs);
 
   await app.register(httpProxy, {
     prefix: '/kasm/:kasmId',
@@ -209,13 +210,7 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
         (refusal) => clipboardRefused(origin, refusal),
       );
       const client = request.raw.socket;
-      // Admitted, so the cookie is `<grant id>.<secret>`: its sockets count against the grant.
-      const owner = { kasmId, grantId: String(grant).split('.', 1)[0] };
-      const tracked = sockets.track(client, owner, async () => {
-        await access.admit(kasmId, grant, await signedInAs(request));
-        return true;
-      });
-      if (!tracked) {
+      if (!holdSocket(request, kasmId, client)) {
         socket?.destroy();
         throw new ProxySocketLimitError();
       }

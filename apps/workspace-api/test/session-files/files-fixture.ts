@@ -4,10 +4,15 @@ import { PassThrough } from 'node:stream';
 import { toUuid } from '@platform/schemas';
 import { docker, type SessionWorld } from '../engine/session-fixture';
 
-/** Runs `cmd` in the container as root and answers its stdout and stderr. */
-export async function inContainer(containerId: string, cmd: string): Promise<string> {
+/** Runs `cmd` in the container (as root, or `user`) and answers its stdout and stderr. */
+export async function inContainer(
+  containerId: string,
+  cmd: string,
+  user?: string,
+): Promise<string> {
   const exec = await docker.getContainer(containerId).exec({
     Cmd: ['/bin/sh', '-c', cmd],
+    User: user,
     AttachStdout: true,
     AttachStderr: true,
   });

@@ -29,17 +29,19 @@ export interface DesktopWorld {
 /**
  * A session world whose zone points at a listening app, the own registry added, the workspaces
  * `friendlyNames` installed from it and allowed to the group, and `ada` signed in on the root
- * page in Chromium. `env` adds to the harness's configuration (SESSION_SOCKETS_DIR, say).
+ * page in Chromium. `env` adds to the harness's configuration (SESSION_SOCKETS_DIR, say);
+ * Chromium starts with `chromiumArgs` besides the usual ones.
  */
 export async function createDesktopWorld(
   friendlyNames: string[],
   env: Record<string, string> = {},
+  chromiumArgs: string[] = [],
 ): Promise<DesktopWorld> {
   const w = await createSessionWorld(env);
   const { origin, imageIds } = await installOwnWorkspaces(w, friendlyNames);
   const { user_id: userId } = await w.member('ada');
 
-  const browser = await launchChromium();
+  const browser = await launchChromium(chromiumArgs);
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   await page.goto(`${origin}/`);

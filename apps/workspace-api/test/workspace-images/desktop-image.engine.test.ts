@@ -163,6 +163,18 @@ describe('the Desktop image', () => {
     expect(new Set(owners)).toEqual(new Set(['1000']));
   });
 
+  it('plays sound into a PulseAudio server of its user, a null sink the default, for any client', async () => {
+    const info = () => exec('pactl info 2>&1');
+    await waitFor(async () => expect(await info()).toMatch(/^Default Sink: desktop$/m), LONG);
+    expect(await info()).toMatch(/^Default Source: desktop\.monitor$/m);
+    expect(await info()).toMatch(/^User Name: kasm-user$/m);
+    // A tenth of a second of the monitor, through the client configuration every program reads.
+    const bytes = await exec(
+      'parec --raw --format=s16le --rate=48000 --channels=2 --latency-msec=20 -d @DEFAULT_MONITOR@ | head -c 19200 | wc -c',
+    );
+    expect(Number(bytes)).toBe(19_200);
+  });
+
   it('stops cleanly on SIGTERM: exit code 0, not killed after the grace period', async () => {
     await container.stop({ t: 60 });
     const info = await container.inspect();

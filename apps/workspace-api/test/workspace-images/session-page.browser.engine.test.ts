@@ -76,7 +76,7 @@ describe('the session page of a session reached as Kasm images are (HTTPS 6901, 
     await openPanelWithF8(tab);
     expect(await focused(tab)).toBe('textarea:clipboard');
     const reached: string[] = [];
-    for (let i = 0; i < 14; i++) {
+    for (let i = 0; i < 16; i++) {
       await tab.keyboard.press('Tab');
       reached.push(await focused(tab));
     }
@@ -86,15 +86,33 @@ describe('the session page of a session reached as Kasm images are (HTTPS 6901, 
       'button:Send keys',
       'select:display',
       'button:Full screen',
+      'button:Sound',
       'div:files-drop',
       'button:Refresh',
       'button:Sleep',
       'button:End session',
     ])
       expect(reached).toContain(control);
-    expect(reached).not.toContain('button:Sound');
     await closePanelWithEscape(tab);
     expect(await focused(tab)).toMatch(/^canvas:/);
+  });
+
+  it("plays the desktop's sound from the panel's Sound button, and stops it", async () => {
+    const { tab } = desktop;
+    await openPanelWithF8(tab);
+    const sound = tab.getByRole('button', { name: 'Sound' });
+    await sound.click();
+    // Pressed once the player plays the session's sound (the page's own script, as a string:
+    // this file's types know no DOM).
+    await tab.waitForFunction(
+      `document.querySelector('button[aria-pressed="true"]')?.textContent === 'Sound' &&
+        window.platformSessionAudio.current() !== null`,
+      undefined,
+      { timeout: LONG },
+    );
+    await sound.click();
+    expect(await sound.getAttribute('aria-pressed')).toBe('false');
+    await closePanelWithEscape(tab);
   });
 
   it('sends keys a browser would take for itself from the panel', async () => {

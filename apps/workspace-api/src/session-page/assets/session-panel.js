@@ -127,15 +127,22 @@ export function mountPanel(panel, { kasmId, base, desktop, toggle }) {
     fullScreen.setAttribute('aria-pressed', String(Boolean(document.fullscreenElement))),
   );
 
-  // Sound, when the platform's audio module is on the page (window.platformSessionAudio).
+  // Sound, when the session's player is on the page (window.platformSessionAudio, session-audio/).
   const sound = el('button', { type: 'button', 'aria-pressed': 'false', hidden: '' }, 'Sound');
+  const soundNote = el('p', { class: 'hint', 'aria-live': 'polite' });
   const audio = window.platformSessionAudio;
   if (audio) {
     sound.hidden = false;
+    const pressed = (on) => sound.setAttribute('aria-pressed', String(on));
     sound.addEventListener('click', async () => {
-      const on = sound.getAttribute('aria-pressed') !== 'true';
-      await (on ? audio.enable(kasmId) : audio.disable(kasmId));
-      sound.setAttribute('aria-pressed', String(on));
+      if (sound.getAttribute('aria-pressed') === 'true') return (pressed(false), audio.stop());
+      try {
+        await audio.start({ kasmId, onEnd: () => pressed(false) });
+        pressed(true);
+        say(soundNote, '');
+      } catch (error) {
+        say(soundNote, error?.message || 'The sound could not start.');
+      }
     });
   }
 
@@ -193,6 +200,7 @@ export function mountPanel(panel, { kasmId, base, desktop, toggle }) {
       el('label', { for: 'display' }, 'Size'),
       display,
       el('div', { class: 'row' }, fullScreen, sound),
+      soundNote,
     ),
     section('Files', files),
     section('Session', el('div', { class: 'row' }, sleep, end), sessionNote),
