@@ -12,8 +12,8 @@ const MARK = 'WORKSPACE_EXEC_ID';
 const KILL_GRACE_MS = 5_000;
 
 /**
- * Kills, as root inside the container, every process carrying the command's mark in its
- * environment: the command and whatever it started. Only `sh`, `tr` and `grep` are needed, which
+ * Kills, inside the container, every process carrying the command's mark in its environment: the
+ * command and whatever it started. Only `sh`, `tr` and `grep` are needed, which
  * busybox, Debian and Ubuntu (Kasm's images) all have; the engine's own view of PIDs is the
  * host's, which a remote engine's client cannot use.
  */
@@ -25,15 +25,26 @@ function killScript(mark: string): string {
   ].join('\n');
 }
 
-/** Kills, as root, the processes of the command started with `mark`; resolves once done. */
+/**
+ * Kills the processes of the command started with `mark`, as the user the command ran as (and as
+ * privileged as it was); resolves once done. Not as root: sessions run with every capability
+ * dropped, so the container's root may neither read another user's environment nor kill their
+ * processes.
+ */
 export async function killMarked(
   docker: Docker,
   container: Docker.Container,
   mark: string,
   fail: (error: unknown) => never,
+  as: Pick<ExecSpec, 'user' | 'privileged'> = {},
 ): Promise<void> {
   const killer = await container
-    .exec({ Cmd: ['/bin/sh', '-c', killScript(mark)], User: '0', AttachStdout: true })
+    .exec({
+      Cmd: ['/bin/sh', '-c', killScript(mark)],
+      User: as.user || undefined,
+      Privileged: as.privileged ?? false,
+      AttachStdout: true,
+    })
     .catch(fail);
   const killing = await killer.start({ hijack: true, stdin: false }).catch(fail);
   await collect(docker, killing).ended;
@@ -104,7 +115,7 @@ export async function runExec(
     const { ExitCode } = await exec.inspect().catch(fail);
     return { exitCode: ExitCode ?? -1, output: run.output() };
   }
-  await killMarked(docker, container, mark, fail);
+  await killMarked(docker, container, mark, fail, command);
   if ((await within(run.ended, KILL_GRACE_MS)) === 'late') {
     (stream as NodeJS.ReadableStream & { destroy(): void }).destroy();
   }

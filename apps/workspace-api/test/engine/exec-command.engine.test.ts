@@ -50,6 +50,10 @@ async function imageWithToor(): Promise<string> {
   return 'platform-test/web-toor:1';
 }
 
+/** The image above, made once for the file. */
+let toorImage: Promise<string> | undefined;
+const imageWithToorOnce = () => (toorImage ??= imageWithToor());
+
 describe('exec_command_kasm on a real engine', () => {
   it('runs as root or privileged only for global_admin, toor and the image’s own root user included', async () => {
     const kasmId = await running('exec-root');
@@ -72,6 +76,17 @@ describe('exec_command_kasm on a real engine', () => {
     const res = await run(kasmId, 'echo begun; sleep 301 & sleep 302; echo never');
     expect(res.json()).toMatchObject({ exit_code: 124, output: 'begun\n' });
     expect(Date.now() - started).toBeLessThan(60_000);
+    await waitFor(async () => {
+      const left = (await run(kasmId, LIVE_SLEEPS)).json();
+      if (left.output.trim() !== '0') throw new Error(`still running: ${left.output}`);
+    }, LONG);
+  });
+
+  it('ends a timed-out command of an image whose user is not root (killed as that user: the container’s root has no capabilities)', async () => {
+    const imageId = await w.addImage({ name: await imageWithToorOnce() });
+    const kasmId = await running('exec-timeout-user', imageId);
+    const res = await run(kasmId, 'id -u; sleep 301 & sleep 302; echo never');
+    expect(res.json()).toMatchObject({ exit_code: 124, output: '1000\n' });
     await waitFor(async () => {
       const left = (await run(kasmId, LIVE_SLEEPS)).json();
       if (left.output.trim() !== '0') throw new Error(`still running: ${left.output}`);
@@ -107,7 +122,7 @@ describe('exec_command_kasm on a real engine', () => {
 describe('a start-up step whose user the container maps to root', () => {
   it('runs as the image’s user when the workspace does not allow root commands', async () => {
     const imageId = await w.addImage({
-      name: await imageWithToor(),
+      name: await imageWithToorOnce(),
       execConfig: { go: { cmd: 'id -u > /dev/shm/go-uid', user: 'toor' } },
     });
     const kasmId = await running('step-toor', imageId);

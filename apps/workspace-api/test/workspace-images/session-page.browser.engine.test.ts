@@ -102,14 +102,17 @@ describe('the session page of a session reached as Kasm images are (HTTPS 6901, 
     await openPanelWithF8(tab);
     const sound = tab.getByRole('button', { name: 'Sound' });
     await sound.click();
-    // Pressed once the player plays the session's sound (the page's own script, as a string:
-    // this file's types know no DOM).
-    await tab.waitForFunction(
-      `document.querySelector('button[aria-pressed="true"]')?.textContent === 'Sound' &&
-        window.platformSessionAudio.current() !== null`,
-      undefined,
-      { timeout: LONG },
+    // Pressed once the player plays the session's sound.
+    await tab
+      .locator('button[aria-pressed="true"]', { hasText: 'Sound' })
+      .waitFor({ timeout: LONG });
+    const playing = await tab.evaluate(
+      () =>
+        (
+          globalThis as unknown as { platformSessionAudio: { current(): unknown } }
+        ).platformSessionAudio.current() !== null,
     );
+    expect(playing).toBe(true);
     await sound.click();
     expect(await sound.getAttribute('aria-pressed')).toBe('false');
     await closePanelWithEscape(tab);
