@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
 import { parseExposition, sampleSum } from '@platform/metrics';
 import { toUuid } from '@platform/schemas';
 import { waitFor } from '@platform/testing';
+import { socketPathIn } from '../../src/domain';
 import { closeWorld, createSessionWorld, type SessionWorld } from '../engine/session-fixture';
 import { installOwnWorkspaces } from './own-workspaces';
 
@@ -168,6 +170,22 @@ describe('on the socket hop', () => {
     // Short: a Unix socket's path holds at most 107 bytes.
     root = await mkdtemp(path.join(tmpdir(), 'drive-'));
     d = await drivenDesktop({ SESSION_SOCKETS_DIR: path.join(root, 'sockets') });
+    // The hop's server may still be starting when the session is running (a loaded machine): the
+    // driver would then take the TLS port, as the proxy does. These tests are about the hop.
+    const socket = socketPathIn(path.join(root, 'sockets'), d.kasmId);
+    await waitFor(
+      () =>
+        new Promise<void>((resolve, reject) =>
+          connect(socket)
+            .once('connect', function (this: import('node:net').Socket) {
+              this.destroy();
+              resolve();
+            })
+            .once('error', reject),
+        ),
+      120_000,
+      250,
+    );
   });
   afterAll(async () => {
     await closeWorld(d?.w);
