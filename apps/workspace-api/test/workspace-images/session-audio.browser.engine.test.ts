@@ -107,7 +107,7 @@ describe('the desktop’s sound in the page', () => {
   it('ends the capture in the container when the page stops the sound', async () => {
     expect(await capturesRunning()).toBe(1);
     await desktop.tab.evaluate(STOP_SOUND);
-    await waitFor(async () => expect(await capturesRunning()).toBe(0), LONG, 100);
+    await waitFor(async () => expect(await capturesRunning()).toBe(0), LONG, 1000);
   });
 });
 
@@ -140,7 +140,7 @@ describe('who may hear it', () => {
       target_image: { image_id: imageId, allow_kasm_audio: false },
     });
     await closed;
-    await waitFor(async () => expect(await capturesRunning()).toBe(0), LONG, 100);
+    await waitFor(async () => expect(await capturesRunning()).toBe(0), LONG, 1000);
     await world.w.h.call('update_image', {
       target_image: { image_id: imageId, allow_kasm_audio: true },
     });
@@ -167,7 +167,7 @@ describe('who may hear it', () => {
     const plain = await fetch(`${http}?channels=1`, { headers: { cookie } });
     expect(await plain.json()).toEqual({ format: 's16le', rate: 48000, channels: 1 });
     expect((await fetch(`${http}?channels=3`, { headers: { cookie } })).status).toBe(400);
-    await waitFor(async () => expect(await capturesRunning()).toBe(0), LONG, 100);
+    await waitFor(async () => expect(await capturesRunning()).toBe(0), LONG, 1000);
   });
 
   it('refuses no grant (401), another user’s grant (403), a page of another origin (403), and an image without PulseAudio (409)', async () => {
