@@ -7,6 +7,8 @@ export interface ReceivedRequest {
   body: string;
   /** Date.now() when the request arrived. */
   at: number;
+  /** Date.now() when the client gave up on it: it closed the connection before any answer. */
+  abandonedAt?: number;
 }
 
 export interface Reply {
@@ -40,13 +42,16 @@ export async function startWebhookServer(): Promise<WebhookServer> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', async () => {
-      const request = {
+      const request: ReceivedRequest = {
         path: req.url ?? '/',
         headers: req.headers,
         body: Buffer.concat(chunks).toString('utf8'),
         at: Date.now(),
       };
       received.push(request);
+      res.once('close', () => {
+        if (!res.writableEnded) request.abandonedAt = Date.now();
+      });
       const reply = responder(request, received.filter((r) => r.path === request.path).length);
       if (reply.reset) {
         req.socket.destroy();

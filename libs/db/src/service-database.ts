@@ -25,7 +25,7 @@ export interface ServiceDatabase<Client> {
   schema: string;
   /** A connection of its own, on the same database, for LISTEN and NOTIFY. */
   listenConnection(options: ListenConnectionOptions): ListenConnection;
-  /** Answers when the database does (readiness). */
+  /** Answers when the database does (readiness), on a connection of its own, not the pool's. */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -57,9 +57,19 @@ export function openServiceDatabase<Client extends PrismaLike>(
       timeoutMs: env.DATABASE_TIMEOUT_MS,
     }),
   );
+  // Readiness asks on a connection of its own: a pool busy with requests is no reason to be taken
+  // out of service (a probe queued behind them would time out and say "not ready" under load).
+  const readiness = new Pool(
+    poolConfig({
+      connectionString: env.DATABASE_URL,
+      maxConnections: 1,
+      timeoutMs: env.DATABASE_TIMEOUT_MS,
+    }),
+  );
   // An idle connection that dies (the server restarted) must not crash the process: the pool
   // replaces it, and the next query reports the outage if there is one.
   pool.on('error', () => undefined);
+  readiness.on('error', () => undefined);
   const adapter = new PrismaPg(pool, {
     schema: env.DATABASE_SCHEMA,
     statementNameGenerator: statementNames(),
@@ -73,11 +83,12 @@ export function openServiceDatabase<Client extends PrismaLike>(
     schema: env.DATABASE_SCHEMA,
     listenConnection: (options) => openListenConnection(env.DATABASE_URL, options),
     ping: async () => {
-      await pool.query('SELECT 1');
+      await readiness.query('SELECT 1');
     },
     async close() {
       await prisma.$disconnect();
       if (!pool.ended) await pool.end();
+      if (!readiness.ended) await readiness.end();
     },
   };
 }
