@@ -109,7 +109,8 @@ async function main() {
         await startService({
           name: `workspace-api-launches-${i + 1}`,
           app: 'workspace-api',
-          env,
+          // Each replica's sessions listener on a port of its own, as each has its own PORT.
+          env: { ...env, SESSION_PORT: String(await freePort()) },
           port: await freePort(),
         }),
       );
