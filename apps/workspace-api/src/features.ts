@@ -179,6 +179,7 @@ export async function buildFeatures(
       audit: audit.trail,
     }),
     logins,
+    accounts: data.users,
     audit: audit.trail,
   });
   // The web page's sign-in, for the proxy's and the session files' admission.

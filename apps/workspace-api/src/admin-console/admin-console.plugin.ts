@@ -54,8 +54,8 @@ export const adminConsole: FastifyPluginAsync<AdminConsoleOptions> = async (pare
         // A form posted without a login changes nothing: back to the sign-in page.
         if (!isRead(request)) return reply.redirect('/admin', 303);
         const csrf = csrfTokenFor(formSecret(request, reply));
-        const providers = request.ssoButtons;
-        return sendPage(reply, signInPage({ csrf, next: request.url, providers }));
+        const [providers, directories] = [request.ssoButtons, request.ssoDirectories];
+        return sendPage(reply, signInPage({ csrf, next: request.url, providers, directories }));
       }
       const grant = { permissions: await options.permissionsOf(signedIn.userId), readOnly: false };
       const sections = options.sections

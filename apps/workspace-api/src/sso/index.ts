@@ -3,5 +3,5 @@ export type { OidcPending } from './oidc-client';
 export { createSsoRepository, type SsoProviderRow, type SsoRepository } from './sso.repository';
 export { createSsoService, type OfferedProvider, type SsoService } from './sso.service';
 export { createSsoSignIn, type SignInOrigin } from './sso-sign-in';
-export { isSsoRefusal } from './sso-refusal';
+export { isCredentialsRefusal, isSsoRefusal } from './sso-refusal';
 export { SSO_KINDS, type SsoKind } from './sso-kinds';

@@ -1,4 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
+import { LdapSettingsSchema } from './ldap-settings';
 import { OidcSettingsSchema } from './oidc-settings';
 
 /**
@@ -13,6 +14,12 @@ export const SSO_KINDS = {
     settings: OidcSettingsSchema,
     /** A "Sign in with …" button that leaves for the provider. */
     offered: 'button',
+  },
+  ldap: {
+    realm: 'ldap',
+    settings: LdapSettingsSchema,
+    /** The sign-in page's own username and password form: no page of the directory's. */
+    offered: 'password-form',
   },
 } as const satisfies Record<
   string,

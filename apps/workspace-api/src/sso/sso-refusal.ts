@@ -19,7 +19,11 @@ export const SSO_REASONS = {
   SSO_USERNAME_TAKEN: 'an account of that username exists that is not this provider’s',
   SSO_USERNAME_INVALID: 'the username is not one this platform accepts',
   SSO_CREDENTIALS: 'The username or password is incorrect',
+  // As SSO_CREDENTIALS: the page must not tell whether the directory knows a name.
+  SSO_USER_NOT_FOUND: 'The username or password is incorrect',
+  SSO_USERNAME_INJECTION: 'The username or password is incorrect',
   SSO_DIRECTORY_UNREACHABLE: 'the directory could not be reached',
+  SSO_DIRECTORY_INSECURE: 'the directory is configured without TLS',
   SSO_ACCOUNT_REFUSED: 'the account is locked or disabled',
   SSO_SECRET_MISSING: "the provider's secret cannot be read",
 } as const;
@@ -37,3 +41,8 @@ export function ssoRefusal(reason: SsoReason, detail = ''): SsoRefusal {
 
 export const isSsoRefusal = (error: unknown): error is SsoRefusal =>
   error instanceof SsoRefusedError && typeof (error as { reason?: unknown }).reason === 'string';
+
+/** A refusal for the name or password typed: a failure for the sign-in throttles. */
+export const isCredentialsRefusal = (error: unknown) =>
+  isSsoRefusal(error) &&
+  ['SSO_CREDENTIALS', 'SSO_USER_NOT_FOUND', 'SSO_USERNAME_INJECTION'].includes(error.reason);

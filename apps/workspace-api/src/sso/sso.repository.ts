@@ -98,6 +98,15 @@ export function createSsoRepository(database: Database) {
       return row?.userId ?? null;
     },
 
+    /** The providers that have signed the user in (their identities' providers). */
+    async providersOfUser(userId: string): Promise<string[]> {
+      const rows = await prisma.ssoIdentity.findMany({
+        where: { userId },
+        select: { providerId: true },
+      });
+      return rows.map((r) => r.providerId);
+    },
+
     async link(providerId: string, subject: string, userId: string, tx: Tx): Promise<void> {
       await tx.ssoIdentity.create({ data: { providerId, subject, userId } });
     },

@@ -1,5 +1,6 @@
 import { Value } from '@sinclair/typebox/value';
 import type { AuditTrail } from '../audit';
+import { normalizeUsername } from '../domain';
 import { SsoProviderNotFoundError } from '../errors';
 import type { Login, LoginsService } from '../logins';
 import {
@@ -8,12 +9,15 @@ import {
   startOidcSignIn,
   type OidcPending,
 } from './oidc-client';
+import { ldapIdentity } from './ldap-client';
+import type { LdapSettings } from './ldap-settings';
 import { logoutSubject } from './oidc-logout';
 import type { OidcSettings } from './oidc-settings';
 import { SSO_KINDS, type SsoKind } from './sso-kinds';
 import { isSsoRefusal, ssoRefusal } from './sso-refusal';
 import type { SignInOrigin, SsoSignIn } from './sso-sign-in';
 import type { SsoProviderRow, SsoRepository } from './sso.repository';
+import type { UsersRepository } from '../users';
 
 /** How the sign-in page offers a provider. */
 export interface OfferedProvider {
@@ -33,10 +37,13 @@ export function createSsoService({
   sso,
   signIn,
   logins,
+  accounts,
   audit,
 }: {
   sso: SsoRepository;
   signIn: SsoSignIn;
+  /** Whether a username is a local account's (it has a password): the form's choice of path. */
+  accounts: Pick<UsersRepository, 'credentialsOf'>;
   logins: Pick<LoginsService, 'revokeUser'>;
   audit: AuditTrail;
 }) {
@@ -49,12 +56,73 @@ export function createSsoService({
     return { provider, settings: settings as OidcSettings, key };
   }
 
+  const directories = async () =>
+    (await sso.list()).flatMap((provider) => {
+      const settings = provider.enabled ? settingsOf(provider, 'ldap') : null;
+      return settings ? [{ provider, settings: settings as LdapSettings }] : [];
+    });
+
+  /**
+   * The directories the sign-in form asks for this username: none for a local account (it has a
+   * password) or when none is configured; the one that made a directory user; every enabled one,
+   * in name order, for a name no account has.
+   */
+  async function directoriesFor(username: string) {
+    const all = await directories();
+    if (all.length === 0) return [];
+    const account = await accounts.credentialsOf(normalizeUsername(username));
+    if (!account) return all;
+    if (account.passwordHash) return [];
+    const linked = new Set(await sso.providersOfUser(account.id));
+    return all.filter(({ provider }) => linked.has(provider.id));
+  }
+
   return {
     /** The enabled providers that the sign-in page offers as buttons, by name. */
     async buttons(): Promise<OfferedProvider[]> {
       return (await sso.list())
         .filter((p) => p.enabled && SSO_KINDS[p.kind as SsoKind]?.offered === 'button')
         .map(({ name, displayName }) => ({ name, displayName }));
+    },
+
+    /** The enabled directories (LDAP) whose users sign in with the page's own form. */
+    async formProviders(): Promise<OfferedProvider[]> {
+      return (await directories()).map(({ provider: { name, displayName } }) => ({
+        name,
+        displayName,
+      }));
+    },
+
+    /**
+     * The page's username and password, to be checked against the directories that apply to
+     * the name (directoriesFor); null when none does, and the form signs in locally. A directory
+     * that does not know the name hands over to the next one.
+     */
+    async directorySignIn(
+      username: string,
+      password: string,
+      origin: SignInOrigin,
+    ): Promise<(() => Promise<Login>) | null> {
+      const candidates = await directoriesFor(username);
+      if (candidates.length === 0) return null;
+      return async () => {
+        let notFound: unknown = null;
+        for (const { provider, settings } of candidates) {
+          try {
+            const identity = await ldapIdentity(settings, username, password).catch(
+              (error: unknown) =>
+                isSsoRefusal(error)
+                  ? signIn.refused(provider, error, origin, username)
+                  : Promise.reject(error),
+            );
+            return await signIn.complete(provider, identity, origin);
+          } catch (error) {
+            if (!isSsoRefusal(error) || error.reason !== 'SSO_USER_NOT_FOUND') throw error;
+            notFound = error;
+          }
+        }
+        throw notFound;
+      };
     },
 
     async startOidc(name: string, redirectUri: string, origin: SignInOrigin, next?: string) {

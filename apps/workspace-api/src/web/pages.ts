@@ -19,6 +19,8 @@ export function signInPage(o: {
   csrf: string;
   /** Identity providers offered as "Sign in with …" buttons (links that leave for them). */
   providers?: { name: string; displayName: string }[];
+  /** Directories (LDAP) whose accounts sign in with this form, named under it. */
+  directories?: { name: string; displayName: string }[];
   username?: string;
   error?: string;
   /** The page to go to once signed in (NEXT_PAGE), instead of `/`. */
@@ -59,6 +61,13 @@ export function signInPage(o: {
           />
           <button type="submit">Sign in</button>
         </form>
+        ${
+          o.directories?.length
+            ? html`<p class="muted" id="directory-hint">
+                Accounts of ${o.directories.map((d) => d.displayName).join(', ')} sign in here too.
+              </p>`
+            : null
+        }
         ${providerLinks(o.providers ?? [], o.next)}
       </main>`,
   );

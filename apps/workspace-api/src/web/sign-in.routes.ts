@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { clientKey, TooManyRequestsError } from '@platform/rate-limit';
-import { cookieOptions, formCookieName, sessionCookieName } from '../domain';
+import { cookieOptions, formCookieName, normalizeUsername, sessionCookieName } from '../domain';
 import { LoginLinkInvalidError, PasswordChecksBusyError } from '../errors';
 import {
   isRefusedLogin,
@@ -11,24 +11,31 @@ import {
   passwordLogin,
 } from '../logins';
 import { LOGIN_THROTTLE } from '../plugins';
+import { isCredentialsRefusal, isSsoRefusal, type SsoService } from '../sso';
 import { linkPage, NEXT_PAGE, signInPage } from './pages';
+import { originOf } from './sso.routes';
 import { sendPage } from './web-context';
 import { assertCsrf, CSRF_FIELD, csrfTokenFor, formSecret } from './web-security';
 
 /** Refusals the page shows on the form again, rather than as problem+json. */
 const isRefusal = (error: unknown) =>
   isRefusedLogin(error) ||
+  isSsoRefusal(error) ||
   error instanceof TooManyRequestsError ||
   error instanceof PasswordChecksBusyError;
 
 const Form = (fields: Parameters<typeof Type.Object>[0]) =>
   Type.Object({ [CSRF_FIELD]: Type.Optional(Type.String({ maxLength: 200 })), ...fields });
 
-/** Signing in (password or get_login link) and out; the login session lives in `session`. */
-export const signInRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> = async (
-  app,
-  { logins },
-) => {
+/**
+ * Signing in (password or get_login link) and out; the login session lives in `session`. The
+ * password form also signs in a directory's (LDAP) users: a name no local account has is
+ * checked against the directories, under the same throttle as local passwords.
+ */
+export const signInRoutes: FastifyPluginAsyncTypebox<{
+  logins: LoginsService;
+  sso: SsoService;
+}> = async (app, { logins, sso }) => {
   const startBrowserSession = (
     request: Parameters<typeof assertCsrf>[0],
     reply: Parameters<typeof formSecret>[1],
@@ -60,7 +67,16 @@ export const signInRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
         next?: string;
       };
       try {
-        const login = await passwordLogin(app, logins, request, { username, password });
+        const directory = await sso.directorySignIn(username, password, originOf(request));
+        const login = directory
+          ? await app.authThrottle.guard(
+              LOGIN_THROTTLE,
+              request,
+              normalizeUsername(username),
+              directory,
+              isCredentialsRefusal,
+            )
+          : await passwordLogin(app, logins, request, { username, password });
         return startBrowserSession(request, reply, login, next);
       } catch (error) {
         if (!isRefusal(error)) throw error;
@@ -70,6 +86,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
         const page = signInPage({
           csrf: csrfTokenFor(formSecret(request, reply)),
           providers: request.ssoButtons,
+          directories: request.ssoDirectories,
           next,
           username,
           error: refusal.message,

@@ -16,7 +16,7 @@ import { NEXT_PAGE } from './pages';
 const PENDING_SECONDS = 600;
 const Name = Type.Object({ name: Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,63}$' }) });
 
-const originOf = (request: FastifyRequest): SignInOrigin => ({
+export const originOf = (request: FastifyRequest): SignInOrigin => ({
   address: clientKey(request.ip),
   clientIp: request.ip,
   userAgent: request.headers['user-agent'] ?? null,

@@ -33,6 +33,8 @@ declare module 'fastify' {
     signedIn: (SignedIn & { csrf: string; token: string }) | null;
     /** The identity providers a sign-in page offers (none once signed in). */
     ssoButtons: OfferedProvider[];
+    /** The directories (LDAP) whose users sign in with the page's own form. */
+    ssoDirectories: OfferedProvider[];
     /** Session origins the page's forms may lead to (its form-action), besides its own. */
     formTargets: string[];
   }

@@ -33,12 +33,13 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (parent, options)
 
   // Zones change rarely: read at most once a second, however many pages are served.
   const zoneCache = createExpiringCache<'zones', ZoneProxy[]>({ ttlMs: 1000, maxEntries: 1 });
-  const buttonCache = createExpiringCache<'buttons', OfferedProvider[]>({
+  const buttonCache = createExpiringCache<'buttons' | 'directories', OfferedProvider[]>({
     ttlMs: 1000,
-    maxEntries: 1,
+    maxEntries: 2,
   });
   app.decorateRequest('signedIn', null);
   app.decorateRequest('ssoButtons', null as unknown as OfferedProvider[]);
+  app.decorateRequest('ssoDirectories', null as unknown as OfferedProvider[]);
   app.decorateRequest('formTargets', null as unknown as string[]);
   app.addHook('onRequest', async (request) => {
     let zones = zoneCache.get('zones');
@@ -53,10 +54,14 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (parent, options)
     if (user) request.signedIn = { ...user, token, csrf: csrfTokenFor(token) };
   });
   app.addHook('onRequest', async (request) => {
-    if (request.signedIn) return void (request.ssoButtons = []);
+    if (request.signedIn) return void (request.ssoButtons = request.ssoDirectories = []);
     let buttons = buttonCache.get('buttons');
     if (!buttons) buttonCache.set('buttons', (buttons = await options.sso.buttons()));
     request.ssoButtons = buttons;
+    let directories = buttonCache.get('directories');
+    if (!directories)
+      buttonCache.set('directories', (directories = await options.sso.formProviders()));
+    request.ssoDirectories = directories;
   });
 
   // Pages answer pages, also when something fails; the status JSON keeps problem+json.
@@ -105,7 +110,7 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (parent, options)
     },
   );
 
-  await app.register(signInRoutes, { logins: options.logins });
+  await app.register(signInRoutes, { logins: options.logins, sso: options.sso });
   await app.register(ssoRoutes, { sso: options.sso });
   await app.register(workspacesRoutes, options);
   if (options.extend) await options.extend(app);

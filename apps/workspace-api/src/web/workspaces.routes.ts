@@ -94,7 +94,14 @@ export const workspacesRoutes: FastifyPluginAsyncTypebox<WebOptions> = async (
       const user = request.signedIn;
       if (!user) {
         const csrf = csrfTokenFor(formSecret(request, reply));
-        return sendPage(reply, signInPage({ csrf, providers: request.ssoButtons }));
+        return sendPage(
+          reply,
+          signInPage({
+            csrf,
+            providers: request.ssoButtons,
+            directories: request.ssoDirectories,
+          }),
+        );
       }
       const [allowed, lines] = await Promise.all([
         images.allowedFor({ user_id: user.userId }),
