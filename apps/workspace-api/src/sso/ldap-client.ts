@@ -71,7 +71,8 @@ async function connect(settings: LdapSettings): Promise<Client> {
     url: settings.url,
     timeout: settings.timeout_ms,
     connectTimeout: settings.timeout_ms,
-    tlsOptions: tls,
+    // Given for ldap:// too, ldapts would speak TLS at once instead of StartTLS.
+    ...(secure ? { tlsOptions: tls } : {}),
     createConnection: ((...args: Parameters<typeof netConnect>) =>
       once(() => netConnect(...args))) as typeof netConnect,
     createSecureConnection: ((...args: Parameters<typeof tlsConnect>) =>
