@@ -2,8 +2,11 @@ import { createSsoRepository } from '../../src/sso';
 import { createGroup } from '../group-factories';
 import { createHarness, type Harness } from '../harness';
 import { userInput, VALID_PASSWORD } from '../factories';
-import { screenshots, seriousViolations, useBrowserPages } from '../browser/browser-fixture';
+import { LONG, screenshots, seriousViolations, useBrowserPages } from '../browser/browser-fixture';
 import { BASE_DN, READER, startTestDirectory, type TestDirectory } from './ldap-directory-fixture';
+
+// A browser on a machine whose every core is busy: generous limits, each wait ends when it holds.
+jest.setTimeout(4 * LONG);
 
 let h: Harness;
 let origin: string;
@@ -56,6 +59,7 @@ beforeEach(async () => {
   await setDevs([`uid=dana,ou=people,${BASE_DN}`]);
 });
 const pages = useBrowserPages(() => origin);
+beforeEach(() => pages.context.setDefaultTimeout(LONG));
 
 /** The group devs of the directory has exactly these members (ldapmodify). */
 const setDevs = (members: string[]) =>
