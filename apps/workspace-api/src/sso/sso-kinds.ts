@@ -1,5 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import { OidcSettingsSchema } from './oidc-settings';
+import { SamlSettingsSchema } from './saml-settings';
 
 /**
  * The kinds of identity provider: each names its settings schema, the realm of the users it
@@ -12,6 +13,12 @@ export const SSO_KINDS = {
     realm: 'oidc',
     settings: OidcSettingsSchema,
     /** A "Sign in with …" button that leaves for the provider. */
+    offered: 'button',
+  },
+  saml: {
+    realm: 'saml',
+    settings: SamlSettingsSchema,
+    /** A "Sign in with …" button that sends an AuthnRequest to the provider. */
     offered: 'button',
   },
 } as const satisfies Record<

@@ -10,6 +10,9 @@ import {
 } from './oidc-client';
 import { logoutSubject } from './oidc-logout';
 import type { OidcSettings } from './oidc-settings';
+import type { SamlAssertionsRepository } from './saml-assertions.repository';
+import type { SamlSettings } from './saml-settings';
+import { createSamlSignIns } from './saml.service';
 import { SSO_KINDS, type SsoKind } from './sso-kinds';
 import { isSsoRefusal, ssoRefusal } from './sso-refusal';
 import type { SignInOrigin, SsoSignIn } from './sso-sign-in';
@@ -34,9 +37,11 @@ export function createSsoService({
   signIn,
   logins,
   audit,
+  samlAssertions,
 }: {
   sso: SsoRepository;
   signIn: SsoSignIn;
+  samlAssertions: SamlAssertionsRepository;
   logins: Pick<LoginsService, 'revokeUser'>;
   audit: AuditTrail;
 }) {
@@ -50,6 +55,14 @@ export function createSsoService({
   }
 
   return {
+    /** SAML 2.0 providers' sign-ins (saml.service.ts). */
+    saml: createSamlSignIns({
+      sso,
+      assertions: samlAssertions,
+      signIn,
+      settingsOf: (provider) => settingsOf(provider, 'saml') as SamlSettings | null,
+    }),
+
     /** The enabled providers that the sign-in page offers as buttons, by name. */
     async buttons(): Promise<OfferedProvider[]> {
       return (await sso.list())
