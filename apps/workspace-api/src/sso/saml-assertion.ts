@@ -9,7 +9,9 @@ type Attrs = Record<string, string | undefined>;
 export interface ParsedAssertion {
   Assertion?: {
     $?: Attrs;
-    Subject?: { SubjectConfirmation?: { $?: Attrs; SubjectConfirmationData?: { $?: Attrs }[] }[] }[];
+    Subject?: {
+      SubjectConfirmation?: { $?: Attrs; SubjectConfirmationData?: { $?: Attrs }[] }[];
+    }[];
   };
 }
 
@@ -38,11 +40,12 @@ export function bearerConfirmation(
     .map((c) => c.SubjectConfirmationData?.[0]?.$ ?? {});
   if (bearers.length === 0)
     throw ssoRefusal('SSO_SAML_INVALID', 'the assertion has no bearer SubjectConfirmation');
-  const timely = bearers.filter((data) => {
-    const notOnOrAfter = Date.parse(data.NotOnOrAfter ?? '');
-    const notBefore = data.NotBefore ? Date.parse(data.NotBefore) : -Infinity;
-    return nowMs - skewMs < notOnOrAfter && nowMs + skewMs >= notBefore;
-  });
+  const timely = bearers
+    .map((data) => ({ ...data, until: Date.parse(data.NotOnOrAfter ?? '') }))
+    .filter(({ until, NotBefore }) => {
+      const notBefore = NotBefore ? Date.parse(NotBefore) : -Infinity;
+      return nowMs - skewMs < until && nowMs + skewMs >= notBefore;
+    });
   if (timely.length === 0)
     throw ssoRefusal('SSO_SAML_EXPIRED', 'no SubjectConfirmation is valid now (NotOnOrAfter)');
   const data = timely.find((d) => d.Recipient === acsUrl);
@@ -50,7 +53,7 @@ export function bearerConfirmation(
     throw ssoRefusal('SSO_SAML_AUDIENCE', `the SubjectConfirmation's Recipient is not ${acsUrl}`);
   return {
     assertionId,
-    expiresAt: new Date(Date.parse(data.NotOnOrAfter!) + skewMs),
+    expiresAt: new Date(data.until + skewMs),
     inResponseTo: data.InResponseTo ?? null,
   };
 }

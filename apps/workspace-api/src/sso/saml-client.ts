@@ -65,8 +65,8 @@ const SIGNATURE = /<(?:[\w-]+:)?Signature[\s>]/;
 export function samlReasonOf(error: unknown, responseXml: string): SsoRefusal {
   const detail = error instanceof Error ? error.message : String(error);
   if (error instanceof SamlStatusError) return ssoRefusal('SSO_PROVIDER_ERROR', detail);
-  if (/signature/i.test(detail)) {
-    const assertion = ASSERTION.exec(responseXml)?.[0] ?? '';
+  const assertion = ASSERTION.exec(responseXml)?.[0];
+  if (/signature/i.test(detail) && assertion) {
     const signed = SIGNATURE.test(assertion);
     return ssoRefusal(signed ? 'SSO_SAML_SIGNATURE' : 'SSO_SAML_UNSIGNED', detail);
   }
@@ -84,7 +84,11 @@ export async function checkSamlResponse(
   settings: SamlSettings,
   acsUrl: string,
   samlResponse: string,
-): Promise<{ identity: DirectoryIdentity; confirmation: BearerConfirmation; answers: string | null }> {
+): Promise<{
+  identity: DirectoryIdentity;
+  confirmation: BearerConfirmation;
+  answers: string | null;
+}> {
   const xml = Buffer.from(samlResponse, 'base64').toString('utf8');
   const { profile } = await samlOf(settings, acsUrl)
     .validatePostResponseAsync({ SAMLResponse: samlResponse })

@@ -40,9 +40,7 @@ function pendingOf(request: FastifyRequest): SamlPending | null {
   if (!raw || raw.length > 2000) return null;
   try {
     const value = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as SamlPending;
-    return typeof value.requestId === 'string' && typeof value.provider === 'string'
-      ? value
-      : null;
+    return typeof value.requestId === 'string' && typeof value.provider === 'string' ? value : null;
   } catch {
     return null;
   }

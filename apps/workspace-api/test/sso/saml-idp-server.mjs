@@ -21,15 +21,32 @@ let mode = null;
 let lastResponse = null;
 
 const dir = mkdtempSync(path.join(tmpdir(), 'saml-idp-'));
-execFileSync('openssl', [
-  'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=test-saml-idp',
-  '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
-], { stdio: 'ignore' });
+execFileSync(
+  'openssl',
+  [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=test-saml-idp',
+    '-keyout',
+    path.join(dir, 'key.pem'),
+    '-out',
+    path.join(dir, 'cert.pem'),
+  ],
+  { stdio: 'ignore' },
+);
 const privateKey = readFileSync(path.join(dir, 'key.pem'), 'utf8');
 const certificate = readFileSync(path.join(dir, 'cert.pem'), 'utf8');
 rmSync(dir, { recursive: true });
-const otherKey = generateKeyPairSync('rsa', { modulusLength: 2048 })
-  .privateKey.export({ type: 'pkcs8', format: 'pem' });
+const otherKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({
+  type: 'pkcs8',
+  format: 'pem',
+});
 
 const server = createServer();
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -37,7 +54,10 @@ const base = `http://127.0.0.1:${server.address().port}`;
 const entityId = `${base}/idp`;
 
 const esc = (s) =>
-  String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+  String(s).replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c],
+  );
 const id = () => `_${randomBytes(16).toString('hex')}`;
 const at = (offsetSeconds) => new Date(Date.now() + offsetSeconds * 1000).toISOString();
 
@@ -46,10 +66,16 @@ function assertionXml(username, requestId) {
   const [issued, notOnOrAfter] = expired ? [at(-7200), at(-3600)] : [at(0), at(300)];
   const audience = mode === 'audience' ? 'urn:another-service-provider' : spEntityId;
   const attributes = Object.entries(accounts.get(username) ?? {})
-    .map(([name, value]) => `<saml:Attribute Name="${esc(name)}">${[value].flat()
-      .map((v) => `<saml:AttributeValue>${esc(v)}</saml:AttributeValue>`).join('')}</saml:Attribute>`)
+    .map(
+      ([name, value]) =>
+        `<saml:Attribute Name="${esc(name)}">${[value]
+          .flat()
+          .map((v) => `<saml:AttributeValue>${esc(v)}</saml:AttributeValue>`)
+          .join('')}</saml:Attribute>`,
+    )
     .join('');
-  return `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${id()}" Version="2.0" IssueInstant="${issued}">` +
+  return (
+    `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${id()}" Version="2.0" IssueInstant="${issued}">` +
     `<saml:Issuer>${esc(entityId)}</saml:Issuer>` +
     `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:2.0:nameid-format:persistent">${esc(username)}</saml:NameID>` +
     `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer">` +
@@ -60,7 +86,8 @@ function assertionXml(username, requestId) {
     `<saml:AuthnStatement AuthnInstant="${issued}" SessionIndex="${id()}"><saml:AuthnContext>` +
     `<saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef>` +
     `</saml:AuthnContext></saml:AuthnStatement>` +
-    `<saml:AttributeStatement>${attributes}</saml:AttributeStatement></saml:Assertion>`;
+    `<saml:AttributeStatement>${attributes}</saml:AttributeStatement></saml:Assertion>`
+  );
 }
 
 /** The assertion signed as IdPs do: enveloped, exclusive C14N, RSA-SHA256, after its Issuer. */
@@ -81,7 +108,10 @@ function signed(xml) {
   });
   signer.computeSignature(xml, {
     prefix: 'ds',
-    location: { reference: "//*[local-name(.)='Assertion']/*[local-name(.)='Issuer']", action: 'after' },
+    location: {
+      reference: "//*[local-name(.)='Assertion']/*[local-name(.)='Issuer']",
+      action: 'after',
+    },
   });
   return signer.getSignedXml();
 }
@@ -104,12 +134,16 @@ const readBody = async (req) => {
 };
 const page = (res, body, status = 200) => {
   res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
-  res.end(`<!doctype html><html lang="en"><title>Test SAML provider</title><main>${body}</main></html>`);
+  res.end(
+    `<!doctype html><html lang="en"><title>Test SAML provider</title><main>${body}</main></html>`,
+  );
 };
 
 /** The AuthnRequest (deflated, base64): its ID and where it wants the Response. */
 function readRequest(url) {
-  const xml = inflateRawSync(Buffer.from(url.searchParams.get('SAMLRequest') ?? '', 'base64')).toString();
+  const xml = inflateRawSync(
+    Buffer.from(url.searchParams.get('SAMLRequest') ?? '', 'base64'),
+  ).toString();
   return {
     id: /\sID="([^"]+)"/.exec(xml)?.[1],
     acs: /AssertionConsumerServiceURL="([^"]+)"/.exec(xml)?.[1],
@@ -126,20 +160,28 @@ async function handle(req, res) {
       return page(res, `<p>Unknown service provider</p>`, 400);
     const uid = id();
     requests.set(uid, { requestId: request.id, relayState: url.searchParams.get('RelayState') });
-    return page(res, `<h1>Test SAML provider</h1><form method="post" action="/login/${uid}">
+    return page(
+      res,
+      `<h1>Test SAML provider</h1><form method="post" action="/login/${uid}">
       <label for="u">Username</label><input id="u" name="username" />
-      <button type="submit">Sign in</button></form>`);
+      <button type="submit">Sign in</button></form>`,
+    );
   }
   if (first === 'login' && req.method === 'POST') {
     const pending = requests.get(second);
     requests.delete(second);
     if (!pending) return page(res, '<p>No sign-in under way</p>', 400);
     const username = new URLSearchParams(await readBody(req)).get('username');
-    const relay = pending.relayState ? `<input type="hidden" name="RelayState" value="${esc(pending.relayState)}" />` : '';
+    const relay = pending.relayState
+      ? `<input type="hidden" name="RelayState" value="${esc(pending.relayState)}" />`
+      : '';
     // An IdP's page posts the Response to the ACS at once (HTTP-POST binding).
-    return page(res, `<form method="post" action="${esc(acsUrl)}">
+    return page(
+      res,
+      `<form method="post" action="${esc(acsUrl)}">
       <input type="hidden" name="SAMLResponse" value="${responseFor(username, pending.requestId)}" />${relay}
-      <button type="submit">Continue</button></form><script>document.forms[0].submit()</script>`);
+      <button type="submit">Continue</button></form><script>document.forms[0].submit()</script>`,
+    );
   }
   if (first === '__control' && req.method === 'POST') {
     const body = JSON.parse((await readBody(req)) || '{}');
