@@ -37,24 +37,24 @@ export function bearerConfirmation(
   if (!assertionId) throw ssoRefusal('SSO_SAML_INVALID', 'the assertion has no ID');
   const bearers = (parsed.Assertion?.Subject?.[0]?.SubjectConfirmation ?? [])
     .filter((c) => c.$?.Method === BEARER)
-    .map((c) => c.SubjectConfirmationData?.[0]?.$ ?? {});
+    .map((c): Attrs => c.SubjectConfirmationData?.[0]?.$ ?? {});
   if (bearers.length === 0)
     throw ssoRefusal('SSO_SAML_INVALID', 'the assertion has no bearer SubjectConfirmation');
   const timely = bearers
-    .map((data) => ({ ...data, until: Date.parse(data.NotOnOrAfter ?? '') }))
-    .filter(({ until, NotBefore }) => {
-      const notBefore = NotBefore ? Date.parse(NotBefore) : -Infinity;
+    .map((data) => ({ data, until: Date.parse(data.NotOnOrAfter ?? '') }))
+    .filter(({ data, until }) => {
+      const notBefore = data.NotBefore ? Date.parse(data.NotBefore) : -Infinity;
       return nowMs - skewMs < until && nowMs + skewMs >= notBefore;
     });
   if (timely.length === 0)
     throw ssoRefusal('SSO_SAML_EXPIRED', 'no SubjectConfirmation is valid now (NotOnOrAfter)');
-  const data = timely.find((d) => d.Recipient === acsUrl);
-  if (!data)
+  const found = timely.find(({ data }) => data.Recipient === acsUrl);
+  if (!found)
     throw ssoRefusal('SSO_SAML_AUDIENCE', `the SubjectConfirmation's Recipient is not ${acsUrl}`);
   return {
     assertionId,
-    expiresAt: new Date(data.until + skewMs),
-    inResponseTo: data.InResponseTo ?? null,
+    expiresAt: new Date(found.until + skewMs),
+    inResponseTo: found.data.InResponseTo ?? null,
   };
 }
 

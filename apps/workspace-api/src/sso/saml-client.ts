@@ -18,6 +18,9 @@ export interface SamlPending {
   next?: string;
 }
 
+/** Single logout's endpoint here, beside the ACS. */
+export const sloUrlOf = (acsUrl: string) => acsUrl.replace(/\/acs$/, '/slo');
+
 /**
  * node-saml for one provider. InResponseTo is not left to it (its cache is per process, not per
  * browser): finishSamlSignIn's caller checks it against this browser's request after the
@@ -26,6 +29,10 @@ export interface SamlPending {
 function samlOf(settings: SamlSettings, acsUrl: string, requestId?: string) {
   return new SAML({
     entryPoint: settings.sso_url,
+    idpIssuer: settings.idp_entity_id,
+    ...(settings.slo_url
+      ? { logoutUrl: settings.slo_url, logoutCallbackUrl: sloUrlOf(acsUrl) }
+      : {}),
     issuer: settings.sp_entity_id,
     audience: settings.sp_entity_id,
     callbackUrl: acsUrl,
@@ -109,5 +116,48 @@ export async function checkSamlResponse(
     identity: identityFromAssertion(settings, profile.nameID, attributes),
     confirmation,
     answers: typeof profile.inResponseTo === 'string' ? profile.inResponseTo : null,
+  };
+}
+
+/** A LogoutRequest as either binding brings it; `query` is the raw query string of a redirect. */
+export interface SamlLogoutMessage {
+  SAMLRequest: string;
+  RelayState?: string;
+  SigAlg?: string;
+  Signature?: string;
+}
+
+/**
+ * The provider's LogoutRequest (single logout), checked: signed by the provider (the query's
+ * signature for the Redirect binding, the XML's for POST; an unsigned one is refused), from its
+ * entity ID, in time. Returns the NameID it signs out and where to send the LogoutResponse.
+ */
+export async function checkLogoutRequest(
+  settings: SamlSettings,
+  acsUrl: string,
+  message: SamlLogoutMessage,
+  query: string | null,
+): Promise<{ nameId: string; respond: () => Promise<string> }> {
+  const saml = samlOf(settings, acsUrl);
+  if (query !== null && !message.Signature)
+    throw ssoRefusal('SSO_SAML_UNSIGNED', 'the LogoutRequest is not signed');
+  const checked =
+    query !== null
+      ? saml.validateRedirectAsync({ ...message }, query)
+      : saml.validatePostRequestAsync({ SAMLRequest: message.SAMLRequest });
+  const { profile } = await checked.catch((error: unknown) => {
+    const detail = error instanceof Error ? error.message : String(error);
+    if (/signature/i.test(detail)) {
+      const xml = Buffer.from(message.SAMLRequest, 'base64').toString('utf8');
+      const signed = query !== null || SIGNATURE.test(xml);
+      throw ssoRefusal(signed ? 'SSO_SAML_SIGNATURE' : 'SSO_SAML_UNSIGNED', detail);
+    }
+    if (/issuer/i.test(detail)) throw ssoRefusal('SSO_SAML_ISSUER', detail);
+    throw samlReasonOf(error, '');
+  });
+  if (!profile?.nameID) throw ssoRefusal('SSO_SAML_INVALID', 'the LogoutRequest names no one');
+  return {
+    nameId: profile.nameID,
+    respond: () => saml.getLogoutResponseUrlAsync(profile, message.RelayState ?? '', {}, true),
   };
 }

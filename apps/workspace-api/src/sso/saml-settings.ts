@@ -20,6 +20,11 @@ export const SamlSettingsSchema = Type.Object(
       description:
         "The identity provider's signing certificate (PEM): assertions must be signed by its key",
     }),
+    slo_url: Type.Optional(
+      Url(
+        "The provider's single logout URL: when set, the provider's signed LogoutRequests end the user's logins here, and the LogoutResponse goes there",
+      ),
+    ),
     sp_entity_id: Type.String({
       minLength: 1,
       maxLength: 500,

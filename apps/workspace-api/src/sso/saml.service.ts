@@ -1,6 +1,13 @@
 import { SsoProviderNotFoundError } from '../errors';
 import type { Login } from '../logins';
-import { checkSamlResponse, samlMetadata, startSamlSignIn, type SamlPending } from './saml-client';
+import {
+  checkLogoutRequest,
+  checkSamlResponse,
+  samlMetadata,
+  startSamlSignIn,
+  type SamlLogoutMessage,
+  type SamlPending,
+} from './saml-client';
 import type { SamlAssertionsRepository } from './saml-assertions.repository';
 import type { SamlSettings } from './saml-settings';
 import { isSsoRefusal, ssoRefusal } from './sso-refusal';
@@ -17,6 +24,8 @@ export function createSamlSignIns(deps: {
   sso: Pick<SsoRepository, 'byName'>;
   assertions: SamlAssertionsRepository;
   signIn: SsoSignIn;
+  /** Ends every login and session grant of the provider's subject (as OIDC's back-channel logout). */
+  signOut: (provider: SsoProviderRow, subject: string, origin: SignInOrigin) => Promise<void>;
   /** The provider's settings when they still match the saml schema (defaults filled). */
   settingsOf: (provider: SsoProviderRow) => SamlSettings | null;
 }) {
@@ -68,6 +77,26 @@ export function createSamlSignIns(deps: {
         return checked.identity;
       })().catch(refusedBy(provider, origin));
       return signIn.complete(provider, identity, origin);
+    },
+
+    /**
+     * Single logout from the provider (where `slo_url` is set): the NameID it signs out loses
+     * every login here; the LogoutResponse's URL at the provider is returned.
+     */
+    async logout(
+      name: string,
+      message: SamlLogoutMessage,
+      query: string | null,
+      acsUrl: string,
+      origin: SignInOrigin,
+    ): Promise<string> {
+      const { provider, settings } = await samlProvider(name);
+      if (!settings.slo_url) throw new SsoProviderNotFoundError(name);
+      const request = await checkLogoutRequest(settings, acsUrl, message, query).catch(
+        refusedBy(provider, origin),
+      );
+      await deps.signOut(provider, request.nameId, origin);
+      return request.respond();
     },
 
     /** SP metadata: entity ID, ACS URL (HTTP-POST), NameID format, signed assertions wanted. */

@@ -54,12 +54,34 @@ export function createSsoService({
     return { provider, settings: settings as OidcSettings, key };
   }
 
+  /** The provider signed its subject out: the user loses every login and session grant. */
+  async function signOut(provider: SsoProviderRow, subject: string, origin: SignInOrigin) {
+    const userId = await sso.userOf(provider.id, subject);
+    if (!userId) return;
+    await logins.revokeUser(userId);
+    await audit.record(
+      {
+        actor: { kind: 'system', name: `sso:${provider.name}` },
+        channel: 'sso',
+        clientIp: origin.clientIp,
+        userAgent: origin.userAgent,
+      },
+      {
+        operation: 'sso_logout',
+        target: { type: 'user', id: userId },
+        before: null,
+        after: null,
+      },
+    );
+  }
+
   return {
     /** SAML 2.0 providers' sign-ins (saml.service.ts). */
     saml: createSamlSignIns({
       sso,
       assertions: samlAssertions,
       signIn,
+      signOut,
       settingsOf: (provider) => settingsOf(provider, 'saml') as SamlSettings | null,
     }),
 
@@ -106,23 +128,7 @@ export function createSsoService({
         (error: unknown) =>
           isSsoRefusal(error) ? signIn.refused(provider, error, origin) : Promise.reject(error),
       );
-      const userId = await sso.userOf(provider.id, subject);
-      if (!userId) return;
-      await logins.revokeUser(userId);
-      await audit.record(
-        {
-          actor: { kind: 'system', name: `sso:${name}` },
-          channel: 'sso',
-          clientIp: origin.clientIp,
-          userAgent: origin.userAgent,
-        },
-        {
-          operation: 'sso_logout',
-          target: { type: 'user', id: userId },
-          before: null,
-          after: null,
-        },
-      );
+      await signOut(provider, subject, origin);
     },
   };
 }

@@ -9,7 +9,7 @@ import {
   sessionCookieName,
   ssoCookieName,
 } from '../domain';
-import type { SamlPending, SignInOrigin, SsoService } from '../sso';
+import type { SamlLogoutMessage, SamlPending, SignInOrigin, SsoService } from '../sso';
 
 /** How long a browser may take at the provider before its sign-in is forgotten. */
 const PENDING_SECONDS = 600;
@@ -101,6 +101,48 @@ export const samlRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = async 
         .clearCookie(formCookieName(request), cookieOptions(request))
         .redirect(pending?.next ?? '/', 303);
     },
+  );
+
+  // Single logout: the provider's page sends the browser here with a signed LogoutRequest
+  // (Redirect binding, the signature in the query) or posts it (POST binding, signed XML).
+  const LogoutMessage = Type.Object({
+    SAMLRequest: Type.String({ minLength: 1, maxLength: RESPONSE_LIMIT }),
+    RelayState: Type.Optional(Type.String({ maxLength: 1000 })),
+    SigAlg: Type.Optional(Type.String({ maxLength: 200 })),
+    Signature: Type.Optional(Type.String({ maxLength: 4096 })),
+  });
+  const logout = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    name: string,
+    message: SamlLogoutMessage,
+    query: string | null,
+  ) => {
+    const url = await sso.saml.logout(
+      name,
+      message,
+      query,
+      acsUrl(request, name),
+      originOf(request),
+    );
+    return reply.header('cache-control', 'no-store').redirect(url, 303);
+  };
+  app.get(
+    '/sign-in/sso/:name/slo',
+    { schema: { hide: true, params: Name, querystring: LogoutMessage } },
+    async (request, reply) =>
+      logout(
+        request,
+        reply,
+        request.params.name,
+        request.query,
+        request.url.slice(request.url.indexOf('?') + 1),
+      ),
+  );
+  app.post(
+    '/sign-in/sso/:name/slo',
+    { bodyLimit: RESPONSE_LIMIT, schema: { hide: true, params: Name, body: LogoutMessage } },
+    async (request, reply) => logout(request, reply, request.params.name, request.body, null),
   );
 
   app.get(

@@ -8,6 +8,8 @@ export type SamlIdpMode = 'unsigned' | 'signature' | 'audience' | 'expired' | 'r
 export interface TestSamlIdp {
   entityId: string;
   ssoUrl: string;
+  /** Where the platform's LogoutResponses go (single logout). */
+  sloUrl: string;
   /** Its signing certificate (PEM), made by openssl when it started. */
   certificate: string;
   /** Sets an account's attributes (its NameID is its login name at the provider). */
@@ -36,9 +38,10 @@ export async function startTestSamlIdp(origin: string, name: string): Promise<Te
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`the test SAML provider exited (${code})`)));
   });
-  const { entityId, ssoUrl, certificate } = JSON.parse(first) as {
+  const { entityId, ssoUrl, sloUrl, certificate } = JSON.parse(first) as {
     entityId: string;
     ssoUrl: string;
+    sloUrl: string;
     certificate: string;
   };
   const control = async (what: string, body: object) => {
@@ -52,6 +55,7 @@ export async function startTestSamlIdp(origin: string, name: string): Promise<Te
   return {
     entityId,
     ssoUrl,
+    sloUrl,
     certificate,
     account: (username, attributes) => control('account', { username, attributes }),
     mode: (mode) => control('mode', { mode }),

@@ -4,14 +4,17 @@
 // makes when it starts. It prints {"entityId", "ssoUrl", "certificate"} once it listens.
 // A control API sets the accounts' attributes and makes the next Responses break one rule:
 // unsigned, signed by another key, for another audience, expired, or the last one again.
+// GET /logout?username=…[&binding=post] starts single logout: a LogoutRequest to the platform by
+// the Redirect binding (signed in the query) or POST (signed XML), as the modes say; the
+// platform's LogoutResponse comes back to /slo-done.
 //   node saml-idp-server.mjs <ACS URL> <SP entity ID>
 import { execFileSync } from 'node:child_process';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { inflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { SignedXml } from 'xml-crypto';
 
 const [acsUrl, spEntityId] = process.argv.slice(2);
@@ -90,8 +93,8 @@ function assertionXml(username, requestId) {
   );
 }
 
-/** The assertion signed as IdPs do: enveloped, exclusive C14N, RSA-SHA256, after its Issuer. */
-function signed(xml) {
+/** `element` signed as IdPs do: enveloped, exclusive C14N, RSA-SHA256, after its Issuer. */
+function signed(xml, element = 'Assertion') {
   const signer = new SignedXml({
     privateKey: mode === 'signature' ? otherKey : privateKey,
     publicCert: certificate,
@@ -99,7 +102,7 @@ function signed(xml) {
     canonicalizationAlgorithm: 'http://www.w3.org/2001/10/xml-exc-c14n#',
   });
   signer.addReference({
-    xpath: "//*[local-name(.)='Assertion']",
+    xpath: `//*[local-name(.)='${element}']`,
     digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
     transforms: [
       'http://www.w3.org/2000/09/xmldsig#enveloped-signature',
@@ -109,7 +112,7 @@ function signed(xml) {
   signer.computeSignature(xml, {
     prefix: 'ds',
     location: {
-      reference: "//*[local-name(.)='Assertion']/*[local-name(.)='Issuer']",
+      reference: `//*[local-name(.)='${element}']/*[local-name(.)='Issuer']`,
       action: 'after',
     },
   });
@@ -125,6 +128,38 @@ function responseFor(username, requestId) {
     `${assertionXml(username, requestId)}</samlp:Response>`;
   lastResponse = Buffer.from(mode === 'unsigned' ? xml : signed(xml)).toString('base64');
   return lastResponse;
+}
+
+const SIG_ALG = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
+
+const sloUrl = acsUrl.replace(/\/acs$/, '/slo');
+const logoutRequestXml = (username) =>
+  `<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${id()}" Version="2.0" IssueInstant="${at(0)}" NotOnOrAfter="${at(300)}" Destination="${esc(sloUrl)}">` +
+  `<saml:Issuer>${esc(entityId)}</saml:Issuer>` +
+  `<saml:NameID Format="urn:oasis:names:tc:SAML:2.0:nameid-format:persistent">${esc(username)}</saml:NameID>` +
+  `</samlp:LogoutRequest>`;
+
+/** The platform's single logout URL with a LogoutRequest (Redirect binding: signed in the query). */
+function logoutRedirect(username) {
+  const enc = encodeURIComponent;
+  const request = deflateRawSync(logoutRequestXml(username)).toString('base64');
+  let query = `SAMLRequest=${enc(request)}&RelayState=${enc('from-the-idp')}`;
+  if (mode !== 'unsigned') {
+    query += `&SigAlg=${enc(SIG_ALG)}`;
+    const key = mode === 'signature' ? otherKey : privateKey;
+    query += `&Signature=${enc(sign('RSA-SHA256', Buffer.from(query), key).toString('base64'))}`;
+  }
+  return `${sloUrl}?${query}`;
+}
+
+/** A page that posts a LogoutRequest (POST binding: the XML signed) to the platform. */
+function logoutForm(username) {
+  const xml = logoutRequestXml(username);
+  const request = Buffer.from(mode === 'unsigned' ? xml : signed(xml, 'LogoutRequest'));
+  return `<form method="post" action="${esc(sloUrl)}">
+    <input type="hidden" name="SAMLRequest" value="${request.toString('base64')}" />
+    <input type="hidden" name="RelayState" value="from-the-idp" />
+    <button type="submit">Continue</button></form><script>document.forms[0].submit()</script>`;
 }
 
 const readBody = async (req) => {
@@ -183,6 +218,22 @@ async function handle(req, res) {
       <button type="submit">Continue</button></form><script>document.forms[0].submit()</script>`,
     );
   }
+  if (first === 'logout') {
+    const username = url.searchParams.get('username');
+    if (url.searchParams.get('binding') === 'post') return page(res, logoutForm(username));
+    res.writeHead(302, { location: logoutRedirect(username) });
+    return res.end();
+  }
+  if (first === 'slo-done') {
+    const xml = inflateRawSync(
+      Buffer.from(url.searchParams.get('SAMLResponse') ?? '', 'base64'),
+    ).toString();
+    const status = /StatusCode Value="([^"]+)"/.exec(xml)?.[1];
+    return page(
+      res,
+      `<h1>Signed out</h1><p>Status: ${esc(status)}; relay state ${esc(url.searchParams.get('RelayState'))}</p>`,
+    );
+  }
   if (first === '__control' && req.method === 'POST') {
     const body = JSON.parse((await readBody(req)) || '{}');
     if (second === 'account') accounts.set(body.username, body.attributes);
@@ -199,4 +250,6 @@ server.on('request', (req, res) => {
     res.end(String(error.message));
   });
 });
-process.stdout.write(`${JSON.stringify({ entityId, ssoUrl: `${base}/sso`, certificate })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ entityId, ssoUrl: `${base}/sso`, sloUrl: `${base}/slo-done`, certificate })}\n`,
+);

@@ -98,4 +98,24 @@ describe('SAML routes', () => {
     expect(metadata.statusCode).toBe(200);
     expect(metadata.body).toContain(`entityID="${PUBLIC}/sign-in/sso/corp/metadata"`);
   });
+
+  it('answers single logout only where slo_url is set, and bad LogoutRequests with 4xx', async () => {
+    const slo = (url: string) => h.inject({ url: `/sign-in/sso/corp/slo${url}` });
+    expect((await slo('?SAMLRequest=x')).statusCode).toBe(404);
+    await saveProvider('corp', 'saml', samlSettings({ slo_url: 'https://id.example.org/slo' }));
+    expect((await slo('')).statusCode).toBe(400);
+    expect((await slo('?SAMLRequest=x')).statusCode).toBe(401);
+    expect((await slo('?SAMLRequest=x&SigAlg=y&Signature=z')).statusCode).toBe(401);
+    const posted = await h.inject({
+      method: 'POST',
+      url: '/sign-in/sso/corp/slo',
+      payload: { SAMLRequest: Buffer.from('<nope/>').toString('base64') },
+    });
+    expect(posted.statusCode).toBe(401);
+    expect(await refusalCodes()).toEqual([
+      'SSO_SAML_UNSIGNED',
+      'SSO_SAML_INVALID',
+      'SSO_SAML_UNSIGNED',
+    ]);
+  });
 });

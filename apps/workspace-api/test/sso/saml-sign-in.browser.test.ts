@@ -26,6 +26,7 @@ async function configureProvider() {
         settings: {
           idp_entity_id: idp.entityId,
           sso_url: idp.ssoUrl,
+          slo_url: idp.sloUrl,
           idp_certificate: idp.certificate,
           sp_entity_id: `${origin}/sign-in/sso/corp/metadata`,
           username_attribute: 'uid',
@@ -126,14 +127,16 @@ describe('signing in with SAML 2.0 in Chromium', () => {
     expect(xml).toContain(`entityID="${origin}/sign-in/sso/corp/metadata"`);
     expect(xml).toContain(`Location="${origin}/sign-in/sso/corp/acs"`);
     expect(xml).toMatch(/WantAssertionsSigned="true"/);
+    expect(xml).toContain(`<SingleLogoutService`);
+    expect(xml).toContain(`Location="${origin}/sign-in/sso/corp/slo"`);
     expect((await fetch(`${origin}/sign-in/sso/nobody/metadata`)).status).toBe(404);
   });
 
   it.each([
-    ['unsigned', 'unsigned', 'SSO_SAML_UNSIGNED', 'not signed'],
+    ['that is unsigned', 'unsigned', 'SSO_SAML_UNSIGNED', 'not signed'],
     ['signed by another key', 'signature', 'SSO_SAML_SIGNATURE', 'signature'],
     ['for another audience', 'audience', 'SSO_SAML_AUDIENCE', 'another service provider'],
-    ['expired', 'expired', 'SSO_SAML_EXPIRED', 'has expired'],
+    ['that has expired', 'expired', 'SSO_SAML_EXPIRED', 'has expired'],
   ] as const)(
     'refuses an assertion %s: no user, the reason in the audit trail',
     async (_what, mode, reason, shown) => {
@@ -199,4 +202,52 @@ describe('signing in with SAML 2.0 in Chromium', () => {
       'SSO_STATE_MISMATCH',
     ]);
   });
+
+  it.each(['redirect', 'post'])(
+    "ends the user's logins when the provider signs them out (single logout, %s binding)",
+    async (binding) => {
+      await signInWithCorp();
+      await pages.page.getByText('Signed in as').waitFor({ timeout: 60_000 });
+      const dana = await userNamed('dana');
+      expect(await h.db.loginSession.count({ where: { userId: dana!.id } })).toBe(1);
+
+      await pages.page.goto(
+        `${new URL(idp.ssoUrl).origin}/logout?username=dana&binding=${binding}`,
+      );
+      await pages.page.getByRole('heading', { name: 'Signed out' }).waitFor({ timeout: 60_000 });
+      expect(await pages.page.locator('main').textContent()).toContain(
+        'Status: urn:oasis:names:tc:SAML:2.0:status:Success; relay state from-the-idp',
+      );
+      expect(await h.db.loginSession.count({ where: { userId: dana!.id } })).toBe(0);
+      expect((await ssoEvents()).at(-1)).toMatchObject({
+        operation: 'sso_logout',
+        targetId: dana!.id,
+      });
+      await pages.page.goto(`${origin}/`);
+      await pages.page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    },
+  );
+
+  it.each([
+    ['unsigned', 'redirect', 'SSO_SAML_UNSIGNED', 'not signed'],
+    ['signed by another key', 'redirect', 'SSO_SAML_SIGNATURE', 'signature'],
+    ['unsigned', 'post', 'SSO_SAML_UNSIGNED', 'not signed'],
+    ['signed by another key', 'post', 'SSO_SAML_SIGNATURE', 'signature'],
+  ] as const)(
+    'refuses a LogoutRequest that is %s (%s binding): the user stays signed in',
+    async (what, binding, reason, shown) => {
+      const mode = what === 'unsigned' ? 'unsigned' : 'signature';
+      await signInWithCorp();
+      await pages.page.getByText('Signed in as').waitFor({ timeout: 60_000 });
+      const dana = await userNamed('dana');
+      await idp.mode(mode);
+      await pages.page.goto(
+        `${new URL(idp.ssoUrl).origin}/logout?username=dana&binding=${binding}`,
+      );
+      await pages.page.getByText('Sign-in refused').waitFor({ timeout: 60_000 });
+      expect(await pages.page.locator('main').textContent()).toContain(shown);
+      expect(await h.db.loginSession.count({ where: { userId: dana!.id } })).toBe(1);
+      expect((await refusals()).map((r) => r.code)).toEqual([reason]);
+    },
+  );
 });
