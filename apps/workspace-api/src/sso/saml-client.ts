@@ -57,7 +57,11 @@ export async function startSamlSignIn(
   if (!settings.allow_http && !settings.sso_url.startsWith('https://'))
     throw ssoRefusal('SSO_PROVIDER_ERROR', 'sso_url is not https (allow_http is off)');
   const requestId = `_${randomBytes(20).toString('hex')}`;
-  const url = await samlOf(settings, acsUrl, requestId).getAuthorizeUrlAsync('', undefined, {});
+  const url = await samlOf(settings, acsUrl, requestId)
+    .getAuthorizeUrlAsync('', undefined, {})
+    .catch((error: unknown) => {
+      throw ssoRefusal('SSO_PROVIDER_ERROR', error instanceof Error ? error.message : '');
+    });
   return { url: new URL(url), pending: { provider, requestId, ...(next ? { next } : {}) } };
 }
 

@@ -66,6 +66,8 @@ const pages = useBrowserPages(
   () => origin,
   () => [new URL(idp.ssoUrl).origin],
 );
+// Every step goes through two servers on a loaded machine: a generous limit for each.
+beforeEach(() => pages.context.setDefaultTimeout(60_000));
 
 /** Chromium: "Sign in with Corp", then the provider's own page, which posts its Response back. */
 async function signInWithCorp(login = 'dana') {
