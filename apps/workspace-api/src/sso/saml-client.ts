@@ -23,8 +23,8 @@ export const sloUrlOf = (acsUrl: string) => acsUrl.replace(/\/acs$/, '/slo');
 
 /**
  * node-saml for one provider. InResponseTo is not left to it (its cache is per process, not per
- * browser): finishSamlSignIn's caller checks it against this browser's request after the
- * replay check, so that a replayed assertion is named as one.
+ * browser): the sign-in (saml.service.ts) checks it against this browser's request after the
+ * replay check, so that a replayed assertion is named as one (decision record 0019).
  */
 function samlOf(settings: SamlSettings, acsUrl: string, requestId?: string) {
   return new SAML({
@@ -69,14 +69,21 @@ export async function startSamlSignIn(
 export const samlMetadata = (settings: SamlSettings, acsUrl: string) =>
   samlOf(settings, acsUrl).generateServiceProviderMetadata(null, null);
 
-const ASSERTION = /<(?:[\w-]+:)?Assertion[\s>][\s\S]*<\/(?:[\w-]+:)?Assertion>/;
+const ASSERTION_START = /<(?:[\w-]+:)?Assertion[\s>]/;
 const SIGNATURE = /<(?:[\w-]+:)?Signature[\s>]/;
+
+/** The assertion's text, found without a backtracking pattern over an attacker's whole post. */
+function assertionIn(xml: string): string | undefined {
+  const start = xml.search(ASSERTION_START);
+  const end = xml.lastIndexOf('Assertion>');
+  return start >= 0 && end > start ? xml.slice(start, end) : undefined;
+}
 
 /** Which check a node-saml error is, as the audit trail names it. */
 export function samlReasonOf(error: unknown, responseXml: string): SsoRefusal {
   const detail = error instanceof Error ? error.message : String(error);
   if (error instanceof SamlStatusError) return ssoRefusal('SSO_PROVIDER_ERROR', detail);
-  const assertion = ASSERTION.exec(responseXml)?.[0];
+  const assertion = assertionIn(responseXml);
   if (/signature/i.test(detail) && assertion) {
     const signed = SIGNATURE.test(assertion);
     return ssoRefusal(signed ? 'SSO_SAML_SIGNATURE' : 'SSO_SAML_UNSIGNED', detail);
