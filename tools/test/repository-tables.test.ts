@@ -37,6 +37,7 @@ const OWN: Record<string, string[]> = {
   'apps/workspace-api/src/sessions/kasms.repository.ts': ['kasm', 'kasm_grant'],
   'apps/workspace-api/src/sessions/launch-waits.repository.ts': ['launch_wait'],
   'apps/workspace-api/src/settings/settings.repository.ts': [],
+  'apps/workspace-api/src/sso/saml-assertions.repository.ts': ['sso_saml_assertion'],
   'apps/workspace-api/src/sso/sso.repository.ts': [
     'sso_group_mapping',
     'sso_identity',

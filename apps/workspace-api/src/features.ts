@@ -30,7 +30,12 @@ import { createSessionControls } from './session-page';
 import { createRunningSessions, createSessionProxyFeature } from './session-proxy';
 import { createSessionsFeature, KasmSchema, toKasmResponse } from './sessions';
 import { createSettingsRepository, createSettingsService } from './settings';
-import { createSsoRepository, createSsoService, createSsoSignIn } from './sso';
+import {
+  createSamlAssertionsRepository,
+  createSsoRepository,
+  createSsoService,
+  createSsoSignIn,
+} from './sso';
 import { createStagingRound, createStagingService } from './staging';
 import { createTargetUserResolver, createUsersService, type UserSessionsListing } from './users';
 import { consoleOriginOf, createZonesService } from './zones';
@@ -181,6 +186,7 @@ export async function buildFeatures(
     logins,
     accounts: data.users,
     audit: audit.trail,
+    samlAssertions: createSamlAssertionsRepository(database),
   });
   // The web page's sign-in, for the proxy's and the session files' admission.
   const signedInUser = async (token: string) => (await logins.sessionUser(token))?.userId ?? null;

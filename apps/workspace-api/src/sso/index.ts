@@ -1,5 +1,7 @@
 // The sso feature's public face: identity providers (OpenID Connect, LDAP) and signing in through them.
 export type { OidcPending } from './oidc-client';
+export type { SamlLogoutMessage, SamlPending } from './saml-client';
+export { createSamlAssertionsRepository } from './saml-assertions.repository';
 export { createSsoRepository, type SsoProviderRow, type SsoRepository } from './sso.repository';
 export { createSsoService, type OfferedProvider, type SsoService } from './sso.service';
 export { createSsoSignIn, type SignInOrigin } from './sso-sign-in';

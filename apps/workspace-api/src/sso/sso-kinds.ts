@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { LdapSettingsSchema } from './ldap-settings';
 import { OidcSettingsSchema } from './oidc-settings';
+import { SamlSettingsSchema } from './saml-settings';
 
 /**
  * The kinds of identity provider: each names its settings schema, the realm of the users it
@@ -20,6 +21,12 @@ export const SSO_KINDS = {
     settings: LdapSettingsSchema,
     /** The sign-in page's own username and password form: no page of the directory's. */
     offered: 'password-form',
+  },
+  saml: {
+    realm: 'saml',
+    settings: SamlSettingsSchema,
+    /** A "Sign in with …" button that sends an AuthnRequest to the provider. */
+    offered: 'button',
   },
 } as const satisfies Record<
   string,

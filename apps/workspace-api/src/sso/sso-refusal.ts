@@ -26,6 +26,14 @@ export const SSO_REASONS = {
   SSO_DIRECTORY_INSECURE: 'the directory is configured without TLS',
   SSO_ACCOUNT_REFUSED: 'the account is locked or disabled',
   SSO_SECRET_MISSING: "the provider's secret cannot be read",
+  SSO_SAML_UNSIGNED: 'the SAML assertion is not signed',
+  SSO_SAML_SIGNATURE: "the SAML assertion's signature is not the provider's",
+  SSO_SAML_ISSUER: 'the SAML assertion is from another identity provider',
+  SSO_SAML_AUDIENCE: 'the SAML assertion is for another service provider',
+  SSO_SAML_EXPIRED: 'the SAML assertion has expired or is not valid yet',
+  SSO_SAML_REPLAYED: 'the SAML assertion was used before',
+  SSO_SAML_IN_RESPONSE_TO: 'the SAML response answers no sign-in started in this browser',
+  SSO_SAML_INVALID: 'the SAML response is not valid',
 } as const;
 export type SsoReason = keyof typeof SSO_REASONS;
 

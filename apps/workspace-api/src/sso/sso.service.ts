@@ -13,6 +13,9 @@ import { ldapIdentity } from './ldap-client';
 import type { LdapSettings } from './ldap-settings';
 import { logoutSubject } from './oidc-logout';
 import type { OidcSettings } from './oidc-settings';
+import type { SamlAssertionsRepository } from './saml-assertions.repository';
+import type { SamlSettings } from './saml-settings';
+import { createSamlSignIns } from './saml.service';
 import { SSO_KINDS, type SsoKind } from './sso-kinds';
 import { isSsoRefusal, ssoRefusal } from './sso-refusal';
 import type { SignInOrigin, SsoSignIn } from './sso-sign-in';
@@ -39,11 +42,13 @@ export function createSsoService({
   logins,
   accounts,
   audit,
+  samlAssertions,
 }: {
   sso: SsoRepository;
   signIn: SsoSignIn;
   /** Whether a username is a local account's (it has a password): the form's choice of path. */
   accounts: Pick<UsersRepository, 'credentialsOf'>;
+  samlAssertions: SamlAssertionsRepository;
   logins: Pick<LoginsService, 'revokeUser'>;
   audit: AuditTrail;
 }) {
@@ -77,7 +82,37 @@ export function createSsoService({
     return all.filter(({ provider }) => linked.has(provider.id));
   }
 
+  /** The provider signed its subject out: the user loses every login and session grant. */
+  async function signOut(provider: SsoProviderRow, subject: string, origin: SignInOrigin) {
+    const userId = await sso.userOf(provider.id, subject);
+    if (!userId) return;
+    await logins.revokeUser(userId);
+    await audit.record(
+      {
+        actor: { kind: 'system', name: `sso:${provider.name}` },
+        channel: 'sso',
+        clientIp: origin.clientIp,
+        userAgent: origin.userAgent,
+      },
+      {
+        operation: 'sso_logout',
+        target: { type: 'user', id: userId },
+        before: null,
+        after: null,
+      },
+    );
+  }
+
   return {
+    /** SAML 2.0 providers' sign-ins (saml.service.ts). */
+    saml: createSamlSignIns({
+      sso,
+      assertions: samlAssertions,
+      signIn,
+      signOut,
+      settingsOf: (provider) => settingsOf(provider, 'saml') as SamlSettings | null,
+    }),
+
     /** The enabled providers that the sign-in page offers as buttons, by name. */
     async buttons(): Promise<OfferedProvider[]> {
       return (await sso.list())
@@ -161,23 +196,7 @@ export function createSsoService({
         (error: unknown) =>
           isSsoRefusal(error) ? signIn.refused(provider, error, origin) : Promise.reject(error),
       );
-      const userId = await sso.userOf(provider.id, subject);
-      if (!userId) return;
-      await logins.revokeUser(userId);
-      await audit.record(
-        {
-          actor: { kind: 'system', name: `sso:${name}` },
-          channel: 'sso',
-          clientIp: origin.clientIp,
-          userAgent: origin.userAgent,
-        },
-        {
-          operation: 'sso_logout',
-          target: { type: 'user', id: userId },
-          before: null,
-          after: null,
-        },
-      );
+      await signOut(provider, subject, origin);
     },
   };
 }

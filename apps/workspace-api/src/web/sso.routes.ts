@@ -11,6 +11,7 @@ import {
 } from '../domain';
 import type { OidcPending, SignInOrigin, SsoService } from '../sso';
 import { NEXT_PAGE } from './pages';
+import { samlRoutes, startSaml } from './sso-saml.routes';
 
 /** How long a browser may take at the provider before its sign-in is forgotten. */
 const PENDING_SECONDS = 600;
@@ -57,6 +58,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = async (
       const { name } = request.params;
       const next =
         request.query.next && NEXT_PAGE.test(request.query.next) ? request.query.next : undefined;
+      if (await sso.saml.offers(name)) return startSaml(sso, request, reply, name, next);
       const { url, pending } = await sso.startOidc(
         name,
         redirectUri(request, name),
@@ -87,6 +89,8 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = async (
         .redirect(pending?.next ?? '/', 303);
     },
   );
+
+  await app.register(samlRoutes, { sso });
 
   // The provider's server calls this, not a browser: no cookie, no CSRF token, a signed token.
   app.post(
