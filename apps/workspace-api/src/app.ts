@@ -26,6 +26,7 @@ import { sessionAudioRoutes } from './session-audio';
 import { sessionDriverRoutes } from './session-driver';
 import { FILES_PANEL_ASSET, sessionFilesRoutes } from './session-files';
 import { sendSessionPage, sessionPageAssets, sessionPageRoutes } from './session-page';
+import { sharingPanelRoutes, sharingRoutes } from './session-sharing';
 import { stagingRoutes } from './staging';
 import { usersRoutes } from './users';
 import { webPlugin } from './web';
@@ -83,6 +84,11 @@ export async function buildApp(
     assets: sessionPageAssets(FILES_PANEL_ASSET),
   });
   await app.register(sessionAudioRoutes, { audio: f.sessionAudio });
+  await app.register(sharingPanelRoutes, {
+    sharing: f.sharing,
+    admit: f.proxy.admission(f.signedInUser),
+    audit: f.audit.trail,
+  });
   await app.register(webPlugin, {
     logins: f.logins,
     sessions: f.sessions,
@@ -133,6 +139,7 @@ export async function buildApp(
     await api.register(fileMappingsRoutes, { fileMappings: f.fileMappings, bodyLimit });
     await api.register(launchPlanRoutes, { launchPlans: f.launchPlans });
     await api.register(sessionsRoutes, { sessions: f.sessions, launchSession: f.launchSession });
+    await api.register(sharingRoutes, { sharing: f.sharing });
     await api.register(sessionDriverRoutes, { driver: f.driver });
   };
   await app.register(operations, { prefix: API_PREFIX });

@@ -330,3 +330,14 @@ export const SessionAudioRefusedError = createError(
   403,
 );
 export const SessionAudioUnavailableError = createError('SESSION_AUDIO_UNAVAILABLE', '%s', 409);
+export const ShareNotFoundError = createError(
+  'SHARE_NOT_FOUND',
+  'No share link or share_id matches %s',
+  404,
+);
+export const ShareRefusedError = createError('SHARE_REFUSED', '%s', 403);
+export const ParticipantNotFoundError = createError(
+  'PARTICIPANT_NOT_FOUND',
+  'No joiner of the session matches %s',
+  404,
+);

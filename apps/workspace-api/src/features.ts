@@ -27,6 +27,7 @@ import { createSessionAudioService } from './session-audio';
 import { createSessionDriver } from './session-driver';
 import { createSessionFilesService } from './session-files';
 import { createSessionControls } from './session-page';
+import { createSharesRepository, createSharingService } from './session-sharing';
 import { createRunningSessions, createSessionProxyFeature } from './session-proxy';
 import { createSessionsFeature, KasmSchema, toKasmResponse } from './sessions';
 import { createSettingsRepository, createSettingsService } from './settings';
@@ -114,7 +115,26 @@ export async function buildFeatures(
     tracer,
   });
   const { sessions, launchSession } = live;
-  const proxy = createSessionProxyFeature({ ...live, config, log });
+  // Sharing: links the proxy spends for joiners, whose open streams the proxy holds.
+  const sharing = createSharingService({
+    config,
+    shares: createSharesRepository(database),
+    kasms: live.kasms,
+    reads: live.reads,
+    groups: data.groups,
+    anonymousJoinOf: (imageId) => data.images.anonymousJoinOf(imageId),
+    usernameOf: async (userId) => (await data.users.findById(userId))?.username ?? null,
+    streams: {
+      setRole: (grantId, role) => proxy.joinerStreams.setRole(grantId, role),
+      close: (grantIds) => proxy.joinerStreams.close(grantIds),
+    },
+  });
+  const proxy = createSessionProxyFeature({
+    ...live,
+    config,
+    log,
+    spendShare: (kasmId, token, joiner) => sharing.spend(kasmId, token, joiner),
+  });
   const driver = createSessionDriver({
     displays: live.displays,
     onConnection: (hop) => workspaceMetrics.proxyUpstream('driver', hop),
@@ -238,6 +258,7 @@ export async function buildFeatures(
     sessionFiles,
     sessionPolicy,
     sessionControls,
+    sharing,
     sessionAudio,
     sessionWorker,
     audit,

@@ -14,6 +14,7 @@ export function toGroupResponse(group: GroupRow): GroupResponse {
     permissions: group.permissions,
     allow_kasm_clipboard_up: group.allowClipboardUp,
     allow_kasm_clipboard_down: group.allowClipboardDown,
+    shared_session_full_control: group.sharedSessionFullControl,
     allow_kasm_uploads: group.allowUploads,
     allow_kasm_downloads: group.allowDownloads,
     created: toTimestamp(group.createdAt),

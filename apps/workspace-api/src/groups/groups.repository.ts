@@ -15,6 +15,7 @@ export interface GroupFields {
   allowClipboardDown?: boolean;
   allowUploads?: boolean;
   allowDownloads?: boolean;
+  sharedSessionFullControl?: boolean;
 }
 
 /**
@@ -131,6 +132,25 @@ export function createGroupsRepository(database: Database) {
           allowClipboardDown: true,
         },
       }),
+
+    /** Whether any of the user's groups makes joiners of their shared sessions controllers. */
+    async sharedFullControlOf(userId: string): Promise<boolean> {
+      const found = await prisma.group.findFirst({
+        where: { users: { some: { userId } }, sharedSessionFullControl: true },
+        select: { id: true },
+      });
+      return found !== null;
+    },
+
+    /** Whether the user is a member of any of `groupIds`. */
+    async inAnyGroup(userId: string, groupIds: string[]): Promise<boolean> {
+      if (groupIds.length === 0) return false;
+      const found = await prisma.group.findFirst({
+        where: { id: { in: groupIds }, users: { some: { userId } } },
+        select: { id: true },
+      });
+      return found !== null;
+    },
 
     /** The union of the permissions of the user's groups, each once. */
     async permissionsOf(userId: string): Promise<string[]> {

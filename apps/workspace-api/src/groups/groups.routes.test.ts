@@ -24,6 +24,7 @@ describe('create_group', () => {
       allow_kasm_clipboard_down: true,
       allow_kasm_uploads: true,
       allow_kasm_downloads: true,
+      shared_session_full_control: false,
       created: expect.any(String),
     });
   });

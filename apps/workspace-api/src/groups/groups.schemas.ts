@@ -33,7 +33,12 @@ const TRANSFER_RIGHTS = {
   allow_kasm_uploads: refusal('uploads into ~/Uploads'),
   allow_kasm_downloads: refusal('downloads from ~/Downloads'),
 };
+const SharedFullControl = Type.Boolean({
+    description:
+      "Kasm's group setting: true makes joiners of members' shared sessions (join_kasm) controllers; false (default) viewers",
+  });
 const OPTIONAL_RIGHTS = {
+  shared_session_full_control: Type.Optional(SharedFullControl),
   allow_kasm_clipboard_up: Type.Optional(TRANSFER_RIGHTS.allow_kasm_clipboard_up),
   allow_kasm_clipboard_down: Type.Optional(TRANSFER_RIGHTS.allow_kasm_clipboard_down),
   allow_kasm_uploads: Type.Optional(TRANSFER_RIGHTS.allow_kasm_uploads),
@@ -43,6 +48,7 @@ const OPTIONAL_RIGHTS = {
 export const GroupSchema = Type.Object({
   group_id: Type.String(),
   name: Type.String(),
+  shared_session_full_control: SharedFullControl,
   description: Type.String(),
   priority: Type.Integer(),
   max_kasms_per_user: Type.Union([Type.Integer(), Type.Null()]),

@@ -37,6 +37,7 @@ export function toImageResponse(image: ImageRow): ImageResponse {
     max_upload_bytes: image.maxUploadBytes === null ? null : Number(image.maxUploadBytes),
     allow_kasm_clipboard_up: image.allowClipboardUp,
     allow_kasm_clipboard_down: image.allowClipboardDown,
+    allow_anonymous_join: image.allowAnonymousJoin,
     max_clipboard_bytes: image.maxClipboardBytes,
     allow_kasm_audio: image.allowAudio,
     notes: image.notes,

@@ -46,6 +46,7 @@ export interface ImageChange {
   allowClipboardUp?: boolean;
   allowClipboardDown?: boolean;
   allowAudio?: boolean;
+  allowAnonymousJoin?: boolean;
   /** Null: no limit. */
   maxClipboardBytes?: number | null;
 }
@@ -129,6 +130,14 @@ export function createImagesRepository(database: Database) {
     },
 
     /** Whether a workspace's sessions may play their sound in the browser (session-audio/). */
+    async anonymousJoinOf(id: string): Promise<boolean> {
+      const row = await prisma.image.findUnique({
+        where: { id },
+        select: { allowAnonymousJoin: true },
+      });
+      return row?.allowAnonymousJoin ?? false;
+    },
+
     async audioAllowedOf(id: string): Promise<boolean | null> {
       const row = await prisma.image.findUnique({ where: { id }, select: { allowAudio: true } });
       return row ? row.allowAudio : null;

@@ -55,6 +55,7 @@ describe('get_images', () => {
       max_clipboard_bytes: null,
       max_upload_bytes: null,
       allow_kasm_audio: true,
+      allow_anonymous_join: false,
       notes: '',
       registry_id: null,
       registry_entry: null,

@@ -20,6 +20,8 @@ const ALLOW_UPLOADS =
   "Files may be uploaded into the session's ~/Uploads (Kasm's group setting of this name)";
 const ALLOW_DOWNLOADS =
   "Files may be downloaded from the session's ~/Downloads (Kasm's group setting of this name)";
+const ALLOW_ANONYMOUS_JOIN =
+  'Whether people who are not signed in may join its shared sessions (join_kasm without user_id, share links held by anyone)';
 const ALLOW_AUDIO =
   "The session's desktop sound may be played in its browser (Kasm's setting of this name)";
 const MAX_UPLOAD = 'The largest upload in bytes; null: no limit';
@@ -77,6 +79,7 @@ export const ImageSchema = Type.Object({
   allow_kasm_clipboard_down: Type.Boolean({ description: ALLOW_CLIPBOARD_DOWN }),
   max_clipboard_bytes: Type.Union([Type.Integer(), Type.Null()], { description: MAX_CLIPBOARD }),
   allow_kasm_audio: Type.Boolean({ description: ALLOW_AUDIO }),
+  allow_anonymous_join: Type.Boolean({ description: ALLOW_ANONYMOUS_JOIN }),
   notes: Type.String(),
   registry_id: Type.Union([Type.String(), Type.Null()], {
     description: 'The registry it was installed from',
@@ -123,6 +126,7 @@ export const UpdateImageBodySchema = Type.Object({
     allow_kasm_clipboard_down: Type.Optional(Type.Boolean({ description: ALLOW_CLIPBOARD_DOWN })),
     max_clipboard_bytes: Type.Optional(Type.Union([MaxClipboardSchema, Type.Null()])),
     allow_kasm_audio: Type.Optional(Type.Boolean({ description: ALLOW_AUDIO })),
+    allow_anonymous_join: Type.Optional(Type.Boolean({ description: ALLOW_ANONYMOUS_JOIN })),
   }),
 });
 export type UpdateImageInput = Static<typeof UpdateImageBodySchema>['target_image'];

@@ -108,6 +108,7 @@ export function createImagesService({
             : BigInt(input.max_upload_bytes),
         allowClipboardUp: input.allow_kasm_clipboard_up,
         allowClipboardDown: input.allow_kasm_clipboard_down,
+        allowAnonymousJoin: input.allow_anonymous_join,
         maxClipboardBytes: input.max_clipboard_bytes,
         allowAudio: input.allow_kasm_audio,
       };

@@ -9,6 +9,7 @@ export function sessionPageAssets(filesPanel: string, dir = path.join(__dirname,
     'session-page.js': path.join(dir, 'session-page.js'),
     'session-panel.js': path.join(dir, 'session-panel.js'),
     'session-keys.js': path.join(dir, 'session-keys.js'),
+    'session-sharing.js': path.join(dir, 'session-sharing.js'),
     'session-page.css': path.join(dir, 'session-page.css'),
     'files-panel.js': filesPanel,
   };

@@ -1,6 +1,7 @@
 import { FrameRewriter } from './frame-rewriter';
 import { RfbClientCutter } from './rfb-client-cutter';
 import type { ClipboardRefusal } from './rfb-cut-text';
+import type { Referee } from './rfb-referee';
 import { RfbServerCutter } from './rfb-server-cutter';
 import { newStreamState } from './rfb-stream-state';
 
@@ -28,14 +29,16 @@ export interface ClipboardGuard {
 export function createClipboardGuard(
   policy: ClipboardPolicy,
   onRefused: (refusal: ClipboardRefusal) => void,
+  referee: Referee | null = null,
 ): ClipboardGuard | null {
   const { allowUp, allowDown, maxBytes } = policy;
-  if (allowUp && allowDown && maxBytes === null) return null;
+  if (allowUp && allowDown && maxBytes === null && !referee) return null;
   const followServer = !allowDown || maxBytes !== null;
   const stream = newStreamState(followServer);
   const client = new RfbClientCutter(
     { direction: 'up', allowed: allowUp, maxBytes, onRefused },
     stream,
+    referee,
   );
   const server = followServer
     ? new RfbServerCutter({ direction: 'down', allowed: allowDown, maxBytes, onRefused }, stream)

@@ -1,5 +1,6 @@
 import { UnfollowableStreamError, type Step } from './message-cutter';
 import { CUT_TEXT_HEAD, EXTENDED_CLIPBOARD, RfbCutter, type ClipboardRules } from './rfb-cut-text';
+import { mayPass, type Referee } from './rfb-referee';
 import { rfbMinor, SECURITY_NONE, SECURITY_VNC, type RfbStreamState } from './rfb-stream-state';
 
 /** Client messages of a fixed length (type byte included). */
@@ -41,7 +42,10 @@ type State =
  * The browser's side of an RFB stream, policed for the clipboard: ClientCutText under the up
  * rules; with the server's side read, every SetEncodings cut down to what that reader can
  * follow; the pixel format and the handshake's choices noted for it. A message it does not
- * know ends the stream (UnfollowableStreamError): nothing passes unread.
+ * know ends the stream (UnfollowableStreamError): nothing passes unread. With a `referee` (a
+ * joiner's stream) it also drops what the stream's role may not send (rfb-referee.ts), asks
+ * for a shared connection whatever the client asked (an exclusive one would disconnect the
+ * others, the owner first), and ends a stream that is not RFB.
  */
 export class RfbClientCutter extends RfbCutter {
   private state: State = 'version';
@@ -52,8 +56,14 @@ export class RfbClientCutter extends RfbCutter {
   constructor(
     rules: ClipboardRules,
     private readonly stream: RfbStreamState,
+    private readonly referee: Referee | null = null,
   ) {
     super(rules, 12);
+  }
+
+  /** Whether the referee drops a message of `type` now. */
+  private refused(type: number): boolean {
+    return this.referee !== null && !mayPass(this.referee.role, type);
   }
 
   protected afterMessage(): Step {
@@ -80,7 +90,8 @@ export class RfbClientCutter extends RfbCutter {
       case 'vncAuth':
         return this.read(head, 'clientInit', 1);
       case 'clientInit':
-        return this.read(head, 'type', 1);
+        // ClientInit's shared flag: 1 keeps the other viewers (and the owner) connected.
+        return this.read(this.referee ? Buffer.from([1]) : head, 'type', 1);
       case 'type':
         return this.type(head);
       case 'fixed':
@@ -97,7 +108,10 @@ export class RfbClientCutter extends RfbCutter {
   private version(head: Buffer): Step {
     const minor = rfbMinor(head);
     // Another protocol: a VNC server would refuse it, so it cannot carry a clipboard there.
-    if (minor === null) return { out: head, need: 0 };
+    if (minor === null) {
+      if (this.referee) throw new UnfollowableStreamError('a joiner’s stream that is not RFB');
+      return { out: head, need: 0 };
+    }
     if (minor < 7) throw new UnfollowableStreamError('not an RFB 3.7 or 3.8 client');
     this.stream.clientMinor = minor;
     return this.read(head, 'security', 1);
@@ -110,6 +124,7 @@ export class RfbClientCutter extends RfbCutter {
       this.fixedType = type;
       // The type byte is read: the rest of the message is too, to note a pixel format.
       if (type === 0) return { ...this.read(head, 'fixed', fixed - 1) };
+      if (this.refused(type)) return { ...this.afterMessage(), out: null, drop: fixed - 1 };
       return { ...this.afterMessage(), out: head, keep: fixed - 1 };
     }
     const size = HEAD[type];
@@ -120,6 +135,7 @@ export class RfbClientCutter extends RfbCutter {
   }
 
   private variable(head: Buffer): Step {
+    if (this.refused(head[0])) return { ...this.afterMessage(), out: null, drop: rest(head) };
     switch (head[0]) {
       case 2: {
         const count = head.readUInt16BE(2);
@@ -156,5 +172,22 @@ export class RfbClientCutter extends RfbCutter {
     message.writeUInt16BE(kept.length, 2);
     kept.forEach((encoding, i) => message.writeInt32BE(encoding, 4 + 4 * i));
     return message;
+  }
+}
+
+/** The bytes after a variable-length client message's head (one of HEAD's types). */
+function rest(head: Buffer): number {
+  switch (head[0]) {
+    case 2:
+      return 4 * head.readUInt16BE(2);
+    case 6:
+      return Math.abs(head.readInt32BE(4));
+    case 248:
+      return head[8];
+    case 251:
+      return 16 * head[6];
+    default:
+      if (head[1] !== 0) throw new UnfollowableStreamError(`QEMU client message ${head[1]}`);
+      return 10;
   }
 }

@@ -9,6 +9,7 @@ import {
 } from '../errors';
 import type { LaunchPlan } from '../launch-plan';
 import { containerEndpoint, type KasmReads, type KasmsRepository } from '../sessions';
+import { isStreamRole, type StreamRole } from './rfb-referee';
 import { onSessionHost } from './session-origin';
 import type { SessionOwner } from './session-owner-page';
 
@@ -25,6 +26,22 @@ export interface SessionTarget {
   username: string;
   imageId: string;
 }
+
+/** An admitted request's target, with whose grant admitted it and in which role. */
+export interface AdmittedTarget extends SessionTarget {
+  grantId: string;
+  role: StreamRole;
+}
+
+/**
+ * Spends a use of a session's share link for a joiner (sharing's, given to the proxy): their
+ * grant made with `secretHash`, its id, end and role; a refused link throws (403, 404).
+ */
+export type ShareSpender = (
+  kasmId: string,
+  token: string,
+  joiner: { signedInAs: string | null; secretHash: string },
+) => Promise<{ grantId: string; expiresAt: Date }>;
 
 /** A grant cookie's value and when the grant (and so the cookie) ends. */
 export interface Grant {
@@ -57,13 +74,22 @@ export function createSessionAccess(
   kasms: KasmsRepository,
   reads: KasmReads,
   options: AccessOptions,
+  spendShare?: ShareSpender,
 ) {
   const cache = { ttlMs: CACHE_MS, maxEntries: MAX_CACHED };
   const targets = createExpiringCache<string, SessionTarget | Error>(cache);
   const grants = createExpiringCache<
     string,
-    { kasmId: string; secretHash: string; expiresAt: Date }
+    { kasmId: string; secretHash: string; expiresAt: Date; role: string }
   >(cache);
+
+  function hostChecked(row: { plan: unknown }, hostname: string): void {
+    // A `$request_host$` zone's kasm_url is on whatever host its request came to, so every
+    // host the platform is reached at is the session's host; other zones name theirs.
+    const plan = row.plan as LaunchPlan;
+    if (!plan.requestHostZone && !onSessionHost(hostname, plan.sessionUrl))
+      throw new ProxyAccessDeniedError('Open the session at the address of its kasm_url');
+  }
 
   function sessionId(raw: string): string {
     if (!ID.test(raw) && !DASHED.test(raw))
@@ -118,11 +144,7 @@ export function createSessionAccess(
       const row = await kasms.find(id);
       if (!row) throw new KasmNotFoundError(`kasm_id ${rawId}`);
       if (!row.userId || !(await reads.ownerActive(row.userId))) throw notAllowed();
-      // A `$request_host$` zone's kasm_url is on whatever host its request came to, so every
-      // host the platform is reached at is the session's host; other zones name theirs.
-      const plan = row.plan as unknown as LaunchPlan;
-      if (!plan.requestHostZone && !onSessionHost(request.hostname, plan.sessionUrl))
-        throw new ProxyAccessDeniedError('Open the session at the address of its kasm_url');
+      hostChecked(row, request.hostname);
       if (request.signedInAs !== null && request.signedInAs !== row.userId) throw notYours();
       const secret = randomSecret(32);
       const expiresAt = new Date(
@@ -141,6 +163,28 @@ export function createSessionAccess(
       return { cookie: `${toWireId(grantId)}.${secret}`, expiresAt };
     },
 
+    /**
+     * Spends a share link (`?kasm_share=`) for a joiner's grant: the same cookie as the owner's,
+     * its role the link's. Refused as sharing says (403, 404), or on another host than the
+     * session's.
+     */
+    async exchangeShare(
+      rawId: string,
+      token: string,
+      request: { hostname: string; signedInAs: string | null },
+    ): Promise<Grant> {
+      const id = sessionId(rawId);
+      const row = await kasms.find(id);
+      if (!row || !spendShare) throw new KasmNotFoundError(`kasm_id ${rawId}`);
+      hostChecked(row, request.hostname);
+      const secret = randomSecret(32);
+      const { grantId, expiresAt } = await spendShare(id, token, {
+        signedInAs: request.signedInAs,
+        secretHash: hashSecret(secret),
+      });
+      return { cookie: `${toWireId(grantId)}.${secret}`, expiresAt };
+    },
+
     /** Whose session it is, as the page a connect link leads a signed-out browser to names it. */
     async ownerOf(rawId: string): Promise<SessionOwner> {
       const row = await reads.find(sessionId(rawId));
@@ -156,7 +200,7 @@ export function createSessionAccess(
       rawId: string,
       cookie: string | undefined,
       signedInAs: string | null = null,
-    ): Promise<SessionTarget> {
+    ): Promise<AdmittedTarget> {
       const id = sessionId(rawId);
       if (!cookie)
         throw new ProxyCredentialsMissingError('Open the session through its kasm_url first');
@@ -176,8 +220,16 @@ export function createSessionAccess(
       if (grant.expiresAt.getTime() <= Date.now())
         throw new ProxyAccessDeniedError('The session cookie has expired: open the session again');
       const target = await targetOf(id);
-      if (signedInAs !== null && signedInAs !== target.userId) throw notYours();
-      return target;
+      const role = isStreamRole(grant.role) ? grant.role : 'view';
+      // A joiner's browser may be signed in as anyone: the link admitted them.
+      if (role === 'owner' && signedInAs !== null && signedInAs !== target.userId)
+        throw notYours();
+      return { ...target, grantId, role };
+    },
+
+    /** Forgets a grant read in this process (its role changed, or it ended). */
+    forgetGrant(grantId: string): void {
+      grants.delete(toWireId(grantId));
     },
 
     /** Ends the session's grants in this process at once (it is being stopped). */

@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { createExpiringCache, sessionCookieName } from '../domain';
 import { GRANT_COOKIE } from './proxy-cookies';
-import type { SessionAccess, SessionTarget } from './session-access';
+import { ProxyAccessDeniedError } from '../errors';
+import type { AdmittedTarget, SessionAccess } from './session-access';
 import type { ClosableSocket, SessionSockets } from './session-sockets';
 
 /** The platform user a login session token belongs to, or null (web page's sign-in). */
@@ -28,13 +29,22 @@ export function createSignedInAs(signedInUser: SignedInUser) {
 
 /**
  * Admits a request on the sessions origin to `kasmId` by its grant cookie, as the proxy does
- * (session-access.ts): 401 without one, 403 for another session's or another user's. The
- * request's cookies must be parsed (@fastify/cookie).
+ * (session-access.ts): 401 without one, 403 for another session's or another user's, and 403
+ * for a joiner's grant: what is admitted this way (files, sound, sleep and end, sharing) is the
+ * owner's alone. The request's cookies must be parsed (@fastify/cookie).
  */
 export function createRequestAdmission(access: SessionAccess, signedInUser: SignedInUser) {
   const signedInAs = createSignedInAs(signedInUser);
-  return async (request: FastifyRequest, kasmId: string): Promise<SessionTarget> =>
-    access.admit(kasmId, request.cookies[GRANT_COOKIE], await signedInAs(request));
+  return async (request: FastifyRequest, kasmId: string): Promise<AdmittedTarget> => {
+    const target = await access.admit(
+      kasmId,
+      request.cookies[GRANT_COOKIE],
+      await signedInAs(request),
+    );
+    if (target.role !== 'owner')
+      throw new ProxyAccessDeniedError('Only the session’s owner may do this; you joined it');
+    return target;
+  };
 }
 export type RequestAdmission = ReturnType<typeof createRequestAdmission>;
 
@@ -54,12 +64,13 @@ export function createSocketHold(
     kasmId: string,
     socket: ClosableSocket,
     allowed: () => Promise<boolean> = async () => true,
+    onRecheck?: (target: AdmittedTarget) => void,
   ): boolean => {
     const grant = request.cookies[GRANT_COOKIE];
     // Admitted, so the cookie is `<grant id>.<secret>`: its sockets count against the grant.
     const owner = { kasmId, grantId: String(grant).split('.', 1)[0] };
     return sockets.track(socket, owner, async () => {
-      await access.admit(kasmId, grant, await signedInAs(request));
+      onRecheck?.(await access.admit(kasmId, grant, await signedInAs(request)));
       return allowed();
     });
   };

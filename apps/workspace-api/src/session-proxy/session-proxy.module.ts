@@ -4,7 +4,8 @@ import type { AuditTrail } from '../audit';
 import type { Config } from '../config';
 import { createClipboardAudit } from './clipboard-audit';
 import type { KasmReads, KasmsRepository, SocketHop } from '../sessions';
-import { createSessionAccess } from './session-access';
+import { createJoinerStreams } from './joiner-streams';
+import { createSessionAccess, type ShareSpender } from './session-access';
 import { createInputRecorder } from './session-input';
 import {
   createRequestAdmission,
@@ -25,6 +26,8 @@ export interface SessionProxyDeps {
   socketHop: SocketHop;
   /** Registers what to do when a session's access ends (its grants revoked, its sockets closed). */
   onAccessEnded: (end: (kasmId: string) => void) => void;
+  /** Spends share links for joiners' grants (session-sharing/). */
+  spendShare?: ShareSpender;
   log: FastifyBaseLogger;
 }
 
@@ -35,9 +38,13 @@ export interface SessionProxyDeps {
  */
 export function createSessionProxyFeature(deps: SessionProxyDeps) {
   const { config, kasms, reads, socketHop, log } = deps;
-  const access = createSessionAccess(kasms, reads, {
-    grantTtlMs: config.SESSION_GRANT_TTL_SECONDS * 1000,
-  });
+  const access = createSessionAccess(
+    kasms,
+    reads,
+    { grantTtlMs: config.SESSION_GRANT_TTL_SECONDS * 1000 },
+    deps.spendShare,
+  );
+  const joiners = createJoinerStreams();
   const sockets = createSessionSockets({
     intervalMs: SOCKET_RECHECK_MS,
     maxPerGrant: config.SESSION_GRANT_MAX_WEBSOCKETS,
@@ -52,6 +59,20 @@ export function createSessionProxyFeature(deps: SessionProxyDeps) {
     onError: (error, kasmId) => log.warn({ err: error, kasmId }, 'session input not recorded'),
   });
   return {
+    /**
+     * What sharing changes on open streams: a joiner's role (live, no reconnect) and the end of
+     * joiners' grants (removed, their link revoked), their streams closed at once here.
+     */
+    joinerStreams: {
+      setRole(grantId: string, role: 'view' | 'control'): void {
+        access.forgetGrant(grantId);
+        joiners.setRole(grantId, role);
+      },
+      close(grantIds: string[]): void {
+        for (const grantId of grantIds) access.forgetGrant(grantId);
+        joiners.close(grantIds);
+      },
+    },
     /** How another route on the sessions origin admits a request as the proxy does (session files). */
     admission: (signedInUser: SignedInUser) => createRequestAdmission(access, signedInUser),
     /** How another route's WebSocket is held with the proxy's own (session sound). */
@@ -66,6 +87,7 @@ export function createSessionProxyFeature(deps: SessionProxyDeps) {
       ...others,
       access,
       sockets,
+      joiners,
       socketHop,
       recordInput,
       clipboardRefused: createClipboardAudit(audit),

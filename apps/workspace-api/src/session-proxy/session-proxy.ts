@@ -11,6 +11,8 @@ import {
   ProxyPathInvalidError,
   ProxyServiceWorkerRefusedError,
   ProxySocketLimitError,
+  ShareNotFoundError,
+  ShareRefusedError,
 } from '../errors';
 import { CONNECT_TOKEN_THROTTLE } from '../plugins';
 import { CertificatePinError, type Hop, type SocketHop } from '../sessions';
@@ -20,6 +22,8 @@ import type { SessionPolicy } from '../images';
 import { requestOrigin } from '../audit';
 import type { ClipboardAudit } from './clipboard-audit';
 import { createClipboardGuard } from './clipboard-guard';
+import type { JoinerStreams } from './joiner-streams';
+import type { Referee } from './rfb-referee';
 import type { SessionAccess, SessionTarget } from './session-access';
 import { createSignedInAs, createSocketHold, type SignedInUser } from './session-admission';
 import { createTlsPins, createUpstreamAgent, socketOrigin } from './proxy-upstream';
@@ -30,6 +34,8 @@ import { pipeUrl, pipeWebSocket } from './websocket-pipe';
 
 export { GRANT_COOKIE } from './proxy-cookies';
 export const TOKEN_PARAM = 'kasm_token';
+/** A share link's secret (session-sharing/): spent for a joiner's grant as a token is. */
+export const SHARE_PARAM = 'kasm_share';
 const PREFIX = '/kasm/';
 
 /** The path and query on the container of a `/kasm/<kasm_id>/…` address (`/` for none). */
@@ -63,11 +69,16 @@ export type SessionLanding = (
 
 /** A connect token refused for what it is: wrong, spent, or for no session. */
 const isRefusedToken = (error: unknown) =>
-  error instanceof ProxyAccessDeniedError || error instanceof KasmNotFoundError;
+  error instanceof ProxyAccessDeniedError ||
+  error instanceof KasmNotFoundError ||
+  error instanceof ShareRefusedError ||
+  error instanceof ShareNotFoundError;
 
 export interface SessionProxyOptions {
   access: SessionAccess;
   sockets: SessionSockets;
+  /** Joiners' streams by grant: their referees' roles, changed live, and their closing. */
+  joiners: JoinerStreams;
   socketHop: SocketHop;
   /** Told of each connection opened to a container: HTTP or WebSocket, and by which hop. */
   onUpstream: (kind: 'http' | 'websocket', hop: Hop) => void;
@@ -98,6 +109,7 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
   {
     access,
     sockets,
+    joiners,
     socketHop,
     onUpstream,
     recordInput,
@@ -144,21 +156,24 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
         throw new ProxyOriginRejectedError();
       const url = new URL(request.url, 'http://proxy.invalid');
       const token = url.searchParams.get(TOKEN_PARAM);
-      if (token !== null) {
+      const share = token === null ? url.searchParams.get(SHARE_PARAM) : null;
+      if (token !== null || share !== null) {
         const browserUser = await signedInAs(request);
         // Each refused token is a guess at a session's link: counted per (address, session).
         const grant = await app.authThrottle.guard(
           CONNECT_TOKEN_THROTTLE,
           request,
           kasmId,
-          () =>
-            access.exchange(kasmId, token, {
-              hostname: request.hostname,
-              signedInAs: browserUser,
-            }),
+          () => {
+            const by = { hostname: request.hostname, signedInAs: browserUser };
+            return token !== null
+              ? access.exchange(kasmId, token, by)
+              : access.exchangeShare(kasmId, share ?? '', by);
+          },
           isRefusedToken,
         );
         url.searchParams.delete(TOKEN_PARAM);
+        url.searchParams.delete(SHARE_PARAM);
         // No Domain: the cookie is host-only, for the session's host alone.
         reply.setCookie(GRANT_COOKIE, grant.cookie, {
           path: `/kasm/${kasmId}/`,
@@ -168,13 +183,16 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
           expires: grant.expiresAt,
         });
         const next = `${url.pathname}${url.search}`;
-        if (needsOwnerPage(request, browserUser))
+        if (token !== null && needsOwnerPage(request, browserUser))
           return sendOwnerPage(reply, await access.ownerOf(kasmId), next);
         return reply.redirect(next, 303);
       }
       const grant = request.cookies[GRANT_COOKIE];
       const target = await access.admit(kasmId, grant, await signedInAs(request));
       const wireId = toWireId(access.sessionId(kasmId));
+      // A joiner watches or drives the desktop's stream; the workspace's own page takes no writes.
+      if (target.role !== 'owner' && !['GET', 'HEAD'].includes(request.method))
+        throw new ProxyAccessDeniedError('A joiner of the session may only read its pages');
       // The desktop contract (Kasm's images and the platform's: HTTPS, a VNC stream at
       // /websockify) gets the page; a plain-HTTP web workspace keeps its own root.
       if (!upgrade && landing && target.origin.startsWith('https:') && asksForLanding(request))
@@ -201,6 +219,8 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
       if (!userId) throw new ProxyAccessDeniedError('The session has no user yet');
       const policy = await sessionPolicy(target.imageId, userId);
       const origin = { kasmId, userId, username, ...requestOrigin(request) };
+      // A joiner's stream is refereed by its role, which the owner may change while it runs.
+      const referee: Referee | null = target.role === 'owner' ? null : { role: target.role };
       const guard = createClipboardGuard(
         {
           allowUp: policy.allowClipboardUp,
@@ -208,12 +228,17 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
           maxBytes: policy.maxClipboardBytes,
         },
         (refusal) => clipboardRefused(origin, refusal),
+        referee,
       );
       const client = request.raw.socket;
-      if (!holdSocket(request, kasmId, client)) {
+      const held = holdSocket(request, kasmId, client, undefined, (now) => {
+        if (referee) referee.role = now.role;
+      });
+      if (!held) {
         socket?.destroy();
         throw new ProxySocketLimitError();
       }
+      if (referee) joiners.enter(target.grantId, client, referee);
       onUpstream('websocket', socket ? 'socket' : 'tls');
       reply.hijack();
       pipeWebSocket(client, request.raw, pipeTo, {
@@ -222,7 +247,8 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
           authorization: target.authorization,
         },
         rewriteResponseHeaders: (headers) => sessionResponseHeaders(headers, kasmId),
-        onInput: () => recordInput(kasmId),
+        // The idle limit counts the owner's input; a joiner's keeps no session alive.
+        onInput: referee ? undefined : () => recordInput(kasmId),
         socket,
         pin: target.pin,
         guard,

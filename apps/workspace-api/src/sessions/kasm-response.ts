@@ -60,6 +60,7 @@ export function toKasmStatus(
     operational_progress: kasm.operational_progress,
     launch_timeline: 'wait' in found ? [] : readTimeline(found.row.launchTimeline),
     kasm_url: 'wait' in found ? null : found.kasmUrl,
+    share_id: 'wait' in found ? null : (found.row.shareId ?? null),
     current_time: now,
   };
 }

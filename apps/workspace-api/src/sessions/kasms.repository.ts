@@ -25,6 +25,7 @@ export type NewKasm = Pick<
   | 'expiresAt'
   | 'hardExpiresAt'
   | 'stagingConfigId'
+  | 'shareId'
 >;
 
 /** What a session taken from staging gets for its user. */
@@ -47,6 +48,17 @@ const WITH_CONTAINER: KasmStatus[] = ['running', 'paused', 'stopped'];
 const RESUMING = Prisma.sql`(status = 'starting' AND started_at IS NOT NULL)`;
 /** The live statuses as SQL literals: constants of our own, never client input. */
 const LIVE_SQL = LIVE_STATUSES.map((status) => `'${status}'`).join(', ');
+
+/** A joiner's grant as it is stored. */
+export interface JoinerGrant {
+  kasmId: string;
+  secretHash: string;
+  expiresAt: Date;
+  role: string;
+  shareId: string;
+  joinerId: string | null;
+  joinerName: string;
+}
 
 /** Every query of sessions (`kasm`) and their proxy grants (`kasm_grant`). */
 export function createKasmsRepository(database: Database) {
@@ -315,8 +327,45 @@ export function createKasmsRepository(database: Database) {
     findGrant: (id: string) =>
       db.kasmGrant.findUnique({
         where: { id },
-        select: { kasmId: true, secretHash: true, expiresAt: true },
+        select: { kasmId: true, secretHash: true, expiresAt: true, role: true, joinerId: true },
       }),
+
+    /** A joiner's grant, made in `tx` with the use of the share link that admits them. */
+    insertJoinerGrant: (tx: Tx, grant: JoinerGrant) =>
+      tx.kasmGrant.create({ data: grant, select: { id: true } }),
+
+    /** Who holds a grant to the session besides its owner (joiners, watchers), oldest first. */
+    participants: (kasmId: string) =>
+      db.kasmGrant.findMany({
+        where: { kasmId, role: { not: 'owner' }, expiresAt: { gt: new Date() } },
+        select: { id: true, role: true, joinerId: true, joinerName: true, shareId: true, createdAt: true, expiresAt: true },
+        orderBy: { createdAt: 'asc' },
+      }),
+
+    /** A joiner's role, changed (view or control); false when the grant is not the session's. */
+    async setParticipantRole(kasmId: string, grantId: string, role: string): Promise<boolean> {
+      const { count } = await db.kasmGrant.updateMany({
+        where: { id: grantId, kasmId, role: { in: ['view', 'control'] } },
+        data: { role },
+      });
+      return count === 1;
+    },
+
+    /** Ends a joiner's or watcher's grant; false when it is not the session's. */
+    async deleteParticipant(kasmId: string, grantId: string, tx?: Tx): Promise<boolean> {
+      const { count } = await (tx ?? db).kasmGrant.deleteMany({
+        where: { id: grantId, kasmId, role: { not: 'owner' } },
+      });
+      return count === 1;
+    },
+
+    /** The grants that came through a share link (their ids, to close their streams). */
+    grantsOfShare: (shareId: string, tx?: Tx) =>
+      (tx ?? db).kasmGrant.findMany({ where: { shareId }, select: { id: true } }),
+
+    /** The live session Kasm's share_id names. */
+    findByShareId: (shareId: string) =>
+      db.kasm.findFirst({ where: { shareId, status: live }, select: { id: true, userId: true } }),
 
     /**
      * Ends the user's access to all of their sessions, in one transaction: every grant goes and

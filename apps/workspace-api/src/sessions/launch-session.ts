@@ -26,10 +26,11 @@ export interface LaunchAnswer {
   username: string;
   session_token: string;
   kasm_url: string;
-  share_id: null;
+  share_id: string | null;
 }
 
-type Launch = RequestKasmBody & { image_id: string };
+/** Kasm's share_id: 128 random bits; join_kasm also needs a key that may act as users. */
+type Launch = RequestKasmBody & { image_id: string; share_id: string | null };
 
 /**
  * request_kasm, top to bottom: check the request, take its turn (launch-queue.ts), hand over a
@@ -93,13 +94,6 @@ export function createLaunchSession(ports: LaunchPorts) {
     await users.mayActAs(input.user_id, grantor, { launching: true });
     const imageId = input.image_id ?? (await users.defaultImageOf(input.user_id));
     const problems: FieldProblem[] = [];
-    // A share id that admitted nobody would be a link that fails for whoever gets it.
-    if (input.enable_sharing) {
-      problems.push({
-        field: 'enable_sharing',
-        message: 'is not supported: sessions are not shared',
-      });
-    }
     if (!imageId) {
       problems.push({
         field: 'image_id',
@@ -109,7 +103,8 @@ export function createLaunchSession(ports: LaunchPorts) {
     if (problems.length > 0 || !imageId) {
       throw withFieldErrors(new ValidationFailedError('The request is invalid'), problems);
     }
-    return { ...input, image_id: imageId };
+    const shareId = input.enable_sharing ? randomBytes(16).toString('hex') : null;
+    return { ...input, image_id: imageId, share_id: shareId };
   }
 
   /** Places the session and records it, in one transaction that locks the user and the one agent it goes to. */
@@ -164,6 +159,7 @@ export function createLaunchSession(ports: LaunchPorts) {
           leaseUntil: new Date(now + config.SESSION_LEASE_SECONDS * 1000),
           expiresAt: new Date(now + launchWindow),
           hardExpiresAt: new Date(now + config.SESSION_TIME_LIMIT_SECONDS * 1000),
+          shareId: launch.share_id,
         });
         // Its owners as the plan found them in this transaction, the agent's engine as locked.
         return withOwners(row, plan, kasmAgent(agent, plan.agent.zone.name));
@@ -219,6 +215,7 @@ const leaving = (place: { leave(): void }) => (error: unknown) => {
 
 /** A staged container was started without the request's environment: such a request launches. */
 const stageable = (launch: Launch) =>
+  !launch.share_id &&
   Object.keys(launch.environment ?? {}).length === 0 && !launch.kasm_url;
 
 /** A session URL with its connect token, as kasm_url carries it. */
@@ -234,6 +231,6 @@ function answer(row: KasmWithOwners, launch: Launch, token: string): LaunchAnswe
     username: row.user.username,
     session_token: token,
     kasm_url: withToken(plan.sessionUrl, token),
-    share_id: null,
+    share_id: row.shareId ?? null,
   };
 }

@@ -16,7 +16,7 @@ export interface QueuedAnswer {
   username: string;
   session_token: string;
   kasm_url: string;
-  share_id: null;
+  share_id: string | null;
 }
 
 export interface QueuedLaunchPorts {
@@ -65,7 +65,7 @@ export function createQueuedLaunches(ports: QueuedLaunchPorts) {
 
   return async function answerQueued(
     place: QueuePlace,
-    launch: { user_id: string; image_id: string },
+    launch: { user_id: string; image_id: string; share_id?: string | null },
     token: string,
     go: (kasmId: string) => Promise<void>,
   ): Promise<QueuedAnswer> {
@@ -94,7 +94,7 @@ export function createQueuedLaunches(ports: QueuedLaunchPorts) {
       username,
       session_token: token,
       kasm_url: '',
-      share_id: null,
+      share_id: launch.share_id ?? null,
     };
   };
 }

@@ -29,7 +29,7 @@ export const RequestKasmBodySchema = Type.Object({
   enable_sharing: Type.Optional(
     Type.Union([Type.Boolean(), Type.Null()], {
       description:
-        "Kasm's session sharing, which this platform does not offer: true is refused (400); false or absent launches as usual",
+        'True: the session gets a share_id that join_kasm takes (docs/sharing.md); never handed a staged session',
     }),
   ),
 });
@@ -95,7 +95,7 @@ export const RequestKasmResponseSchema = Type.Object({
   }),
   kasm_url: Type.String(),
   share_id: Type.Union([Type.String(), Type.Null()], {
-    description: "Kasm's share id; always null here, where sessions are not shared",
+    description: 'With enable_sharing: the id join_kasm takes; null otherwise',
   }),
 });
 
@@ -126,6 +126,9 @@ export const KasmStatusSchema = Type.Object({
   kasm_url: Type.Union([Type.String(), Type.Null()], {
     description:
       'A fresh link for live sessions (the previous one stops working) when the key holds users.auth_session; null otherwise',
+  }),
+  share_id: Type.Union([Type.String(), Type.Null()], {
+    description: "The session's share_id (request_kasm with enable_sharing); null otherwise",
   }),
   current_time: Type.String(),
 });

@@ -12,12 +12,16 @@ export interface ClipboardViewer {
   /** A full (not incremental) FramebufferUpdateRequest; resolves once its update arrived. */
   roundTrip: () => Promise<void>;
   sendCutText: (text: string) => void;
+  /** Any client message, as it is. */
+  send: (message: Buffer) => void;
+  isClosed: () => boolean;
   close: () => void;
 }
 
 export async function connectClipboardViewer(
   url: string,
   headers: Record<string, string>,
+  { shared = true }: { shared?: boolean } = {},
 ): Promise<ClipboardViewer> {
   const ws = new WebSocket(url, { headers, perMessageDeflate: false });
   let buffered = Buffer.alloc(0);
@@ -47,7 +51,7 @@ export async function connectClipboardViewer(
   if (!types.includes(1)) throw new Error(`security types ${types.join(', ')}, not None`);
   ws.send(Buffer.from([1]));
   if ((await read(4)).readUInt32BE(0) !== 0) throw new Error('VNC security failed');
-  ws.send(Buffer.from([1]));
+  ws.send(Buffer.from([shared ? 1 : 0]));
   const init = await read(24);
   await read(init.readUInt32BE(20));
   const width = init.readUInt16BE(0);
@@ -82,6 +86,10 @@ export async function connectClipboardViewer(
       head.writeInt32BE(body.length, 4);
       ws.send(Buffer.concat([head, body]));
     },
+    send: (message) => {
+      if (ws.readyState === WebSocket.OPEN) ws.send(message);
+    },
+    isClosed: () => closed,
     close: () => ws.close(),
   };
   // The server's messages, read for as long as the stream is open.

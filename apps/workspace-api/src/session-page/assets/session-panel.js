@@ -1,7 +1,8 @@
 // The session page's panel: time left, clipboard, keys a browser would take, display, sound,
-// files (files-panel.js), sleep and end. Every control is a native one, reachable with Tab;
+// files (files-panel.js), sleep and end, sharing (session-sharing.js). Every control is a native one, reachable with Tab;
 // F8 or the Panel button opens it, Escape closes it and gives the keys back to the desktop.
 import { COMBINATIONS, sendCombination } from './session-keys.js';
+import { mountSharing } from './session-sharing.js';
 
 const STATUS_EVERY_MS = 30_000;
 
@@ -181,6 +182,7 @@ export function mountPanel(panel, { kasmId, base, desktop, toggle }) {
   );
 
   const files = el('div', { class: 'files' });
+  const sharing = el('div', { class: 'sharing' });
   panel.append(
     el('p', { class: 'time' }, 'Time left: ', timeLeft),
     section(
@@ -204,9 +206,11 @@ export function mountPanel(panel, { kasmId, base, desktop, toggle }) {
     ),
     section('Files', files),
     section('Session', el('div', { class: 'row' }, sleep, end), sessionNote),
+    section('Sharing', sharing),
     el('p', { class: 'hint' }, 'F8 opens and closes this panel; Escape closes it.'),
   );
   if (window.mountFilesPanel) window.mountFilesPanel(files, { kasmId });
+  mountSharing(sharing, { base, el });
 
   function setOpen(open) {
     panel.hidden = !open;
