@@ -60,6 +60,18 @@ export interface DesiredStaging {
   at: Location;
 }
 
+/** An identity provider, described whole; its settings block as written (secrets by reference). */
+export interface DesiredSsoProvider {
+  name: string;
+  kind: string;
+  displayName: string;
+  enabled: boolean;
+  settings: object;
+  /** Groups by name; each mapping's place is where an unknown group is reported. */
+  mappings: { value: string; group: string; at: Location }[];
+  at: Location;
+}
+
 export interface DesiredSettings {
   zones: DesiredZone[];
   /** Every zone name in the file, also of zones with problems: agents naming those get no second problem. */
@@ -73,6 +85,7 @@ export interface DesiredSettings {
   targets: DesiredTarget[];
   mappings: DesiredMapping[];
   staging: DesiredStaging[];
+  ssoProviders: DesiredSsoProvider[];
 }
 
 export const emptyDesired = (): DesiredSettings => ({
@@ -85,4 +98,5 @@ export const emptyDesired = (): DesiredSettings => ({
   targets: [],
   mappings: [],
   staging: [],
+  ssoProviders: [],
 });

@@ -5,3 +5,16 @@ export { createSsoService, type OfferedProvider, type SsoService } from './sso.s
 export { createSsoSignIn, type SignInOrigin } from './sso-sign-in';
 export { isSsoRefusal } from './sso-refusal';
 export { SSO_KINDS, type SsoKind } from './sso-kinds';
+export {
+  createSsoConfigService,
+  type SsoConfigService,
+  toSsoProviderResponse,
+} from './sso-config.service';
+export { ssoConfigRoutes } from './sso-config.routes';
+export {
+  canonical,
+  kindBlocks,
+  type ProviderConfig,
+  settingsProblems,
+  SsoProviderFields,
+} from './sso-config';

@@ -1,11 +1,13 @@
 import type { TSchema } from '@sinclair/typebox';
+import type { FieldProblem } from '@platform/errors';
+import { checkOidcSettings } from './oidc-checks';
 import { OidcSettingsSchema } from './oidc-settings';
 
 /**
  * The kinds of identity provider: each names its settings schema, the realm of the users it
  * makes, and how the sign-in page offers it. A new kind (LDAP, SAML) is one more entry here, its
  * settings schema, and the routes or password check that turn its answer into a
- * DirectoryIdentity for createSsoSignIn.
+ * DirectoryIdentity for createSsoSignIn (and, optionally, its configuration checks).
  */
 export const SSO_KINDS = {
   oidc: {
@@ -13,10 +15,21 @@ export const SSO_KINDS = {
     settings: OidcSettingsSchema,
     /** A "Sign in with …" button that leaves for the provider. */
     offered: 'button',
+    check: checkOidcSettings,
   },
 } as const satisfies Record<
   string,
-  { realm: string; settings: TSchema; offered: 'button' | 'password-form' }
+  {
+    realm: string;
+    settings: TSchema;
+    offered: 'button' | 'password-form';
+    /**
+     * What "test this configuration" checks beyond the schema (the provider reached, its
+     * answer consistent), given settings that match the schema, defaults filled; fields
+     * relative to the settings block. Optional: secrets and group mappings are checked for every kind.
+     */
+    check?: (settings: never) => Promise<FieldProblem[]>;
+  }
 >;
 
 export type SsoKind = keyof typeof SSO_KINDS;

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { clientKey, TooManyRequestsError } from '@platform/rate-limit';
 import { cookieOptions, formCookieName, sessionCookieName } from '../domain';
-import { LoginLinkInvalidError, PasswordChecksBusyError } from '../errors';
+import { LoginLinkInvalidError, PasswordChecksBusyError, SsoRequiredError } from '../errors';
 import {
   isRefusedLogin,
   type Login,
@@ -18,6 +18,7 @@ import { assertCsrf, CSRF_FIELD, csrfTokenFor, formSecret } from './web-security
 /** Refusals the page shows on the form again, rather than as problem+json. */
 const isRefusal = (error: unknown) =>
   isRefusedLogin(error) ||
+  error instanceof SsoRequiredError ||
   error instanceof TooManyRequestsError ||
   error instanceof PasswordChecksBusyError;
 
@@ -60,7 +61,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
         next?: string;
       };
       try {
-        const login = await passwordLogin(app, logins, request, { username, password });
+        const login = await passwordLogin(app, logins, request, { username, password }, 'web');
         return startBrowserSession(request, reply, login, next);
       } catch (error) {
         if (!isRefusal(error)) throw error;

@@ -1,0 +1,128 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import type { FieldProblem } from '@platform/errors';
+import { SSO_KIND_NAMES, SSO_KINDS, type SsoKind } from './sso-kinds';
+import { readSecret, SecretRefSchema, type SecretRef } from './sso-secrets';
+
+/** The fields every provider has, whatever its kind; its settings sit under its kind's name. */
+export const SsoProviderFields = {
+  name: Type.String({
+    pattern: '^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$',
+    description: 'Lowercase letters, digits and -: part of the sign-in URLs',
+  }),
+  kind: Type.Union(
+    SSO_KIND_NAMES.map((kind) => Type.Literal(kind)),
+    { description: 'The protocol; its settings are the block of the same name' },
+  ),
+  display_name: Type.String({
+    minLength: 1,
+    maxLength: 128,
+    description: 'The text of the sign-in button',
+  }),
+  enabled: Type.Boolean({ default: true, description: 'Offered on the sign-in page' }),
+  value: Type.String({
+    minLength: 1,
+    maxLength: 255,
+    description: 'A value of the groups claim or attribute',
+  }),
+};
+
+/** One block per kind, `oidc: {...}`, each with its kind's schema: a provider gives its own kind's. */
+export const kindBlocks = (wrap: (schema: TSchema) => TSchema = (s) => s) =>
+  Object.fromEntries(
+    SSO_KIND_NAMES.map((kind) => [kind, Type.Optional(wrap(SSO_KINDS[kind].settings))]),
+  );
+
+/** A provider as the file, the console and the API give it; a mapping names its group by id or name. */
+export interface ProviderConfig {
+  name: string;
+  kind: string;
+  displayName: string;
+  enabled: boolean;
+  /** The whole item, for its kind's block (and any other kind's, which is a problem). */
+  blocks: Record<string, unknown>;
+  mappings: { value: string; groupId?: string; groupName?: string }[];
+}
+
+const pathOf = (pointer: string) =>
+  pointer
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : `${path}.${part}`), '');
+
+/**
+ * Problems of a provider's settings that need no reading: a known kind, its block given and no
+ * other kind's, the block matching its kind's schema (every failing field). Fields are the
+ * settings file's paths inside the item (`oidc.client_id`). The block comes back with its
+ * defaults filled when it is valid.
+ */
+export function settingsProblems(config: Pick<ProviderConfig, 'kind' | 'blocks'>): {
+  problems: FieldProblem[];
+  settings: object | null;
+} {
+  const kind = config.kind as SsoKind;
+  if (!SSO_KINDS[kind])
+    return {
+      problems: [{ field: 'kind', message: `must be one of ${SSO_KIND_NAMES.join(', ')}` }],
+      settings: null,
+    };
+  const problems: FieldProblem[] = SSO_KIND_NAMES.filter(
+    (other) => other !== kind && config.blocks[other] !== undefined,
+  ).map((other) => ({ field: other, message: `is for a provider of kind ${other}, not ${kind}` }));
+  const block = config.blocks[kind];
+  if (block === undefined)
+    return { problems: [...problems, { field: kind, message: 'is required' }], settings: null };
+  const schema = SSO_KINDS[kind].settings;
+  const filled = Value.Default(schema, structuredClone(block)) as object;
+  for (const error of Value.Errors(schema, filled))
+    problems.push({ field: `${kind}${pathOf(error.path)}`, message: error.message });
+  return { problems, settings: problems.length === 0 ? filled : null };
+}
+
+/** Every secret reference in a settings block, with its path: each kind's secrets are found alike. */
+export function secretRefsIn(value: unknown, path: string): { path: string; ref: SecretRef }[] {
+  if (Value.Check(SecretRefSchema, value)) return [{ path, ref: value }];
+  if (Array.isArray(value)) return value.flatMap((item, i) => secretRefsIn(item, `${path}[${i}]`));
+  if (value && typeof value === 'object')
+    return Object.entries(value).flatMap(([key, item]) => secretRefsIn(item, `${path}.${key}`));
+  return [];
+}
+
+/** The secrets a provider names that cannot be read now. */
+export async function secretProblems(kind: string, settings: object): Promise<FieldProblem[]> {
+  const read = await Promise.all(
+    secretRefsIn(settings, kind).map(async ({ path, ref }) => ({
+      path,
+      secret: await readSecret(ref),
+    })),
+  );
+  return read.flatMap(({ path, secret }) =>
+    'problem' in secret ? [{ field: path, message: secret.problem }] : [],
+  );
+}
+
+/** The kind's own checks (the provider reached, its answers consistent), under the kind's block. */
+export async function kindProblems(kind: string, settings: object): Promise<FieldProblem[]> {
+  const entry = SSO_KINDS[kind as SsoKind] as { check?: (s: object) => Promise<FieldProblem[]> };
+  if (!entry.check) return [];
+  const problems = await entry
+    .check(settings)
+    .catch((error: unknown) => [
+      { field: kind, message: `could not be checked (${(error as Error).message})` },
+    ]);
+  return problems.map((p) => ({ ...p, field: `${kind}.${p.field}` }));
+}
+
+/** Canonical JSON (keys sorted): two settings blocks are the same when these are equal. */
+export function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object')
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
+  return JSON.stringify(value);
+}
+
+export type SsoProviderName = Static<typeof SsoProviderFields.name>;
