@@ -67,8 +67,8 @@ export interface DesiredSsoProvider {
   displayName: string;
   enabled: boolean;
   settings: object;
-  /** Groups by name; each mapping's place is where an unknown group is reported. */
-  mappings: { value: string; group: string; at: Location }[];
+  /** Groups by name. */
+  mappings: { value: string; group: string }[];
   at: Location;
 }
 
@@ -86,6 +86,8 @@ export interface DesiredSettings {
   mappings: DesiredMapping[];
   staging: DesiredStaging[];
   ssoProviders: DesiredSsoProvider[];
+  /** The group of every provider's mapping, also of providers with other problems: each is checked. */
+  ssoGroupReferences: { name: string; at: Location }[];
 }
 
 export const emptyDesired = (): DesiredSettings => ({
@@ -99,4 +101,5 @@ export const emptyDesired = (): DesiredSettings => ({
   mappings: [],
   staging: [],
   ssoProviders: [],
+  ssoGroupReferences: [],
 });

@@ -54,6 +54,18 @@ export function normalizeSsoProviders(
 ): void {
   const items = listedItems<Item>(value.sso_providers, ['sso_providers'], SsoProviderSettingSchema);
   for (const { raw, valid, path } of items) {
+    const given = Array.isArray(raw.group_mappings) ? (raw.group_mappings as unknown[]) : [];
+    given.forEach((mapping, i) => {
+      const group =
+        mapping && typeof mapping === 'object'
+          ? textField(mapping as Record<string, unknown>, 'group')
+          : undefined;
+      if (group !== undefined)
+        desired.ssoGroupReferences.push({
+          name: group,
+          at: locate([...path, 'group_mappings', i, 'group']),
+        });
+    });
     const name = textField(raw, 'name');
     const at = locate([...path, 'name']);
     if (name === undefined || !unique(`sso ${name}`, at, `sso provider "${name}"`) || !valid)
@@ -77,11 +89,7 @@ export function normalizeSsoProviders(
       displayName: display_name,
       enabled: enabled ?? true,
       settings: blocks[kind] as object,
-      mappings: mappings.map((m, i) => ({
-        value: m.value,
-        group: m.group,
-        at: locate([...path, 'group_mappings', i, 'group']),
-      })),
+      mappings: mappings.map((m) => ({ value: m.value, group: m.group })),
       at,
     });
   }
@@ -126,10 +134,10 @@ export function planSsoProviders(
   problems: SettingsProblem[],
 ): SettingsChange[] {
   const groups = new Set(current.groups.map((g) => g.name));
+  for (const { name, at } of desired.ssoGroupReferences)
+    if (!groups.has(name)) problems.push(problemAt(at, `no group is named "${name}"`));
   return desired.ssoProviders.flatMap((provider): SettingsChange[] => {
-    const missing = provider.mappings.filter((m) => !groups.has(m.group));
-    for (const m of missing) problems.push(problemAt(m.at, `no group is named "${m.group}"`));
-    if (missing.length > 0) return [];
+    if (provider.mappings.some((m) => !groups.has(m.group))) return [];
     const values = valuesOf(provider);
     const row = current.ssoProviders.find((p) => p.name === provider.name);
     const change = { entity: 'sso_provider' as const, key: provider.name, values };

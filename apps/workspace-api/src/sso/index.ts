@@ -4,10 +4,11 @@ export { createSsoRepository, type SsoProviderRow, type SsoRepository } from './
 export { createSsoService, type OfferedProvider, type SsoService } from './sso.service';
 export { createSsoSignIn, type SignInOrigin } from './sso-sign-in';
 export { isSsoRefusal } from './sso-refusal';
-export { SSO_KINDS, type SsoKind } from './sso-kinds';
+export { SSO_KIND_NAMES, SSO_KINDS, type SsoKind } from './sso-kinds';
 export {
   createSsoConfigService,
   type SsoConfigService,
+  type SsoProviderResponse,
   toSsoProviderResponse,
 } from './sso-config.service';
 export { ssoConfigRoutes } from './sso-config.routes';

@@ -11,9 +11,13 @@ const causeOf = (error: unknown) => {
 /**
  * What "test this configuration" checks of an OpenID Connect provider beyond its schema: the
  * issuer's scheme, and its discovery document read now, naming the same issuer and the endpoints
- * a sign-in uses. Fields are relative to the kind's settings block.
+ * a sign-in uses. Fields are relative to the kind's settings block; only the settings that match
+ * the schema are given.
  */
-export async function checkOidcSettings(settings: OidcSettings): Promise<FieldProblem[]> {
+export async function checkOidcSettings(settings: Partial<OidcSettings>): Promise<FieldProblem[]> {
+  // A missing or malformed issuer is the schema's problem: there is nothing to read.
+  if (!settings.issuer) return [];
+  if (!URL.canParse(settings.issuer)) return [{ field: 'issuer', message: 'is not a URL' }];
   const issuer = new URL(settings.issuer);
   if (issuer.protocol !== 'https:' && !settings.allow_http)
     return [{ field: 'issuer', message: 'must be https (allow_http is for a lab only)' }];

@@ -98,8 +98,8 @@ export function createSsoConfigService({
       const checked = settingsProblems(config);
       const [mappings, secrets, kind] = await Promise.all([
         resolveMappings(config),
-        checked.settings ? secretProblems(config.kind, checked.settings) : [],
-        checked.settings ? kindProblems(config.kind, checked.settings) : [],
+        secretProblems(config.kind, config.blocks[config.kind]),
+        checked.checkable ? kindProblems(config.kind, checked.checkable) : [],
       ]);
       return [...checked.problems, ...secrets, ...kind, ...mappings.problems];
     },

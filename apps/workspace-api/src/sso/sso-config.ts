@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, TypeGuard, type Static, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { FieldProblem } from '@platform/errors';
 import { SSO_KIND_NAMES, SSO_KINDS, type SsoKind } from './sso-kinds';
@@ -8,7 +8,7 @@ import { readSecret, SecretRefSchema, type SecretRef } from './sso-secrets';
 export const SsoProviderFields = {
   name: Type.String({
     pattern: '^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$',
-    description: 'Lowercase letters, digits and -: part of the sign-in URLs',
+    description: 'lowercase letters, digits and - (part of the sign-in URLs)',
   }),
   kind: Type.Union(
     SSO_KIND_NAMES.map((kind) => Type.Literal(kind)),
@@ -27,8 +27,26 @@ export const SsoProviderFields = {
   }),
 };
 
-/** One block per kind, `oidc: {...}`, each with its kind's schema: a provider gives its own kind's. */
-export const kindBlocks = (wrap: (schema: TSchema) => TSchema = (s) => s) =>
+/** A kind's settings as written: a setting that has a default may be left out. */
+function asWritten(schema: TSchema): TSchema {
+  if (!TypeGuard.IsObject(schema)) return schema;
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties).map(([key, property]) => [
+      key,
+      property.default === undefined || TypeGuard.IsOptional(property)
+        ? property
+        : Type.Optional(property),
+    ]),
+  );
+  const { properties: _p, required: _r, ...options } = schema;
+  return Type.Object(properties, options);
+}
+
+/**
+ * One block per kind, `oidc: {...}`, each with its kind's schema (settings with a default may
+ * be left out): a provider gives its own kind's.
+ */
+export const kindBlocks = (wrap: (schema: TSchema) => TSchema = asWritten) =>
   Object.fromEntries(
     SSO_KIND_NAMES.map((kind) => [kind, Type.Optional(wrap(SSO_KINDS[kind].settings))]),
   );
@@ -54,30 +72,38 @@ const pathOf = (pointer: string) =>
 /**
  * Problems of a provider's settings that need no reading: a known kind, its block given and no
  * other kind's, the block matching its kind's schema (every failing field). Fields are the
- * settings file's paths inside the item (`oidc.client_id`). The block comes back with its
- * defaults filled when it is valid.
+ * settings file's paths inside the item (`oidc.client_id`). `checkable` is the block, defaults
+ * filled, less the settings that break the schema: what the kind's own checks may still look at,
+ * so that one test finds an unreachable issuer and a missing client_id at once.
  */
 export function settingsProblems(config: Pick<ProviderConfig, 'kind' | 'blocks'>): {
   problems: FieldProblem[];
-  settings: object | null;
+  checkable: Record<string, unknown> | null;
 } {
   const kind = config.kind as SsoKind;
   if (!SSO_KINDS[kind])
     return {
       problems: [{ field: 'kind', message: `must be one of ${SSO_KIND_NAMES.join(', ')}` }],
-      settings: null,
+      checkable: null,
     };
   const problems: FieldProblem[] = SSO_KIND_NAMES.filter(
     (other) => other !== kind && config.blocks[other] !== undefined,
   ).map((other) => ({ field: other, message: `is for a provider of kind ${other}, not ${kind}` }));
   const block = config.blocks[kind];
   if (block === undefined)
-    return { problems: [...problems, { field: kind, message: 'is required' }], settings: null };
+    return { problems: [...problems, { field: kind, message: 'is required' }], checkable: null };
   const schema = SSO_KINDS[kind].settings;
-  const filled = Value.Default(schema, structuredClone(block)) as object;
-  for (const error of Value.Errors(schema, filled))
+  const filled = Value.Default(schema, structuredClone(block)) as Record<string, unknown>;
+  const broken = new Set<string>();
+  for (const error of Value.Errors(schema, filled)) {
     problems.push({ field: `${kind}${pathOf(error.path)}`, message: error.message });
-  return { problems, settings: problems.length === 0 ? filled : null };
+    broken.add(error.path.split('/')[1] ?? '');
+  }
+  const isObject = filled !== null && typeof filled === 'object' && !Array.isArray(filled);
+  const checkable = isObject
+    ? Object.fromEntries(Object.entries(filled).filter(([key]) => !broken.has(key)))
+    : null;
+  return { problems, checkable };
 }
 
 /** Every secret reference in a settings block, with its path: each kind's secrets are found alike. */
@@ -90,7 +116,7 @@ export function secretRefsIn(value: unknown, path: string): { path: string; ref:
 }
 
 /** The secrets a provider names that cannot be read now. */
-export async function secretProblems(kind: string, settings: object): Promise<FieldProblem[]> {
+export async function secretProblems(kind: string, settings: unknown): Promise<FieldProblem[]> {
   const read = await Promise.all(
     secretRefsIn(settings, kind).map(async ({ path, ref }) => ({
       path,

@@ -25,8 +25,9 @@ export const SSO_KINDS = {
     offered: 'button' | 'password-form';
     /**
      * What "test this configuration" checks beyond the schema (the provider reached, its
-     * answer consistent), given settings that match the schema, defaults filled; fields
-     * relative to the settings block. Optional: secrets and group mappings are checked for every kind.
+     * answer consistent). It gets the settings with defaults filled, less any that break the
+     * schema (those are reported already): it checks what is there. Fields are relative to the
+     * settings block. Optional: secrets and group mappings are checked for every kind.
      */
     check?: (settings: never) => Promise<FieldProblem[]>;
   }
