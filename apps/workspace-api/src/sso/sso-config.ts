@@ -1,5 +1,5 @@
 import { Type, TypeGuard, type Static, type TSchema } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
+import { Value, ValueErrorType, type ValueError } from '@sinclair/typebox/value';
 import type { FieldProblem } from '@platform/errors';
 import { SSO_KIND_NAMES, SSO_KINDS, type SsoKind } from './sso-kinds';
 import { readSecret, SecretRefSchema, type SecretRef } from './sso-secrets';
@@ -62,6 +62,15 @@ export interface ProviderConfig {
   mappings: { value: string; groupId?: string; groupName?: string }[];
 }
 
+/** TypeBox's message, as a form or an API caller reads it. */
+function messageOf(error: ValueError): string {
+  if (error.type === ValueErrorType.ObjectRequiredProperty) return 'is required';
+  if (error.type === ValueErrorType.ObjectAdditionalProperties) return 'is not a known setting';
+  const { description } = error.schema as { description?: string };
+  if (error.type === ValueErrorType.Union && description) return `must be ${description}`;
+  return error.message;
+}
+
 const pathOf = (pointer: string) =>
   pointer
     .split('/')
@@ -95,8 +104,12 @@ export function settingsProblems(config: Pick<ProviderConfig, 'kind' | 'blocks'>
   const schema = SSO_KINDS[kind].settings;
   const filled = Value.Default(schema, structuredClone(block)) as Record<string, unknown>;
   const broken = new Set<string>();
+  const told = new Set<string>();
+  // One problem per setting, the first found: a missing one is "required", not also "must be text".
   for (const error of Value.Errors(schema, filled)) {
-    problems.push({ field: `${kind}${pathOf(error.path)}`, message: error.message });
+    if (told.has(error.path)) continue;
+    told.add(error.path);
+    problems.push({ field: `${kind}${pathOf(error.path)}`, message: messageOf(error) });
     broken.add(error.path.split('/')[1] ?? '');
   }
   const isObject = filled !== null && typeof filled === 'object' && !Array.isArray(filled);
