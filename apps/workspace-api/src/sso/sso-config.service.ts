@@ -50,9 +50,13 @@ export function createSsoConfigService({
           : toWireId(g.id) === toWireId(m.groupId ?? ''),
       );
       if (group) return [{ value: m.value, groupId: group.id }];
-      const named = m.groupName === undefined ? `group_id ${m.groupId}` : `"${m.groupName}"`;
-      const field = `group_mappings[${i}].${m.groupName === undefined ? 'group_id' : 'group'}`;
-      problems.push({ field, message: `no group is ${named}` });
+      const byName = m.groupName !== undefined;
+      problems.push({
+        field: `group_mappings[${i}].${byName ? 'group' : 'group_id'}`,
+        message: byName
+          ? `no group is named "${m.groupName}"`
+          : `no group has group_id ${m.groupId}`,
+      });
       return [];
     });
     return { mappings, problems };
@@ -134,8 +138,9 @@ export function createSsoConfigService({
         before: snapshot(name),
         change: async (tx) => {
           const row = await existing(name, tx);
-          const { name: kept, kind, displayName, mappings } = row;
+          const { name: kept, kind, displayName } = row;
           const settings = row.settings as object;
+          const mappings = row.mappings.map(({ value, groupId }) => ({ value, groupId }));
           await sso.save({ name: kept, kind, displayName, enabled, settings, mappings }, tx);
         },
         after: snapshot(name),

@@ -49,7 +49,7 @@ describe('SSO_REQUIRED: password sign-in only for the break-glass administrators
     const client = webClient(h);
     const res = await signIn(client, 'ada', VALID_PASSWORD);
     expect(res.statusCode).toBe(403);
-    expect(res.body).toContain("Sign in with your organisation&#39;s account");
+    expect(res.body).toContain('Sign in with your organisation&#39;s account');
     expect(client.cookies.size).toBeGreaterThan(0);
     expect([...client.cookies.keys()].some((name) => name.endsWith('ws_session'))).toBe(false);
     expect(await refusals()).toEqual([

@@ -156,7 +156,7 @@ describe('test_sso_provider: "test this configuration"', () => {
       'oidc.scopes': expect.stringMatching(/array/i),
       'oidc.client_secret': 'the environment variable TEST_SSO_VARIABLE_NOBODY_SET is not set',
       'oidc.issuer': expect.stringContaining(`discovery at http://127.0.0.1:${port}/realms/down`),
-      'group_mappings[1].group_id': `no group is group_id ${UNKNOWN_ID}`,
+      'group_mappings[1].group_id': `no group has group_id ${UNKNOWN_ID}`,
     });
     expect(await h.db.ssoProvider.count()).toBe(0);
   });

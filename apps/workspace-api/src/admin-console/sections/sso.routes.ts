@@ -43,7 +43,7 @@ function kindFields(kind: string): KindField[] {
   const required = new Set(schema.required ?? []);
   return Object.entries(schema.properties).map(([name, property]: [string, TSchema]) => ({
     name,
-    required: required.has(name),
+    required: required.has(name) && property.default === undefined,
     fallback: property.default === undefined ? '' : JSON.stringify(property.default),
     description: String(property.description ?? ''),
   }));
