@@ -36,6 +36,9 @@ export const SsoProviderSettingSchema = Type.Object(
   },
 );
 
+/** The keys of an item that are not a kind's block. */
+const PROVIDER_KEYS = new Set(['name', 'kind', 'display_name', 'enabled', 'group_mappings']);
+
 type Item = {
   name: string;
   kind: string;
@@ -70,14 +73,10 @@ export function normalizeSsoProviders(
     const at = locate([...path, 'name']);
     if (name === undefined || !unique(`sso ${name}`, at, `sso provider "${name}"`) || !valid)
       continue;
-    const {
-      group_mappings: mappings = [],
-      name: _n,
-      kind,
-      display_name,
-      enabled,
-      ...blocks
-    } = valid;
+    const { group_mappings: mappings = [], kind, display_name, enabled } = valid;
+    const blocks = Object.fromEntries(
+      Object.entries(valid).filter(([key]) => !PROVIDER_KEYS.has(key)),
+    );
     // The item matched its schema: what is left is a missing block, or another kind's.
     const checked = settingsProblems({ kind, blocks });
     for (const p of checked.problems)

@@ -38,8 +38,8 @@ function asWritten(schema: TSchema): TSchema {
         : Type.Optional(property),
     ]),
   );
-  const { properties: _p, required: _r, ...options } = schema;
-  return Type.Object(properties, options);
+  const { additionalProperties, description } = schema;
+  return Type.Object(properties, { additionalProperties, description });
 }
 
 /**
