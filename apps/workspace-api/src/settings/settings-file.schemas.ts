@@ -11,7 +11,7 @@ import {
 } from '../images';
 import { StagingFields } from '../staging';
 import { ZONE_DEFAULTS, ZoneFields } from '../zones';
-import { SsoProviderSettingSchema } from './settings-sso';
+import { SsoProviderSettingSchema } from './settings-sso.schemas';
 
 /** Where the settings file is documented: a path from the repository's root and its section. */
 export const SETTINGS_DOCS = 'docs/settings.md#the-settings-file';

@@ -1,40 +1,10 @@
-import { Type } from '@sinclair/typebox';
-import { canonical, kindBlocks, settingsProblems, SsoProviderFields } from '../sso';
+import { canonical, settingsProblems } from '../sso';
 import type { SettingsChange, SsoProviderValues } from './settings-changes';
 import type { CurrentSettings } from './settings-current';
 import type { DesiredSettings, DesiredSsoProvider } from './settings-desired';
 import { listedItems, textField, type Locate } from './settings-items';
 import { problemAt, type Location, type SettingsProblem } from './settings-problems';
-
-const Strict = { additionalProperties: false } as const;
-
-/** An identity provider in the file: its kind's settings under the kind's name (`oidc:`). */
-export const SsoProviderSettingSchema = Type.Object(
-  {
-    name: SsoProviderFields.name,
-    kind: SsoProviderFields.kind,
-    display_name: SsoProviderFields.display_name,
-    enabled: Type.Optional(SsoProviderFields.enabled),
-    ...kindBlocks(),
-    group_mappings: Type.Optional(
-      Type.Array(
-        Type.Object(
-          {
-            value: SsoProviderFields.value,
-            group: Type.String({ minLength: 1, description: 'An existing group, by name' }),
-          },
-          Strict,
-        ),
-        { description: 'Users the directory names with `value` are members of `group`' },
-      ),
-    ),
-  },
-  {
-    ...Strict,
-    description:
-      'Identified by name; described whole (no group_mappings: none). Secrets only by reference: {env: VARIABLE} or {file: /path}',
-  },
-);
+import { SsoProviderSettingSchema } from './settings-sso.schemas';
 
 /** The keys of an item that are not a kind's block. */
 const PROVIDER_KEYS = new Set(['name', 'kind', 'display_name', 'enabled', 'group_mappings']);
