@@ -7,6 +7,7 @@ import { groupsSection } from './sections/groups.routes';
 import { infrastructureSection } from './sections/infrastructure.routes';
 import { sessionsSection } from './sections/sessions.routes';
 import { settingsCodeSection } from './sections/settings-code.routes';
+import { ssoSection } from './sections/sso.routes';
 import { usersSection } from './sections/users.routes';
 import { workspacesSection } from './sections/workspaces.routes';
 
@@ -18,6 +19,7 @@ export type ConsoleServices = Parameters<typeof usersSection>[0] &
   Parameters<typeof sessionsSection>[0] &
   Parameters<typeof apiKeysSection>[0] &
   Parameters<typeof settingsCodeSection>[0] &
+  Parameters<typeof ssoSection>[0] &
   Parameters<typeof auditSection>[0];
 
 /** The console's sections, in the order its menu shows them. */
@@ -29,6 +31,7 @@ function consoleSections(services: ConsoleServices): AdminSection[] {
     infrastructureSection(services),
     sessionsSection(services),
     apiKeysSection(services),
+    ssoSection(services),
     settingsCodeSection(services),
     auditSection(services),
   ];

@@ -16,5 +16,6 @@ export { groupsSection } from './sections/groups.routes';
 export { infrastructureSection } from './sections/infrastructure.routes';
 export { sessionsSection } from './sections/sessions.routes';
 export { settingsCodeSection } from './sections/settings-code.routes';
+export { ssoSection } from './sections/sso.routes';
 export { usersSection } from './sections/users.routes';
 export { workspacesSection } from './sections/workspaces.routes';
