@@ -35,6 +35,8 @@ const OWN: Record<string, string[]> = {
   ],
   'apps/workspace-api/src/registry/registry.repository.ts': ['registry', 'registry_entry'],
   'apps/workspace-api/src/sessions/kasms.repository.ts': ['kasm', 'kasm_grant'],
+  // The console overview's statements, which kasms.repository runs.
+  'apps/workspace-api/src/sessions/kasm-overview.sql.ts': ['kasm'],
   'apps/workspace-api/src/sessions/launch-waits.repository.ts': ['launch_wait'],
   'apps/workspace-api/src/settings/settings.repository.ts': [],
   'apps/workspace-api/src/sso/sso.repository.ts': [

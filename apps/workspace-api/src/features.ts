@@ -253,6 +253,7 @@ export async function buildFeatures(
     launchPlans,
     settings,
     sessions,
+    sessionsOverview: live.overview,
     launchSession,
     ssoRows,
     sso,
