@@ -27,7 +27,8 @@ const gib = (bytes: number) => `${(bytes / GIB).toFixed(1)} GiB`;
 const num = (n: number) => `${Math.round(n * 100) / 100}`;
 const seconds = (s: number | null) => (s === null ? '—' : `${s < 10 ? s.toFixed(1) : Math.round(s)} s`);
 const hourOf = (date: Date) => `${String(date.getUTCHours()).padStart(2, '0')}:00`;
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const launchCount = (n: number) => plural(n, 'launch', 'launches');
 
 /** "3 active, 1 idle": a tally's counts in words, in the legend's order. */
 const countsInWords = (counts: PlaceTally['counts']) =>
@@ -108,7 +109,7 @@ function agentRows(agent: AgentWithZone): BarRow[] {
     const share = capacity[what] > 0 ? Math.round((used / capacity[what]) * 100) : 0;
     return {
       name: html`<strong>${agent.hostname}</strong> ${what}${
-        agent.status === 'online' ? null : html` <small class="tag">${agent.status}</small>`
+        agent.status === 'offline' ? html` <small class="tag">offline</small>` : null
       }`,
       segments: [
         { value: reserved, className: 'u-sessions', label: `${show(reserved)} for sessions` },
@@ -157,7 +158,7 @@ function lastDaySection(hours: LaunchHour[]): Html {
     description:
       launches === 0
         ? 'No launches in the last 24 hours.'
-        : `${plural(launches, 'launch')}, ${failures} failed; the busiest hour, ${hourOf(busiest.start)}, had ${busiest.launches}.`,
+        : `${launchCount(launches)}, ${failures} failed; the busiest hour, ${hourOf(busiest.start)}, had ${busiest.launches}.`,
     columns: hours.map((h, i) => ({
       label: label(h, i),
       segments: [
@@ -206,8 +207,9 @@ function lastDaySection(hours: LaunchHour[]): Html {
   return html`<section aria-labelledby="day-heading" class="overview-part">
     <h2 id="day-heading">The last 24 hours</h2>
     <p class="lead">
-      <strong>${plural(launches, 'launch')}</strong>, ${failures} failed
-      ${launches > 0 ? `(${Math.round((failures / launches) * 100)}%)` : null}.
+      <strong>${launchCount(launches)}</strong>, ${failures} failed${
+        launches > 0 ? ` (${Math.round((failures / launches) * 100)}%)` : null
+      }.
       <small class="muted">Launch time: from placing the session on an agent to running.</small>
     </p>
     ${legend([
