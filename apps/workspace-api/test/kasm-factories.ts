@@ -70,8 +70,7 @@ export async function seedFleet(h: Harness): Promise<SeededFleet> {
     status: string,
     where: { agentId: string; imageId: string },
     more: Partial<Prisma.KasmUncheckedCreateInput> = {},
-  ) =>
-    createKasm(h.db, { userId: username && (await user(username)), status, ...where, ...more });
+  ) => createKasm(h.db, { userId: username && (await user(username)), status, ...where, ...more });
   const northDesk = { agentId: agents.north, imageId: images.desk };
   const northCode = { agentId: agents.north, imageId: images.code };
   const southDesk = { agentId: agents.south, imageId: images.desk };

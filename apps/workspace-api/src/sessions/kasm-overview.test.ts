@@ -26,7 +26,9 @@ beforeAll(async () => {
   other = { agentId: toUuid(await agent('b-1')), imageId: toUuid(await createImage(h.db)) };
   users = [];
   for (let i = 0; i < 3; i++)
-    users.push(toUuid((await h.call('create_user', { target_user: userInput() })).json().user.user_id));
+    users.push(
+      toUuid((await h.call('create_user', { target_user: userInput() })).json().user.user_id),
+    );
 });
 afterAll(() => h?.close());
 beforeEach(() => h.db.kasm.deleteMany());
@@ -63,7 +65,14 @@ describe('live sessions by workspace, agent and activity', () => {
     const key = (t: { agentId: string; imageId: string; activity: string; count: number }) =>
       `${t.agentId === place.agentId ? 'a' : 'b'}/${t.imageId === place.imageId ? 'x' : 'y'}/${t.activity}=${t.count}`;
     expect(tallies.map(key).sort()).toEqual(
-      ['a/x/active=3', 'a/x/idle=2', 'b/y/asleep=2', 'b/y/ending=1', 'b/y/staged=1', 'b/y/starting=2'].sort(),
+      [
+        'a/x/active=3',
+        'a/x/idle=2',
+        'b/y/asleep=2',
+        'b/y/ending=1',
+        'b/y/staged=1',
+        'b/y/starting=2',
+      ].sort(),
     );
   });
 

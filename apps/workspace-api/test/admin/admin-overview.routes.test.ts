@@ -32,13 +32,19 @@ describe('the console overview', () => {
     expect(page.statusCode).toBe(200);
     const text = textOf(page.body);
 
-    expect(text).toContain('5 live: 1 active, 1 idle, 1 starting, 1 paused or stopped, 1 staged, no user yet.');
+    expect(text).toContain(
+      '5 live: 1 active, 1 idle, 1 starting, 1 paused or stopped, 1 staged, no user yet.',
+    );
     const byWorkspace = text.slice(text.indexOf('By workspace'), text.indexOf('By agent'));
-    expect(rowOf(byWorkspace, 'Desk')).toMatch(/^ Desk 3 1 active, 1 starting, 1 paused or stopped /);
+    expect(rowOf(byWorkspace, 'Desk')).toMatch(
+      /^ Desk 3 1 active, 1 starting, 1 paused or stopped /,
+    );
     expect(rowOf(byWorkspace, 'Code')).toMatch(/^ Code 2 1 idle, 1 staged, no user yet /);
     const byAgent = text.slice(text.indexOf('By agent'), text.indexOf('Who, and for how long'));
     expect(rowOf(byAgent, 'north-1')).toMatch(/^ north-1 2 1 active, 1 idle /);
-    expect(rowOf(byAgent, 'south-1')).toMatch(/^ south-1 3 1 starting, 1 paused or stopped, 1 staged/);
+    expect(rowOf(byAgent, 'south-1')).toMatch(
+      /^ south-1 3 1 starting, 1 paused or stopped, 1 staged/,
+    );
 
     const oldest = text.slice(text.indexOf('Who, and for how long'), text.indexOf('Every session'));
     expect([...oldest.matchAll(/ (\w+) · (\w+) on ([\w-]+) /g)].map((m) => m.slice(1))).toEqual([
@@ -60,7 +66,9 @@ describe('the console overview', () => {
     expect(text).toContain('8 launches, 2 failed (25%).');
     expect(page.body).toMatch(/<desc id="launches-desc">8 launches, 2 failed; the busiest hour/);
     // The hours as a table: 24 rows, adding up to the same launches and failures.
-    const rows = [...page.body.matchAll(/<tr>\s*<td>(\d\d:00)<\/td>\s*<td>(\d+)<\/td>\s*<td>(\d+)<\/td>/g)];
+    const rows = [
+      ...page.body.matchAll(/<tr>\s*<td>(\d\d:00)<\/td>\s*<td>(\d+)<\/td>\s*<td>(\d+)<\/td>/g),
+    ];
     expect(rows).toHaveLength(24);
     expect(rows.reduce((sum, r) => sum + Number(r[2]), 0)).toBe(8);
     expect(rows.reduce((sum, r) => sum + Number(r[3]), 0)).toBe(2);

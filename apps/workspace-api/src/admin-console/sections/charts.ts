@@ -21,14 +21,20 @@ export function bar(segments: readonly Segment[], max: number): Html {
   let x = 0;
   const parts = segments.map((segment) => {
     const width = max > 0 ? Math.min((segment.value / max) * 100, 100 - x) : 0;
-    const rect = html`<rect class="${segment.className}" x="${round(x)}" y="0" width="${round(
-      Math.max(width, 0),
-    )}" height="10"><title>${segment.label}</title></rect>`;
+    const rect = html`<rect
+      class="${segment.className}"
+      x="${round(x)}"
+      y="0"
+      width="${round(Math.max(width, 0))}"
+      height="10"
+      ><title>${segment.label}</title></rect
+    >`;
     x += Math.max(width, 0);
     return rect;
   });
   return html`<svg class="bar" viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true">
-    <rect class="track" x="0" y="0" width="100" height="10"></rect>${parts}
+    <rect class="track" x="0" y="0" width="100" height="10"></rect>
+    ${parts}
   </svg>`;
 }
 
@@ -62,7 +68,8 @@ export function barList(rows: readonly BarRow[], max = 0): Html {
     ${rows.map(
       (row) =>
         html`<li>
-          <span class="bar-name">${row.name}</span>${bar(row.segments, row.max ?? max)}<span class="bar-value"
+          <span class="bar-name">${row.name}</span>${bar(row.segments, row.max ?? max)}<span
+            class="bar-value"
             >${row.value}</span
           >
         </li>`,
@@ -100,7 +107,10 @@ export function columnChart(o: {
   unit?: string;
 }): Html {
   const heights = o.columns.map((c) =>
-    Math.max(c.whisker ?? 0, c.segments.reduce((sum, s) => sum + s.value, 0)),
+    Math.max(
+      c.whisker ?? 0,
+      c.segments.reduce((sum, s) => sum + s.value, 0),
+    ),
   );
   const top = niceMax(Math.max(0, ...heights));
   const y = (value: number) => round(BOTTOM - (value / top) * (BOTTOM - TOP));
@@ -117,8 +127,12 @@ export function columnChart(o: {
     const x = round(LEFT + i * step + (step - width) / 2);
     let base = 0;
     const stacks = column.segments.map((segment) => {
-      const rect = html`<rect class="${segment.className}" x="${x}" y="${y(base + segment.value)}"
-        width="${width}" height="${round(y(base) - y(base + segment.value))}"
+      const rect = html`<rect
+        class="${segment.className}"
+        x="${x}"
+        y="${y(base + segment.value)}"
+        width="${width}"
+        height="${round(y(base) - y(base + segment.value))}"
         ><title>${segment.label}</title></rect
       >`;
       base += segment.value;
@@ -128,12 +142,20 @@ export function columnChart(o: {
     const whisker =
       column.whisker == null
         ? null
-        : html`<line class="whisker" x1="${mid}" x2="${mid}" y1="${y(base)}" y2="${y(
-              column.whisker,
-            )}"></line
-            ><line class="whisker" x1="${x}" x2="${round(x + width)}" y1="${y(
-              column.whisker,
-            )}" y2="${y(column.whisker)}"></line>`;
+        : html`<line
+              class="whisker"
+              x1="${mid}"
+              x2="${mid}"
+              y1="${y(base)}"
+              y2="${y(column.whisker)}"
+            ></line
+            ><line
+              class="whisker"
+              x1="${x}"
+              x2="${round(x + width)}"
+              y1="${y(column.whisker)}"
+              y2="${y(column.whisker)}"
+            ></line>`;
     const label = column.label
       ? html`<text class="tick" x="${mid}" y="${BOTTOM + 16}" text-anchor="middle">
           ${column.label}

@@ -25,14 +25,17 @@ const WORDS: Record<Activity, string> = {
 const GIB = 1024 ** 3;
 const gib = (bytes: number) => `${(bytes / GIB).toFixed(1)} GiB`;
 const num = (n: number) => `${Math.round(n * 100) / 100}`;
-const seconds = (s: number | null) => (s === null ? '—' : `${s < 10 ? s.toFixed(1) : Math.round(s)} s`);
+const seconds = (s: number | null) =>
+  s === null ? '—' : `${s < 10 ? s.toFixed(1) : Math.round(s)} s`;
 const hourOf = (date: Date) => `${String(date.getUTCHours()).padStart(2, '0')}:00`;
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const launchCount = (n: number) => plural(n, 'launch', 'launches');
 
 /** "3 active, 1 idle": a tally's counts in words, in the legend's order. */
 const countsInWords = (counts: PlaceTally['counts']) =>
-  ACTIVITIES.filter((a) => counts[a]).map((a) => `${counts[a]} ${WORDS[a]}`).join(', ');
+  ACTIVITIES.filter((a) => counts[a])
+    .map((a) => `${counts[a]} ${WORDS[a]}`)
+    .join(', ');
 
 const segmentsOf = (counts: PlaceTally['counts']): Segment[] =>
   ACTIVITIES.filter((a) => counts[a]).map((a) => ({
@@ -65,9 +68,8 @@ function oldestSessions(lines: LiveSessionLine[], now: Date): Html {
       },
     ],
     // Watched or shared: sharing (issue 40) fills `viewers` once sessions record them.
-    value: html`${span(line.since, now.getTime())}, ${WORDS[line.activity]}${
-      line.viewers ? html` · ${plural(line.viewers, 'viewer')}` : null
-    }`,
+    value: html`${span(line.since, now.getTime())},
+    ${WORDS[line.activity]}${line.viewers ? html` · ${plural(line.viewers, 'viewer')}` : null}`,
   }));
   return html`<figure class="chart">
     <figcaption>Who, and for how long (the ${lines.length} oldest)</figcaption>
@@ -77,7 +79,11 @@ function oldestSessions(lines: LiveSessionLine[], now: Date): Html {
 
 function liveSection(live: LiveOverview, now: Date): Html {
   const present = ACTIVITIES.filter((a) => live.byWorkspace.some((p) => p.counts[a]));
-  const max = Math.max(1, ...live.byWorkspace.map((p) => p.total), ...live.byAgent.map((p) => p.total));
+  const max = Math.max(
+    1,
+    ...live.byWorkspace.map((p) => p.total),
+    ...live.byAgent.map((p) => p.total),
+  );
   const totals = Object.fromEntries(
     present.map((a) => [a, live.byWorkspace.reduce((sum, p) => sum + (p.counts[a] ?? 0), 0)]),
   );
@@ -88,7 +94,9 @@ function liveSection(live: LiveOverview, now: Date): Html {
         ? html`<p>No live sessions.</p>`
         : html`<p class="lead">
               <strong>${live.total}</strong> live: ${countsInWords(totals)}.
-              <small class="muted">Idle: running with no input for ${IDLE_AFTER_SECONDS / 60} min.</small>
+              <small class="muted"
+                >Idle: running with no input for ${IDLE_AFTER_SECONDS / 60} min.</small
+              >
             </p>
             ${legend(present.map((a) => ({ className: `a-${a}`, label: WORDS[a] })))}
             <div class="chart-grid">
@@ -104,13 +112,18 @@ function liveSection(live: LiveOverview, now: Date): Html {
 function agentRows(agent: AgentWithZone): BarRow[] {
   const own = agentResources(agent);
   const capacity = agentCapacity(own);
-  const row = (what: 'cores' | 'memory', held: number, reserved: number, show: (n: number) => string) => {
+  const row = (
+    what: 'cores' | 'memory',
+    held: number,
+    reserved: number,
+    show: (n: number) => string,
+  ) => {
     const used = held + reserved;
     const share = capacity[what] > 0 ? Math.round((used / capacity[what]) * 100) : 0;
     return {
       name: html`<strong>${agent.hostname}</strong> ${what}${
-        agent.status === 'offline' ? html` <small class="tag">offline</small>` : null
-      }`,
+          agent.status === 'offline' ? html` <small class="tag">offline</small>` : null
+        }`,
       segments: [
         { value: reserved, className: 'u-sessions', label: `${show(reserved)} for sessions` },
         { value: held, className: 'u-held', label: `${show(held)} held back` },
@@ -162,7 +175,11 @@ function lastDaySection(hours: LaunchHour[]): Html {
     columns: hours.map((h, i) => ({
       label: label(h, i),
       segments: [
-        { value: h.failures, className: 'l-failed', label: `${hourOf(h.start)}: ${h.failures} failed` },
+        {
+          value: h.failures,
+          className: 'l-failed',
+          label: `${hourOf(h.start)}: ${h.failures} failed`,
+        },
         {
           value: h.launches - h.failures,
           className: 'l-ok',
@@ -195,29 +212,37 @@ function lastDaySection(hours: LaunchHour[]): Html {
     'Launches per hour',
     ['Hour (UTC)', 'Launches', 'Failed', 'Median launch time', '95th percentile'],
     hours.map(
-      (h) => html`<tr>
-        <td>${hourOf(h.start)}</td>
-        <td>${h.launches}</td>
-        <td>${h.failures}</td>
-        <td>${seconds(h.medianSeconds)}</td>
-        <td>${seconds(h.p95Seconds)}</td>
-      </tr>`,
+      (h) =>
+        html`<tr>
+          <td>${hourOf(h.start)}</td>
+          <td>${h.launches}</td>
+          <td>${h.failures}</td>
+          <td>${seconds(h.medianSeconds)}</td>
+          <td>${seconds(h.p95Seconds)}</td>
+        </tr>`,
     ),
   );
   return html`<section aria-labelledby="day-heading" class="overview-part">
     <h2 id="day-heading">The last 24 hours</h2>
     <p class="lead">
-      <strong>${launchCount(launches)}</strong>, ${failures} failed${
-        launches > 0 ? ` (${Math.round((failures / launches) * 100)}%)` : null
-      }.
+      <strong>${launchCount(launches)}</strong>, ${failures}
+      failed${launches > 0 ? ` (${Math.round((failures / launches) * 100)}%)` : null}.
       <small class="muted">Launch time: from placing the session on an agent to running.</small>
     </p>
     ${legend([
       { className: 'l-ok', label: 'launches that did not fail' },
       { className: 'l-failed', label: 'failed launches' },
     ])}
-    <figure class="chart">${launchChart}</figure>
-    <figure class="chart">${timeChart}</figure>
+    <figure class="chart">
+      <figcaption>Launches per hour (UTC)</figcaption>
+      ${launchChart}
+    </figure>
+    <figure class="chart">
+      <figcaption>
+        Launch time per hour: the median, and a whisker up to the 95th percentile
+      </figcaption>
+      ${timeChart}
+    </figure>
     <details>
       <summary>The hours as a table</summary>
       ${table}
