@@ -1,5 +1,4 @@
-import { Prisma } from '../generated/prisma/client';
-import { qualified } from '../db';
+import { qualified, type Statement } from '../db';
 import { LIVE_STATUSES } from '../domain';
 
 /**
@@ -40,46 +39,57 @@ export interface LaunchHourRow {
   p95Seconds: number | null;
 }
 
-const LIVE = Prisma.join([...LIVE_STATUSES]);
+/** The live statuses as SQL literals: constants of our own, never client input. */
+const LIVE = LIVE_STATUSES.map((status) => `'${status}'`).join(', ');
 
-/** The activity of session `k` at `now`: one definition for the tallies and the list. */
-const activity = (now: Date, idleSeconds: number) => Prisma.sql`CASE
+/** The activity of session `k` at $1 with an idle window of $2 seconds: one definition for both. */
+const ACTIVITY = `CASE
     WHEN k.user_id IS NULL THEN 'staged'
     WHEN k.status = 'running' AND GREATEST(k.last_input_at, k.keepalive_at, k.started_at)
-         < ${now}::timestamptz - make_interval(secs => ${idleSeconds}) THEN 'idle'
+         < $1::timestamptz - make_interval(secs => $2::integer) THEN 'idle'
     WHEN k.status = 'running' THEN 'active'
     WHEN k.status IN ('paused', 'stopped') THEN 'asleep'
     WHEN k.status = 'stopping' THEN 'ending'
     ELSE 'starting' END`;
 
-/** The overview's statements over sessions (`kasm`), for kasms.repository to run. */
+const RAN_FOR = 'extract(epoch FROM k.started_at - k.created_at)::float8';
+
+/** The overview's prepared statements over sessions (`kasm`), which kasms.repository runs. */
 export function kasmOverviewStatements(schema: string) {
-  const kasm = Prisma.raw(qualified(schema, 'kasm'));
-  const ranFor = Prisma.sql`extract(epoch FROM k.started_at - k.created_at)::float8`;
+  const kasm = qualified(schema, 'kasm');
   return {
-    liveTallies: (now: Date, idleSeconds: number) => Prisma.sql`
-      SELECT k.image_id AS "imageId", k.agent_id AS "agentId",
-             ${activity(now, idleSeconds)} AS activity, count(*)::integer AS count
-        FROM ${kasm} k WHERE k.status IN (${LIVE})
-       GROUP BY 1, 2, 3`,
+    liveTallies: (now: Date, idleSeconds: number): Statement => ({
+      name: 'kasms_live_tallies',
+      text: `SELECT k.image_id AS "imageId", k.agent_id AS "agentId", ${ACTIVITY} AS activity,
+                    count(*)::integer AS count
+               FROM ${kasm} k WHERE k.status IN (${LIVE})
+              GROUP BY 1, 2, 3`,
+      values: [now, idleSeconds],
+    }),
 
-    oldestLive: (now: Date, idleSeconds: number, limit: number) => Prisma.sql`
-      SELECT k.id, k.user_id AS "userId", k.image_id AS "imageId", k.agent_id AS "agentId",
-             k.status, ${activity(now, idleSeconds)} AS activity, k.created_at AS "createdAt"
-        FROM ${kasm} k WHERE k.status IN (${LIVE}) AND k.user_id IS NOT NULL
-       ORDER BY k.created_at, k.id LIMIT ${limit}`,
+    oldestLive: (now: Date, idleSeconds: number, limit: number): Statement => ({
+      name: 'kasms_oldest_live',
+      text: `SELECT k.id, k.user_id AS "userId", k.image_id AS "imageId", k.agent_id AS "agentId",
+                    k.status, ${ACTIVITY} AS activity, k.created_at AS "createdAt"
+               FROM ${kasm} k WHERE k.status IN (${LIVE}) AND k.user_id IS NOT NULL
+              ORDER BY k.created_at, k.id LIMIT $3`,
+      values: [now, idleSeconds, limit],
+    }),
 
-    launchHours: (since: Date, until: Date) => Prisma.sql`
-      SELECT floor(extract(epoch FROM k.created_at - ${since}::timestamptz) / 3600)::integer AS slot,
-             count(*)::integer AS launches,
-             (count(*) FILTER (WHERE k.status = 'error' AND k.started_at IS NULL))::integer
-               AS failures,
-             percentile_cont(0.5) WITHIN GROUP (ORDER BY ${ranFor})
-               FILTER (WHERE k.started_at IS NOT NULL) AS "medianSeconds",
-             percentile_cont(0.95) WITHIN GROUP (ORDER BY ${ranFor})
-               FILTER (WHERE k.started_at IS NOT NULL) AS "p95Seconds"
-        FROM ${kasm} k
-       WHERE k.created_at >= ${since}::timestamptz AND k.created_at < ${until}::timestamptz
-       GROUP BY 1 ORDER BY 1`,
+    launchHours: (since: Date, until: Date): Statement => ({
+      name: 'kasms_launch_hours',
+      text: `SELECT floor(extract(epoch FROM k.created_at - $1::timestamptz) / 3600)::integer AS slot,
+                    count(*)::integer AS launches,
+                    (count(*) FILTER (WHERE k.status = 'error' AND k.started_at IS NULL))::integer
+                      AS failures,
+                    percentile_cont(0.5) WITHIN GROUP (ORDER BY ${RAN_FOR})
+                      FILTER (WHERE k.started_at IS NOT NULL) AS "medianSeconds",
+                    percentile_cont(0.95) WITHIN GROUP (ORDER BY ${RAN_FOR})
+                      FILTER (WHERE k.started_at IS NOT NULL) AS "p95Seconds"
+               FROM ${kasm} k
+              WHERE k.created_at >= $1::timestamptz AND k.created_at < $2::timestamptz
+              GROUP BY 1 ORDER BY 1`,
+      values: [since, until],
+    }),
   };
 }

@@ -268,15 +268,15 @@ export function createKasmsRepository(database: Database) {
 
     /** The console's overview: live sessions by workspace, agent and activity at `now`. */
     liveTallies: (now: Date, idleSeconds: number) =>
-      db.$queryRaw<LiveTally[]>(overview.liveTallies(now, idleSeconds)),
+      runStatement<LiveTally>(database, overview.liveTallies(now, idleSeconds)),
 
     /** The overview's `limit` oldest live sessions of users, with their activity at `now`. */
     oldestLive: (now: Date, idleSeconds: number, limit: number) =>
-      db.$queryRaw<LiveSessionRow[]>(overview.oldestLive(now, idleSeconds, limit)),
+      runStatement<LiveSessionRow>(database, overview.oldestLive(now, idleSeconds, limit)),
 
     /** Launches placed from `since` until `until`, by the hour (only hours that had one). */
     launchHours: (since: Date, until: Date) =>
-      db.$queryRaw<LaunchHourRow[]>(overview.launchHours(since, until)),
+      runStatement<LaunchHourRow>(database, overview.launchHours(since, until)),
 
     /** Sessions on record for the given ids (the reconciler's view of an agent's containers). */
     statusesOf: (ids: readonly string[]) =>

@@ -7,6 +7,9 @@ import { LONG, seriousViolations, useBrowserPages } from './browser-fixture';
 
 jest.setTimeout(4 * LONG);
 
+/** The page's window, as far as this test reads it (the project is typed for Node, not the DOM). */
+type Styled = { getComputedStyle(element: unknown): { fill: string } };
+
 let h: Harness;
 let origin: string;
 
@@ -48,7 +51,7 @@ describe('the console overview in Chromium', () => {
     const fill = await byWorkspace
       .nth(0)
       .locator('rect.a-active')
-      .evaluate((rect) => getComputedStyle(rect).fill);
+      .evaluate((rect) => (globalThis as unknown as Styled).getComputedStyle(rect).fill);
     expect(fill).toBe('rgb(11, 92, 173)');
 
     const byAgent = page.getByRole('figure', { name: 'By agent' }).getByRole('listitem');
