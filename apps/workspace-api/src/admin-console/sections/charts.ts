@@ -16,19 +16,31 @@ export interface Segment {
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
+/** A segment's rectangle, with its words as a tooltip. */
+const segmentRect = (
+  segment: Segment,
+  box: { x: number; y: number; width: number; height: number },
+) =>
+  html`<rect
+    class="${segment.className}"
+    x="${box.x}"
+    y="${box.y}"
+    width="${box.width}"
+    height="${box.height}"
+    ><title>${segment.label}</title></rect
+  >`;
+
 /** A horizontal bar of `segments` on a track of `max`; hidden from assistive technology. */
 export function bar(segments: readonly Segment[], max: number): Html {
   let x = 0;
   const parts = segments.map((segment) => {
     const width = max > 0 ? Math.min((segment.value / max) * 100, 100 - x) : 0;
-    const rect = html`<rect
-      class="${segment.className}"
-      x="${round(x)}"
-      y="0"
-      width="${round(Math.max(width, 0))}"
-      height="10"
-      ><title>${segment.label}</title></rect
-    >`;
+    const rect = segmentRect(segment, {
+      x: round(x),
+      y: 0,
+      width: round(Math.max(width, 0)),
+      height: 10,
+    });
     x += Math.max(width, 0);
     return rect;
   });
@@ -127,14 +139,8 @@ export function columnChart(o: {
     const x = round(LEFT + i * step + (step - width) / 2);
     let base = 0;
     const stacks = column.segments.map((segment) => {
-      const rect = html`<rect
-        class="${segment.className}"
-        x="${x}"
-        y="${y(base + segment.value)}"
-        width="${width}"
-        height="${round(y(base) - y(base + segment.value))}"
-        ><title>${segment.label}</title></rect
-      >`;
+      const top = y(base + segment.value);
+      const rect = segmentRect(segment, { x, y: top, width, height: round(y(base) - top) });
       base += segment.value;
       return rect;
     });
