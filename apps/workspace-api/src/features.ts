@@ -292,6 +292,7 @@ export async function buildFeatures(
     launchPlans,
     settings,
     sessions,
+    sessionsOverview: live.overview,
     launchSession,
     ssoRows,
     sso,

@@ -14,6 +14,7 @@ export { apiKeysSection } from './sections/api-keys.routes';
 export { auditSection } from './sections/audit.routes';
 export { groupsSection } from './sections/groups.routes';
 export { infrastructureSection } from './sections/infrastructure.routes';
+export { overviewSection } from './sections/overview.routes';
 export { sessionsSection } from './sections/sessions.routes';
 export { settingsCodeSection } from './sections/settings-code.routes';
 export { ssoSection } from './sections/sso.routes';
