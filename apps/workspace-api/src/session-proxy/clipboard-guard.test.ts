@@ -217,6 +217,66 @@ describe('the clipboard guard', () => {
     ]);
   });
 
+  // The session page's remote resize: the browser asks for its window's size (SetDesktopSize,
+  // one screen), the server answers with an ExtendedDesktopSize rectangle, then draws anew.
+  const screen = Buffer.concat([s32(0), u16(0), u16(0), u16(1000), u16(700), s32(0)]);
+  const setDesktopSize = Buffer.concat([
+    Buffer.from([251, 0]),
+    u16(1000),
+    u16(700),
+    Buffer.from([1, 0]),
+    screen,
+  ]);
+  const resized = Buffer.concat([
+    Buffer.from([0, 0]),
+    u16(2),
+    u16(0),
+    u16(1),
+    u16(1000),
+    u16(700),
+    s32(-308),
+    Buffer.from([1, 0, 0, 0]),
+    screen,
+    u16(0),
+    u16(0),
+    u16(1),
+    u16(1),
+    s32(0),
+    Buffer.alloc(4, 9),
+  ]);
+
+  it.each([
+    ['up refused', { allowUp: false, allowDown: true, maxBytes: null }],
+    ['down refused', { allowUp: true, allowDown: false, maxBytes: null }],
+    ['a limit', { allowUp: true, allowDown: true, maxBytes: 10 }],
+  ])('passes the owner’s SetDesktopSize unchanged under %s', (_name, policy) => {
+    for (const size of SIZES) {
+      const { out, refusals } = run(
+        policy,
+        'browser',
+        [CLIENT_HELLO, key, setDesktopSize, key],
+        size,
+        true,
+      );
+      expect(payloadOf(out)).toEqual(Buffer.concat([CLIENT_HELLO, key, setDesktopSize, key]));
+      expect(refusals).toEqual([]);
+    }
+  });
+
+  it.each(SIZES)(
+    'follows the server’s ExtendedDesktopSize answer and the update after it (%i)',
+    (size) => {
+      const { out } = run(
+        { allowUp: true, allowDown: false, maxBytes: null },
+        'container',
+        [SERVER_HELLO, resized, update],
+        size,
+        false,
+      );
+      expect(payloadOf(out)).toEqual(Buffer.concat([SERVER_HELLO, resized, update]));
+    },
+  );
+
   it('leaves out a whole message left empty, and keeps control frames as they are', () => {
     const refusals: ClipboardRefusal[] = [];
     const guard = createClipboardGuard({ allowUp: false, allowDown: true, maxBytes: null }, (r) =>

@@ -25,6 +25,7 @@ import {
   openPanelWithF8,
   statusBecomes,
 } from './session-page-fixture';
+import { setDesktopClipboard } from './session-window-fixture';
 
 // The platform's session page at /kasm/<kasm_id>/ against the real Desktop image, reached two
 // ways: over its HTTPS port with Basic auth and no socket hop (as Kasm's images are reached),
@@ -134,7 +135,7 @@ describe('the session page of a session reached as Kasm images are (HTTPS 6901, 
   it('puts text from the panel’s clipboard field into the desktop’s clipboard', async () => {
     const { tab } = desktop;
     await openPanelWithF8(tab);
-    await tab.locator('#clipboard').fill('sent from the panel');
+    await tab.locator('#clipboard').fill('sent from the panel: Grüße 🚀 日本語');
     await tab.getByRole('button', { name: 'Send to the desktop' }).click();
     // Read in the desktop with xclip (a paste into the terminal raced the keys typed after it
     // on a loaded machine: X hands a selection over asynchronously).
@@ -145,10 +146,23 @@ describe('the session page of a session reached as Kasm images are (HTTPS 6901, 
           user_id: world.userId,
           exec_config: { cmd: 'DISPLAY=:1 xclip -o -selection clipboard' },
         });
-        expect(res.json().output).toBe('sent from the panel');
+        expect(res.json().output).toBe('sent from the panel: Grüße 🚀 日本語');
       },
       LONG,
       250,
+    );
+    await closePanelWithEscape(tab);
+  });
+
+  it('shows text copied in the desktop in the panel’s field where the browser grants no clipboard access', async () => {
+    const { tab, kasmId } = desktop;
+    await setDesktopClipboard(world, kasmId, 'copied in the desktop: Grüße 🚀 日本語');
+    await openPanelWithF8(tab);
+    await tab
+      .getByText('Copied from the desktop: it is in the field above.')
+      .waitFor({ timeout: LONG });
+    expect(await tab.locator('#clipboard').inputValue()).toBe(
+      'copied in the desktop: Grüße 🚀 日本語',
     );
     await closePanelWithEscape(tab);
   });
