@@ -181,7 +181,11 @@ async function main() {
       '|---|---:|---:|---:|---|',
       row('service: computer → desktop (page, extended clipboard, UTF-8)', up.page, 'p95 ≤ 500 ms'),
       row('baseline: ClientCutText straight to websockify → desktop', up.direct, ''),
-      row('service: desktop → computer (page, extended clipboard, UTF-8)', down.page, 'p95 ≤ 500 ms'),
+      row(
+        'service: desktop → computer (page, extended clipboard, UTF-8)',
+        down.page,
+        'p95 ≤ 500 ms',
+      ),
       row('baseline: desktop → ServerCutText straight from websockify', down.direct, ''),
     ];
     log(`\nEach copy up (ms), service: ${up.page.join(' ')}`);

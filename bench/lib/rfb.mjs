@@ -170,7 +170,8 @@ export async function connectRfb(url, headers) {
   async function nextCutText() {
     for (;;) {
       const type = (await reader.read(1))[0];
-      if (type === 3) return (await reader.read((await reader.read(7)).readUInt32BE(3))).toString('latin1');
+      if (type === 3)
+        return (await reader.read((await reader.read(7)).readUInt32BE(3))).toString('latin1');
       if (type === 0) {
         const rects = (await reader.read(3)).readUInt16BE(1);
         for (let i = 0; i < rects; i++) {
