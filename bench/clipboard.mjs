@@ -24,6 +24,8 @@ const { startTestEngine } = require('../tools/docker-engine.cjs');
 const { ensureWorkspaceImages } = require('../tools/workspaces/workspace-images.cjs');
 
 const CLIPS = Number(process.env.BENCH_CLIPS ?? 30);
+/** A clipboard limit (bytes) makes the proxy read both sides of the stream (its guarded path). */
+const LIMIT = process.env.BENCH_CLIPBOARD_LIMIT ? Number(process.env.BENCH_CLIPBOARD_LIMIT) : null;
 const TARGET_P95_MS = 500;
 const WAIT_MS = 10_000;
 /** The desktop's clipboard is read this often by the watcher: the resolution of "in the desktop". */
@@ -117,6 +119,11 @@ async function main() {
       name: 'workspace-api-clipboard',
       friendlyName: 'Desktop',
     });
+    if (LIMIT !== null)
+      await platform.call('update_image', {
+        target_image: { image_id: platform.imageId, max_clipboard_bytes: LIMIT },
+      });
+    log(LIMIT === null ? 'Stream: unread (no limit)' : `Stream: guarded (${LIMIT} bytes at most)`);
     const { kasmId, cookie } = await platform.launch();
     const container = await sessionContainer(engine.host, kasmId);
     const { host } = engine;

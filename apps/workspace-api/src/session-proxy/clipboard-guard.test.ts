@@ -1,4 +1,4 @@
-import { deflateSync } from 'node:zlib';
+import { constants, deflateRawSync, deflateSync } from 'node:zlib';
 import { createClipboardGuard, type ClipboardPolicy } from './clipboard-guard';
 import { frameOf } from './frame-rewriter';
 import type { ClipboardRefusal } from './rfb-cut-text';
@@ -45,6 +45,16 @@ const extended = (type: number, flags: number, body: Buffer) => {
 const provide = (type: number, text: string) => {
   const utf8 = Buffer.concat([Buffer.from(text, 'utf8'), Buffer.from([0])]);
   return extended(type, PROVIDE, deflateSync(Buffer.concat([s32(utf8.length), utf8])));
+};
+
+/** A provide as TigerVNC's Xvnc sends it: its zlib stream flushed (sync), never ended. */
+const flushedProvide = (type: number, text: string) => {
+  const utf8 = Buffer.concat([Buffer.from(text, 'utf8'), Buffer.from([0])]);
+  const raw = deflateRawSync(Buffer.concat([s32(utf8.length), utf8]), {
+    finishFlush: constants.Z_SYNC_FLUSH,
+  });
+  // A zlib header (deflate, 32K window, no dictionary) before the flushed deflate blocks.
+  return extended(type, PROVIDE, Buffer.concat([Buffer.from([0x78, 0x9c]), raw]));
 };
 
 // The browser's side after its version, security None and ClientInit; the server's handshake.
@@ -170,6 +180,44 @@ describe('the clipboard guard', () => {
       expect(payloadOf(out)).toEqual(Buffer.concat([CLIENT_HELLO, fits]));
       expect(refusals).toEqual([{ direction: 'up', bytes: 200, reason: 'too_large' }]);
     });
+  });
+
+  it.each(SIZES)(
+    'measures a provide whose zlib stream was flushed, not ended, as Xvnc sends it (%i)',
+    (size) => {
+      const fits = flushedProvide(3, 'Grüße 🚀 日本語');
+      const past = flushedProvide(3, 'x'.repeat(200));
+      const { out, refusals } = run(
+        { allowUp: true, allowDown: true, maxBytes: 100 },
+        'container',
+        [SERVER_HELLO, fits, update, past, update],
+        size,
+        false,
+      );
+      expect(payloadOf(out)).toEqual(Buffer.concat([SERVER_HELLO, fits, update, update]));
+      expect(refusals).toEqual([{ direction: 'down', bytes: 200, reason: 'too_large' }]);
+    },
+  );
+
+  it.each([
+    ['up refused', { allowUp: false, allowDown: true, maxBytes: null }],
+    ['a limit', { allowUp: true, allowDown: true, maxBytes: 10 }],
+  ])('passes the browser’s caps, which name notify and provide, under %s', (_name, policy) => {
+    // Caps (1 << 24) with the actions it supports: request, peek, notify, provide; text only.
+    const caps = extended(6, (0x1f << 24) | 1, s32(1 << 20));
+    const { out, refusals } = run(policy, 'browser', [CLIENT_HELLO, caps, key], 3, true);
+    expect(payloadOf(out)).toEqual(Buffer.concat([CLIENT_HELLO, caps, key]));
+    expect(refusals).toEqual([]);
+  });
+
+  it.each([
+    ['down refused', { allowUp: true, allowDown: false, maxBytes: null }],
+    ['a limit', { allowUp: true, allowDown: true, maxBytes: 10 }],
+  ])('passes the server’s caps, which name notify and provide, under %s', (_name, policy) => {
+    const caps = extended(3, (0x1f << 24) | 1, s32(10 << 20));
+    const { out, refusals } = run(policy, 'container', [SERVER_HELLO, caps, update], 5, false);
+    expect(payloadOf(out)).toEqual(Buffer.concat([SERVER_HELLO, caps, update]));
+    expect(refusals).toEqual([]);
   });
 
   it('lets extended caps and requests pass while up is refused, not notify or provide', () => {

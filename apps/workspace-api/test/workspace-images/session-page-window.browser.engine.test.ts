@@ -27,15 +27,17 @@ import {
 // reached both ways: as Kasm's images are (HTTPS 6901 with Basic auth, no socket hop) and over
 // the platform's socket hop. The desktop follows the browser window (SetDesktopSize through the
 // proxy), a desktop that cannot resize is scaled to it, and the clipboard goes both ways with
-// Unicode in a context that granted the page clipboard access.
+// Unicode in a context that granted the page clipboard access. The first way runs with a
+// clipboard limit, so the proxy reads both sides of the stream (its guarded path); the second
+// pipes it unread.
 jest.setTimeout(8 * LONG);
 
 const UNICODE = 'Grüße 🚀 日本語';
 
 describe.each([
-  ['reached as Kasm images are (HTTPS 6901, no socket hop)', false],
-  ['over the platform’s socket hop', true],
-])('the session page %s', (_name, hop) => {
+  ['reached as Kasm images are (HTTPS 6901, no socket hop), its stream guarded', false, 1 << 20],
+  ['over the platform’s socket hop, its stream unread', true, null],
+])('the session page %s', (_name, hop, maxClipboardBytes) => {
   let world: DesktopWorld;
   let root: string;
   let desktop: LaunchedDesktop;
@@ -49,6 +51,10 @@ describe.each([
     await world.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
       origin: world.origin,
     });
+    const policy = await world.w.h.call('update_image', {
+      target_image: { image_id: world.imageIds.Desktop, max_clipboard_bytes: maxClipboardBytes },
+    });
+    expect(policy.statusCode).toBe(200);
     desktop = await launchDesktop(world, 'Desktop');
     await waitForDesktop(desktop.tab);
   });

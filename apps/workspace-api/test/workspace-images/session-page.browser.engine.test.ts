@@ -197,7 +197,9 @@ describe('the session page of a session reached as Kasm images are (HTTPS 6901, 
 
   it('has no serious accessibility violations, with its panel open', async () => {
     expect(await seriousViolations(desktop.tab)).toEqual([]);
-    // Pictured for the docs (docs/session-page.png), the panel open beside the desktop.
+    // Pictured for the docs (docs/session-page.png), the panel open beside the desktop; the
+    // field's text is one the machine's fonts draw whole (they may lack emoji and CJK).
+    await desktop.tab.locator('#clipboard').fill('Text to or from the desktop: Grüße');
     await desktop.tab.evaluate("document.getElementById('panel').scrollTop = 0");
     await desktop.tab.screenshot({ path: path.join(SCREENSHOT_DIR, 'session-page.png') });
     await closePanelWithEscape(desktop.tab);
