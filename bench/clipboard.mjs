@@ -40,17 +40,22 @@ const WATCHER = `last=; while :; do t=$(xclip -o -selection clipboard 2>/dev/nul
 if [ "$t" != "$last" ]; then printf '%s %s\\n' "$(date +%s%3N)" "$t" >> ${WATCH_LOG}; last=$t; fi; \
 sleep ${WATCH_MS / 1000}; done`;
 
-/** When the watcher first read `marker` in the desktop's clipboard (ms since the epoch). */
-/** @param {string} host @param {string} id @param {string} marker */
-async function seenInDesktop(host, id, marker) {
+/**
+ * When the watcher first read `text` in the desktop's clipboard (ms since the epoch); a text that
+ * came altered (Unicode lost to Latin-1, say) fails the run.
+ * @param {string} host @param {string} id @param {string} text
+ */
+async function seenInDesktop(host, id, text) {
+  const marker = text.split(' ').slice(0, 2).join(' ');
   const until = Date.now() + WAIT_MS;
   while (Date.now() < until) {
     const lines = await execOutput(host, id, `cat ${WATCH_LOG}`);
-    const seen = new RegExp(`(\\d{13}) ${marker}(?!\\d)`).exec(lines);
+    const seen = new RegExp(`(\\d{13}) (${marker} .*)$`, 'm').exec(lines);
+    if (seen && seen[2] !== text) throw new Error(`"${text}" reached the desktop as "${seen[2]}"`);
     if (seen) return Number(seen[1]);
     await sleep(100);
   }
-  throw new Error(`"${marker}" never reached the desktop's clipboard`);
+  throw new Error(`"${text}" never reached the desktop's clipboard`);
 }
 
 /** Copies `text` in the desktop; answers the time just before (the container's clock). */
@@ -139,9 +144,18 @@ async function main() {
     ]);
     const page = await context.newPage();
     const session = `${platform.sessionsOrigin}/kasm/${kasmId}/`;
-    // Chromium aborts loads while the engine adds a container's interface: once more then.
-    await page.goto(session).catch(() => sleep(1000).then(() => page.goto(session)));
-    await page.locator('body[data-connection="connected"]').waitFor({ timeout: 120_000 });
+    // Chromium aborts loads (noVNC's modules among them) while the engine adds a container's
+    // interface, and the page never starts then: it is loaded again, as a person would.
+    for (let attempt = 1; ; attempt++) {
+      await page.goto(session).catch(() => undefined);
+      const connected = page.locator('body[data-connection="connected"]');
+      const ok = await connected.waitFor({ timeout: 30_000 }).then(
+        () => true,
+        () => false,
+      );
+      if (ok) break;
+      if (attempt === 4) throw new Error('the session page did not connect in 4 loads');
+    }
 
     const basic = Buffer.from(`kasm_user:${desktopPassword(container.Config.Env)}`).toString(
       'base64',
@@ -155,11 +169,12 @@ async function main() {
     /** @type {{ page: number[], direct: number[] }} */
     const up = { page: [], direct: [] };
     for (let i = 0; i < CLIPS; i++) {
-      const copied = await page.evaluate(copyOnComputer, `up ${i} ${UNICODE}`);
-      up.page.push((await seenInDesktop(host, container.Id, `up ${i}`)) - copied);
+      const text = `up ${i} ${UNICODE}`;
+      const copied = await page.evaluate(copyOnComputer, text);
+      up.page.push((await seenInDesktop(host, container.Id, text)) - copied);
       const sent = Date.now();
-      direct.cutText(`direct ${i}`);
-      up.direct.push((await seenInDesktop(host, container.Id, `direct ${i}`)) - sent);
+      direct.cutText(`direct ${i} Grüße`);
+      up.direct.push((await seenInDesktop(host, container.Id, `direct ${i} Grüße`)) - sent);
     }
 
     log(`Down: ${CLIPS} copies in the desktop (xclip), read on the page and by the RFB client`);
