@@ -21,6 +21,7 @@ import {
   desktopSize,
   screenSize,
   setDesktopClipboard,
+  type PageClipboard,
 } from './session-window-fixture';
 
 // The session page as a person's own window onto the desktop, against the real Desktop image
@@ -83,7 +84,10 @@ describe.each([
   it('puts text copied on the person’s computer, Unicode and all, in the desktop’s clipboard', async () => {
     const { tab, kasmId } = desktop;
     await tab.bringToFront();
-    await tab.evaluate((text) => navigator.clipboard.writeText(text), UNICODE);
+    await tab.evaluate(
+      (text) => (globalThis as unknown as PageClipboard).navigator.clipboard.writeText(text),
+      UNICODE,
+    );
     // Coming back to the page (a click into the desktop) hands the clipboard over.
     await waitFor(
       async () => {

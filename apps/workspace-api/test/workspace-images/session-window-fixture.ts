@@ -45,11 +45,25 @@ export const screenSize = (tab: Page): Promise<string> =>
 
 /** What the person's computer's clipboard holds, read by the page (permission granted). */
 export const browserClipboard = (tab: Page): Promise<string> =>
-  tab.evaluate(() => navigator.clipboard.readText());
+  tab.evaluate(() => (globalThis as unknown as PageClipboard).navigator.clipboard.readText());
+
+/** The page's clipboard, as these tests use it (the project's types have no DOM). */
+export interface PageClipboard {
+  navigator: {
+    clipboard: { readText(): Promise<string>; writeText(text: string): Promise<void> };
+  };
+}
+
+interface Canvas {
+  width: number;
+  height: number;
+  getBoundingClientRect(): { width: number; height: number };
+}
 
 /** The canvas's own size (the desktop's framebuffer) and the size it is shown at. */
 export const canvasSizes = (tab: Page, selector: string) =>
-  tab.locator(selector).evaluate((canvas: HTMLCanvasElement) => {
+  tab.locator(selector).evaluate((element) => {
+    const canvas = element as unknown as Canvas;
     const shown = canvas.getBoundingClientRect();
     return {
       size: `${canvas.width}x${canvas.height}`,
