@@ -70,7 +70,9 @@ async function grantOf(kasmId: string, userId: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  world = await createDesktopWorld(['Desktop'], {}, ['--autoplay-policy=no-user-gesture-required']);
+  world = await createDesktopWorld(['Desktop'], {}, [
+    '--autoplay-policy=no-user-gesture-required',
+  ]);
   desktop = await launchDesktop(world, 'Desktop');
   [{ Id: containerId }] = await world.w.containersOf(desktop.kasmId);
   audioUrl = `${world.origin.replace('http', 'ws')}/kasm/${desktop.kasmId}/_audio`;
