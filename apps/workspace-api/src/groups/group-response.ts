@@ -16,6 +16,7 @@ export function toGroupResponse(group: GroupRow): GroupResponse {
     allow_kasm_clipboard_down: group.allowClipboardDown,
     allow_kasm_uploads: group.allowUploads,
     allow_kasm_downloads: group.allowDownloads,
+    record_sessions: group.recordSessions,
     created: toTimestamp(group.createdAt),
   };
 }

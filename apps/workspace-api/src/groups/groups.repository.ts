@@ -15,6 +15,7 @@ export interface GroupFields {
   allowClipboardDown?: boolean;
   allowUploads?: boolean;
   allowDownloads?: boolean;
+  recordSessions?: boolean;
 }
 
 /**
@@ -131,6 +132,15 @@ export function createGroupsRepository(database: Database) {
           allowClipboardDown: true,
         },
       }),
+
+    /** Whether any of the user's groups requires their sessions recorded. */
+    async recordingRequiredFor(userId: string): Promise<boolean> {
+      const row = await prisma.group.findFirst({
+        where: { users: { some: { userId } }, recordSessions: true },
+        select: { id: true },
+      });
+      return row !== null;
+    },
 
     /** The union of the permissions of the user's groups, each once. */
     async permissionsOf(userId: string): Promise<string[]> {

@@ -161,4 +161,5 @@ const transferRights = (input: CreateGroupInput | UpdateGroupInput): GroupFields
   allowClipboardDown: input.allow_kasm_clipboard_down,
   allowUploads: input.allow_kasm_uploads,
   allowDownloads: input.allow_kasm_downloads,
+  recordSessions: input.record_sessions,
 });
