@@ -73,6 +73,7 @@ export async function buildApp(
       onUpstream: f.workspaceMetrics.proxyUpstream,
       signedInUser: f.signedInUser,
       sessionPolicy: f.sessionPolicy,
+      recordStream: f.recording.admitStream,
       audit: f.audit.trail,
       landing: sendSessionPage,
     }),
@@ -102,9 +103,13 @@ export async function buildApp(
   });
   await app.register(ownRegistryRoutes, { series: f.series });
   app.decorate('sessionWorker', sessionWorker);
-  if (config.SESSION_WORKER === 'on') app.addHook('onReady', async () => sessionWorker.start());
+  if (config.SESSION_WORKER === 'on') {
+    app.addHook('onReady', async () => sessionWorker.start());
+    app.addHook('onReady', async () => f.recording.start());
+  }
   app.addHook('onClose', async () => {
     await sessionWorker.stop();
+    await f.recording.stop();
     f.driver.closeAll();
     await live.close();
   });

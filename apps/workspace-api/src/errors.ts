@@ -330,3 +330,14 @@ export const SessionAudioRefusedError = createError(
   403,
 );
 export const SessionAudioUnavailableError = createError('SESSION_AUDIO_UNAVAILABLE', '%s', 409);
+/** The session's policy records it and refuses it unrecorded, and its recording cannot be made. */
+export const RecordingUnavailableError = createError(
+  'SESSION_RECORDING_UNAVAILABLE',
+  'The session must be recorded and its recording cannot be made now: %s',
+  503,
+);
+export const RecordingNotFoundError = createError(
+  'RECORDING_NOT_FOUND',
+  'No recording matches %s',
+  404,
+);

@@ -78,6 +78,16 @@ export interface SessionProxyOptions {
   sessionPolicy: (imageId: string, userId: string) => Promise<SessionPolicy>;
   /** Records a clipboard transfer the policy refused on a stream (rate-limited). */
   clipboardRefused: ClipboardAudit;
+  /**
+   * Before a stream is piped: records the session where its policy says so (refusing the stream
+   * when a recording that must be made cannot be); answers where the viewer's input goes.
+   */
+  recordStream?: (session: {
+    kasmId: string;
+    userId: string;
+    imageId: string;
+    username: string;
+  }) => Promise<((message: Buffer) => void) | null>;
   /** The page a browser lands on at the session's root; without it, the container's page. */
   landing?: SessionLanding;
 }
@@ -104,6 +114,7 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
     signedInUser,
     sessionPolicy,
     clipboardRefused,
+    recordStream,
     landing,
   },
 ) => {
@@ -209,6 +220,12 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
         },
         (refusal) => clipboardRefused(origin, refusal),
       );
+      const onInputMessage = await recordStream?.({
+        kasmId: access.sessionId(kasmId),
+        userId,
+        imageId: target.imageId,
+        username,
+      });
       const client = request.raw.socket;
       if (!holdSocket(request, kasmId, client)) {
         socket?.destroy();
@@ -223,6 +240,7 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
         },
         rewriteResponseHeaders: (headers) => sessionResponseHeaders(headers, kasmId),
         onInput: () => recordInput(kasmId),
+        onInputMessage,
         socket,
         pin: target.pin,
         guard,

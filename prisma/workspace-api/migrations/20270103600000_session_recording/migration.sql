@@ -39,3 +39,6 @@ CREATE INDEX "recording_user_id_started_at_idx" ON "recording"("user_id", "start
 CREATE INDEX "recording_image_id_started_at_idx" ON "recording"("image_id", "started_at");
 CREATE INDEX "recording_started_at_idx" ON "recording"("started_at");
 CREATE INDEX "recording_expires_at_idx" ON "recording"("expires_at");
+
+-- One recording under way per session: the replica whose insert wins records it.
+CREATE UNIQUE INDEX "recording_one_under_way" ON "recording"("kasm_id") WHERE "status" = 'recording';

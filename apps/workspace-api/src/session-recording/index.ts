@@ -1,0 +1,8 @@
+// Session recording (docs/recording.md): the policy's effect, the recorder on the service's own
+// VNC connection, the file format with its digest chain, storage and retention, playback.
+export { ChunkType, readChunks, verifyRecording, type Verified } from './recording-file';
+export {
+  createSessionRecordingFeature,
+  type SessionRecordingFeature,
+} from './session-recording.module';
+export type { RecordingPolicy } from './session-recorder';
