@@ -23,6 +23,7 @@ import { registryRoutes } from './registry';
 import { sessionsRoutes, type SessionWorker } from './sessions';
 import { attachSessionsListener, sessionProxy } from './session-proxy';
 import { sessionAudioRoutes } from './session-audio';
+import type { SessionRecordingFeature } from './session-recording';
 import { sessionDriverRoutes } from './session-driver';
 import { FILES_PANEL_ASSET, sessionFilesRoutes } from './session-files';
 import { sendSessionPage, sessionPageAssets, sessionPageRoutes } from './session-page';
@@ -37,6 +38,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The session lifecycle's background work; tests run rounds of it directly. */
     sessionWorker: SessionWorker;
+    /** Session recording's loop and recorder; tests start it themselves (SESSION_WORKER off). */
+    recordings: SessionRecordingFeature;
     /**
      * The sessions listener's server (SESSION_PORT): the same app, answering only `/kasm/…`.
      * Whoever starts the app listens on it (server.ts; tests on a port of their own).
@@ -103,6 +106,7 @@ export async function buildApp(
   });
   await app.register(ownRegistryRoutes, { series: f.series });
   app.decorate('sessionWorker', sessionWorker);
+  app.decorate('recordings', f.recording);
   if (config.SESSION_WORKER === 'on') {
     app.addHook('onReady', async () => sessionWorker.start());
     app.addHook('onReady', async () => f.recording.start());

@@ -23,8 +23,9 @@ const ALLOW_DOWNLOADS =
 const ALLOW_AUDIO =
   "The session's desktop sound may be played in its browser (Kasm's setting of this name)";
 const RECORD_SESSIONS =
-  'Sessions are recorded by the service, from their first frame, out of the user\'s reach (docs/recording.md)';
-const RECORD_KEYSTROKES = 'Recordings hold the key events typed into the session (its pointer always)';
+  "Sessions are recorded by the service, from their first frame, out of the user's reach (docs/recording.md)";
+const RECORD_KEYSTROKES =
+  'Recordings hold the key events typed into the session (its pointer always)';
 const REFUSE_UNRECORDED =
   'A recorded session that cannot be recorded is refused; false: it goes on unrecorded, reported';
 const RETENTION_DAYS = 'Days a recording is kept before it is removed; null: kept for ever';

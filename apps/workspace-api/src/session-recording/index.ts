@@ -6,3 +6,4 @@ export {
   type SessionRecordingFeature,
 } from './session-recording.module';
 export type { RecordingPolicy } from './session-recorder';
+export { playbackFrom, screenAt } from './recording-decoder';

@@ -19,6 +19,8 @@ import {
 const ADMIT_TIMEOUT_MS = 15_000;
 /** A session whose policy said "not recorded" is asked again after this long. */
 const POLICY_TTL_MS = 10_000;
+/** A session whose recording failed to start is tried again by the loop after this long. */
+const FAILURE_RETRY_MS = 30_000;
 const RETENTION_BATCH = 100;
 /** A recording under way whose row was not touched for this long lost its process. */
 const STALE_MS = 30_000;
@@ -100,6 +102,8 @@ export function createSessionRecordingFeature(deps: SessionRecordingDeps) {
     try {
       return await recorder.ensure(session, policy);
     } catch (error) {
+      // The loop tries again later, not every scan: each failure is counted and audited.
+      unrecorded.set(session.kasmId, Date.now() + FAILURE_RETRY_MS);
       failed(session, policy, error as Error);
       return false;
     }
