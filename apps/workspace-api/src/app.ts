@@ -23,7 +23,7 @@ import { registryRoutes } from './registry';
 import { sessionsRoutes, type SessionWorker } from './sessions';
 import { attachSessionsListener, sessionProxy } from './session-proxy';
 import { sessionAudioRoutes } from './session-audio';
-import type { SessionRecordingFeature } from './session-recording';
+import { recordingsRoutes, type SessionRecordingFeature } from './session-recording';
 import { sessionDriverRoutes } from './session-driver';
 import { FILES_PANEL_ASSET, sessionFilesRoutes } from './session-files';
 import { sendSessionPage, sessionPageAssets, sessionPageRoutes } from './session-page';
@@ -143,6 +143,7 @@ export async function buildApp(
     await api.register(launchPlanRoutes, { launchPlans: f.launchPlans });
     await api.register(sessionsRoutes, { sessions: f.sessions, launchSession: f.launchSession });
     await api.register(sessionDriverRoutes, { driver: f.driver });
+    await api.register(recordingsRoutes, { recordings: f.recording.service });
   };
   await app.register(operations, { prefix: API_PREFIX });
   await app.register(undocumentedAlias(operations), { prefix: ADMIN_API_PREFIX });

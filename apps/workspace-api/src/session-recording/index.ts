@@ -6,4 +6,6 @@ export {
   type SessionRecordingFeature,
 } from './session-recording.module';
 export type { RecordingPolicy } from './session-recorder';
+export { recordingsRoutes } from './recordings.routes';
+export { createRecordingsService, type RecordingsService } from './recordings.service';
 export { playbackFrom, screenAt } from './recording-decoder';

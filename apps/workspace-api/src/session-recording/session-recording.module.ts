@@ -9,6 +9,7 @@ import type { Database } from '../db';
 import { RecordingUnavailableError } from '../errors';
 import type { ReachedDisplay } from '../sessions';
 import { createRecordingsRepository } from './recordings.repository';
+import { createRecordingsService } from './recordings.service';
 import {
   createSessionRecorder,
   type RecordedSession,
@@ -162,6 +163,7 @@ export function createSessionRecordingFeature(deps: SessionRecordingDeps) {
   return {
     rows,
     recorder,
+    service: createRecordingsService({ rows, dir: deps.dir, key: deps.key, audit: deps.audit }),
     scan,
     retention,
     start: () => loop.start(),
