@@ -161,8 +161,7 @@ describe('on the socket hop, keystrokes recorded', () => {
     }, LONG);
     expect(started).toMatchObject({ status: 'recording', keystrokes: true });
     expect(started.path).toMatch(/^\d{4}\/\d{2}\/\d{2}\/[0-9a-f-]{36}-[0-9a-f-]{36}\.rec$/);
-    const retention = started.expiresAt!.getTime() - started.startedAt.getTime();
-    expect(retention).toBe(30 * 86_400_000);
+    expect(started.expiresAt?.getTime()).toBe(started.startedAt.getTime() + 30 * 86_400_000);
 
     const cookie = await followConnectLink(r.origin, kasmUrl);
     const viewer = await viewThroughProxy(r.origin, kasmId, cookie);
@@ -190,13 +189,14 @@ describe('on the socket hop, keystrokes recorded', () => {
       .map((c) => String.fromCharCode(c.payload.readUInt32BE(4)))
       .join('');
     expect(typed).toContain('echo recorded > /tmp/recorded');
-    expect(chunks.filter((c) => c.type === ChunkType.keyframe).length).toBeGreaterThanOrEqual(1);
     // Decoded at its end, the screen shows the terminal, its text drawn since the start.
     const end = await screenAt(file, verified.ok ? verified.durationMs : 0);
     expect([end.width, end.height]).toEqual([1280, 800]);
     // (Away from the pointer, which the server draws into the screen where the viewer clicked.)
     expect(pixel(end, TERMINAL.x + 200, TERMINAL.y + 100)).toEqual(TERMINAL.background);
-    const first = await screenAt(file, chunks.find((c) => c.type === ChunkType.keyframe)!.at);
+    const keyframes = chunks.filter((c) => c.type === ChunkType.keyframe);
+    const first = await screenAt(file, keyframes[0].at);
+    expect(keyframes.length).toBeGreaterThanOrEqual(1);
     let changed = 0;
     for (let y = 42; y < 102; y++)
       for (let x = 50; x < 750; x++)
