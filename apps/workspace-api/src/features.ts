@@ -265,6 +265,7 @@ export async function buildFeatures(
     sessionAudio,
     sessionWorker,
     recording,
+    recordings: recording.service,
     audit,
     apiKeys,
     users,

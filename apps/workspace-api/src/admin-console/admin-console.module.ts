@@ -5,6 +5,7 @@ import { apiKeysSection } from './sections/api-keys.routes';
 import { auditSection } from './sections/audit.routes';
 import { groupsSection } from './sections/groups.routes';
 import { infrastructureSection } from './sections/infrastructure.routes';
+import { recordingsSection } from './sections/recordings.routes';
 import { sessionsSection } from './sections/sessions.routes';
 import { settingsCodeSection } from './sections/settings-code.routes';
 import { usersSection } from './sections/users.routes';
@@ -16,6 +17,7 @@ export type ConsoleServices = Parameters<typeof usersSection>[0] &
   Parameters<typeof workspacesSection>[0] &
   Parameters<typeof infrastructureSection>[0] &
   Parameters<typeof sessionsSection>[0] &
+  Parameters<typeof recordingsSection>[0] &
   Parameters<typeof apiKeysSection>[0] &
   Parameters<typeof settingsCodeSection>[0] &
   Parameters<typeof auditSection>[0];
@@ -28,6 +30,7 @@ function consoleSections(services: ConsoleServices): AdminSection[] {
     workspacesSection(services),
     infrastructureSection(services),
     sessionsSection(services),
+    recordingsSection(services),
     apiKeysSection(services),
     settingsCodeSection(services),
     auditSection(services),

@@ -8,4 +8,5 @@ export {
 export type { RecordingPolicy } from './session-recorder';
 export { recordingsRoutes } from './recordings.routes';
 export { createRecordingsService, type RecordingsService } from './recordings.service';
+export type { RecordingRow } from './recordings.repository';
 export { playbackFrom, screenAt } from './recording-decoder';

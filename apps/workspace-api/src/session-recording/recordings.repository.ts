@@ -18,6 +18,8 @@ export interface NewRecording {
 
 export interface RecordingFilter {
   userId?: string;
+  username?: string;
+  imageName?: string;
   imageId?: string;
   kasmId?: string;
   from?: Date;
@@ -29,6 +31,8 @@ export function createRecordingsRepository(database: Database) {
   const { prisma } = database;
   const where = (filter: RecordingFilter) => ({
     userId: filter.userId,
+    username: filter.username,
+    imageName: filter.imageName,
     imageId: filter.imageId,
     kasmId: filter.kasmId,
     startedAt: { gte: filter.from, lt: filter.to },
@@ -95,6 +99,16 @@ export function createRecordingsRepository(database: Database) {
       }),
 
     find: (id: string) => prisma.recording.findUnique({ where: { id } }),
+
+    /** The workspaces recordings were made of, by name (the console's filter). */
+    async imageNames(): Promise<string[]> {
+      const rows = await prisma.recording.findMany({
+        distinct: ['imageName'],
+        select: { imageName: true },
+        orderBy: { imageName: 'asc' },
+      });
+      return rows.map((row) => row.imageName);
+    },
 
     async page(filter: RecordingFilter, page: number, pageSize: number) {
       const [rows, total] = await Promise.all([

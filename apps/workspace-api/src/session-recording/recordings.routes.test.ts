@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { toWireId } from '@platform/schemas';
 import { createHarness, type Harness } from '../../test/harness';
-import { ChunkType } from './recording-file';
-import { openRecordingWriter } from './recording-writer';
+import { syntheticRecording } from '../../test/recording-factories';
 
 // The recordings' API and retention against a real database and files the recorder's own writer
 // made (the engine tests record real desktops: test/workspace-images/session-recording…).
@@ -21,54 +20,8 @@ afterAll(async () => {
 });
 beforeEach(() => h.reset());
 
-/** A finished recording: its file written by the recorder's writer, its row as the recorder leaves it. */
-async function recorded(
-  options: { startedAt?: Date; expiresAt?: Date | null; username?: string } = {},
-) {
-  const id = randomUUID();
-  const kasmId = randomUUID();
-  const startedAt = options.startedAt ?? new Date();
-  const relative = `2027/01/03/${kasmId}-${id}.rec`;
-  const writer = await openRecordingWriter({
-    file: path.join(dir, relative),
-    key: null,
-    onError: (error) => {
-      throw error;
-    },
-    meta: {
-      format: 1,
-      kasmId,
-      userId: null,
-      username: options.username ?? 'ada',
-      imageId: null,
-      startedAt: startedAt.toISOString(),
-      width: 2,
-      height: 2,
-      keystrokes: false,
-      signed: false,
-    },
-  });
-  writer.append({ type: ChunkType.server, at: 5, payload: Buffer.from('RFB 003.008\n') });
-  writer.append({ type: ChunkType.end, at: 9, payload: Buffer.from('{}') });
-  const progress = await writer.close();
-  await h.db.recording.create({
-    data: {
-      id,
-      kasmId,
-      username: options.username ?? 'ada',
-      path: relative,
-      status: 'complete',
-      keystrokes: false,
-      bytes: BigInt(progress.bytes),
-      chunks: progress.chunks,
-      digest: progress.digest,
-      startedAt,
-      endedAt: new Date(),
-      expiresAt: options.expiresAt ?? null,
-    },
-  });
-  return { id, kasmId, file: path.join(dir, relative), digest: progress.digest };
-}
+const recorded = (options: Parameters<typeof syntheticRecording>[2] = {}) =>
+  syntheticRecording(dir, h, options);
 
 describe('get_recordings', () => {
   it('lists recordings newest first, filtered by session and time, for recordings.view only', async () => {
@@ -110,7 +63,13 @@ describe('get_recording and verify_recording', () => {
     expect(log.json().events[0]).toMatchObject({ result: 'success', channel: 'api' });
 
     const ok = await h.call('verify_recording', { recording_id: toWireId(id) }, viewer);
-    expect(ok.json()).toMatchObject({ ok: true, digest, chunks: 2, ended: true });
+    expect(ok.json()).toMatchObject({
+      ok: true,
+      digest,
+      chunks: 9,
+      ended: true,
+      duration_ms: 6000,
+    });
     bytes[bytes.length - 40] ^= 1;
     await writeFile(file, bytes);
     const bad = await h.call('verify_recording', { recording_id: toWireId(id) }, viewer);

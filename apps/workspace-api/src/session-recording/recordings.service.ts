@@ -53,6 +53,23 @@ export function createRecordingsService(deps: {
   };
 
   return {
+    imageNames: () => deps.rows.imageNames(),
+
+    /** The console's list: by username and workspace name, as people know them. */
+    async list(filter: { username?: string; workspace?: string; since?: string; until?: string }) {
+      const { rows, total } = await deps.rows.page(
+        {
+          username: filter.username,
+          imageName: filter.workspace,
+          from: filter.since ? new Date(filter.since) : undefined,
+          to: filter.until ? new Date(filter.until) : undefined,
+        },
+        1,
+        200,
+      );
+      return { rows, total };
+    },
+
     async page(query: GetRecordingsBody) {
       const { rows, total } = await deps.rows.page(
         {
@@ -88,6 +105,12 @@ export function createRecordingsService(deps: {
         file,
         sha256: createHash('sha256').update(file).digest('base64'),
       };
+    },
+
+    /** The recording and what its chain says (the console's player page). */
+    async describe(recordingId: string) {
+      const row = await find(recordingId);
+      return { row, verified: await this.verify(recordingId) };
     },
 
     async verify(recordingId: string) {
