@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { ChunkType, type RecordingMeta } from '../src/session-recording/recording-file';
-import { openRecordingWriter } from '../src/session-recording/recording-writer';
-import { keyframeUpdate, playbackHandshake } from '../src/session-recording/rfb-recording';
+import {
+  ChunkType,
+  keyframeUpdate,
+  openRecordingWriter,
+  playbackHandshake,
+  type RecordingMeta,
+} from '../src/session-recording';
 import type { Harness } from './harness';
 
 /** A FramebufferUpdate of one Raw rectangle of one colour (red, green, blue). */
