@@ -66,7 +66,9 @@ function recordedBytes(/** @type {string} */ dir, /** @type {string} */ kasmId) 
  * @param {Awaited<ReturnType<typeof startPlatform>>} p @param {string} dir @param {boolean} recorded
  */
 async function session(p, dir, recorded) {
-  await p.call('update_image', { target_image: { image_id: p.imageId, record_sessions: recorded } });
+  await p.call('update_image', {
+    target_image: { image_id: p.imageId, record_sessions: recorded },
+  });
   const { kasmId, cookie } = await p.launch();
   const url = `${p.sessionsOrigin.replace('http', 'ws')}/kasm/${kasmId}/websockify`;
   const viewer = await connectRfb(url, { cookie, origin: p.sessionsOrigin });
