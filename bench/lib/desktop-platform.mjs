@@ -19,9 +19,10 @@ export const USER = { username: 'bench', password: 'Bench-pass1' };
 
 /**
  * @param {{ host: string }} engine
- * @param {{ name: string, friendlyName: string } | { name: string, testImage: { image: string, cores: number, memory: number } }} options
+ * @param {({ name: string, friendlyName: string } | { name: string, testImage: { image: string, cores: number, memory: number } }) & { env?: Record<string, string> }} options
  *   `name` names the server's log; the workspace is `friendlyName` from the service's own
- *   registry, or `testImage`'s (tools/docker-test-images.cjs) written to the database
+ *   registry, or `testImage`'s (tools/docker-test-images.cjs) written to the database; `env`
+ *   adds to the server's configuration
  */
 export async function startPlatform(engine, options) {
   const db = await createBenchDatabase();
@@ -42,6 +43,7 @@ export async function startPlatform(engine, options) {
       // BENCH_HOP=tls takes the TLS hop instead, as Kasm's images and tcp:// agents always do.
       SESSION_SOCKETS_DIR: process.env.BENCH_HOP === 'tls' ? '' : socketsDirOf(ROOT),
       ...(process.env.BENCH_LOG_LEVEL ? { LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}),
+      ...options.env,
     };
     runCli('workspace-api', ['migrate'], env);
     const credentials = issueAdminKey(env);

@@ -34,6 +34,7 @@ const OWN: Record<string, string[]> = {
     'login_session',
   ],
   'apps/workspace-api/src/registry/registry.repository.ts': ['registry', 'registry_entry'],
+  'apps/workspace-api/src/session-recording/recordings.repository.ts': ['recording'],
   'apps/workspace-api/src/sessions/kasms.repository.ts': ['kasm', 'kasm_grant'],
   'apps/workspace-api/src/session-sharing/shares.repository.ts': ['session_share'],
   // The console overview's statements, which kasms.repository runs.

@@ -24,6 +24,7 @@ import { sessionsRoutes, type SessionWorker } from './sessions';
 import { ssoConfigRoutes } from './sso';
 import { attachSessionsListener, sessionProxy } from './session-proxy';
 import { sessionAudioRoutes } from './session-audio';
+import { recordingsRoutes, type SessionRecordingFeature } from './session-recording';
 import { sessionDriverRoutes } from './session-driver';
 import { FILES_PANEL_ASSET, sessionFilesRoutes } from './session-files';
 import { sendSessionPage, sessionPageAssets, sessionPageRoutes } from './session-page';
@@ -39,6 +40,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The session lifecycle's background work; tests run rounds of it directly. */
     sessionWorker: SessionWorker;
+    /** Session recording's loop and recorder; tests start it themselves (SESSION_WORKER off). */
+    recordings: SessionRecordingFeature;
     /**
      * The sessions listener's server (SESSION_PORT): the same app, answering only `/kasm/…`.
      * Whoever starts the app listens on it (server.ts; tests on a port of their own).
@@ -75,6 +78,7 @@ export async function buildApp(
       onUpstream: f.workspaceMetrics.proxyUpstream,
       signedInUser: f.signedInUser,
       sessionPolicy: f.sessionPolicy,
+      recordStream: f.recording.admitStream,
       audit: f.audit.trail,
       landing: sendSessionPage,
     }),
@@ -109,9 +113,14 @@ export async function buildApp(
   });
   await app.register(ownRegistryRoutes, { series: f.series });
   app.decorate('sessionWorker', sessionWorker);
-  if (config.SESSION_WORKER === 'on') app.addHook('onReady', async () => sessionWorker.start());
+  app.decorate('recordings', f.recording);
+  if (config.SESSION_WORKER === 'on') {
+    app.addHook('onReady', async () => sessionWorker.start());
+    app.addHook('onReady', async () => f.recording.start());
+  }
   app.addHook('onClose', async () => {
     await sessionWorker.stop();
+    await f.recording.stop();
     f.driver.closeAll();
     await live.close();
   });
@@ -143,6 +152,7 @@ export async function buildApp(
     await api.register(sessionsRoutes, { sessions: f.sessions, launchSession: f.launchSession });
     await api.register(sharingRoutes, { sharing: f.sharing });
     await api.register(sessionDriverRoutes, { driver: f.driver });
+    await api.register(recordingsRoutes, { recordings: f.recording.service });
   };
   await app.register(operations, { prefix: API_PREFIX });
   await app.register(undocumentedAlias(operations), { prefix: ADMIN_API_PREFIX });

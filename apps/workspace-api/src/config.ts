@@ -250,6 +250,32 @@ export const ConfigSchema = Type.Object({
     description:
       "The socket hop: a folder (made mode 0700) where sessions on this machine's engine (unix:// agents) serve the proxy on a Unix socket, without TLS or the engine's port proxy; at most 58 bytes; empty turns it off; npm start turns it on in .data/session-sockets (a deep checkout: in the temporary folder)",
   }),
+  RECORDINGS_DIR: Type.String({
+    minLength: 1,
+    default: '.data/recordings',
+    description:
+      'Where session recordings are written (docs/recording.md): <dir>/<yyyy>/<mm>/<dd>/<kasm_id>-<recording_id>.rec; relative to the working folder unless absolute',
+  }),
+  RECORDING_SIGNING_KEY: Type.String({
+    pattern: '^$|^.{32,}$',
+    default: '',
+    description:
+      "A secret (32 characters or more) that signs recordings' digest chains (HMAC-SHA-256): without it, anyone who can write the files could rebuild the chain; empty: plain SHA-256",
+  }),
+  RECORDING_KEYFRAME_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 3600,
+    default: 10,
+    description:
+      'At most how long apart a recording keeps a whole screen (a keyframe) while the screen changes: playback seeks from the one before',
+  }),
+  RECORDING_SCAN_MS: Type.Integer({
+    minimum: 50,
+    maximum: 600_000,
+    default: 1000,
+    description:
+      'How often running sessions are checked for recordings to start (a new session is recorded from its first screen within this), and old ones removed',
+  }),
   SESSION_WORKER: Type.Union([Type.Literal('on'), Type.Literal('off')], {
     default: 'on',
     description: 'Run the reaper, reconciler and heartbeat in this process (safe on every replica)',

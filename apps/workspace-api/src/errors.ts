@@ -346,3 +346,14 @@ export const ParticipantNotFoundError = createError(
   'No joiner of the session matches %s',
   404,
 );
+/** The session's policy records it and refuses it unrecorded, and its recording cannot be made. */
+export const RecordingUnavailableError = createError(
+  'SESSION_RECORDING_UNAVAILABLE',
+  'The session must be recorded and its recording cannot be made now: %s',
+  503,
+);
+export const RecordingNotFoundError = createError(
+  'RECORDING_NOT_FOUND',
+  'No recording matches %s',
+  404,
+);

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { backgroundRounds, createRegistry } from '@platform/metrics';
 import { startTracing } from '@platform/tracing';
@@ -26,6 +27,7 @@ import { createRepositories } from './repositories';
 import { createSessionAudioService } from './session-audio';
 import { createSessionDriver } from './session-driver';
 import { createSessionFilesService } from './session-files';
+import { createSessionRecordingFeature } from './session-recording';
 import { createSessionControls } from './session-page';
 import { createSharesRepository, createSharingService } from './session-sharing';
 import { createRunningSessions, createSessionProxyFeature } from './session-proxy';
@@ -226,6 +228,35 @@ export async function buildFeatures(
       await data.images.transferPolicyOf(imageId),
       await data.groups.transferRightsOf(userId),
     );
+  // Recording: the workspace's policy, or any of the user's groups requiring it (docs/recording.md).
+  const recording = createSessionRecordingFeature({
+    database,
+    dir: path.resolve(config.RECORDINGS_DIR),
+    key: config.RECORDING_SIGNING_KEY ? Buffer.from(config.RECORDING_SIGNING_KEY, 'utf8') : null,
+    keyframeMs: config.RECORDING_KEYFRAME_SECONDS * 1000,
+    scanMs: config.RECORDING_SCAN_MS,
+    registry,
+    audit: audit.trail,
+    log,
+    reach: (kasmId) => live.displays.reachAsService(kasmId),
+    running: () => live.kasms.runningWithUser(),
+    policyOf: async (imageId, userId) => {
+      const [workspace, required] = await Promise.all([
+        data.images.recordingPolicyOf(imageId),
+        data.groups.recordingRequiredFor(userId),
+      ]);
+      return {
+        record: (workspace?.recordSessions ?? false) || required,
+        keystrokes: workspace?.recordKeystrokes ?? false,
+        refuse: workspace?.refuseUnrecorded ?? false,
+        retentionDays: workspace?.recordingRetentionDays ?? null,
+        imageName: workspace?.friendlyName ?? '',
+      };
+    },
+    usernameOf: async (userId) => (await data.users.findById(userId))?.username ?? '',
+    closeViewers: proxy.closeViewers,
+  });
+  live.onAccessEnded(recording.end);
   const running = createRunningSessions({
     admit: proxy.admission(signedInUser),
     reads: live.reads,
@@ -271,6 +302,8 @@ export async function buildFeatures(
     sharing,
     sessionAudio,
     sessionWorker,
+    recording,
+    recordings: recording.service,
     audit,
     apiKeys,
     users,

@@ -6,6 +6,7 @@ import { auditSection } from './sections/audit.routes';
 import { groupsSection } from './sections/groups.routes';
 import { infrastructureSection } from './sections/infrastructure.routes';
 import { overviewSection } from './sections/overview.routes';
+import { recordingsSection } from './sections/recordings.routes';
 import { sessionsSection } from './sections/sessions.routes';
 import { settingsCodeSection } from './sections/settings-code.routes';
 import { ssoSection } from './sections/sso.routes';
@@ -19,6 +20,7 @@ export type ConsoleServices = Parameters<typeof overviewSection>[0] &
   Parameters<typeof workspacesSection>[0] &
   Parameters<typeof infrastructureSection>[0] &
   Parameters<typeof sessionsSection>[0] &
+  Parameters<typeof recordingsSection>[0] &
   Parameters<typeof apiKeysSection>[0] &
   Parameters<typeof settingsCodeSection>[0] &
   Parameters<typeof ssoSection>[0] &
@@ -33,6 +35,7 @@ function consoleSections(services: ConsoleServices): AdminSection[] {
     workspacesSection(services),
     infrastructureSection(services),
     sessionsSection(services),
+    recordingsSection(services),
     apiKeysSection(services),
     ssoSection(services),
     settingsCodeSection(services),

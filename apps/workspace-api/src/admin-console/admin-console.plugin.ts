@@ -1,7 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { html, pageAssets } from '@platform/http';
+import { novncModule } from '../session-page';
 import { type AuditTrail, auditWrites } from '../audit';
 import { ForbiddenError } from '../errors';
 import { assertCsrf, csrfTokenFor, formSecret, sendPage, signInPage } from '../web';
@@ -27,6 +29,7 @@ export interface AdminConsoleOptions {
 const adminAssetFiles = (dir = path.join(__dirname, 'assets')) => ({
   'admin.js': path.join(dir, 'admin.js'),
   'admin.css': path.join(dir, 'admin.css'),
+  'recording-player.js': path.join(dir, 'recording-player.js'),
 });
 
 const isRead = (request: FastifyRequest) => request.method === 'GET' || request.method === 'HEAD';
@@ -43,6 +46,17 @@ export const adminConsole: FastifyPluginAsync<AdminConsoleOptions> = async (pare
     prefix: '/admin/assets',
     files: adminAssetFiles(),
     notFound: (reply) => reply.code(404).type('text/plain').send('No such file'),
+  });
+  // The recording player decodes with noVNC's modules, as the session page does.
+  app.get('/admin/assets/novnc/*', { schema: { hide: true } }, async (request, reply) => {
+    const file = novncModule(`/${(request.params as { '*': string })['*']}`);
+    const source = file && (await readFile(file).catch(() => null));
+    if (!source) return reply.code(404).type('text/plain').send('No such file');
+    return reply
+      .type('text/javascript; charset=utf-8')
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'max-age=300')
+      .send(source);
   });
 
   await app.register(async (scope) => {

@@ -21,6 +21,7 @@ export const PERMISSIONS = [
   'settings.modify',
   'api_keys.modify',
   'audit.view',
+  'recordings.view',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

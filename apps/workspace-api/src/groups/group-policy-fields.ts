@@ -9,6 +9,7 @@ const REFUSABLE = [
   'allow_kasm_downloads',
   'allow_kasm_clipboard_up',
   'allow_kasm_clipboard_down',
+  'record_sessions',
 ] as const;
 type Refusable = Extract<
   (typeof WORKSPACE_POLICY_SWITCHES)[number],

@@ -17,6 +17,7 @@ export function toGroupResponse(group: GroupRow): GroupResponse {
     shared_session_full_control: group.sharedSessionFullControl,
     allow_kasm_uploads: group.allowUploads,
     allow_kasm_downloads: group.allowDownloads,
+    record_sessions: group.recordSessions,
     created: toTimestamp(group.createdAt),
   };
 }

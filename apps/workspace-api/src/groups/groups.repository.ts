@@ -16,6 +16,9 @@ export interface GroupFields {
   allowUploads?: boolean;
   allowDownloads?: boolean;
   sharedSessionFullControl?: boolean;
+    },
+
+  recordSessions?: boolean;
 }
 
 /**
@@ -150,6 +153,15 @@ export function createGroupsRepository(database: Database) {
         select: { id: true },
       });
       return found !== null;
+    },
+
+    /** Whether any of the user's groups requires their sessions recorded. */
+    async recordingRequiredFor(userId: string): Promise<boolean> {
+      const row = await prisma.group.findFirst({
+        where: { users: { some: { userId } }, recordSessions: true },
+        select: { id: true },
+      });
+      return row !== null;
     },
 
     /** The union of the permissions of the user's groups, each once. */

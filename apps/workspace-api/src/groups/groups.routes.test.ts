@@ -10,6 +10,19 @@ afterAll(() => h.close());
 beforeEach(() => h.reset());
 
 describe('create_group', () => {
+  it('requires recording of its members’ sessions with record_sessions, kept through update_group', async () => {
+    const group = await createGroup(h, { name: 'Examinees' });
+    const res = await h.call('update_group', {
+      target_group: { group_id: group.group_id, record_sessions: true },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().group.record_sessions).toBe(true);
+    const bad = await h.call('update_group', {
+      target_group: { group_id: group.group_id, record_sessions: 'always' },
+    });
+    expect(bad.statusCode).toBe(400);
+  });
+
   it('creates a group with a trimmed name and the default priority', async () => {
     const group = await createGroup(h, { name: '  Developers ', description: 'Writes code' });
     expect(group).toEqual({
@@ -17,6 +30,7 @@ describe('create_group', () => {
       name: 'Developers',
       description: 'Writes code',
       priority: 100,
+      record_sessions: false,
       max_kasms_per_user: null,
       is_system: false,
       permissions: [],

@@ -32,6 +32,10 @@ const TRANSFER_RIGHTS = {
   allow_kasm_clipboard_down: refusal('clipboard text out of the desktop to the browser'),
   allow_kasm_uploads: refusal('uploads into ~/Uploads'),
   allow_kasm_downloads: refusal('downloads from ~/Downloads'),
+  record_sessions: Type.Boolean({
+    description:
+      "true records members' sessions whatever their workspace says (docs/recording.md); false leaves it to the workspace",
+  }),
 };
 const SharedFullControl = Type.Boolean({
     description:
@@ -43,6 +47,7 @@ const OPTIONAL_RIGHTS = {
   allow_kasm_clipboard_down: Type.Optional(TRANSFER_RIGHTS.allow_kasm_clipboard_down),
   allow_kasm_uploads: Type.Optional(TRANSFER_RIGHTS.allow_kasm_uploads),
   allow_kasm_downloads: Type.Optional(TRANSFER_RIGHTS.allow_kasm_downloads),
+  record_sessions: Type.Optional(TRANSFER_RIGHTS.record_sessions),
 };
 
 export const GroupSchema = Type.Object({

@@ -162,4 +162,5 @@ const transferRights = (input: CreateGroupInput | UpdateGroupInput): GroupFields
   allowUploads: input.allow_kasm_uploads,
   allowDownloads: input.allow_kasm_downloads,
   sharedSessionFullControl: input.shared_session_full_control,
+  recordSessions: input.record_sessions,
 });

@@ -47,6 +47,11 @@ export interface ImageChange {
   allowClipboardDown?: boolean;
   allowAudio?: boolean;
   allowAnonymousJoin?: boolean;
+  recordSessions?: boolean;
+  recordKeystrokes?: boolean;
+  refuseUnrecorded?: boolean;
+  /** Null: kept for ever. */
+  recordingRetentionDays?: number | null;
   /** Null: no limit. */
   maxClipboardBytes?: number | null;
 }
@@ -128,6 +133,19 @@ export function createImagesRepository(database: Database) {
       const max = row.maxUploadBytes;
       return { ...row, maxUploadBytes: max === null ? null : Number(max) };
     },
+
+    /** A workspace's recording policy (docs/recording.md); null when it is gone. */
+    recordingPolicyOf: (id: string) =>
+      prisma.image.findUnique({
+        where: { id },
+        select: {
+          recordSessions: true,
+          recordKeystrokes: true,
+          refuseUnrecorded: true,
+          recordingRetentionDays: true,
+          friendlyName: true,
+        },
+      }),
 
     /** Whether a workspace's sessions may play their sound in the browser (session-audio/). */
     async anonymousJoinOf(id: string): Promise<boolean> {

@@ -56,6 +56,10 @@ describe('get_images', () => {
       max_upload_bytes: null,
       allow_kasm_audio: true,
       allow_anonymous_join: false,
+      record_sessions: false,
+      record_keystrokes: false,
+      refuse_unrecorded: false,
+      recording_retention_days: null,
       notes: '',
       registry_id: null,
       registry_entry: null,
@@ -104,6 +108,36 @@ describe('update_image', () => {
     expect(listed[0].allow_kasm_audio).toBe(false);
     expect((await update({ allow_kasm_audio: true })).json().image.allow_kasm_audio).toBe(true);
     expect((await update({ allow_kasm_audio: 'no' })).statusCode).toBe(400);
+  });
+
+  it('sets the recording policy (record, keystrokes, refuse, retention), audited, and refuses bad values', async () => {
+    const res = await update({
+      record_sessions: true,
+      record_keystrokes: true,
+      refuse_unrecorded: true,
+      recording_retention_days: 90,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().image).toMatchObject({
+      record_sessions: true,
+      record_keystrokes: true,
+      refuse_unrecorded: true,
+      recording_retention_days: 90,
+    });
+    const log = await h.call('get_audit_log', { operation: 'update_image' });
+    expect(log.json().events[0]).toMatchObject({
+      before: { record_sessions: false, recording_retention_days: null },
+      after: { record_sessions: true, recording_retention_days: 90 },
+    });
+    expect(
+      (await update({ recording_retention_days: null })).json().image.recording_retention_days,
+    ).toBeNull();
+    for (const bad of [
+      { recording_retention_days: 0 },
+      { recording_retention_days: 40_000 },
+      { record_sessions: 'yes' },
+    ])
+      expect((await update(bad)).statusCode).toBe(400);
   });
 
   it('changes only the fields present', async () => {

@@ -24,6 +24,18 @@ const ALLOW_ANONYMOUS_JOIN =
   'Whether people who are not signed in may join its shared sessions (join_kasm without user_id, share links held by anyone)';
 const ALLOW_AUDIO =
   "The session's desktop sound may be played in its browser (Kasm's setting of this name)";
+const RECORD_SESSIONS =
+  "Sessions are recorded by the service, from their first frame, out of the user's reach (docs/recording.md)";
+const RECORD_KEYSTROKES =
+  'Recordings hold the key events typed into the session (its pointer always)';
+const REFUSE_UNRECORDED =
+  'A recorded session that cannot be recorded is refused; false: it goes on unrecorded, reported';
+const RETENTION_DAYS = 'Days a recording is kept before it is removed; null: kept for ever';
+export const RetentionDaysSchema = Type.Integer({
+  minimum: 1,
+  maximum: 36_500,
+  description: RETENTION_DAYS,
+});
 const MAX_UPLOAD = 'The largest upload in bytes; null: no limit';
 export const MaxUploadSchema = Type.Integer({
   minimum: 1,
@@ -80,6 +92,12 @@ export const ImageSchema = Type.Object({
   max_clipboard_bytes: Type.Union([Type.Integer(), Type.Null()], { description: MAX_CLIPBOARD }),
   allow_kasm_audio: Type.Boolean({ description: ALLOW_AUDIO }),
   allow_anonymous_join: Type.Boolean({ description: ALLOW_ANONYMOUS_JOIN }),
+  record_sessions: Type.Boolean({ description: RECORD_SESSIONS }),
+  record_keystrokes: Type.Boolean({ description: RECORD_KEYSTROKES }),
+  refuse_unrecorded: Type.Boolean({ description: REFUSE_UNRECORDED }),
+  recording_retention_days: Type.Union([Type.Integer(), Type.Null()], {
+    description: RETENTION_DAYS,
+  }),
   notes: Type.String(),
   registry_id: Type.Union([Type.String(), Type.Null()], {
     description: 'The registry it was installed from',
@@ -127,6 +145,10 @@ export const UpdateImageBodySchema = Type.Object({
     max_clipboard_bytes: Type.Optional(Type.Union([MaxClipboardSchema, Type.Null()])),
     allow_kasm_audio: Type.Optional(Type.Boolean({ description: ALLOW_AUDIO })),
     allow_anonymous_join: Type.Optional(Type.Boolean({ description: ALLOW_ANONYMOUS_JOIN })),
+    record_sessions: Type.Optional(Type.Boolean({ description: RECORD_SESSIONS })),
+    record_keystrokes: Type.Optional(Type.Boolean({ description: RECORD_KEYSTROKES })),
+    refuse_unrecorded: Type.Optional(Type.Boolean({ description: REFUSE_UNRECORDED })),
+    recording_retention_days: Type.Optional(Type.Union([RetentionDaysSchema, Type.Null()])),
   }),
 });
 export type UpdateImageInput = Static<typeof UpdateImageBodySchema>['target_image'];

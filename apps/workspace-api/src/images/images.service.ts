@@ -111,6 +111,10 @@ export function createImagesService({
         allowAnonymousJoin: input.allow_anonymous_join,
         maxClipboardBytes: input.max_clipboard_bytes,
         allowAudio: input.allow_kasm_audio,
+        recordSessions: input.record_sessions,
+        recordKeystrokes: input.record_keystrokes,
+        refuseUnrecorded: input.refuse_unrecorded,
+        recordingRetentionDays: input.recording_retention_days,
       };
       return recordedUpdate(images.transaction, audit, snapshot(id), async (tx) => {
         const image = await images.update(id, change, tx);

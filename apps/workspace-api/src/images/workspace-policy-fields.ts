@@ -3,6 +3,7 @@ import type { ImageRow } from './images.repository';
 import {
   MaxClipboardSchema,
   MaxUploadSchema,
+  RetentionDaysSchema,
   UpdateImageBodySchema,
   type UpdateImageInput,
 } from './images.schemas';
@@ -20,6 +21,9 @@ export const WORKSPACE_POLICY_SWITCHES = [
   { field: 'allow_kasm_clipboard_down', column: 'allowClipboardDown', default: true, label: 'Clipboard out of the desktop' },
   { field: 'allow_kasm_audio', column: 'allowAudio', default: true, label: 'Sound in the browser' },
   { field: 'allow_anonymous_join', column: 'allowAnonymousJoin', default: false, label: 'Joiners who are not signed in' },
+  { field: 'record_sessions', column: 'recordSessions', default: false, label: 'Record sessions' },
+  { field: 'record_keystrokes', column: 'recordKeystrokes', default: false, label: 'Key events in recordings' },
+  { field: 'refuse_unrecorded', column: 'refuseUnrecorded', default: false, label: 'Refuse a session that cannot be recorded' },
 ] as const satisfies readonly PolicySwitch<UpdateImageInput, ImageRow>[];
 
 const bounds = (schema: { minimum?: number; maximum?: number }) => ({
@@ -38,6 +42,12 @@ export const WORKSPACE_POLICY_LIMITS = [
     column: 'maxClipboardBytes',
     label: 'Largest clipboard text (bytes)',
     ...bounds(MaxClipboardSchema),
+  },
+  {
+    field: 'recording_retention_days',
+    column: 'recordingRetentionDays',
+    label: 'Recordings kept (days)',
+    ...bounds(RetentionDaysSchema),
   },
 ] as const satisfies readonly PolicyLimit<UpdateImageInput, ImageRow>[];
 

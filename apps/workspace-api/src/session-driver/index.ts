@@ -3,3 +3,4 @@
 export { inputSummary } from './input-actions';
 export { sessionDriverRoutes } from './session-driver.routes';
 export { createSessionDriver, type SessionDriver } from './session-driver.service';
+export { type Framebuffer, type RfbClient, startRfbClient } from './rfb-client';

@@ -27,8 +27,28 @@ export interface Framebuffer {
  * regions that changed. The server draws the pointer into the updates it sends, since this
  * client takes no cursor shape of its own.
  */
-export function startRfbClient(display: DisplayStream, onEnd: (error: Error) => void) {
-  const { ws, reader } = display;
+export function startRfbClient(
+  display: DisplayStream,
+  onEnd: (error: Error) => void,
+  options: RfbClientOptions = {},
+) {
+  const { ws } = display;
+  const captured: Buffer[] = [];
+  const { onMessage } = options;
+  const reader = onMessage
+    ? {
+        read: async (n: number) => {
+          const bytes = await display.reader.read(n);
+          captured.push(Buffer.from(bytes));
+          return bytes;
+        },
+      }
+    : display.reader;
+  const messageRead = () => {
+    if (!onMessage) return;
+    onMessage(Buffer.concat(captured));
+    captured.length = 0;
+  };
   let screen: Framebuffer = {
     width: display.width,
     height: display.height,
@@ -86,7 +106,7 @@ export function startRfbClient(display: DisplayStream, onEnd: (error: Error) => 
   }
 
   async function run(): Promise<void> {
-    ws.send(pixelFormat32());
+    ws.send(options.pixelFormat ?? pixelFormat32());
     ws.send(setEncodings([ENCODING_COPY_RECT, ENCODING_RAW, PSEUDO_DESKTOP_SIZE]));
     ws.send(updateRequest(false, screen.width, screen.height));
     for (;;) {
@@ -95,10 +115,13 @@ export function startRfbClient(display: DisplayStream, onEnd: (error: Error) => 
         updating = readUpdate();
         await updating;
         updating = null;
+        messageRead();
         ready();
+        continue;
       } else if (type === 1) await reader.read((await reader.read(5)).readUInt16BE(3) * 6);
       else if (type === 3) await reader.read((await reader.read(7)).readUInt32BE(3));
       else if (type !== 2) throw new ScreenUnreadableError(`Unexpected VNC message ${type}`);
+      messageRead();
     }
   }
 
@@ -110,6 +133,10 @@ export function startRfbClient(display: DisplayStream, onEnd: (error: Error) => 
   });
 
   return {
+    /** The screen copy as of the last whole message (for a recording's keyframe). */
+    get screen(): Framebuffer {
+      return screen;
+    },
     get width() {
       return screen.width;
     },
@@ -142,6 +169,13 @@ export function startRfbClient(display: DisplayStream, onEnd: (error: Error) => 
   };
 }
 export type RfbClient = ReturnType<typeof startRfbClient>;
+
+export interface RfbClientOptions {
+  /** SetPixelFormat to ask for instead of pixelFormat32() (the screen copy keeps its bytes). */
+  pixelFormat?: Buffer;
+  /** Told of each whole server message as it came, once the screen copy holds it (recordings). */
+  onMessage?: (message: Buffer) => void;
+}
 
 /** CopyRect: a region moved within the screen (the source read whole first: they may overlap). */
 function copyRect(

@@ -5,4 +5,4 @@
 export { createSessionControls, type SessionControls } from './session-controls.service';
 export { sendSessionPage, PAGE_ASSETS } from './session-page.html';
 export { sessionPageAssets } from './session-page-assets';
-export { sessionPageRoutes } from './session-page.routes';
+export { novncModule, sessionPageRoutes } from './session-page.routes';

@@ -23,6 +23,10 @@ const problems = problemResponses(400, 401, 403, 404, 409, 502);
 const NOVNC_DIR = path.dirname(path.dirname(require.resolve('@novnc/novnc')));
 const NOVNC_FILE = /^\/(core|vendor)\/[\w/.-]+\.js$/;
 
+/** Where one of noVNC's modules is on disk (`/core/rfb.js`…), or null for any other path. */
+export const novncModule = (relative: string): string | null =>
+  NOVNC_FILE.test(relative) && !relative.includes('..') ? path.join(NOVNC_DIR, relative) : null;
+
 export interface SessionPageRoutesOptions {
   controls: SessionControls;
   /** The page's own files by name (session-page.js, its panel, its stylesheet, the files panel). */

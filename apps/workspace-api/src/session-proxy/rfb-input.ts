@@ -52,6 +52,9 @@ export class ClientInputObserver {
   private passthrough = false;
   kind: StreamKind = 'unknown';
 
+  /** `onMessage`: told of each whole input message (KeyEvent, PointerEvent…), for recordings. */
+  constructor(private readonly onMessage?: (message: Buffer) => void) {}
+
   // The WebSocket frame being read.
   private frame = Frame.Head;
   private head = Buffer.alloc(14);
@@ -216,6 +219,7 @@ export class ClientInputObserver {
       case 'type':
         return this.messageType(message[0]);
       case 'fixed':
+        if (this.fixedInput) this.onMessage?.(Buffer.from(message));
         return this.messageEnds(this.fixedInput);
       case 'head':
         return this.messageHead(message);

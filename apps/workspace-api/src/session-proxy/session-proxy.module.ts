@@ -75,13 +75,18 @@ export function createSessionProxyFeature(deps: SessionProxyDeps) {
     },
     /** How another route on the sessions origin admits a request as the proxy does (session files). */
     admission: (signedInUser: SignedInUser) => createRequestAdmission(access, signedInUser),
+    /** Closes every stream of a session's viewers (its recording, which must be made, failed). */
+    closeViewers: (kasmId: string) => sockets.closeSession(kasmId),
     /** How another route's WebSocket is held with the proxy's own (session sound). */
     socketHold: (signedInUser: SignedInUser): SocketHold =>
       createSocketHold(access, sockets, createSignedInAs(signedInUser)),
     options: ({
       audit,
       ...others
-    }: Pick<SessionProxyOptions, 'onUpstream' | 'signedInUser' | 'sessionPolicy' | 'landing'> & {
+    }: Pick<
+      SessionProxyOptions,
+      'onUpstream' | 'signedInUser' | 'sessionPolicy' | 'landing' | 'recordStream'
+    > & {
       audit: Pick<AuditTrail, 'record'>;
     }): SessionProxyOptions => ({
       ...others,

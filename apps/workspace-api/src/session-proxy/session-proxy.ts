@@ -89,6 +89,16 @@ export interface SessionProxyOptions {
   sessionPolicy: (imageId: string, userId: string) => Promise<SessionPolicy>;
   /** Records a clipboard transfer the policy refused on a stream (rate-limited). */
   clipboardRefused: ClipboardAudit;
+  /**
+   * Before a stream is piped: records the session where its policy says so (refusing the stream
+   * when a recording that must be made cannot be); answers where the viewer's input goes.
+   */
+  recordStream?: (session: {
+    kasmId: string;
+    userId: string;
+    imageId: string;
+    username: string;
+  }) => Promise<((message: Buffer) => void) | null>;
   /** The page a browser lands on at the session's root; without it, the container's page. */
   landing?: SessionLanding;
 }
@@ -116,6 +126,7 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
     signedInUser,
     sessionPolicy,
     clipboardRefused,
+    recordStream,
     landing,
   },
 ) => {
@@ -230,6 +241,12 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
         (refusal) => clipboardRefused(origin, refusal),
         referee,
       );
+      const onInputMessage = await recordStream?.({
+        kasmId: access.sessionId(kasmId),
+        userId,
+        imageId: target.imageId,
+        username,
+      });
       const client = request.raw.socket;
       const held = holdSocket(request, kasmId, client, undefined, (now) => {
         if (referee) referee.role = now.role;
@@ -249,6 +266,11 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
         rewriteResponseHeaders: (headers) => sessionResponseHeaders(headers, kasmId),
         // The idle limit counts the owner's input; a joiner's keeps no session alive.
         onInput: referee ? undefined : () => recordInput(kasmId),
+        // A joiner's input reaches the desktop, and so the recording, only while they control it.
+        onInputMessage:
+          referee && onInputMessage
+            ? (message: Buffer) => referee.role === 'control' && onInputMessage(message)
+            : onInputMessage,
         socket,
         pin: target.pin,
         guard,

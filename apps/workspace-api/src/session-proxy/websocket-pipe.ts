@@ -28,6 +28,8 @@ export interface PipeOptions {
    * any other stream every chunk (see ClientInputObserver).
    */
   onInput?: () => void;
+  /** Told of each whole input message (KeyEvent, PointerEvent, …) the browser sends: recordings. */
+  onInputMessage?: ((message: Buffer) => void) | null;
   /** A connection to the container made already (the socket hop): the handshake goes over it. */
   socket?: Socket;
   /** Over TLS, the certificate the container must present before anything is sent (its pin). */
@@ -138,12 +140,12 @@ export function pipeWebSocket(
         }
       });
     } else client.pipe(socket);
-    const onInput = target.onInput;
-    if (onInput) {
+    const { onInput, onInputMessage } = target;
+    if (onInput || onInputMessage) {
       // Only the browser's (small) side is read, beside the pipe: it forwards the same bytes.
-      const observer = new ClientInputObserver();
+      const observer = new ClientInputObserver(onInputMessage ?? undefined);
       client.on('data', (chunk: Buffer) => {
-        if (observer.push(chunk)) onInput();
+        if (observer.push(chunk)) onInput?.();
       });
     }
     socket.once('close', () => endBoth());

@@ -301,6 +301,13 @@ export function createKasmsRepository(database: Database) {
         select: { id: true, status: true },
       }),
 
+    /** Running sessions that have their user (recordings: which to record). */
+    runningWithUser: () =>
+      db.kasm.findMany({
+        where: { status: 'running', userId: { not: null } },
+        select: { id: true, userId: true, imageId: true },
+      }),
+
     /** Records that the session's stream carried input from its user (throttled by the caller). */
     recordInput: (id: string, at: Date) =>
       db.kasm.updateMany({ where: { id, status: 'running' }, data: { lastInputAt: at } }),

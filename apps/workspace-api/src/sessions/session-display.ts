@@ -3,7 +3,7 @@ import type { KeyGrant } from '../api-keys';
 import { KasmNotFoundError, KasmNotRunningError } from '../errors';
 import type { ActingRule } from './acting-for-user';
 import { type DisplayStream, openDisplayStream } from './display-stream';
-import type { KasmReads } from './kasm-owners';
+import type { KasmReads, KasmWithOwners } from './kasm-owners';
 import { containerEndpoint } from './session-endpoint';
 import type { SocketHop } from './socket-hop';
 
@@ -27,7 +27,24 @@ export function createSessionDisplays(deps: {
   socketHop: SocketHop;
   mayActAs: ActingRule;
 }) {
+  const displayOf = (row: KasmWithOwners, hostPort: number): ReachedDisplay => {
+    const endpoint = containerEndpoint(row, hostPort);
+    return {
+      kasmId: row.id,
+      address: `${endpoint.origin}|${endpoint.pin}`,
+      open: (timeoutMs) =>
+        openDisplayStream(endpoint, { socketHop: deps.socketHop, kasmId: row.id }, timeoutMs),
+    };
+  };
+  /** The display of a running session, for the service itself (its recorder): no caller to check. */
+  async function reachAsService(kasmId: string): Promise<ReachedDisplay> {
+    const row = await deps.reads.find(toUuid(kasmId));
+    if (!row || row.status !== 'running' || !row.hostPort)
+      throw new KasmNotRunningError(`The session is ${row?.status ?? 'gone'}`);
+    return displayOf(row, row.hostPort);
+  }
   return {
+    reachAsService,
     async reach(
       kasmId: string,
       userId: string | undefined,
@@ -43,13 +60,7 @@ export function createSessionDisplays(deps: {
       if (row.userId) await deps.mayActAs(row.userId, grantor);
       if (row.status !== 'running' || !row.hostPort)
         throw new KasmNotRunningError(`The session is ${row.status}`);
-      const endpoint = containerEndpoint(row, row.hostPort);
-      return {
-        kasmId: row.id,
-        address: `${endpoint.origin}|${endpoint.pin}`,
-        open: (timeoutMs) =>
-          openDisplayStream(endpoint, { socketHop: deps.socketHop, kasmId: row.id }, timeoutMs),
-      };
+      return displayOf(row, row.hostPort);
     },
   };
 }

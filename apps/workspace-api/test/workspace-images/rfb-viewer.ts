@@ -12,6 +12,10 @@ export interface RfbViewer {
   requestUpdate: () => void;
   /** A PointerEvent: what a person moving the mouse sends. */
   movePointer: (x: number, y: number) => void;
+  /** A PointerEvent with the buttons held (mask: 1 the left one). */
+  pointer: (x: number, y: number, buttons: number) => void;
+  /** A KeyEvent: the key (X keysym) pressed or let go. */
+  key: (keysym: number, down: boolean) => void;
   close: () => void;
 }
 
@@ -65,6 +69,14 @@ export async function connectViewer(
   encodings.writeInt32BE(0, 4); // raw
   ws.send(encodings);
 
+  const pointer = (x: number, y: number, buttons: number) => {
+    const message = Buffer.alloc(6);
+    message[0] = 5;
+    message[1] = buttons;
+    message.writeUInt16BE(x, 2);
+    message.writeUInt16BE(y, 4);
+    if (ws.readyState === WebSocket.OPEN) ws.send(message);
+  };
   return {
     width,
     height,
@@ -76,11 +88,13 @@ export async function connectViewer(
       message.writeUInt16BE(height, 8);
       if (ws.readyState === WebSocket.OPEN) ws.send(message);
     },
-    movePointer(x, y) {
-      const message = Buffer.alloc(6);
-      message[0] = 5;
-      message.writeUInt16BE(x, 2);
-      message.writeUInt16BE(y, 4);
+    movePointer: (x, y) => pointer(x, y, 0),
+    pointer,
+    key(keysym, down) {
+      const message = Buffer.alloc(8);
+      message[0] = 4;
+      message[1] = down ? 1 : 0;
+      message.writeUInt32BE(keysym, 4);
       if (ws.readyState === WebSocket.OPEN) ws.send(message);
     },
     close: () => ws.close(),
