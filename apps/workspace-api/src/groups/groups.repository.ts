@@ -16,8 +16,6 @@ export interface GroupFields {
   allowUploads?: boolean;
   allowDownloads?: boolean;
   sharedSessionFullControl?: boolean;
-    },
-
   recordSessions?: boolean;
 }
 
