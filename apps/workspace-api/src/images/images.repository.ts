@@ -47,6 +47,7 @@ export interface ImageChange {
   allowClipboardDown?: boolean;
   allowAudio?: boolean;
   allowAnonymousJoin?: boolean;
+  watchNotice?: boolean;
   /** Null: no limit. */
   maxClipboardBytes?: number | null;
 }
@@ -136,6 +137,12 @@ export function createImagesRepository(database: Database) {
         select: { allowAnonymousJoin: true },
       });
       return row?.allowAnonymousJoin ?? false;
+    },
+
+    /** Whether a workspace's session owners are told while an administrator watches. */
+    async watchNoticeOf(id: string): Promise<boolean> {
+      const row = await prisma.image.findUnique({ where: { id }, select: { watchNotice: true } });
+      return row?.watchNotice ?? true;
     },
 
     async audioAllowedOf(id: string): Promise<boolean | null> {

@@ -56,6 +56,7 @@ describe('get_images', () => {
       max_upload_bytes: null,
       allow_kasm_audio: true,
       allow_anonymous_join: false,
+      watch_notice: true,
       notes: '',
       registry_id: null,
       registry_entry: null,

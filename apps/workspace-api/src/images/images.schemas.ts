@@ -22,6 +22,8 @@ const ALLOW_DOWNLOADS =
   "Files may be downloaded from the session's ~/Downloads (Kasm's group setting of this name)";
 const ALLOW_ANONYMOUS_JOIN =
   'Whether people who are not signed in may join its shared sessions (join_kasm without user_id, share links held by anyone)';
+const WATCH_NOTICE =
+  "The session's owner is told on their page while an administrator watches it (sessions.watch); off where a policy says the owner must not be";
 const ALLOW_AUDIO =
   "The session's desktop sound may be played in its browser (Kasm's setting of this name)";
 const MAX_UPLOAD = 'The largest upload in bytes; null: no limit';
@@ -80,6 +82,7 @@ export const ImageSchema = Type.Object({
   max_clipboard_bytes: Type.Union([Type.Integer(), Type.Null()], { description: MAX_CLIPBOARD }),
   allow_kasm_audio: Type.Boolean({ description: ALLOW_AUDIO }),
   allow_anonymous_join: Type.Boolean({ description: ALLOW_ANONYMOUS_JOIN }),
+  watch_notice: Type.Boolean({ description: WATCH_NOTICE }),
   notes: Type.String(),
   registry_id: Type.Union([Type.String(), Type.Null()], {
     description: 'The registry it was installed from',
@@ -127,6 +130,7 @@ export const UpdateImageBodySchema = Type.Object({
     max_clipboard_bytes: Type.Optional(Type.Union([MaxClipboardSchema, Type.Null()])),
     allow_kasm_audio: Type.Optional(Type.Boolean({ description: ALLOW_AUDIO })),
     allow_anonymous_join: Type.Optional(Type.Boolean({ description: ALLOW_ANONYMOUS_JOIN })),
+    watch_notice: Type.Optional(Type.Boolean({ description: WATCH_NOTICE })),
   }),
 });
 export type UpdateImageInput = Static<typeof UpdateImageBodySchema>['target_image'];

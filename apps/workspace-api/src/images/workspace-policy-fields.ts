@@ -20,6 +20,7 @@ export const WORKSPACE_POLICY_SWITCHES = [
   { field: 'allow_kasm_clipboard_down', column: 'allowClipboardDown', default: true, label: 'Clipboard out of the desktop' },
   { field: 'allow_kasm_audio', column: 'allowAudio', default: true, label: 'Sound in the browser' },
   { field: 'allow_anonymous_join', column: 'allowAnonymousJoin', default: false, label: 'Joiners who are not signed in' },
+  { field: 'watch_notice', column: 'watchNotice', default: true, label: 'Tell the owner while an administrator watches' },
 ] as const satisfies readonly PolicySwitch<UpdateImageInput, ImageRow>[];
 
 const bounds = (schema: { minimum?: number; maximum?: number }) => ({
