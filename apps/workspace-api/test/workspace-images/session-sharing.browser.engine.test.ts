@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { waitFor } from '@platform/testing';
 import { VALID_PASSWORD } from '../factories';
@@ -16,8 +19,9 @@ import {
 import { auditedOn, openPanelWithF8 } from './session-page-fixture';
 import { desktopExec, POINTER } from './x-display';
 
-// Sharing and watching the real Desktop in Chromium, two browser contexts at a time: the owner's
-// page and a viewer's on a view link, then an administrator's watch from the console. What the
+// Sharing and watching the real Desktop in Chromium, two browser contexts at a time, both ways a
+// desktop is reached (Kasm-like, and over the socket hop): the owner's page and a viewer's on a
+// view link, then an administrator's watch from the console. What the
 // viewer or the watcher does must change nothing in the desktop (the X pointer, the screen's
 // size, the clipboard, the terminal's files), until the owner gives control in the panel.
 jest.setTimeout(10 * LONG);
@@ -41,13 +45,21 @@ async function tryEverything(tab: Page, file: string): Promise<void> {
   await tab.mouse.click(box.x + 100, box.y + 100);
 }
 
-describe('sharing and watching the Desktop in Chromium (owner and viewer in two contexts)', () => {
+describe.each([
+  ['Kasm-like: HTTPS on 6901 with Basic, no hop', false],
+  ['over the socket hop', true],
+])('sharing and watching the Desktop in Chromium, %s', (_name, hop) => {
+  let root: string;
   let world: DesktopWorld;
   let owner: LaunchedDesktop;
   let exec: (cmd: string) => Promise<string>;
   const contexts: BrowserContext[] = [];
   beforeAll(async () => {
-    world = await createDesktopWorld(['Desktop']);
+    root = await mkdtemp(path.join(tmpdir(), 'watch-'));
+    world = await createDesktopWorld(
+      ['Desktop'],
+      hop ? { SESSION_SOCKETS_DIR: path.join(root, 's') } : {},
+    );
     owner = await launchDesktop(world, 'Desktop');
     await waitForDesktop(owner.tab);
     exec = await desktopExec(world.w, owner.kasmId);
@@ -59,6 +71,7 @@ describe('sharing and watching the Desktop in Chromium (owner and viewer in two 
   afterAll(async () => {
     for (const context of contexts) await context.close().catch(() => undefined);
     await closeDesktopWorld(world);
+    await rm(root, { recursive: true, force: true });
   });
 
   /** What the desktop shows of input: the pointer and screen size, the clipboard, the file. */
@@ -154,5 +167,33 @@ describe('sharing and watching the Desktop in Chromium (owner and viewer in two 
     const after = log.json().events[0].after as Record<string, unknown>;
     expect(after).toMatchObject({ watcher: 'sam', owner: 'ada' });
     expect(typeof after.duration_seconds).toBe('number');
+  });
+
+  it('keeps the watch from the owner’s page and panel where the workspace turns the notice off', async () => {
+    const off = await world.w.h.call('update_image', {
+      target_image: { image_id: world.imageIds.Desktop, watch_notice: false },
+    });
+    expect(off.statusCode).toBe(200);
+    const watcher = await contexts[1].newPage();
+    await watcher.goto(`${world.origin}/admin/sessions`);
+    await watcher.getByRole('button', { name: 'Watch' }).click();
+    await watcher.waitForURL(/\/kasm\/[0-9a-f]{32}\/$/, { timeout: LONG });
+    await waitForDesktop(watcher);
+    await waitFor(async () => {
+      const all = await world.w.h.call('get_kasm_participants', { kasm_id: owner.kasmId });
+      const roles = all.json().participants.map((p: { role: string }) => p.role);
+      if (!roles.includes('watch')) throw new Error(`no watcher yet: ${roles}`);
+    }, LONG);
+    const base = `/kasm/${owner.kasmId}/_session`;
+    expect(await owner.tab.evaluate(`fetch('${base}/standing').then((r) => r.json())`)).toEqual({
+      role: 'owner',
+      watchers: [],
+    });
+    const panel = (await owner.tab.evaluate(
+      `fetch('${base}/participants').then((r) => r.json())`,
+    )) as { participants: { role: string }[] };
+    expect(panel.participants.map((p) => p.role)).toEqual(['control']);
+    expect(await standing(owner.tab).isHidden()).toBe(true);
+    await watcher.close();
   });
 });

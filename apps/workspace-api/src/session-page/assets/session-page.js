@@ -149,9 +149,11 @@ async function followStanding() {
     () => null,
   );
   if (answer) {
-    standing.role = answer.role;
-    document.body.dataset.role = answer.role;
-    if (desktop.rfb) applyDisplay(desktop.rfb, desktop.display);
+    if (answer.role !== standing.role) {
+      standing.role = answer.role;
+      document.body.dataset.role = answer.role;
+      if (desktop.rfb) applyDisplay(desktop.rfb, desktop.display);
+    }
     const names = answer.watchers.map((w) => w.username);
     const line =
       answer.role === 'watch'
