@@ -10,7 +10,7 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import { WebSocketServer } from 'ws';
 import { launchBrowser } from './lib/desktop-browser.mjs';
-import { engineJson, sessionContainer } from './lib/desktop-engine.mjs';
+import { execOutput, sessionContainer } from './lib/desktop-engine.mjs';
 import { startPlatform } from './lib/desktop-platform.mjs';
 import { median, percentile } from './lib/load.mjs';
 import { sleep } from './lib/processes.mjs';
@@ -18,7 +18,7 @@ import { connectRfb } from './lib/rfb.mjs';
 
 const require = createRequire(import.meta.url);
 const { buildApps } = require('../tools/services.cjs');
-const { engineRequest, startTestEngine } = require('../tools/docker-engine.cjs');
+const { startTestEngine } = require('../tools/docker-engine.cjs');
 const { ensureWorkspaceImages } = require('../tools/workspaces/workspace-images.cjs');
 const {
   SOUND_ONSET,
@@ -35,25 +35,6 @@ const TONE_HZ = 1000;
 const TONE_S = 0.3;
 const RATE = 48_000;
 const log = (/** @type {string} */ line) => process.stdout.write(`${line}\n`);
-
-/**
- * Runs `cmd` in the container as the desktop's user and answers its output (the engine's
- * multiplexed stream, read as text: enough for digits).
- * @param {string} host @param {string} id @param {string} cmd
- */
-async function execOutput(host, id, cmd) {
-  const exec = await engineJson(host, 'POST', `/containers/${id}/exec`, {
-    Cmd: ['/bin/sh', '-c', cmd],
-    User: '1000',
-    AttachStdout: true,
-    AttachStderr: true,
-  });
-  const started = await engineRequest(host, 'POST', `/exec/${exec.Id}/start`, {
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ Detach: false }),
-  });
-  return String(started.body);
-}
 
 /**
  * The baseline's source: a WebSocket server that sends what the session's _audio sends (a text

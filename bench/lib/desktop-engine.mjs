@@ -111,6 +111,26 @@ export async function untilServing(port) {
 }
 
 /**
+ * Runs `cmd` in the container as the desktop's user (DISPLAY :1) and answers its output (the
+ * engine's multiplexed stream, read as text: enough for digits and markers).
+ * @param {string} host @param {string} id @param {string} cmd
+ */
+export async function execOutput(host, id, cmd) {
+  const exec = await engineJson(host, 'POST', `/containers/${id}/exec`, {
+    Cmd: ['/bin/sh', '-c', cmd],
+    User: '1000',
+    Env: ['DISPLAY=:1'],
+    AttachStdout: true,
+    AttachStderr: true,
+  });
+  const started = await engineRequest(host, 'POST', `/exec/${exec.Id}/start`, {
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ Detach: false }),
+  });
+  return String(started.body);
+}
+
+/**
  * Runs `cmd` in the container as its user with the desktop's DISPLAY, detached (the engine does
  * not wait for it).
  * @param {string} host @param {string} id @param {string} cmd

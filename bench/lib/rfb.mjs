@@ -166,8 +166,34 @@ export async function connectRfb(url, headers) {
     }
   }
 
+  /** Reads server messages (updates skipped) until a ServerCutText; answers its Latin-1 text. */
+  async function nextCutText() {
+    for (;;) {
+      const type = (await reader.read(1))[0];
+      if (type === 3)
+        return (await reader.read((await reader.read(7)).readUInt32BE(3))).toString('latin1');
+      if (type === 0) {
+        const rects = (await reader.read(3)).readUInt16BE(1);
+        for (let i = 0; i < rects; i++) {
+          const rect = await reader.read(12);
+          await reader.skip(rect.readUInt16BE(4) * rect.readUInt16BE(6) * init.bytesPerPixel);
+        }
+      } else if (type === 1) await reader.skip((await reader.read(5)).readUInt16BE(3) * 6);
+      else if (type !== 2) throw new Error(`unexpected RFB message type ${type}`);
+    }
+  }
+
   return {
     init,
+    /** Sends `text` as a ClientCutText (Latin-1: RFB's own clipboard, without extensions). */
+    cutText(/** @type {string} */ text) {
+      const bytes = Buffer.from(text, 'latin1');
+      const head = Buffer.alloc(8);
+      head.writeUInt8(6, 0);
+      head.writeUInt32BE(bytes.length, 4);
+      ws.send(Buffer.concat([head, bytes]));
+    },
+    nextCutText,
     /** Bytes received on the WebSocket so far (frames' payloads). */
     received: () => received,
     /**

@@ -36,6 +36,8 @@ const OWN: Record<string, string[]> = {
   'apps/workspace-api/src/registry/registry.repository.ts': ['registry', 'registry_entry'],
   'apps/workspace-api/src/sessions/kasms.repository.ts': ['kasm', 'kasm_grant'],
   'apps/workspace-api/src/session-sharing/shares.repository.ts': ['session_share'],
+  // The console overview's statements, which kasms.repository runs.
+  'apps/workspace-api/src/sessions/kasm-overview.sql.ts': ['kasm'],
   'apps/workspace-api/src/sessions/launch-waits.repository.ts': ['launch_wait'],
   'apps/workspace-api/src/settings/settings.repository.ts': [],
   'apps/workspace-api/src/sso/saml-assertions.repository.ts': ['sso_saml_assertion'],

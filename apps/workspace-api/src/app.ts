@@ -21,6 +21,7 @@ import { ownRegistryRoutes } from './own-registry';
 import { authPlugin, authThrottleOptions } from './plugins';
 import { registryRoutes } from './registry';
 import { sessionsRoutes, type SessionWorker } from './sessions';
+import { ssoConfigRoutes } from './sso';
 import { attachSessionsListener, sessionProxy } from './session-proxy';
 import { sessionAudioRoutes } from './session-audio';
 import { sessionDriverRoutes } from './session-driver';
@@ -133,6 +134,7 @@ export async function buildApp(
     });
     await api.register(apiKeysRoutes, { apiKeys: f.apiKeys });
     await api.register(zonesRoutes, { zones: f.zones });
+    await api.register(ssoConfigRoutes, { ssoConfig: f.ssoConfig });
     await api.register(stagingRoutes, { staging: f.staging });
     await api.register(agentsRoutes, { agents: f.agents });
     await api.register(profilePathRoutes, { images: f.images });

@@ -206,6 +206,17 @@ export const ConfigSchema = Type.Object({
     description:
       "The folder an agent's TLS files (tls_ca_path, tls_cert_path, tls_key_path) must lie in; the service reads no TLS file outside it",
   }),
+  SSO_REQUIRED: Type.Boolean({
+    default: false,
+    description:
+      'Refuse password sign-in (web page, console, authenticate) to everyone but SSO_BREAK_GLASS_USERS: users sign in through an identity provider',
+  }),
+  SSO_BREAK_GLASS_USERS: Type.String({
+    default: '',
+    maxLength: 4096,
+    description:
+      'Comma-separated usernames (administrators) that may still sign in with a password while SSO_REQUIRED, for when the identity provider is down',
+  }),
   ENGINE_ALLOW_INSECURE_TCP: Type.Boolean({
     default: false,
     description:
@@ -267,6 +278,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   return config;
 }
+
+/** The usernames SSO_BREAK_GLASS_USERS names, as stored (trimmed, lower-cased). */
+export const breakGlassUsers = (config: Pick<Config, 'SSO_BREAK_GLASS_USERS'>) =>
+  new Set(
+    config.SSO_BREAK_GLASS_USERS.split(',')
+      .map((name) => name.trim().toLowerCase())
+      .filter(Boolean),
+  );
 
 /** The per-(address, username) throttle must refuse before one address can lock the account. */
 function loginLimitProblems(config: Config): string[] {

@@ -316,6 +316,11 @@ export const SsoProviderNotFoundError = createError(
   'No sign-in provider is named "%s"',
   404,
 );
+export const SsoProviderExistsError = createError(
+  'SSO_PROVIDER_EXISTS',
+  'A sign-in provider named "%s" exists already',
+  409,
+);
 export const SsoRefusedError = createError('SSO_REFUSED', 'Sign-in refused: %s', 401);
 export const SsoRequiredError = createError(
   'SSO_REQUIRED',

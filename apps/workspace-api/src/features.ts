@@ -33,6 +33,7 @@ import { createSessionsFeature, KasmSchema, toKasmResponse } from './sessions';
 import { createSettingsRepository, createSettingsService } from './settings';
 import {
   createSamlAssertionsRepository,
+  createSsoConfigService,
   createSsoRepository,
   createSsoService,
   createSsoSignIn,
@@ -168,12 +169,13 @@ export async function buildFeatures(
     schema: KasmSchema,
     liveOf: async (userId) => (await sessions.liveOf(userId)).map(toKasmResponse),
   };
-  const logins = createLoginsService({ logins: loginRows, users, config, onRevoked });
   const memberships = createMembershipsService({ groups: data.groups, users });
   const groups = createGroupsService({ groups: data.groups, members: users.inGroup });
   const icons = createIconsFeature({ config, database, data, log });
   const pools = live.stagedPools;
   const staging = createStagingService({ ...data, configs: data.staging, pools });
+  const ssoRows = createSsoRepository(database);
+  const ssoConfig = createSsoConfigService({ sso: ssoRows, groups: data.groups });
   const audit = createAuditFeature({
     database,
     log,
@@ -190,10 +192,18 @@ export async function buildFeatures(
       apiKeys,
       sessions,
       staging,
+      ssoProviders: ssoConfig,
     },
   });
+  // Password sign-ins are refused (and audited) while SSO_REQUIRED, but for the break-glass names.
+  const logins = createLoginsService({
+    logins: loginRows,
+    users,
+    config,
+    onRevoked,
+    audit: audit.trail,
+  });
   // Identity providers: sign-ins they vouch for make and update users, then start logins.
-  const ssoRows = createSsoRepository(database);
   const sso = createSsoService({
     sso: ssoRows,
     signIn: createSsoSignIn({
@@ -277,11 +287,13 @@ export async function buildFeatures(
     series,
     zones,
     staging,
+    ssoConfig,
     agents,
     fileMappings,
     launchPlans,
     settings,
     sessions,
+    sessionsOverview: live.overview,
     launchSession,
     ssoRows,
     sso,

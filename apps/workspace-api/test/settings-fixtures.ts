@@ -87,6 +87,7 @@ export function currentSettings(overrides: Partial<CurrentSettings> = {}): Curre
     users: [{ id: 'u-ada', username: 'ada' }],
     mappings: [],
     stagingConfigs: [],
+    ssoProviders: [],
     ...overrides,
   };
 }

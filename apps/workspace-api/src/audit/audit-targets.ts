@@ -31,6 +31,8 @@ export interface AuditSources {
   apiKeys: Pick<ApiKeysService, 'list'>;
   sessions: Pick<SessionsService, 'find'>;
   staging: Pick<StagingService, 'list'>;
+  /** An identity provider as get_sso_providers answers it (secrets by reference only). */
+  ssoProviders: { find(name: string): Promise<object> };
 }
 
 /** A target read by its id alone: `load` gets the id from the request or the answer. */
@@ -98,6 +100,13 @@ export function auditTargetKinds(s: AuditSources): TargetKinds {
         typeof ref.kasm_id !== 'string'
           ? null
           : { ...toKasmResponse(await s.sessions.find(ref.kasm_id)), input: ref.input ?? null },
+    },
+    sso_provider: {
+      idField: 'name',
+      load: (ref) =>
+        typeof ref.name === 'string'
+          ? s.ssoProviders.find(ref.name).catch(() => null)
+          : Promise.resolve(null),
     },
     staging_config: byId('staging_config_id', async (id) => {
       const config = (await s.staging.list()).find(sameId(id));

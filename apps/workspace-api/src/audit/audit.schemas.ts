@@ -1,7 +1,15 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { TimestampSchema } from '@platform/schemas';
 
-export const AUDIT_CHANNELS = ['api', 'console', 'settings-file', 'cli', 'session', 'sso'] as const;
+export const AUDIT_CHANNELS = [
+  'api',
+  'console',
+  'settings-file',
+  'cli',
+  'session',
+  'sso',
+  'web',
+] as const;
 export const AUDIT_RESULTS = ['success', 'denied', 'failed'] as const;
 export const ACTOR_KINDS = ['api_key', 'user', 'system'] as const;
 

@@ -30,7 +30,8 @@ export const loginsRoutes: FastifyPluginAsyncTypebox<{ logins: LoginsService }> 
         response: { 200: LoginSchema, ...problemResponses(400, 401, 403, 413, 415, 429, 503) },
       },
     },
-    async (request) => toLoginResponse(await passwordLogin(app, logins, request, request.body)),
+    async (request) =>
+      toLoginResponse(await passwordLogin(app, logins, request, request.body, 'api')),
   );
 
   app.post(

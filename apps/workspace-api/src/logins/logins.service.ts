@@ -1,11 +1,13 @@
 import { hashSecret, randomSecret } from '@platform/secrets';
 import type { KeyGrant } from '../api-keys';
-import type { Config } from '../config';
+import type { AuditTrail } from '../audit';
+import { breakGlassUsers, type Config } from '../config';
 import { recordedUpdate, type AuditRecorder, type Tx } from '../db';
 import { comparePassword, hashPassword, normalizeUsername } from '../domain';
 import {
   LoginFailedError,
   LoginLinkInvalidError,
+  SsoRequiredError,
   UserDisabledError,
   UserLockedError,
 } from '../errors';
@@ -22,6 +24,10 @@ export interface LoginOrigin {
   familiar: boolean;
   /** Aborted when the client has gone: its password check, if still waiting, is dropped. */
   signal?: AbortSignal;
+  /** For the audit trail of a refusal: where the attempt came in, and from whom. */
+  channel?: 'web' | 'api';
+  clientIp?: string;
+  userAgent?: string | null;
 }
 
 export interface Login {
@@ -52,13 +58,40 @@ export function createLoginsService({
   users,
   config,
   onRevoked,
+  audit,
 }: {
   logins: LoginsRepository;
   users: LoginUsers;
   config: Config;
   /** Told of logout_user: the user's sessions are entered by no grant or link of before. */
   onRevoked: UserRevoked;
+  /** Where a password sign-in refused by SSO_REQUIRED is recorded. */
+  audit: Pick<AuditTrail, 'recordRefusal'>;
 }) {
+  const breakGlass = breakGlassUsers(config);
+
+  /** SSO_REQUIRED: a password signs in only a break-glass user; any other attempt is refused and recorded. */
+  async function refuseUnlessBreakGlass(username: string, from: LoginOrigin): Promise<void> {
+    if (!config.SSO_REQUIRED || breakGlass.has(username)) return;
+    const refusal = new SsoRequiredError();
+    await audit.recordRefusal(
+      {
+        actor: { kind: 'system', name: 'password-sign-in' },
+        channel: from.channel ?? 'web',
+        clientIp: from.clientIp ?? null,
+        userAgent: from.userAgent ?? null,
+      },
+      {
+        operation: 'sign_in',
+        target: { type: 'user', id: username },
+        before: null,
+        after: { username, reason: 'password sign-in is turned off (SSO_REQUIRED)' },
+      },
+      { result: 'denied', status: refusal.statusCode, errorCode: 'SSO_REQUIRED' },
+    );
+    throw refusal;
+  }
+
   // Compared against for unknown users so that "no such user" and "wrong password" take as long.
   let decoy: Promise<string> | null = null;
   const decoyHash = () => (decoy ??= hashPassword(randomSecret(), config.BCRYPT_COST));
@@ -97,6 +130,8 @@ export function createLoginsService({
         maxWaiting: config.PASSWORD_CHECKS_WAITING,
         signal: from.signal,
       });
+      // After the comparison, whatever it found: a refusal tells nothing of the password.
+      await refuseUnlessBreakGlass(normalizeUsername(usernameInput), from);
       if (!user || !user.passwordHash) throw new LoginFailedError();
       if (user.disabled) throw new UserDisabledError();
       if (user.locked) throw new UserLockedError();

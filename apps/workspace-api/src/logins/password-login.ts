@@ -25,6 +25,7 @@ export function passwordLogin(
   logins: LoginsService,
   request: FastifyRequest,
   { username, password }: { username: string; password: string },
+  channel: 'web' | 'api',
 ): Promise<Login> {
   const name = normalizeUsername(username);
   const address = clientKey(request.ip);
@@ -39,7 +40,14 @@ export function passwordLogin(
       async () => {
         const familiar = await logins.isFamiliar(name, address);
         const attempt = () =>
-          logins.authenticate(username, password, { address, familiar, signal });
+          logins.authenticate(username, password, {
+            address,
+            familiar,
+            signal,
+            channel,
+            clientIp: request.ip,
+            userAgent: request.headers['user-agent'] ?? null,
+          });
         if (familiar) return attempt();
         return throttle.guardAcrossAddresses(
           UNFAMILIAR_LOGIN_THROTTLE,

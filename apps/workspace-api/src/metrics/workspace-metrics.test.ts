@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { parseExposition, sampleSum } from '@platform/metrics';
-import { toUuid } from '@platform/schemas';
 import { dashboardNamesMissing, waitFor } from '@platform/testing';
 import { userInput } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { createImage } from '../../test/image-factories';
+import { createKasm } from '../../test/kasm-factories';
 
 const TOKEN = 'workspace-metrics-token-xxxxxxxxx';
 let h: Harness;
@@ -26,23 +25,7 @@ async function scrape() {
 /** A session recorded in the database as `status` on a planning agent (no engine runs here). */
 async function recordedSession(status: string, image: string, agentId: string) {
   const user = (await h.call('create_user', { target_user: userInput() })).json().user;
-  const now = Date.now();
-  await h.db.kasm.create({
-    data: {
-      id: randomUUID(),
-      userId: toUuid(user.user_id),
-      imageId: toUuid(image),
-      agentId: toUuid(agentId),
-      status,
-      cores: 1.5,
-      memory: BigInt(2 ** 30),
-      plan: {},
-      tokenHash: '0'.repeat(64),
-      containerSecret: 'secret',
-      expiresAt: new Date(now + 3_600_000),
-      hardExpiresAt: new Date(now + 86_400_000),
-    },
-  });
+  await createKasm(h.db, { userId: user.user_id, imageId: image, agentId, status, cores: 1.5 });
 }
 
 describe('workspace-api /metrics', () => {

@@ -1,4 +1,4 @@
-import { deflateSync } from 'node:zlib';
+import { constants, deflateRawSync, deflateSync } from 'node:zlib';
 import { createClipboardGuard, type ClipboardPolicy } from './clipboard-guard';
 import { frameOf } from './frame-rewriter';
 import type { ClipboardRefusal } from './rfb-cut-text';
@@ -45,6 +45,16 @@ const extended = (type: number, flags: number, body: Buffer) => {
 const provide = (type: number, text: string) => {
   const utf8 = Buffer.concat([Buffer.from(text, 'utf8'), Buffer.from([0])]);
   return extended(type, PROVIDE, deflateSync(Buffer.concat([s32(utf8.length), utf8])));
+};
+
+/** A provide as TigerVNC's Xvnc sends it: its zlib stream flushed (sync), never ended. */
+const flushedProvide = (type: number, text: string) => {
+  const utf8 = Buffer.concat([Buffer.from(text, 'utf8'), Buffer.from([0])]);
+  const raw = deflateRawSync(Buffer.concat([s32(utf8.length), utf8]), {
+    finishFlush: constants.Z_SYNC_FLUSH,
+  });
+  // A zlib header (deflate, 32K window, no dictionary) before the flushed deflate blocks.
+  return extended(type, PROVIDE, Buffer.concat([Buffer.from([0x78, 0x9c]), raw]));
 };
 
 // The browser's side after its version, security None and ClientInit; the server's handshake.
@@ -172,6 +182,44 @@ describe('the clipboard guard', () => {
     });
   });
 
+  it.each(SIZES)(
+    'measures a provide whose zlib stream was flushed, not ended, as Xvnc sends it (%i)',
+    (size) => {
+      const fits = flushedProvide(3, 'Grüße 🚀 日本語');
+      const past = flushedProvide(3, 'x'.repeat(200));
+      const { out, refusals } = run(
+        { allowUp: true, allowDown: true, maxBytes: 100 },
+        'container',
+        [SERVER_HELLO, fits, update, past, update],
+        size,
+        false,
+      );
+      expect(payloadOf(out)).toEqual(Buffer.concat([SERVER_HELLO, fits, update, update]));
+      expect(refusals).toEqual([{ direction: 'down', bytes: 200, reason: 'too_large' }]);
+    },
+  );
+
+  it.each([
+    ['up refused', { allowUp: false, allowDown: true, maxBytes: null }],
+    ['a limit', { allowUp: true, allowDown: true, maxBytes: 10 }],
+  ])('passes the browser’s caps, which name notify and provide, under %s', (_name, policy) => {
+    // Caps (1 << 24) with the actions it supports: request, peek, notify, provide; text only.
+    const caps = extended(6, (0x1f << 24) | 1, s32(1 << 20));
+    const { out, refusals } = run(policy, 'browser', [CLIENT_HELLO, caps, key], 3, true);
+    expect(payloadOf(out)).toEqual(Buffer.concat([CLIENT_HELLO, caps, key]));
+    expect(refusals).toEqual([]);
+  });
+
+  it.each([
+    ['down refused', { allowUp: true, allowDown: false, maxBytes: null }],
+    ['a limit', { allowUp: true, allowDown: true, maxBytes: 10 }],
+  ])('passes the server’s caps, which name notify and provide, under %s', (_name, policy) => {
+    const caps = extended(3, (0x1f << 24) | 1, s32(10 << 20));
+    const { out, refusals } = run(policy, 'container', [SERVER_HELLO, caps, update], 5, false);
+    expect(payloadOf(out)).toEqual(Buffer.concat([SERVER_HELLO, caps, update]));
+    expect(refusals).toEqual([]);
+  });
+
   it('lets extended caps and requests pass while up is refused, not notify or provide', () => {
     const caps = extended(6, (1 << 24) | 1, s32(1024));
     const request = extended(6, (1 << 25) | 1, Buffer.alloc(0));
@@ -216,6 +264,66 @@ describe('the clipboard guard', () => {
       ['down', 'refused'],
     ]);
   });
+
+  // The session page's remote resize: the browser asks for its window's size (SetDesktopSize,
+  // one screen), the server answers with an ExtendedDesktopSize rectangle, then draws anew.
+  const screen = Buffer.concat([s32(0), u16(0), u16(0), u16(1000), u16(700), s32(0)]);
+  const setDesktopSize = Buffer.concat([
+    Buffer.from([251, 0]),
+    u16(1000),
+    u16(700),
+    Buffer.from([1, 0]),
+    screen,
+  ]);
+  const resized = Buffer.concat([
+    Buffer.from([0, 0]),
+    u16(2),
+    u16(0),
+    u16(1),
+    u16(1000),
+    u16(700),
+    s32(-308),
+    Buffer.from([1, 0, 0, 0]),
+    screen,
+    u16(0),
+    u16(0),
+    u16(1),
+    u16(1),
+    s32(0),
+    Buffer.alloc(4, 9),
+  ]);
+
+  it.each([
+    ['up refused', { allowUp: false, allowDown: true, maxBytes: null }],
+    ['down refused', { allowUp: true, allowDown: false, maxBytes: null }],
+    ['a limit', { allowUp: true, allowDown: true, maxBytes: 10 }],
+  ])('passes the owner’s SetDesktopSize unchanged under %s', (_name, policy) => {
+    for (const size of SIZES) {
+      const { out, refusals } = run(
+        policy,
+        'browser',
+        [CLIENT_HELLO, key, setDesktopSize, key],
+        size,
+        true,
+      );
+      expect(payloadOf(out)).toEqual(Buffer.concat([CLIENT_HELLO, key, setDesktopSize, key]));
+      expect(refusals).toEqual([]);
+    }
+  });
+
+  it.each(SIZES)(
+    'follows the server’s ExtendedDesktopSize answer and the update after it (%i)',
+    (size) => {
+      const { out } = run(
+        { allowUp: true, allowDown: false, maxBytes: null },
+        'container',
+        [SERVER_HELLO, resized, update],
+        size,
+        false,
+      );
+      expect(payloadOf(out)).toEqual(Buffer.concat([SERVER_HELLO, resized, update]));
+    },
+  );
 
   it('leaves out a whole message left empty, and keeps control frames as they are', () => {
     const refusals: ClipboardRefusal[] = [];

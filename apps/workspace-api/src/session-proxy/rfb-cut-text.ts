@@ -1,9 +1,10 @@
-import { inflateSync } from 'node:zlib';
+import { constants, inflateSync } from 'node:zlib';
 import { MessageCutter, type Step } from './message-cutter';
 
 /** The Extended Clipboard pseudo-encoding and its flags (a negative cut text length). */
 export const EXTENDED_CLIPBOARD = -1063131698;
 const FORMAT_TEXT = 1 << 0;
+const ACTION_CAPS = 1 << 24;
 const ACTION_NOTIFY = 1 << 27;
 const ACTION_PROVIDE = 1 << 28;
 /** The 8 bytes of a cut text message before its text: type, 3 padding, s32 length. */
@@ -85,7 +86,9 @@ export abstract class RfbCutter extends MessageCutter {
     const head = Buffer.concat([this.cutHead, flags]);
     this.cutFlags = flags.readUInt32BE(0);
     this.cut = null;
-    const carriesText = (this.cutFlags & (ACTION_NOTIFY | ACTION_PROVIDE)) !== 0;
+    // Caps list the actions a side supports (notify and provide among them) and carry no text.
+    const caps = (this.cutFlags & ACTION_CAPS) !== 0;
+    const carriesText = !caps && (this.cutFlags & (ACTION_NOTIFY | ACTION_PROVIDE)) !== 0;
     const { direction, allowed, maxBytes } = this.rules;
     if (!carriesText) return { ...this.afterMessage(), out: head, keep: rest };
     if (!allowed) {
@@ -134,7 +137,10 @@ export function providedTextSize(
   let data: Buffer;
   try {
     const maxOutputLength = Number.isFinite(maxBytes) ? maxBytes + 1024 : undefined;
-    data = inflateSync(body, maxOutputLength ? { maxOutputLength } : {});
+    // Senders flush rather than end their zlib stream (TigerVNC a sync flush, noVNC a full one):
+    // a body is whole without zlib's final block.
+    const finishFlush = constants.Z_SYNC_FLUSH;
+    data = inflateSync(body, maxOutputLength ? { maxOutputLength, finishFlush } : { finishFlush });
   } catch (error) {
     return (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE'
       ? 'too_large'

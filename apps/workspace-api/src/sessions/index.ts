@@ -26,6 +26,15 @@ export { createSessionWorker, type SessionWorker } from './session-worker';
 export { sessionsRoutes } from './sessions.routes';
 export { KasmSchema } from './sessions.schemas';
 export { createSessionsService, type SessionsService } from './sessions.service';
+export { ACTIVITIES, type Activity } from './kasm-overview.sql';
+export {
+  IDLE_AFTER_SECONDS,
+  type LaunchHour,
+  type LiveOverview,
+  type LiveSessionLine,
+  type PlaceTally,
+  type SessionsOverview,
+} from './sessions-overview';
 export { createSessionsFeature, type SessionsFeature } from './sessions.module';
 export { type LaunchAnswer, type LaunchSession } from './launch-session';
 export {

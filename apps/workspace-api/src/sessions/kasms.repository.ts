@@ -1,6 +1,12 @@
 import { Prisma, type Kasm } from '../generated/prisma/client';
 import { qualified, runStatement, type Database, type TransactionOptions, type Tx } from '../db';
 import { type KasmStatus, LIVE_STATUSES, RESERVING_STATUSES } from '../domain';
+import {
+  kasmOverviewStatements,
+  type LaunchHourRow,
+  type LiveSessionRow,
+  type LiveTally,
+} from './kasm-overview.sql';
 import type { TimelineEntry } from './launch-timeline';
 
 /** Statuses in which some process is working on the session under a lease. */
@@ -64,6 +70,7 @@ export interface JoinerGrant {
 export function createKasmsRepository(database: Database) {
   const { prisma: db, schema } = database;
   const table = (name: string) => Prisma.raw(qualified(schema, name));
+  const overview = kasmOverviewStatements(schema);
   const hasLive = {
     name: 'kasms_has_live',
     text: `SELECT EXISTS (SELECT 1 FROM ${qualified(schema, 'kasm')} k
@@ -270,6 +277,18 @@ export function createKasmsRepository(database: Database) {
           FROM ${table('kasm')} k JOIN ${table('image')} i ON i.id = k.image_id
          WHERE k.status IN (${Prisma.join([...LIVE_STATUSES])})
          GROUP BY k.status, i.name`,
+
+    /** The console's overview: live sessions by workspace, agent and activity at `now`. */
+    liveTallies: (now: Date, idleSeconds: number) =>
+      runStatement<LiveTally>(database, overview.liveTallies(now, idleSeconds)),
+
+    /** The overview's `limit` oldest live sessions of users, with their activity at `now`. */
+    oldestLive: (now: Date, idleSeconds: number, limit: number) =>
+      runStatement<LiveSessionRow>(database, overview.oldestLive(now, idleSeconds, limit)),
+
+    /** Launches placed from `since` until `until`, by the hour (only hours that had one). */
+    launchHours: (since: Date, until: Date) =>
+      runStatement<LaunchHourRow>(database, overview.launchHours(since, until)),
 
     /** Sessions on record for the given ids (the reconciler's view of an agent's containers). */
     statusesOf: (ids: readonly string[]) =>

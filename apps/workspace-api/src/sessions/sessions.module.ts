@@ -21,6 +21,7 @@ import { createLaunchWaitsRepository } from './launch-waits.repository';
 import { WAIT_FAILURE_KEPT_MS } from './queued-launch';
 import { createSessionLauncher, type LaunchObserver } from './session-launcher';
 import { createSessionWorker } from './session-worker';
+import { createSessionsOverview } from './sessions-overview';
 import { createSessionsService } from './sessions.service';
 import { createSocketHop } from './socket-hop';
 import { createStagedClaims } from './staged-claim';
@@ -136,6 +137,8 @@ export async function createSessionsFeature(deps: SessionsFeatureDeps) {
     sessions,
     stagedPools,
     reads,
+    /** The fleet at a glance, for the console's overview. */
+    overview: createSessionsOverview({ kasms, owners: data }),
     /** The way to a running session's display for programs (session-driver). */
     displays: createSessionDisplays({ reads, socketHop, mayActAs }),
     /** Calls `end` with each session whose access ends (ended, slept, revoked, its user locked). */

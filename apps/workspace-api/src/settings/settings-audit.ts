@@ -9,6 +9,7 @@ const TARGET_TYPES = {
   file_mapping: 'file_mapping',
   staging: 'staging_config',
   group: 'group',
+  sso_provider: 'sso_provider',
 } as const satisfies Record<SettingsChange['entity'], string>;
 
 const side = (change: SettingsChange, which: 'from' | 'to') =>
@@ -24,7 +25,8 @@ export function auditedSettingsChanges(changes: readonly SettingsChange[]) {
     operation: 'settings_apply',
     target: {
       type: TARGET_TYPES[change.entity],
-      id: change.id === null ? change.key : toWireId(change.id),
+      // A provider is known by its name everywhere (its URLs, its sign-ins' events).
+      id: change.id === null || change.entity === 'sso_provider' ? change.key : toWireId(change.id),
     },
     before:
       change.action === 'create'

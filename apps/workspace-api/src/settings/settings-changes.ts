@@ -55,6 +55,15 @@ export interface StagingValues {
   numSessions: number;
   expirationHours: number;
 }
+/** An identity provider as the file describes it: settings as written, mappings' groups by name. */
+export interface SsoProviderValues {
+  name: string;
+  kind: string;
+  displayName: string;
+  enabled: boolean;
+  settings: object;
+  mappings: { value: string; group: string }[];
+}
 export interface TargetRef {
   type: TargetType;
   id: string;
@@ -78,7 +87,8 @@ export type SettingsChange =
   | (ChangeBase & { entity: 'workspace'; values: WorkspaceValues })
   | (ChangeBase & { entity: 'group'; values: GroupValues })
   | (ChangeBase & { entity: 'file_mapping'; target: TargetRef; values: MappingValues })
-  | (ChangeBase & { entity: 'staging'; target: TargetRef; values: StagingValues });
+  | (ChangeBase & { entity: 'staging'; target: TargetRef; values: StagingValues })
+  | (ChangeBase & { entity: 'sso_provider'; values: SsoProviderValues });
 
 /** The fields of `to` that differ from `from`, under their settings-file names; absent ones are left alone. */
 export function diffFields<T extends object>(

@@ -1,6 +1,7 @@
 import type { TargetedMapping } from '../file-mappings';
 import type { GroupPolicy } from '../groups';
 import type { WorkspacePolicy } from '../images';
+import type { SsoProviderRow } from '../sso';
 
 /** The database's side of the comparison, read inside the apply's transaction. Memory in bytes. */
 export interface CurrentSettings {
@@ -43,4 +44,5 @@ export interface CurrentSettings {
     numSessions: number;
     expirationHours: number;
   }[];
+  ssoProviders: SsoProviderRow[];
 }

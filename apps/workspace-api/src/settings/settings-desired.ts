@@ -60,6 +60,18 @@ export interface DesiredStaging {
   at: Location;
 }
 
+/** An identity provider, described whole; its settings block as written (secrets by reference). */
+export interface DesiredSsoProvider {
+  name: string;
+  kind: string;
+  displayName: string;
+  enabled: boolean;
+  settings: object;
+  /** Groups by name. */
+  mappings: { value: string; group: string }[];
+  at: Location;
+}
+
 export interface DesiredSettings {
   zones: DesiredZone[];
   /** Every zone name in the file, also of zones with problems: agents naming those get no second problem. */
@@ -73,6 +85,9 @@ export interface DesiredSettings {
   targets: DesiredTarget[];
   mappings: DesiredMapping[];
   staging: DesiredStaging[];
+  ssoProviders: DesiredSsoProvider[];
+  /** The group of every provider's mapping, also of providers with other problems: each is checked. */
+  ssoGroupReferences: { name: string; at: Location }[];
 }
 
 export const emptyDesired = (): DesiredSettings => ({
@@ -85,4 +100,6 @@ export const emptyDesired = (): DesiredSettings => ({
   targets: [],
   mappings: [],
   staging: [],
+  ssoProviders: [],
+  ssoGroupReferences: [],
 });

@@ -12,6 +12,7 @@ const EMPTY = {
   users: [],
   mappings: [],
   stagingConfigs: [],
+  ssoProviders: [],
 };
 /** Every `path.md` and `path.md#section` a text names. */
 const referencesIn = (text: string) => text.match(/[\w./-]+\.md(?:#[\w-]+)?/g) ?? [];

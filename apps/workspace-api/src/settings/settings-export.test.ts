@@ -120,6 +120,7 @@ describe('exportSettings', () => {
       workspaces: [{ name: 'kasmweb/firefox:1.16.0', persistent_profile_path: '/p/{username}' }],
       groups: [],
       users: [],
+      sso_providers: [],
     });
   });
 

@@ -8,6 +8,7 @@ import {
 } from '../images';
 import type { CurrentSettings } from './settings-current';
 import { SETTINGS_DOCS } from './settings-file.schemas';
+import { exportSsoProviders } from './settings-sso';
 
 type Mapping = CurrentSettings['mappings'][number];
 
@@ -123,6 +124,7 @@ export function exportSettings(current: CurrentSettings): string {
       // Likewise a group.
       .filter((group) => Object.keys(group).length > 1),
     users: withMappings('user', current.users, (u) => ({ username: u.username })),
+    sso_providers: exportSsoProviders(current),
   };
   const doc = new Document(settings);
   doc.commentBefore =

@@ -11,6 +11,7 @@ import {
 } from '../images';
 import { StagingFields } from '../staging';
 import { ZONE_DEFAULTS, ZoneFields } from '../zones';
+import { SsoProviderSettingSchema } from './settings-sso.schemas';
 
 /** Where the settings file is documented: a path from the repository's root and its section. */
 export const SETTINGS_DOCS = 'docs/settings.md#the-settings-file';
@@ -146,6 +147,7 @@ export const SettingsFileSchema = Type.Object(
     workspaces: Type.Optional(Type.Array(WorkspaceSettingSchema)),
     groups: Type.Optional(Type.Array(GroupSettingSchema)),
     users: Type.Optional(Type.Array(UserSettingSchema)),
+    sso_providers: Type.Optional(Type.Array(SsoProviderSettingSchema)),
   },
   {
     ...Strict,

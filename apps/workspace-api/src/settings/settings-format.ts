@@ -29,6 +29,8 @@ function label(change: SettingsChange): string {
       return `file mapping ${change.key} of ${TARGET_NOUNS[change.target.type]} "${change.target.name}"`;
     case 'staging':
       return `staging of workspace "${change.target.name}" in zone "${change.key}"`;
+    case 'sso_provider':
+      return `sso provider "${change.key}"`;
   }
 }
 
@@ -45,6 +47,8 @@ function summary(change: SettingsChange): string {
       return `${show(change.values.name)}, ${bytes(change.values.content)}${change.values.executable ? ', executable' : ''}`;
     case 'staging':
       return `${change.values.numSessions} sessions, expiring after ${change.values.expirationHours} hours`;
+    case 'sso_provider':
+      return `${change.values.kind}, ${change.values.mappings.length} group mapping(s)${change.values.enabled ? '' : ', disabled'}`;
     default:
       return '';
   }

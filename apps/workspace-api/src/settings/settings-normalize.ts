@@ -32,6 +32,7 @@ import {
   type FileMappingSetting,
   type StagingSetting,
 } from './settings-file.schemas';
+import { normalizeSsoProviders } from './settings-sso';
 
 export type { ContentFiles } from './settings-items';
 
@@ -242,6 +243,7 @@ export function normalizeSettings(
       name === undefined ? null : addTarget('user', normalizeUsername(name), path, 'username');
     if (target) addMappings(target, raw.file_mappings, path);
   }
+  normalizeSsoProviders(value, locate, unique, desired, problems);
 
   return { desired, problems };
 }

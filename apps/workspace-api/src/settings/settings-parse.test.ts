@@ -49,7 +49,7 @@ users: [{username: ada}]
       '5:5 zones[0].proxy_prot: is not a known setting here (known: name, proxy_hostname, proxy_path, proxy_port)',
     ]);
     expect(problemsOf('version: 1\nzone: []\n')).toEqual([
-      '2:1 zone: is not a known setting here (known: version, zones, agents, workspaces, groups, users)',
+      '2:1 zone: is not a known setting here (known: version, zones, agents, workspaces, groups, users, sso_providers)',
     ]);
   });
 

@@ -106,6 +106,10 @@ function messageOf(error: ValueError): string {
       return 'must be a mapping';
     case T.Literal:
       return `must be ${JSON.stringify(schema.const)}`;
+    case T.Union:
+      return schema.description
+        ? `matches none of its forms (${schema.description})`
+        : 'matches none of its forms';
     default:
       return error.message.charAt(0).toLowerCase() + error.message.slice(1);
   }

@@ -22,6 +22,7 @@ import type { DesiredSettings } from './settings-desired';
 import { problemAt, type SettingsProblem } from './settings-problems';
 import { planDeletes } from './settings-prune';
 import { namedKey, resolveTargets, targetKey, zoneProblems } from './settings-references';
+import { planSsoProviders, pruneSsoProviders } from './settings-sso';
 
 export interface SettingsPlan {
   /** In write order: deletes (mappings, agents, zones), then zones, agents, workspaces, groups, mappings. */
@@ -219,7 +220,10 @@ export function planSettings(
     planGroups(desired, current),
     planMappings(desired, current, resolved),
     planStaging(desired, current, resolved, problems),
+    planSsoProviders(desired, current, problems),
   ].flatMap((list) => list.sort(byKey));
-  const deletes = options.prune ? planDeletes(desired, current, resolved) : [];
+  const deletes = options.prune
+    ? [...planDeletes(desired, current, resolved), ...pruneSsoProviders(desired, current)]
+    : [];
   return { changes: [...deletes, ...upserts], problems };
 }

@@ -4,6 +4,7 @@ import { rowTarget } from '../file-mappings';
 import { GROUP_POLICY_SWITCHES, type GroupPolicy } from '../groups';
 import { WORKSPACE_POLICY_FIELDS, type WorkspacePolicy } from '../images';
 import { createRepositories } from '../repositories';
+import { createSsoRepository } from '../sso';
 import type { SettingsChange } from './settings-changes';
 import type { CurrentSettings } from './settings-current';
 
@@ -32,19 +33,20 @@ export function createSettingsRepository(database: Database) {
     fileMappings: mappings,
     staging,
   } = createRepositories(database);
+  const sso = createSsoRepository(database);
 
   /** The settings as stored. Users only where needed: those named (by username) and those with mappings. */
   async function readCurrent(tx: Tx, usernames: readonly string[]): Promise<CurrentSettings> {
-    const [zoneRows, agentRows, imageRows, groupRows, mappingRows, stagingRows] = await Promise.all(
-      [
+    const [zoneRows, agentRows, imageRows, groupRows, mappingRows, stagingRows, ssoRows] =
+      await Promise.all([
         zones.list(tx),
         agents.list(tx),
         images.listBySettingsName(tx),
         groups.listByName(tx),
         mappings.list(null, tx),
         staging.list(tx),
-      ],
-    );
+        sso.list(tx),
+      ]);
     const mapped = new Set(mappingRows.flatMap((m) => (m.userId ? [m.userId] : [])));
     const userRows = await users.namedOrIn(usernames, [...mapped], tx);
     return {
@@ -72,6 +74,7 @@ export function createSettingsRepository(database: Database) {
       users: userRows,
       mappings: mappingRows.map((m) => ({ ...m, target: rowTarget(m) })),
       stagingConfigs: stagingRows,
+      ssoProviders: ssoRows,
     };
   }
 
@@ -82,6 +85,7 @@ export function createSettingsRepository(database: Database) {
     current: CurrentSettings,
   ): Promise<void> {
     const zoneIds = new Map(current.zones.map((z) => [z.name, z.id]));
+    const groupIds = new Map(current.groups.map((g) => [g.name, g.id]));
     for (const change of changes) {
       const id = change.id ?? '';
       const remove = change.action === 'delete';
@@ -133,6 +137,18 @@ export function createSettingsRepository(database: Database) {
               { ...values, imageId: change.target.id, zoneId: zoneIds.get(zone) ?? '' },
               tx,
             );
+          break;
+        }
+        case 'sso_provider': {
+          if (remove) present(await sso.remove(change.key, tx), change);
+          else {
+            const { mappings, ...values } = change.values;
+            const byId = mappings.map((m) => ({
+              value: m.value,
+              groupId: groupIds.get(m.group) ?? '',
+            }));
+            await sso.save({ ...values, mappings: byId }, tx);
+          }
           break;
         }
       }

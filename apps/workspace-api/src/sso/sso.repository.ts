@@ -1,4 +1,4 @@
-import type { Database, Tx } from '../db';
+import type { AuditedTransaction, Database, Tx } from '../db';
 
 /** A provider as stored; `settings` is its kind's block, checked against the kind's schema. */
 export interface SsoProviderRow {
@@ -51,8 +51,9 @@ const toRow = ({ groupMappings, ...provider }: Found): SsoProviderRow => ({
 /** Every query of identity providers (`sso_provider`), their group mappings and identities. */
 export function createSsoRepository(database: Database) {
   const { prisma } = database;
+  const transaction: AuditedTransaction = (work, options) => database.transaction(work, options);
   return {
-    transaction: <T>(work: (tx: Tx) => Promise<T>) => database.transaction(work),
+    transaction,
 
     async list(tx?: Tx): Promise<SsoProviderRow[]> {
       const rows = await (tx ?? prisma).ssoProvider.findMany({
@@ -62,8 +63,11 @@ export function createSsoRepository(database: Database) {
       return rows.map(toRow);
     },
 
-    async byName(name: string): Promise<SsoProviderRow | null> {
-      const row = await prisma.ssoProvider.findUnique({ where: { name }, include: withMappings });
+    async byName(name: string, tx?: Tx): Promise<SsoProviderRow | null> {
+      const row = await (tx ?? prisma).ssoProvider.findUnique({
+        where: { name },
+        include: withMappings,
+      });
       return row && toRow(row);
     },
 

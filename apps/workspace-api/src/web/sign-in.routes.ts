@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { clientKey, TooManyRequestsError } from '@platform/rate-limit';
 import { cookieOptions, formCookieName, normalizeUsername, sessionCookieName } from '../domain';
-import { LoginLinkInvalidError, PasswordChecksBusyError } from '../errors';
+import { LoginLinkInvalidError, PasswordChecksBusyError, SsoRequiredError } from '../errors';
 import {
   isRefusedLogin,
   type Login,
@@ -21,6 +21,7 @@ import { assertCsrf, CSRF_FIELD, csrfTokenFor, formSecret } from './web-security
 const isRefusal = (error: unknown) =>
   isRefusedLogin(error) ||
   isSsoRefusal(error) ||
+  error instanceof SsoRequiredError ||
   error instanceof TooManyRequestsError ||
   error instanceof PasswordChecksBusyError;
 
@@ -76,7 +77,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox<{
               directory,
               isCredentialsRefusal,
             )
-          : await passwordLogin(app, logins, request, { username, password });
+          : await passwordLogin(app, logins, request, { username, password }, 'web');
         return startBrowserSession(request, reply, login, next);
       } catch (error) {
         if (!isRefusal(error)) throw error;

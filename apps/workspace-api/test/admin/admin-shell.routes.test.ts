@@ -55,7 +55,7 @@ describe('the console shell at /admin', () => {
     const { client } = await signedInWith(h, ['sessions.view']);
     const home = await client.get('/admin');
     expect(home.statusCode).toBe(303);
-    expect(home.headers.location).toBe('/admin/sessions');
+    expect(home.headers.location).toBe('/admin/overview');
     const page = await client.get('/admin/sessions');
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('href="/admin/sessions"');

@@ -25,6 +25,7 @@ import {
   openPanelWithF8,
   statusBecomes,
 } from './session-page-fixture';
+import { setDesktopClipboard } from './session-window-fixture';
 
 // The platform's session page at /kasm/<kasm_id>/ against the real Desktop image, reached two
 // ways: over its HTTPS port with Basic auth and no socket hop (as Kasm's images are reached),
@@ -134,7 +135,7 @@ describe('the session page of a session reached as Kasm images are (HTTPS 6901, 
   it('puts text from the panel’s clipboard field into the desktop’s clipboard', async () => {
     const { tab } = desktop;
     await openPanelWithF8(tab);
-    await tab.locator('#clipboard').fill('sent from the panel');
+    await tab.locator('#clipboard').fill('sent from the panel: Grüße 🚀 日本語');
     await tab.getByRole('button', { name: 'Send to the desktop' }).click();
     // Read in the desktop with xclip (a paste into the terminal raced the keys typed after it
     // on a loaded machine: X hands a selection over asynchronously).
@@ -145,8 +146,21 @@ describe('the session page of a session reached as Kasm images are (HTTPS 6901, 
           user_id: world.userId,
           exec_config: { cmd: 'DISPLAY=:1 xclip -o -selection clipboard' },
         });
-        expect(res.json().output).toBe('sent from the panel');
+        expect(res.json().output).toBe('sent from the panel: Grüße 🚀 日本語');
       },
+      LONG,
+      250,
+    );
+    await closePanelWithEscape(tab);
+  });
+
+  it('shows text copied in the desktop in the panel’s field, to copy from where the page may not read it', async () => {
+    const { tab, kasmId } = desktop;
+    const text = 'copied in the desktop: Grüße 🚀 日本語';
+    await setDesktopClipboard(world, kasmId, text);
+    await openPanelWithF8(tab);
+    await waitFor(
+      async () => expect(await tab.locator('#clipboard').inputValue()).toBe(text),
       LONG,
       250,
     );
@@ -183,7 +197,9 @@ describe('the session page of a session reached as Kasm images are (HTTPS 6901, 
 
   it('has no serious accessibility violations, with its panel open', async () => {
     expect(await seriousViolations(desktop.tab)).toEqual([]);
-    // Pictured for the docs (docs/session-page.png), the panel open beside the desktop.
+    // Pictured for the docs (docs/session-page.png), the panel open beside the desktop; the
+    // field's text is one the machine's fonts draw whole (they may lack emoji and CJK).
+    await desktop.tab.locator('#clipboard').fill('Text to or from the desktop: Grüße');
     await desktop.tab.evaluate("document.getElementById('panel').scrollTop = 0");
     await desktop.tab.screenshot({ path: path.join(SCREENSHOT_DIR, 'session-page.png') });
     await closePanelWithEscape(desktop.tab);

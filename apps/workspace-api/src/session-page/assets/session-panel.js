@@ -219,8 +219,9 @@ export function mountPanel(panel, { kasmId, base, desktop, toggle }) {
     else desktop.focus();
   }
   toggle.addEventListener('click', () => setOpen(panel.hidden));
-  panel.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape' && !event.defaultPrevented) setOpen(false);
+  // On the document, not the panel: focus tabbed past the panel's last control still closes it.
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && !panel.hidden && !event.defaultPrevented) setOpen(false);
   });
   return { toggle: () => setOpen(panel.hidden) };
 }
