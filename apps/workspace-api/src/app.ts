@@ -92,6 +92,7 @@ export async function buildApp(
   await app.register(sharingPanelRoutes, {
     sharing: f.sharing,
     admit: f.proxy.admission(f.signedInUser),
+    admitAny: f.proxy.admission(f.signedInUser, false),
     audit: f.audit.trail,
   });
   await app.register(webPlugin, {

@@ -126,6 +126,7 @@ export async function buildFeatures(
     reads: live.reads,
     groups: data.groups,
     anonymousJoinOf: (imageId) => data.images.anonymousJoinOf(imageId),
+    watchNoticeOf: (imageId) => data.images.watchNoticeOf(imageId),
     usernameOf: async (userId) => (await data.users.findById(userId))?.username ?? null,
     streams: {
       setRole: (grantId, role) => proxy.joinerStreams.setRole(grantId, role),

@@ -10,6 +10,7 @@ export const PERMISSIONS = [
   'sessions.delete',
   'sessions.drive',
   'sessions.screen',
+  'sessions.watch',
   'groups.view',
   'groups.create',
   'groups.modify',

@@ -38,6 +38,7 @@ export function toImageResponse(image: ImageRow): ImageResponse {
     allow_kasm_clipboard_up: image.allowClipboardUp,
     allow_kasm_clipboard_down: image.allowClipboardDown,
     allow_anonymous_join: image.allowAnonymousJoin,
+    watch_notice: image.watchNotice,
     max_clipboard_bytes: image.maxClipboardBytes,
     allow_kasm_audio: image.allowAudio,
     record_sessions: image.recordSessions,

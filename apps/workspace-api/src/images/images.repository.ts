@@ -52,6 +52,7 @@ export interface ImageChange {
   refuseUnrecorded?: boolean;
   /** Null: kept for ever. */
   recordingRetentionDays?: number | null;
+  watchNotice?: boolean;
   /** Null: no limit. */
   maxClipboardBytes?: number | null;
 }
@@ -154,6 +155,12 @@ export function createImagesRepository(database: Database) {
         select: { allowAnonymousJoin: true },
       });
       return row?.allowAnonymousJoin ?? false;
+    },
+
+    /** Whether a workspace's session owners are told while an administrator watches. */
+    async watchNoticeOf(id: string): Promise<boolean> {
+      const row = await prisma.image.findUnique({ where: { id }, select: { watchNotice: true } });
+      return row?.watchNotice ?? true;
     },
 
     async audioAllowedOf(id: string): Promise<boolean | null> {

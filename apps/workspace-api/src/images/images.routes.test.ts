@@ -60,6 +60,7 @@ describe('get_images', () => {
       record_keystrokes: false,
       refuse_unrecorded: false,
       recording_retention_days: null,
+      watch_notice: true,
       notes: '',
       registry_id: null,
       registry_entry: null,

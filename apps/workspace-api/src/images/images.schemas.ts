@@ -22,6 +22,8 @@ const ALLOW_DOWNLOADS =
   "Files may be downloaded from the session's ~/Downloads (Kasm's group setting of this name)";
 const ALLOW_ANONYMOUS_JOIN =
   'Whether people who are not signed in may join its shared sessions (join_kasm without user_id, share links held by anyone)';
+const WATCH_NOTICE =
+  "The session's owner is told on their page while an administrator watches it (sessions.watch); off where a policy says the owner must not be";
 const ALLOW_AUDIO =
   "The session's desktop sound may be played in its browser (Kasm's setting of this name)";
 const RECORD_SESSIONS =
@@ -98,6 +100,7 @@ export const ImageSchema = Type.Object({
   recording_retention_days: Type.Union([Type.Integer(), Type.Null()], {
     description: RETENTION_DAYS,
   }),
+  watch_notice: Type.Boolean({ description: WATCH_NOTICE }),
   notes: Type.String(),
   registry_id: Type.Union([Type.String(), Type.Null()], {
     description: 'The registry it was installed from',
@@ -149,6 +152,7 @@ export const UpdateImageBodySchema = Type.Object({
     record_keystrokes: Type.Optional(Type.Boolean({ description: RECORD_KEYSTROKES })),
     refuse_unrecorded: Type.Optional(Type.Boolean({ description: REFUSE_UNRECORDED })),
     recording_retention_days: Type.Optional(Type.Union([RetentionDaysSchema, Type.Null()])),
+    watch_notice: Type.Optional(Type.Boolean({ description: WATCH_NOTICE })),
   }),
 });
 export type UpdateImageInput = Static<typeof UpdateImageBodySchema>['target_image'];

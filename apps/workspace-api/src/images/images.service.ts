@@ -109,6 +109,7 @@ export function createImagesService({
         allowClipboardUp: input.allow_kasm_clipboard_up,
         allowClipboardDown: input.allow_kasm_clipboard_down,
         allowAnonymousJoin: input.allow_anonymous_join,
+        watchNotice: input.watch_notice,
         maxClipboardBytes: input.max_clipboard_bytes,
         allowAudio: input.allow_kasm_audio,
         recordSessions: input.record_sessions,

@@ -24,6 +24,7 @@ export const WORKSPACE_POLICY_SWITCHES = [
   { field: 'record_sessions', column: 'recordSessions', default: false, label: 'Record sessions' },
   { field: 'record_keystrokes', column: 'recordKeystrokes', default: false, label: 'Key events in recordings' },
   { field: 'refuse_unrecorded', column: 'refuseUnrecorded', default: false, label: 'Refuse a session that cannot be recorded' },
+  { field: 'watch_notice', column: 'watchNotice', default: true, label: 'Tell the owner while an administrator watches' },
 ] as const satisfies readonly PolicySwitch<UpdateImageInput, ImageRow>[];
 
 const bounds = (schema: { minimum?: number; maximum?: number }) => ({

@@ -9,6 +9,8 @@ export interface SessionPageInfo {
   kasmId: string;
   username: string;
   workspace: string;
+  /** Whose page it is: the owner's, a joiner's (view, control) or an administrator's watch. */
+  role?: string;
 }
 
 /**
@@ -45,11 +47,12 @@ export function sendSessionPage(reply: FastifyReply, session: SessionPageInfo) {
         <script src="/kasm/${session.kasmId}/_audio/player.js" defer></script>
         <script type="module" src="${PAGE_ASSETS}/session-page.js"></script>
       </head>
-      <body data-kasm-id="${session.kasmId}">
+      <body data-kasm-id="${session.kasmId}" data-role="${session.role ?? 'owner'}">
         <main class="session" aria-label="${session.workspace}">
           <h1 class="visually-hidden">${session.workspace}, ${session.username}’s session</h1>
           <div id="screen" class="screen"></div>
           <p id="notice" class="notice" role="status" aria-live="polite">Connecting…</p>
+          <p id="standing" class="notice standing" role="status" aria-live="polite" hidden></p>
         </main>
         <aside class="side" aria-label="Session panel">
           <button

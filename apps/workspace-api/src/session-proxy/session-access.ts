@@ -31,6 +31,9 @@ export interface SessionTarget {
 export interface AdmittedTarget extends SessionTarget {
   grantId: string;
   role: StreamRole;
+  /** A joiner's or watcher's platform user and name (null and '' for the owner, an anonymous joiner). */
+  joinerId: string | null;
+  joinerName: string;
 }
 
 /**
@@ -80,7 +83,14 @@ export function createSessionAccess(
   const targets = createExpiringCache<string, SessionTarget | Error>(cache);
   const grants = createExpiringCache<
     string,
-    { kasmId: string; secretHash: string; expiresAt: Date; role: string }
+    {
+      kasmId: string;
+      secretHash: string;
+      expiresAt: Date;
+      role: string;
+      joinerId: string | null;
+      joinerName: string;
+    }
   >(cache);
 
   function hostChecked(row: { plan: unknown }, hostname: string): void {
@@ -222,9 +232,8 @@ export function createSessionAccess(
       const target = await targetOf(id);
       const role = isStreamRole(grant.role) ? grant.role : 'view';
       // A joiner's browser may be signed in as anyone: the link admitted them.
-      if (role === 'owner' && signedInAs !== null && signedInAs !== target.userId)
-        throw notYours();
-      return { ...target, grantId, role };
+      if (role === 'owner' && signedInAs !== null && signedInAs !== target.userId) throw notYours();
+      return { ...target, grantId, role, joinerId: grant.joinerId, joinerName: grant.joinerName };
     },
 
     /** Forgets a grant read in this process (its role changed, or it ended). */

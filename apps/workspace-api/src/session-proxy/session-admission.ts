@@ -33,7 +33,12 @@ export function createSignedInAs(signedInUser: SignedInUser) {
  * for a joiner's grant: what is admitted this way (files, sound, sleep and end, sharing) is the
  * owner's alone. The request's cookies must be parsed (@fastify/cookie).
  */
-export function createRequestAdmission(access: SessionAccess, signedInUser: SignedInUser) {
+export function createRequestAdmission(
+  access: SessionAccess,
+  signedInUser: SignedInUser,
+  /** False: a joiner's grant is admitted too (their page asks what it may do). */
+  ownerOnly = true,
+) {
   const signedInAs = createSignedInAs(signedInUser);
   return async (request: FastifyRequest, kasmId: string): Promise<AdmittedTarget> => {
     const target = await access.admit(
@@ -41,7 +46,7 @@ export function createRequestAdmission(access: SessionAccess, signedInUser: Sign
       request.cookies[GRANT_COOKIE],
       await signedInAs(request),
     );
-    if (target.role !== 'owner')
+    if (ownerOnly && target.role !== 'owner')
       throw new ProxyAccessDeniedError('Only the session’s owner may do this; you joined it');
     return target;
   };

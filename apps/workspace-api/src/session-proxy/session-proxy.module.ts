@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AuditTrail } from '../audit';
 import type { Config } from '../config';
 import { createClipboardAudit } from './clipboard-audit';
+import { createWatchAudit } from './watch-audit';
 import type { KasmReads, KasmsRepository, SocketHop } from '../sessions';
 import { createJoinerStreams } from './joiner-streams';
 import { createSessionAccess, type ShareSpender } from './session-access';
@@ -74,7 +75,8 @@ export function createSessionProxyFeature(deps: SessionProxyDeps) {
       },
     },
     /** How another route on the sessions origin admits a request as the proxy does (session files). */
-    admission: (signedInUser: SignedInUser) => createRequestAdmission(access, signedInUser),
+    admission: (signedInUser: SignedInUser, ownerOnly = true) =>
+      createRequestAdmission(access, signedInUser, ownerOnly),
     /** Closes every stream of a session's viewers (its recording, which must be made, failed). */
     closeViewers: (kasmId: string) => sockets.closeSession(kasmId),
     /** How another route's WebSocket is held with the proxy's own (session sound). */
@@ -96,6 +98,11 @@ export function createSessionProxyFeature(deps: SessionProxyDeps) {
       socketHop,
       recordInput,
       clipboardRefused: createClipboardAudit(audit),
+      // The watch is over: its grant ends (the owner's notice with it), here at once.
+      watched: createWatchAudit(audit, async (kasmId, grantId) => {
+        access.forgetGrant(grantId);
+        await kasms.deleteParticipant(access.sessionId(kasmId), grantId);
+      }),
     }),
   };
 }

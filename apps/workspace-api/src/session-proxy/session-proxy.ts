@@ -23,7 +23,8 @@ import { requestOrigin } from '../audit';
 import type { ClipboardAudit } from './clipboard-audit';
 import { createClipboardGuard } from './clipboard-guard';
 import type { JoinerStreams } from './joiner-streams';
-import type { Referee } from './rfb-referee';
+import type { WatchAudit } from './watch-audit';
+import type { Referee, StreamRole } from './rfb-referee';
 import type { SessionAccess, SessionTarget } from './session-access';
 import { createSignedInAs, createSocketHold, type SignedInUser } from './session-admission';
 import { createTlsPins, createUpstreamAgent, socketOrigin } from './proxy-upstream';
@@ -64,7 +65,7 @@ const asksForLanding = (request: FastifyRequest) =>
  */
 export type SessionLanding = (
   reply: FastifyReply,
-  session: SessionOwner & { kasmId: string },
+  session: SessionOwner & { kasmId: string; role: StreamRole },
 ) => unknown;
 
 /** A connect token refused for what it is: wrong, spent, or for no session. */
@@ -99,6 +100,8 @@ export interface SessionProxyOptions {
     imageId: string;
     username: string;
   }) => Promise<((message: Buffer) => void) | null>;
+  /** Records an administrator's watch from its first stream to its last, then ends its grant. */
+  watched: WatchAudit;
   /** The page a browser lands on at the session's root; without it, the container's page. */
   landing?: SessionLanding;
 }
@@ -127,6 +130,7 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
     sessionPolicy,
     clipboardRefused,
     recordStream,
+    watched,
     landing,
   },
 ) => {
@@ -207,7 +211,11 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
       // The desktop contract (Kasm's images and the platform's: HTTPS, a VNC stream at
       // /websockify) gets the page; a plain-HTTP web workspace keeps its own root.
       if (!upgrade && landing && target.origin.startsWith('https:') && asksForLanding(request))
-        return landing(reply, { ...(await access.ownerOf(kasmId)), kasmId: wireId });
+        return landing(reply, {
+          ...(await access.ownerOf(kasmId)),
+          kasmId: wireId,
+          role: target.role,
+        });
       const onSocket = await socketHop.hasSocket(wireId);
       if (!upgrade) {
         if (!onSocket) pins.note(target.origin, target.pin);
@@ -256,6 +264,19 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
         throw new ProxySocketLimitError();
       }
       if (referee) joiners.enter(target.grantId, client, referee);
+      if (target.role === 'watch')
+        watched(
+          {
+            grantId: target.grantId,
+            kasmId,
+            watcher: target.joinerName,
+            watcherId: target.joinerId,
+            owner: username,
+            clientIp: origin.clientIp,
+            userAgent: origin.userAgent,
+          },
+          client,
+        );
       onUpstream('websocket', socket ? 'socket' : 'tls');
       reply.hijack();
       pipeWebSocket(client, request.raw, pipeTo, {

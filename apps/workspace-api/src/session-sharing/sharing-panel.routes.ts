@@ -11,6 +11,7 @@ import {
   NewShareSchema,
   PanelItemParamsSchema,
   PanelParamsSchema,
+  PageStandingSchema,
   PanelRoleBodySchema,
   ParticipantsSchema,
   SharesSchema,
@@ -25,6 +26,8 @@ const Done = Type.Object({ done: Type.Boolean() });
 export interface SharingPanelOptions {
   sharing: SharingService;
   admit: RequestAdmission;
+  /** Admits joiners and watchers too (their page asks its role). */
+  admitAny: RequestAdmission;
   audit: Pick<AuditTrail, 'around'>;
 }
 
@@ -36,7 +39,7 @@ export interface SharingPanelOptions {
  */
 export const sharingPanelRoutes: FastifyPluginAsyncTypebox<SharingPanelOptions> = async (
   app,
-  { sharing, admit, audit },
+  { sharing, admit, admitAny, audit },
 ) => {
   if (!app.hasRequestDecorator('cookies')) await app.register(cookie);
 
@@ -60,6 +63,24 @@ export const sharingPanelRoutes: FastifyPluginAsyncTypebox<SharingPanelOptions> 
       work,
     );
   }
+
+  // The page's standing, polled: a joiner's page follows its role live (view-only or not), the
+  // owner's says who of the administrators is watching.
+  app.get(
+    `${PREFIX}/standing`,
+    {
+      schema: {
+        tags,
+        params: PanelParamsSchema,
+        response: { 200: PageStandingSchema, ...problems },
+      },
+    },
+    async (request) => {
+      const { role } = await admitAny(request, request.params.kasmId);
+      const watchers = role === 'owner' ? await sharing.watchersShown(request.params.kasmId) : [];
+      return { role, watchers };
+    },
+  );
 
   app.get(
     `${PREFIX}/shares`,
@@ -102,11 +123,15 @@ export const sharingPanelRoutes: FastifyPluginAsyncTypebox<SharingPanelOptions> 
   app.get(
     `${PREFIX}/participants`,
     {
-      schema: { tags, params: PanelParamsSchema, response: { 200: ParticipantsSchema, ...problems } },
+      schema: {
+        tags,
+        params: PanelParamsSchema,
+        response: { 200: ParticipantsSchema, ...problems },
+      },
     },
     async (request) => {
       await admit(request, request.params.kasmId);
-      return { participants: await sharing.participants(request.params.kasmId) };
+      return { participants: await sharing.participants(request.params.kasmId, true) };
     },
   );
 

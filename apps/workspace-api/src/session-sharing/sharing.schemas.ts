@@ -2,7 +2,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import { IdSchema } from '@platform/schemas';
 
 const Role = Type.Union([Type.Literal('view'), Type.Literal('control')], {
-  description: 'view: the screen only, every input dropped by the proxy; control: keys, pointer, clipboard',
+  description:
+    'view: the screen only, every input dropped by the proxy; control: keys, pointer, clipboard',
 });
 
 /** What a new share link is: its role, how long it lives, how often and by whom it may be used. */
@@ -88,3 +89,15 @@ export const JoinKasmResponseSchema = Type.Object({
 export const PanelParamsSchema = Type.Object({ kasmId: IdSchema });
 export const PanelItemParamsSchema = Type.Object({ kasmId: IdSchema, id: IdSchema });
 export const PanelRoleBodySchema = Type.Object({ role: Role });
+
+/** What a session page may do and whom its owner is told of: the grant's role, the watchers. */
+export const PageStandingSchema = Type.Object({
+  role: Type.String({ description: 'owner, view, control, or watch (an administrator)' }),
+  watchers: Type.Array(
+    Type.Object({ username: Type.String(), since: Type.String({ format: 'date-time' }) }),
+    {
+      description:
+        "Administrators watching: the owner's notice (empty for joiners, or where the workspace turns it off)",
+    },
+  ),
+});

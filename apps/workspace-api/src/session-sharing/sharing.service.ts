@@ -27,6 +27,7 @@ export interface SharingDeps {
     KasmsRepository,
     | 'insertJoinerGrant'
     | 'participants'
+    | 'participantsOf'
     | 'setParticipantRole'
     | 'deleteParticipant'
     | 'grantsOfShare'
@@ -38,6 +39,8 @@ export interface SharingDeps {
     inAnyGroup(userId: string, groupIds: string[]): Promise<boolean>;
   };
   anonymousJoinOf(imageId: string): Promise<boolean>;
+  /** Whether the workspace's owners are told while an administrator watches (watch_notice). */
+  watchNoticeOf(imageId: string): Promise<boolean>;
   usernameOf(userId: string): Promise<string | null>;
   /** The proxy's open streams of joiners: their role changed live, or closed. */
   streams: { setRole(grantId: string, role: 'view' | 'control'): void; close(ids: string[]): void };
@@ -76,7 +79,7 @@ export function createSharingService(deps: SharingDeps) {
 
   async function insertLink(
     kasmId: string,
-    share: NewShare & { joinerId?: string | null },
+    share: Omit<NewShare, 'role'> & { role: NewShare['role'] | 'watch'; joinerId?: string | null },
     createdBy: string,
     audit?: AuditRecorder | null,
   ) {
@@ -213,17 +216,71 @@ export function createSharingService(deps: SharingDeps) {
       return { kasm_id: toWireId(found.id), kasm_url: url, role };
     },
 
-    /** Who holds a grant to the session besides its owner: joiners and watchers. */
-    async participants(kasmId: string) {
+    /**
+     * An administrator's watch (sessions.watch): a one-use link, opened at once, that admits
+     * `watcher`'s browser view-only. The proxy records the watch from its first stream to its
+     * last, and then ends the grant (watch-audit.ts).
+     */
+    async watch(
+      kasmId: string,
+      watcher: { id: string; username: string },
+      audit?: AuditRecorder | null,
+    ) {
+      const { url } = await insertLink(
+        kasmId,
+        {
+          role: 'watch',
+          expires_in_seconds: JOIN_LINK_S,
+          one_use: true,
+          joinerId: toUuid(watcher.id),
+        },
+        watcher.username,
+        audit,
+      );
+      return url;
+    },
+
+    /** The joiners and watchers of each live session, by session id (the console's list). */
+    async viewersOf(kasmIds: string[]) {
+      const viewers = new Map<string, { role: string; username: string }[]>();
+      for (const p of await kasms.participantsOf(kasmIds)) {
+        const list = viewers.get(p.kasmId) ?? [];
+        list.push({ role: p.role, username: p.joinerName || 'anonymous' });
+        viewers.set(p.kasmId, list);
+      }
+      return viewers;
+    },
+
+    /**
+     * The administrators watching, as the owner's page tells them: none where the workspace
+     * turned the notice off.
+     */
+    async watchersShown(kasmId: string) {
       const row = await liveSession(kasmId);
-      return (await kasms.participants(row.id)).map((p) => ({
-        participant_id: toWireId(p.id),
-        role: p.role,
-        user_id: p.joinerId && toWireId(p.joinerId),
-        username: p.joinerName || 'anonymous',
-        share_id: p.shareId && toWireId(p.shareId),
-        joined_date: p.createdAt.toISOString(),
-      }));
+      if (!(await deps.watchNoticeOf(row.imageId))) return [];
+      return (await kasms.participants(row.id))
+        .filter((p) => p.role === 'watch')
+        .map((p) => ({ username: p.joinerName, since: p.createdAt.toISOString() }));
+    },
+
+    /**
+     * Who holds a grant to the session besides its owner: joiners and watchers; `forOwner` (the
+     * owner's panel) leaves watchers out where the workspace turned the notice off.
+     */
+    async participants(kasmId: string, forOwner = false) {
+      const row = await liveSession(kasmId);
+      const shown = !forOwner || (await deps.watchNoticeOf(row.imageId));
+      const all = await kasms.participants(row.id);
+      return all
+        .filter((p) => shown || p.role !== 'watch')
+        .map((p) => ({
+          participant_id: toWireId(p.id),
+          role: p.role,
+          user_id: p.joinerId && toWireId(p.joinerId),
+          username: p.joinerName || 'anonymous',
+          share_id: p.shareId && toWireId(p.shareId),
+          joined_date: p.createdAt.toISOString(),
+        }));
     },
 
     /** The owner gives a joiner control or takes it back: their open streams follow at once. */

@@ -353,7 +353,14 @@ export function createKasmsRepository(database: Database) {
     findGrant: (id: string) =>
       db.kasmGrant.findUnique({
         where: { id },
-        select: { kasmId: true, secretHash: true, expiresAt: true, role: true, joinerId: true },
+        select: {
+          kasmId: true,
+          secretHash: true,
+          expiresAt: true,
+          role: true,
+          joinerId: true,
+          joinerName: true,
+        },
       }),
 
     /** A joiner's grant, made in `tx` with the use of the share link that admits them. */
@@ -365,6 +372,14 @@ export function createKasmsRepository(database: Database) {
       db.kasmGrant.findMany({
         where: { kasmId, role: { not: 'owner' }, expiresAt: { gt: new Date() } },
         select: { id: true, role: true, joinerId: true, joinerName: true, shareId: true, createdAt: true, expiresAt: true },
+        orderBy: { createdAt: 'asc' },
+      }),
+
+    /** The joiners and watchers of each of `kasmIds` (the console's list of sessions). */
+    participantsOf: (kasmIds: string[]) =>
+      db.kasmGrant.findMany({
+        where: { kasmId: { in: kasmIds }, role: { not: 'owner' }, expiresAt: { gt: new Date() } },
+        select: { kasmId: true, role: true, joinerName: true },
         orderBy: { createdAt: 'asc' },
       }),
 

@@ -143,11 +143,16 @@ const openStream = (watched: WatchedTab, kasmId: string) =>
   }, LONG);
 
 /**
- * Opens `url` (a web VNC client of the session, through the proxy) in a new tab of the signed-in
- * context, loading it once more after an ERR_NETWORK_CHANGED, until its stream is open.
+ * Opens `url` (a web VNC client of the session, through the proxy) in a new tab of `context` (the
+ * signed-in one unless told), loading it once more after an ERR_NETWORK_CHANGED, until its stream is open.
  */
-export async function openClient(world: DesktopWorld, kasmId: string, url: string) {
-  const tab = await world.context.newPage();
+export async function openClient(
+  world: DesktopWorld,
+  kasmId: string,
+  url: string,
+  context: BrowserContext = world.context,
+) {
+  const tab = await context.newPage();
   const watched = watchTab(tab);
   await tab.goto(url).catch(async (error: Error) => {
     if (!/ERR_NETWORK_CHANGED/.test(error.message)) throw error;

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { toUuid } from '@platform/schemas';
 import { waitFor } from '@platform/testing';
-import { closeWorld, createSessionWorld, docker, type SessionWorld } from '../engine/session-fixture';
+import { closeWorld, createSessionWorld, type SessionWorld } from '../engine/session-fixture';
 import { connectClipboardViewer, type ClipboardViewer } from './clipboard-viewer';
 import { followConnectLink, installOwnWorkspaces } from './own-workspaces';
+import { desktopExec, POINTER } from './x-display';
 
 // Sharing the real Desktop workspace, through the proxy, both ways it is reached: over the
 // socket hop, and Kasm-like (HTTPS on 6901 with Basic auth, no hop). Kasm's join flow as pykasm
@@ -13,18 +14,6 @@ import { followConnectLink, installOwnWorkspaces } from './own-workspaces';
 // referee: a view joiner's random input reaches nothing; control given live moves the pointer.
 const LONG = 120_000;
 jest.setTimeout(8 * LONG);
-
-/** The X pointer and screen, read in the desktop through libX11 (python3 is in the image). */
-const POINTER = `python3 -c '
-import ctypes as C
-X=C.CDLL("libX11.so.6")
-X.XOpenDisplay.restype=C.c_void_p
-X.XDefaultRootWindow.argtypes=[C.c_void_p]; X.XDefaultRootWindow.restype=C.c_ulong
-X.XDisplayWidth.argtypes=[C.c_void_p,C.c_int]; X.XDisplayHeight.argtypes=[C.c_void_p,C.c_int]
-X.XQueryPointer.argtypes=[C.c_void_p,C.c_ulong]+[C.c_void_p]*7
-d=X.XOpenDisplay(None); w=[C.c_ulong(),C.c_ulong()]; i=[C.c_int() for _ in range(4)]; m=C.c_uint()
-X.XQueryPointer(d,X.XDefaultRootWindow(d),*[C.byref(v) for v in w+i+[m]])
-print(i[0].value,i[1].value,m.value,X.XDisplayWidth(d,0),X.XDisplayHeight(d,0))'`;
 
 interface Shared {
   w: SessionWorld;
@@ -50,23 +39,7 @@ async function sharedDesktop(env: Record<string, string>): Promise<Shared> {
   const { kasm_id: kasmId, kasm_url, share_id: shareId } = launched.json();
   expect(shareId).toMatch(/^[0-9a-f]{32}$/);
   await w.waitForStatus(toUuid(kasmId), 'running');
-  const row = await w.h.db.kasm.findUniqueOrThrow({ where: { id: toUuid(kasmId) } });
-  const container = docker.getContainer(row.containerId ?? '');
-  const exec = async (cmd: string) => {
-    const run = await container.exec({
-      Cmd: ['/bin/sh', '-c', cmd],
-      Env: ['DISPLAY=:1'],
-      AttachStdout: true,
-    });
-    const stream = await run.start({ Detach: false });
-    const chunks: Buffer[] = [];
-    await new Promise((done) => stream.on('data', (c: Buffer) => chunks.push(c)).on('end', done));
-    const all = Buffer.concat(chunks);
-    const out: Buffer[] = [];
-    for (let i = 0; i + 8 <= all.length; i += 8 + all.readUInt32BE(i + 4))
-      out.push(all.subarray(i + 8, i + 8 + all.readUInt32BE(i + 4)));
-    return Buffer.concat(out).toString('utf8').trim();
-  };
+  const exec = await desktopExec(w, kasmId);
   const ownerCookie = await followConnectLink(base, kasm_url);
   return { w, base, imageId: imageIds.Desktop, ownerId, kasmId, shareId, ownerCookie, exec };
 }

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { IdSchema } from '@platform/schemas';
-import { sendPage } from '../../web';
+import { openingPage, sendPage } from '../../web';
 import type { SessionsService } from '../../sessions';
+import type { SharingService } from '../../session-sharing';
 import { type AdminSection, personOf } from '../admin-context';
 import { backTo, DoneQuery, noticeOf } from './section-forms';
 import { sessionsPage } from './sessions.views';
@@ -10,8 +11,17 @@ const NOTICES = { destroyed: 'The session was destroyed.', kept: 'The session wa
 const SessionParams = Type.Object({ kasmId: IdSchema });
 const BackForm = Type.Object({ back: Type.Optional(Type.String({ maxLength: 200 })) });
 
-/** Every live session: its user, workspace, agent, status, age and expiry; keep alive, destroy. */
-export function sessionsSection({ sessions }: { sessions: SessionsService }): AdminSection {
+/**
+ * Every live session: its user, workspace, agent, status, age, expiry and viewers (joiners and
+ * watchers); keep alive, destroy, watch (view-only, sessions.watch).
+ */
+export function sessionsSection({
+  sessions,
+  sharing,
+}: {
+  sessions: SessionsService;
+  sharing: Pick<SharingService, 'viewersOf' | 'watch'>;
+}): AdminSection {
   return {
     id: 'sessions',
     title: 'Sessions',
@@ -19,9 +29,25 @@ export function sessionsSection({ sessions }: { sessions: SessionsService }): Ad
     routes: async (app) => {
       app.get('/', { schema: { hide: true, querystring: DoneQuery } }, async (request, reply) => {
         const rows = await sessions.listLive();
+        const viewers = await sharing.viewersOf(rows.map((row) => row.id));
         const notice = noticeOf(NOTICES, request.query.done);
-        return sendPage(reply, sessionsPage(personOf(request), rows, notice));
+        return sendPage(reply, sessionsPage(personOf(request), rows, viewers, notice));
       });
+
+      // A watch opens the session's page view-only in this browser, through a one-use link (by
+      // a page that goes on by itself: the console's form-action does not reach the session's host).
+      app.post(
+        '/:kasmId/watch',
+        {
+          config: { permission: 'sessions.watch', audit: 'session', operation: 'watch_kasm' },
+          schema: { hide: true, params: SessionParams },
+        },
+        async (request, reply) => {
+          const { userId, username } = personOf(request);
+          const url = await sharing.watch(request.params.kasmId, { id: userId, username });
+          return sendPage(reply, openingPage({ friendlyName: 'the session, view only', url }));
+        },
+      );
 
       app.post(
         '/:kasmId/keepalive',

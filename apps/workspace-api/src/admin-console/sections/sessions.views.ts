@@ -15,12 +15,22 @@ export function span(date: Date, now = Date.now()): string {
 }
 
 /** The rows of live sessions with the actions the person may take on each. */
-export function sessionsTable(person: AdminPerson, rows: KasmWithOwners[], back: string): Html {
+export type Viewers = Map<string, { role: string; username: string }[]>;
+
+const viewerLine = (viewer: { role: string; username: string }) =>
+  `${viewer.username} (${viewer.role === 'watch' ? 'watching' : viewer.role})`;
+
+export function sessionsTable(
+  person: AdminPerson,
+  rows: KasmWithOwners[],
+  back: string,
+  viewers: Viewers = new Map(),
+): Html {
   if (rows.length === 0) return html`<p>No live sessions.</p>`;
   const now = Date.now();
   return html`${dataTable(
     'Live sessions',
-    ['User', 'Workspace', 'Agent', 'Status', 'Age', 'Expires in', 'Actions'],
+    ['User', 'Workspace', 'Agent', 'Status', 'Age', 'Expires in', 'Viewers', 'Actions'],
     rows.map((row) => {
       const id = toWireId(row.id);
       const fields = { back };
@@ -37,8 +47,16 @@ export function sessionsTable(person: AdminPerson, rows: KasmWithOwners[], back:
         <td>${row.status}</td>
         <td>${span(row.createdAt, now)}</td>
         <td>${row.expiresAt.getTime() > now ? span(row.expiresAt, now) : 'expired'}</td>
+        <td>${(viewers.get(row.id) ?? []).map(viewerLine).join(', ') || 'nobody'}</td>
         <td>
           <div class="actions">
+            ${
+              may(person, 'sessions.watch') && row.status === 'running' && row.userId
+                ? actionForm(person, `/admin/sessions/${id}/watch`, 'Watch', {
+                    style: 'secondary',
+                  })
+                : null
+            }
             ${
               may(person, 'sessions.modify') && row.status === 'running'
                 ? actionForm(person, `/admin/sessions/${id}/keepalive`, 'Keep alive', {
@@ -63,12 +81,17 @@ export function sessionsTable(person: AdminPerson, rows: KasmWithOwners[], back:
   )}`;
 }
 
-export function sessionsPage(person: AdminPerson, rows: KasmWithOwners[], notice?: string): Html {
+export function sessionsPage(
+  person: AdminPerson,
+  rows: KasmWithOwners[],
+  viewers: Viewers,
+  notice?: string,
+): Html {
   return adminPage(person, {
     title: 'Sessions',
     section: 'sessions',
     notice,
     body: html`<p class="muted">${rows.length} live session${rows.length === 1 ? '' : 's'}.</p>
-      ${sessionsTable(person, rows, '/admin/sessions')}`,
+      ${sessionsTable(person, rows, '/admin/sessions', viewers)}`,
   });
 }

@@ -53,8 +53,16 @@ const desktop = {
   },
 };
 
+/**
+ * The grant's role. View and watch only look: the proxy's referee drops their input. noVNC's own
+ * viewOnly is not used: noVNC 1.7 in view-only mode leaves an extended clipboard message's
+ * payload unread and loses the stream's framing (the next message is garbage, the stream ends).
+ */
+const standing = { role: document.body.dataset.role || 'owner' };
+
 function applyDisplay(rfb, mode) {
-  rfb.resizeSession = mode === 'remote';
+  // Only the owner resizes the desktop; others scale it to their window.
+  rfb.resizeSession = mode === 'remote' && standing.role === 'owner';
   // Scaling also catches a server that refuses the resize: the desktop still fits the window.
   rfb.scaleViewport = mode !== 'actual';
   rfb.clipViewport = false;
@@ -103,7 +111,9 @@ function reconnectLater() {
     'warn',
   );
   setTimeout(async () => {
-    const status = await fetch(`${base}/_session/status`, { cache: 'no-store' }).then(
+    // A joiner's page asks its standing (the session's status is the owner's to read).
+    const what = standing.role === 'owner' ? 'status' : 'standing';
+    const status = await fetch(`${base}/_session/${what}`, { cache: 'no-store' }).then(
       (res) => res.status,
       () => 0,
     );
@@ -129,6 +139,36 @@ window.addEventListener(
 );
 window.addEventListener('keyup', (event) => event.key === 'F8' && event.stopPropagation(), true);
 
+// The page's standing, every few seconds: a joiner's role follows the owner's change live (no
+// reconnect); the owner's page says which administrators are watching while they do.
+const standingLine = document.getElementById('standing');
+const STANDING_MS = 2000;
+async function followStanding() {
+  const answer = await fetch(`${base}/_session/standing`, { cache: 'no-store' }).then(
+    (res) => (res.ok ? res.json() : null),
+    () => null,
+  );
+  if (answer) {
+    if (answer.role !== standing.role) {
+      standing.role = answer.role;
+      document.body.dataset.role = answer.role;
+      if (desktop.rfb) applyDisplay(desktop.rfb, desktop.display);
+    }
+    const names = answer.watchers.map((w) => w.username);
+    const line =
+      answer.role === 'watch'
+        ? 'You are watching this session, view only.'
+        : answer.role === 'view'
+          ? 'View only: the owner may give you control.'
+          : names.length > 0
+            ? `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} watching (an administrator, view only).`
+            : '';
+    standingLine.textContent = line;
+    standingLine.hidden = line === '';
+  }
+  if (!desktop.ended) setTimeout(followStanding, STANDING_MS);
+}
+
 const panel = mountPanel(document.getElementById('panel'), {
   kasmId,
   base,
@@ -136,3 +176,4 @@ const panel = mountPanel(document.getElementById('panel'), {
   toggle: document.getElementById('panel-toggle'),
 });
 connect();
+void followStanding();
