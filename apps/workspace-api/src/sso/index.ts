@@ -6,7 +6,7 @@ export { createSsoRepository, type SsoProviderRow, type SsoRepository } from './
 export { createSsoService, type OfferedProvider, type SsoService } from './sso.service';
 export { createSsoSignIn, type SignInOrigin } from './sso-sign-in';
 export { isCredentialsRefusal, isSsoRefusal } from './sso-refusal';
-export { SSO_KIND_NAMES, SSO_KINDS, type SsoKind } from './sso-kinds';
+export { isSsoKind, SSO_KIND_NAMES, SSO_KINDS, type SsoKind } from './sso-kinds';
 export {
   createSsoConfigService,
   type SsoConfigService,

@@ -1,7 +1,7 @@
 import { Type, TypeGuard, type Static, type TSchema } from '@sinclair/typebox';
 import { Value, ValueErrorType, type ValueError } from '@sinclair/typebox/value';
 import type { FieldProblem } from '@platform/errors';
-import { SSO_KIND_NAMES, SSO_KINDS, type SsoKind } from './sso-kinds';
+import { isSsoKind, SSO_KIND_NAMES, SSO_KINDS } from './sso-kinds';
 import { readSecret, SecretRefSchema, type SecretRef } from './sso-secrets';
 
 /** The fields every provider has, whatever its kind; its settings sit under its kind's name. */
@@ -89,8 +89,8 @@ export function settingsProblems(config: Pick<ProviderConfig, 'kind' | 'blocks'>
   problems: FieldProblem[];
   checkable: Record<string, unknown> | null;
 } {
-  const kind = config.kind as SsoKind;
-  if (!SSO_KINDS[kind])
+  const kind = config.kind;
+  if (!isSsoKind(kind))
     return {
       problems: [{ field: 'kind', message: `must be one of ${SSO_KIND_NAMES.join(', ')}` }],
       checkable: null,
@@ -143,7 +143,8 @@ export async function secretProblems(kind: string, settings: unknown): Promise<F
 
 /** The kind's own checks (the provider reached, its answers consistent), under the kind's block. */
 export async function kindProblems(kind: string, settings: object): Promise<FieldProblem[]> {
-  const entry = SSO_KINDS[kind as SsoKind] as { check?: (s: object) => Promise<FieldProblem[]> };
+  if (!isSsoKind(kind)) return [];
+  const entry = SSO_KINDS[kind] as { check?: (s: object) => Promise<FieldProblem[]> };
   if (!entry.check) return [];
   const problems = await entry
     .check(settings)

@@ -49,3 +49,6 @@ export const SSO_KINDS = {
 
 export type SsoKind = keyof typeof SSO_KINDS;
 export const SSO_KIND_NAMES = Object.keys(SSO_KINDS) as SsoKind[];
+
+/** Whether a name (from a request, a file or a row) is a kind: its own keys only, never `valueOf`. */
+export const isSsoKind = (name: string): name is SsoKind => Object.hasOwn(SSO_KINDS, name);

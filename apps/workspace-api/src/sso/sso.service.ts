@@ -16,7 +16,7 @@ import type { OidcSettings } from './oidc-settings';
 import type { SamlAssertionsRepository } from './saml-assertions.repository';
 import type { SamlSettings } from './saml-settings';
 import { createSamlSignIns } from './saml.service';
-import { SSO_KINDS, type SsoKind } from './sso-kinds';
+import { isSsoKind, SSO_KINDS, type SsoKind } from './sso-kinds';
 import { isSsoRefusal, ssoRefusal } from './sso-refusal';
 import type { SignInOrigin, SsoSignIn } from './sso-sign-in';
 import type { SsoProviderRow, SsoRepository } from './sso.repository';
@@ -116,7 +116,7 @@ export function createSsoService({
     /** The enabled providers that the sign-in page offers as buttons, by name. */
     async buttons(): Promise<OfferedProvider[]> {
       return (await sso.list())
-        .filter((p) => p.enabled && SSO_KINDS[p.kind as SsoKind]?.offered === 'button')
+        .filter((p) => p.enabled && isSsoKind(p.kind) && SSO_KINDS[p.kind].offered === 'button')
         .map(({ name, displayName }) => ({ name, displayName }));
     },
 

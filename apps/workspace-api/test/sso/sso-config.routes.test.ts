@@ -104,6 +104,12 @@ describe('identity providers over the API', () => {
     ]);
     expect(await h.db.ssoProvider.count()).toBe(0);
     expect((await events('create_sso_provider'))[0]).toMatchObject({ result: 'failed' });
+    // A kind named like an object's own property (found by the property test: it answered 500).
+    for (const kind of ['valueOf', 'constructor', '__proto__']) {
+      const odd = await call('create_sso_provider', acme({ kind }));
+      expectFieldErrors(odd, ['kind']);
+    }
+    expect(await h.db.ssoProvider.count()).toBe(0);
 
     expect((await call('create_sso_provider', acme())).statusCode).toBe(200);
     const twice = await call('create_sso_provider', acme());

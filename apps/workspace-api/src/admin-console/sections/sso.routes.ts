@@ -2,11 +2,11 @@ import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ValidationFailedError, withFieldErrors, type FieldProblem } from '@platform/errors';
 import {
+  isSsoKind,
   SSO_KIND_NAMES,
   SSO_KINDS,
   type ProviderConfig,
   type SsoConfigService,
-  type SsoKind,
   type SsoProviderResponse,
 } from '../../sso';
 import { sendPage } from '../../web';
@@ -38,7 +38,7 @@ type ProviderBodyType = Static<typeof ProviderBody>;
 
 /** What the form tells of a kind's settings, read from its schema: each kind explains itself. */
 function kindFields(kind: string): KindField[] {
-  const schema = SSO_KINDS[kind as SsoKind]?.settings as TObject | undefined;
+  const schema = isSsoKind(kind) ? (SSO_KINDS[kind].settings as TObject) : undefined;
   if (!schema?.properties) return [];
   const required = new Set(schema.required ?? []);
   return Object.entries(schema.properties).map(([name, property]: [string, TSchema]) => ({
