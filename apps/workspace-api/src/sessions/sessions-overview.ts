@@ -25,10 +25,7 @@ export interface LiveSessionLine {
   status: string;
   activity: Activity;
   since: Date;
-  /**
-   * Who watches the session or holds a share link to it: left out until sessions record their
-   * viewers (sharing, issue 40); the overview shows it beside the session when present.
-   */
+  /** How many joiners and watchers the session has (session-sharing), shown beside it. */
   viewers?: number;
 }
 

@@ -75,6 +75,23 @@ describe('the console overview', () => {
     expect(page.body).not.toMatch(/style=/);
   });
 
+  it('says beside a session how many joiners and watchers it has', async () => {
+    const ann = await h.db.kasm.findFirstOrThrow({ where: { user: { username: 'ann' } } });
+    const grant = (role: string, joinerName: string) => ({
+      kasmId: ann.id,
+      secretHash: role.padEnd(64, '0'),
+      expiresAt: new Date(Date.now() + 3_600_000),
+      role,
+      joinerName,
+    });
+    await h.db.kasmGrant.createMany({ data: [grant('view', 'eve'), grant('watch', 'sam')] });
+    const { client } = await signedInWith(h, ['sessions.view'], 'support-viewers');
+    const text = textOf((await client.get('/admin/overview')).body);
+    expect(text).toMatch(/ann · Desk on north-1 [^·]*, active · 2 viewers/);
+    expect(text).not.toMatch(/bob · Code on north-1 [^·]*, idle · \d+ viewer/);
+    await h.db.kasmGrant.deleteMany({ where: { kasmId: ann.id, role: { not: 'owner' } } });
+  });
+
   it("leaves agents' capacity out for a person without Infrastructure's settings.view", async () => {
     const { client } = await signedInWith(h, ['sessions.view'], 'support');
     const page = await client.get('/admin/overview');

@@ -63,7 +63,6 @@ function oldestSessions(lines: LiveSessionLine[], now: Date): Html {
         label: WORDS[line.activity],
       },
     ],
-    // Watched or shared: sharing (issue 40) fills `viewers` once sessions record them.
     value: html`${span(line.since, now.getTime())},
     ${WORDS[line.activity]}${line.viewers ? html` · ${plural(line.viewers, 'viewer')}` : null}`,
   }));
