@@ -181,6 +181,18 @@ describe('toProblem', () => {
       },
     );
 
+    it("maps a driver adapter error thrown bare (the server ended a transaction's connection) to 503", () => {
+      // As Prisma's driver adapter throws it from a transaction when PostgreSQL stops under it.
+      const error = Object.assign(
+        new Error('terminating connection due to administrator command'),
+        {
+          name: 'DriverAdapterError',
+          cause: { kind: 'postgres', originalCode: '57P01', code: '57P01', severity: 'FATAL' },
+        },
+      );
+      expect(toProblem(error)).toMatchObject({ status: 503, code: 'UNAVAILABLE' });
+    });
+
     it('maps a serialization failure or deadlock to 409, the request may be repeated', () => {
       expect(toProblem(prismaError('P2034'))).toMatchObject({ status: 409, code: 'CONFLICT' });
       const deadlock = prismaError('P2010', {

@@ -12,11 +12,15 @@ export interface ProblemBody {
   error_message: string;
 }
 
+interface AdapterCause {
+  kind?: string;
+  code?: string;
+  originalCode?: string;
+}
+
 interface ThrownError extends Partial<FastifyError> {
   errors?: FieldProblem[];
-  meta?: {
-    driverAdapterError?: { cause?: { kind?: string; code?: string; originalCode?: string } };
-  };
+  meta?: { driverAdapterError?: { cause?: AdapterCause } };
 }
 
 const TITLES: Record<number, string> = {
@@ -130,8 +134,11 @@ export function isDatabaseUnavailable(thrown: unknown): boolean {
     return true;
   if (typeof error.code === 'string' && UNAVAILABLE_CODES.has(error.code)) return true;
   // The driver adapter names the failure, or passes PostgreSQL's own code on (57P01 when the
-  // server shuts down under a query, 57P03 while it starts or stops).
-  const cause = error.meta?.driverAdapterError?.cause;
+  // server shuts down under a query, 57P03 while it starts or stops): inside Prisma's error, or
+  // thrown bare, as it is when the server ends a connection a transaction holds.
+  const cause =
+    error.meta?.driverAdapterError?.cause ??
+    (error.name === 'DriverAdapterError' ? (error.cause as AdapterCause | undefined) : undefined);
   const code = cause?.originalCode ?? cause?.code;
   return (
     (cause?.kind !== undefined && UNAVAILABLE_ADAPTER_KINDS.has(cause.kind)) ||

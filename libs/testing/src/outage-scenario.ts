@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Client } from 'pg';
+import { toProblem } from '@platform/errors';
 import { startControlledPostgres, type ControlledPostgres } from './controlled-postgres';
 import { expectOutageSurvived, formatOutage, OUTAGE_PLAN, runOutage } from './outage';
 
@@ -33,12 +34,17 @@ export function describeDatabaseOutage(scenario: OutageScenario): void {
   let app: FastifyInstance;
   let baseUrl: string;
   const unhandled: unknown[] = [];
+  const unexpected: unknown[] = [];
   const onUnhandled = (reason: unknown) => unhandled.push(reason);
 
   beforeAll(async () => {
     process.on('unhandledRejection', onUnhandled);
     pg = await startControlledPostgres();
     app = await scenario.start(await pg.createDatabase('outage'));
+    // An answer other than success or 503 fails the test: keep what caused each, to say why.
+    app.addHook('onError', async (_request, _reply, error) => {
+      if (toProblem(error).status !== 503) unexpected.push(error);
+    });
     baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   }, 60_000);
 
@@ -69,6 +75,10 @@ export function describeDatabaseOutage(scenario: OutageScenario): void {
         `${scenario.service} ${formatOutage(report, OUTAGE_PLAN.phaseMs.outage)}\n`,
       );
 
+      for (const error of unexpected)
+        process.stdout.write(
+          `${scenario.service} error: ${String(error)} ${JSON.stringify(error)}\n`,
+        );
       expect(unhandled).toEqual([]);
       const client = new Client({ connectionString: pg.databaseUrl('outage') });
       await client.connect();
