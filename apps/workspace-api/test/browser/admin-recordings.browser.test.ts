@@ -9,6 +9,9 @@ import { COLOURS, syntheticRecording } from '../recording-factories';
 import { checkPage, signInAt } from './admin-pages';
 import { LONG, useBrowserPages } from './browser-fixture';
 
+/** How often a wait looks at the canvas again (its limit is LONG). */
+const POLL_MS = 100;
+
 // The console's Recordings section in Chromium: the list, filters, the player (noVNC's decoders
 // fed from the file) playing and seeking, the download, and who may see any of it.
 jest.setTimeout(4 * LONG);
@@ -73,13 +76,13 @@ describe('the Recordings section', () => {
     // Forward past the keyframe (3 s), backward before it, and to the last second.
     for (const second of [0, 4, 1, 2, 5, 3]) {
       await seekTo(page, second * 1000 + 500);
-      await waitFor(async () => expect(await shown(page)).toEqual(COLOURS[second]), LONG, 100);
+      await waitFor(async () => expect(await shown(page)).toEqual(COLOURS[second]), LONG, POLL_MS);
     }
 
     await seekTo(page, 0);
     await page.getByRole('button', { name: 'Play' }).click();
     await page.getByLabel('Speed').selectOption('4');
-    await waitFor(async () => expect(await shown(page)).toEqual(COLOURS[5]), LONG, 100);
+    await waitFor(async () => expect(await shown(page)).toEqual(COLOURS[5]), LONG, POLL_MS);
     await page.getByRole('button', { name: 'Play' }).waitFor();
 
     const log = await h.call('get_audit_log', { operation: 'recording_viewed' });

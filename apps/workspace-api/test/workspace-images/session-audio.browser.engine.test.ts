@@ -32,6 +32,8 @@ let containerId: string;
 let audioUrl: string;
 
 /** Runs `cmd` in the session's container as the desktop's user; answers its output. */
+/** How often a wait looks for capture processes again (each look is an exec; its limit is LONG). */
+const POLL_MS = 1000;
 const asDesktopUser = (cmd: string) => inContainer(containerId, cmd, '1000');
 
 /** How many parec processes the container runs (the capture's). */
@@ -70,9 +72,7 @@ async function grantOf(kasmId: string, userId: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  world = await createDesktopWorld(['Desktop'], {}, [
-    '--autoplay-policy=no-user-gesture-required',
-  ]);
+  world = await createDesktopWorld(['Desktop'], {}, ['--autoplay-policy=no-user-gesture-required']);
   desktop = await launchDesktop(world, 'Desktop');
   [{ Id: containerId }] = await world.w.containersOf(desktop.kasmId);
   audioUrl = `${world.origin.replace('http', 'ws')}/kasm/${desktop.kasmId}/_audio`;
@@ -107,7 +107,7 @@ describe('the desktop’s sound in the page', () => {
   it('ends the capture in the container when the page stops the sound', async () => {
     expect(await capturesRunning()).toBe(1);
     await desktop.tab.evaluate(STOP_SOUND);
-    await waitFor(async () => expect(await capturesRunning()).toBe(0), LONG, 1000);
+    await waitFor(async () => expect(await capturesRunning()).toBe(0), LONG, POLL_MS);
   });
 });
 
@@ -140,7 +140,7 @@ describe('who may hear it', () => {
       target_image: { image_id: imageId, allow_kasm_audio: false },
     });
     await closed;
-    await waitFor(async () => expect(await capturesRunning()).toBe(0), LONG, 1000);
+    await waitFor(async () => expect(await capturesRunning()).toBe(0), LONG, POLL_MS);
     await world.w.h.call('update_image', {
       target_image: { image_id: imageId, allow_kasm_audio: true },
     });
@@ -167,7 +167,7 @@ describe('who may hear it', () => {
     const plain = await fetch(`${http}?channels=1`, { headers: { cookie } });
     expect(await plain.json()).toEqual({ format: 's16le', rate: 48000, channels: 1 });
     expect((await fetch(`${http}?channels=3`, { headers: { cookie } })).status).toBe(400);
-    await waitFor(async () => expect(await capturesRunning()).toBe(0), LONG, 1000);
+    await waitFor(async () => expect(await capturesRunning()).toBe(0), LONG, POLL_MS);
   });
 
   it('refuses no grant (401), another user’s grant (403), a page of another origin (403), and an image without PulseAudio (409)', async () => {
