@@ -3,14 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { toUuid } from '@platform/schemas';
 import { waitFor } from '@platform/testing';
-import {
-  closeWorld,
-  createSessionWorld,
-  docker,
-  type SessionWorld,
-} from '../engine/session-fixture';
+import { closeWorld, createSessionWorld, type SessionWorld } from '../engine/session-fixture';
 import { connectClipboardViewer, type ClipboardViewer } from './clipboard-viewer';
 import { followConnectLink, installOwnWorkspaces } from './own-workspaces';
+import { desktopExec } from './x-display';
 
 // The clipboard policy on the real Desktop workspace's stream, through the proxy, over the
 // socket hop and over TLS to 6901 with Basic (the path Kasm's images take): a raw viewer sends
@@ -33,23 +29,7 @@ async function runningDesktop(env: Record<string, string>): Promise<Desktop> {
   const { user_id } = await w.member('ada');
   const { kasm_id, kasm_url } = await w.request({ user_id, image_id: imageIds.Desktop });
   await w.waitForStatus(toUuid(kasm_id), 'running');
-  const row = await w.h.db.kasm.findUniqueOrThrow({ where: { id: toUuid(kasm_id) } });
-  const container = docker.getContainer(row.containerId ?? '');
-  const exec = async (cmd: string) => {
-    const run = await container.exec({
-      Cmd: ['/bin/sh', '-c', cmd],
-      Env: ['DISPLAY=:1'],
-      AttachStdout: true,
-    });
-    const stream = await run.start({ Detach: false });
-    const chunks: Buffer[] = [];
-    await new Promise((done) => stream.on('data', (c: Buffer) => chunks.push(c)).on('end', done));
-    const all = Buffer.concat(chunks);
-    const out: Buffer[] = [];
-    for (let i = 0; i + 8 <= all.length; i += 8 + all.readUInt32BE(i + 4))
-      out.push(all.subarray(i + 8, i + 8 + all.readUInt32BE(i + 4)));
-    return Buffer.concat(out).toString('utf8');
-  };
+  const exec = await desktopExec(w, kasm_id, { trim: false });
   const cookie = await followConnectLink(base, kasm_url);
   return { w, base, imageId: imageIds.Desktop, kasmId: kasm_id, cookie, exec };
 }

@@ -16,8 +16,11 @@ d=X.XOpenDisplay(None); w=[C.c_ulong(),C.c_ulong()]; i=[C.c_int() for _ in range
 X.XQueryPointer(d,X.XDefaultRootWindow(d),*[C.byref(v) for v in w+i+[m]])
 print(i[0].value,i[1].value,m.value,X.XDisplayWidth(d,0),X.XDisplayHeight(d,0))'`;
 
-/** Runs `cmd` in the session's container on its display (:1), answering its output, trimmed. */
-export async function desktopExec(w: SessionWorld, kasmId: string) {
+/**
+ * Runs `cmd` in the session's container on its display (:1), answering its output: trimmed, unless
+ * the exact text matters (a clipboard's).
+ */
+export async function desktopExec(w: SessionWorld, kasmId: string, { trim = true } = {}) {
   const row = await w.h.db.kasm.findUniqueOrThrow({ where: { id: toUuid(kasmId) } });
   const container = docker.getContainer(row.containerId ?? '');
   return async (cmd: string) => {
@@ -33,6 +36,7 @@ export async function desktopExec(w: SessionWorld, kasmId: string) {
     const out: Buffer[] = [];
     for (let i = 0; i + 8 <= all.length; i += 8 + all.readUInt32BE(i + 4))
       out.push(all.subarray(i + 8, i + 8 + all.readUInt32BE(i + 4)));
-    return Buffer.concat(out).toString('utf8').trim();
+    const text = Buffer.concat(out).toString('utf8');
+    return trim ? text.trim() : text;
   };
 }
