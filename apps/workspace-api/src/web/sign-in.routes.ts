@@ -13,7 +13,7 @@ import {
 import { LOGIN_THROTTLE } from '../plugins';
 import { isCredentialsRefusal, isSsoRefusal, type SsoService } from '../sso';
 import { linkPage, NEXT_PAGE, signInPage } from './pages';
-import { originOf } from './sso.routes';
+import { originOf } from './sso-request';
 import { sendPage } from './web-context';
 import { assertCsrf, CSRF_FIELD, csrfTokenFor, formSecret } from './web-security';
 

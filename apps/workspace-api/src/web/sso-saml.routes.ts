@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { clientKey } from '@platform/rate-limit';
 import {
   cookieOptions,
   formCookieName,
@@ -9,19 +8,12 @@ import {
   sessionCookieName,
   ssoCookieName,
 } from '../domain';
-import type { SamlLogoutMessage, SamlPending, SignInOrigin, SsoService } from '../sso';
+import type { SamlLogoutMessage, SamlPending, SsoService } from '../sso';
+import { originOf, PENDING_SECONDS, ProviderName } from './sso-request';
 
-/** How long a browser may take at the provider before its sign-in is forgotten. */
-const PENDING_SECONDS = 600;
 /** Responses with many groups and a certificate or two run to tens of kilobytes. */
 const RESPONSE_LIMIT = 512 * 1024;
-const Name = Type.Object({ name: Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,63}$' }) });
 
-const originOf = (request: FastifyRequest): SignInOrigin => ({
-  address: clientKey(request.ip),
-  clientIp: request.ip,
-  userAgent: request.headers['user-agent'] ?? null,
-});
 const acsUrl = (request: FastifyRequest, name: string) =>
   `${publicProtocol(request)}://${request.host}/sign-in/sso/${name}/acs`;
 
@@ -78,7 +70,7 @@ export const samlRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = async 
       bodyLimit: RESPONSE_LIMIT,
       schema: {
         hide: true,
-        params: Name,
+        params: ProviderName,
         body: Type.Object({
           SAMLResponse: Type.String({ minLength: 1, maxLength: RESPONSE_LIMIT }),
           RelayState: Type.Optional(Type.String({ maxLength: 1000 })),
@@ -129,7 +121,7 @@ export const samlRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = async 
   };
   app.get(
     '/sign-in/sso/:name/slo',
-    { schema: { hide: true, params: Name, querystring: LogoutMessage } },
+    { schema: { hide: true, params: ProviderName, querystring: LogoutMessage } },
     async (request, reply) =>
       logout(
         request,
@@ -141,13 +133,16 @@ export const samlRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = async 
   );
   app.post(
     '/sign-in/sso/:name/slo',
-    { bodyLimit: RESPONSE_LIMIT, schema: { hide: true, params: Name, body: LogoutMessage } },
+    {
+      bodyLimit: RESPONSE_LIMIT,
+      schema: { hide: true, params: ProviderName, body: LogoutMessage },
+    },
     async (request, reply) => logout(request, reply, request.params.name, request.body, null),
   );
 
   app.get(
     '/sign-in/sso/:name/metadata',
-    { schema: { hide: true, params: Name } },
+    { schema: { hide: true, params: ProviderName } },
     async (request, reply) => {
       const { name } = request.params;
       const xml = await sso.saml.metadata(name, acsUrl(request, name));

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { clientKey } from '@platform/rate-limit';
 import {
   cookieOptions,
   formCookieName,
@@ -9,19 +8,10 @@ import {
   sessionCookieName,
   ssoCookieName,
 } from '../domain';
-import type { OidcPending, SignInOrigin, SsoService } from '../sso';
+import type { OidcPending, SsoService } from '../sso';
 import { NEXT_PAGE } from './pages';
 import { samlRoutes, startSaml } from './sso-saml.routes';
-
-/** How long a browser may take at the provider before its sign-in is forgotten. */
-const PENDING_SECONDS = 600;
-const Name = Type.Object({ name: Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,63}$' }) });
-
-export const originOf = (request: FastifyRequest): SignInOrigin => ({
-  address: clientKey(request.ip),
-  clientIp: request.ip,
-  userAgent: request.headers['user-agent'] ?? null,
-});
+import { originOf, PENDING_SECONDS, ProviderName } from './sso-request';
 
 function pendingOf(request: FastifyRequest): OidcPending | null {
   const raw = request.cookies[ssoCookieName(request)];
@@ -50,7 +40,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = async (
     {
       schema: {
         hide: true,
-        params: Name,
+        params: ProviderName,
         querystring: Type.Object({ next: Type.Optional(Type.String({ maxLength: 500 })) }),
       },
     },
@@ -75,7 +65,11 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = async (
   app.get(
     '/sign-in/sso/:name/callback',
     {
-      schema: { hide: true, params: Name, querystring: Type.Record(Type.String(), Type.String()) },
+      schema: {
+        hide: true,
+        params: ProviderName,
+        querystring: Type.Record(Type.String(), Type.String()),
+      },
     },
     async (request, reply) => {
       const { name } = request.params;
@@ -98,7 +92,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = async (
     {
       schema: {
         hide: true,
-        params: Name,
+        params: ProviderName,
         body: Type.Object({ logout_token: Type.String({ minLength: 1, maxLength: 16_384 }) }),
       },
     },
