@@ -25,8 +25,8 @@ function withoutEngineTests() {
 
 /**
  * TEST_GROUP splits the suite for Nx (`test-engine`, `test-others`), which runs the two at once.
- * The engine tests share one engine and run one at a time: a test's session worker removes the
- * labelled containers its own database does not know, so two at once remove each other's.
+ * The engine tests share one engine, two files at a time: each file has its own database, so its
+ * own installation, and its session worker removes only that installation's orphans.
  * @returns {import('jest').Config}
  */
 function group() {

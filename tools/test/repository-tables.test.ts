@@ -28,6 +28,7 @@ const OWN: Record<string, string[]> = {
   'apps/workspace-api/src/groups/groups.repository.ts': ['group', 'group_image', 'user_group'],
   'apps/workspace-api/src/icons/icons.repository.ts': ['image_icon'],
   'apps/workspace-api/src/images/images.repository.ts': ['image'],
+  'apps/workspace-api/src/installation/installation.repository.ts': ['installation'],
   'apps/workspace-api/src/logins/logins.repository.ts': [
     'login_address',
     'login_link',

@@ -37,15 +37,21 @@ async function setUpLocalAgent(database: Database, config: Config) {
     { enginePolicy },
     { registerLocalAgent, localAgentServices },
     { consoleOriginOf },
+    { createInstallationRepository },
   ] = await Promise.all([
     import('./docker'),
     import('./engines'),
     import('./agents'),
     import('./zones'),
+    import('./installation'),
   ]);
   const policy = enginePolicy(config);
   // Failures reach the operator through the reason printed below.
-  const engines = createEngines({ policy, log: { warn: () => undefined } });
+  const engines = createEngines({
+    policy,
+    log: { warn: () => undefined },
+    installation: createInstallationRepository(database),
+  });
   const result = await registerLocalAgent({
     engines,
     ...localAgentServices(database, engines, policy, consoleOriginOf(config)),

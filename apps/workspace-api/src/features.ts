@@ -15,6 +15,7 @@ import type { Config } from './config';
 import { openDatabase, type Database } from './db';
 import type { Engines } from './engines';
 import { openEngines } from './docker';
+import { createInstallationRepository } from './installation';
 import { createFileMappingsService, mappingTargets } from './file-mappings';
 import { createGroupImagesService, createGroupsService, createMembershipsService } from './groups';
 import { createIconsFeature } from './icons';
@@ -94,7 +95,12 @@ export async function buildFeatures(
     rows: createAttributesRepository(database),
     users: targetUsers,
   });
-  const { policy, engines } = openEngines(config, { log, tracer, engines: overrides.engines });
+  const { policy, engines } = openEngines(config, {
+    log,
+    tracer,
+    engines: overrides.engines,
+    installation: createInstallationRepository(database),
+  });
   const registry = createRegistry();
   const workspaceMetrics = createWorkspaceMetrics({
     registry,

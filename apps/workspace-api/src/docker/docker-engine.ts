@@ -12,6 +12,7 @@ import {
   type EngineTarget,
   type TlsPaths,
 } from '../engines';
+import { ownedBy, sessionLabels, type InstallationId } from './docker-labels';
 import { prepareProfile } from './docker-profile';
 import { containerRunsAsRoot } from './docker-user';
 import { runExec } from './docker-exec';
@@ -66,7 +67,11 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-export function createDockerEngine(target: EngineTarget, tracer: Tracer): Engine {
+export function createDockerEngine(
+  target: EngineTarget,
+  tracer: Tracer,
+  installation: InstallationId,
+): Engine {
   const docker = connect(target);
   traceDockerCalls(docker, tracer, target.kind === 'unix' ? target.socketPath : target.host);
   const publishOn = target.kind === 'unix' ? '127.0.0.1' : '0.0.0.0';
@@ -111,9 +116,10 @@ export function createDockerEngine(target: EngineTarget, tracer: Tracer): Engine
       const port = `${spec.sessionPort}/tcp`;
       // A bind given as Mounts is never created by the engine (as root, through links): only
       // the folder prepareProfile made is mounted.
+      const labels = await sessionLabels(spec.sessionId, installation);
       const profile = spec.profile && {
         Type: 'bind' as const,
-        Source: await prepareProfile(docker, spec.sessionId, spec.image, spec.profile),
+        Source: await prepareProfile(docker, spec.sessionId, spec.image, spec.profile, labels),
         Target: spec.profile.home,
       };
       const image = await docker
@@ -121,7 +127,7 @@ export function createDockerEngine(target: EngineTarget, tracer: Tracer): Engine
         .inspect()
         .catch(fail('ENGINE_CREATE_REFUSED'));
       const mounts = [profile, hopMount(image, spec.socketFolder)].filter((m) => !!m);
-      const network = await createSessionNetwork(docker, spec.sessionId);
+      const network = await createSessionNetwork(docker, spec.sessionId, labels);
       const { fences } = spec;
       const capAdd = startsAsRoot(image.Config?.User ?? '') ? fences.rootCapAdd : fences.capAdd;
       const container = await docker
@@ -130,7 +136,7 @@ export function createDockerEngine(target: EngineTarget, tracer: Tracer): Engine
           Image: spec.image,
           Hostname: spec.hostname,
           Env: Object.entries(spec.env).map(([key, value]) => `${key}=${value}`),
-          Labels: { [SESSION_LABEL]: spec.sessionId },
+          Labels: labels,
           ExposedPorts: { [port]: {} },
           HostConfig: {
             NanoCpus: Math.round(spec.cores * 1e9),
@@ -222,13 +228,14 @@ export function createDockerEngine(target: EngineTarget, tracer: Tracer): Engine
       const containers = await docker
         .listContainers({ all: true, filters: { label: [SESSION_LABEL] } })
         .catch(fail('ENGINE_LIST_REFUSED'));
-      return containers.map((c) => ({
+      const installationId = await installation();
+      return containers.filter((c) => ownedBy(c.Labels, installationId)).map((c) => ({
         sessionId: c.Labels[SESSION_LABEL],
         containerId: c.Id,
         running: c.State === 'running',
       }));
     },
 
-    listSessionNetworks: () => listSessionNetworks(docker),
+    listSessionNetworks: () => listSessionNetworks(docker, installation),
   };
 }

@@ -4,7 +4,6 @@ import { extract, pack, type Header } from 'tar-stream';
 import {
   EngineError,
   ProfileRefusedError,
-  SESSION_LABEL,
   type ProfileSpec,
   type ProfileUser,
 } from '../engines';
@@ -91,6 +90,7 @@ export async function prepareProfile(
   sessionId: string,
   image: string,
   profile: ProfileSpec,
+  labels: Record<string, string>,
 ): Promise<string> {
   const hostPath = [profile.root, ...profile.folders].join('/');
   const fail = (error: unknown): never => {
@@ -108,7 +108,7 @@ export async function prepareProfile(
       Image: image,
       Entrypoint: ['/never-started'],
       Cmd: [],
-      Labels: { [SESSION_LABEL]: sessionId },
+      Labels: labels,
       NetworkDisabled: true,
       HostConfig: { Binds: [`${profile.root}:${ROOT_IN_HELPER}`] },
     })

@@ -1,6 +1,7 @@
 import type Docker from 'dockerode';
 import { EngineError, SESSION_LABEL } from '../engines';
 import { describeDockerError, statusOf } from './docker-errors';
+import { ownedBy, type InstallationId } from './docker-labels';
 
 /** The session's own bridge network, named like its container. */
 export const sessionNetworkName = (sessionId: string) => `session-${sessionId}`;
@@ -12,14 +13,18 @@ export const sessionNetworkName = (sessionId: string) => `session-${sessionId}`;
  * engine whose operator attaches something else to it. A 409 is this session's network made by
  * an earlier attempt.
  */
-export async function createSessionNetwork(docker: Docker, sessionId: string): Promise<string> {
+export async function createSessionNetwork(
+  docker: Docker,
+  sessionId: string,
+  labels: Record<string, string>,
+): Promise<string> {
   const name = sessionNetworkName(sessionId);
   await docker
     .createNetwork({
       Name: name,
       Driver: 'bridge',
       CheckDuplicate: true,
-      Labels: { [SESSION_LABEL]: sessionId },
+      Labels: labels,
       Options: { 'com.docker.network.bridge.enable_icc': 'false' },
     })
     .catch((error: unknown) => {
@@ -50,12 +55,19 @@ export async function removeSessionNetworks(docker: Docker, sessionId: string): 
   }
 }
 
-/** The sessions that have a network on the engine. */
-export async function listSessionNetworks(docker: Docker): Promise<string[]> {
+/** This installation's sessions that have a network on the engine. */
+export async function listSessionNetworks(
+  docker: Docker,
+  installation: InstallationId,
+): Promise<string[]> {
   const networks = await docker
     .listNetworks({ filters: { label: [SESSION_LABEL] } })
     .catch((error: unknown) => {
       throw new EngineError('ENGINE_LIST_REFUSED', describeDockerError(error));
     });
-  return networks.map((n) => n.Labels?.[SESSION_LABEL] ?? '').filter((id) => id !== '');
+  const installationId = await installation();
+  return networks
+    .filter((n) => ownedBy(n.Labels, installationId))
+    .map((n) => n.Labels?.[SESSION_LABEL] ?? '')
+    .filter((id) => id !== '');
 }

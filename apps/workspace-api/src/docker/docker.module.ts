@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Tracer } from '@platform/tracing';
 import { enginePolicy, type Engines } from '../engines';
+import type { InstallationSource } from '../installation';
 import { createEngines } from './engines';
 
 /**
@@ -9,7 +10,12 @@ import { createEngines } from './engines';
  */
 export function openEngines(
   config: Parameters<typeof enginePolicy>[0],
-  { log, tracer, engines }: { log: FastifyBaseLogger; tracer: Tracer; engines?: Engines },
+  {
+    log,
+    tracer,
+    engines,
+    installation,
+  }: { log: FastifyBaseLogger; tracer: Tracer; engines?: Engines; installation: InstallationSource },
 ) {
   const policy = enginePolicy(config);
   if (policy.allowInsecureTcp) {
@@ -17,5 +23,5 @@ export function openEngines(
       'ENGINE_ALLOW_INSECURE_TCP is on: tcp:// agents without TLS are accepted, and anyone on their network owns those engines and hosts. Lab use only.',
     );
   }
-  return { policy, engines: engines ?? createEngines({ policy, log, tracer }) };
+  return { policy, engines: engines ?? createEngines({ policy, log, tracer, installation }) };
 }

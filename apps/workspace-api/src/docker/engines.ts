@@ -9,6 +9,7 @@ import {
   type EnginePolicy,
   type Engines,
 } from '../engines';
+import type { InstallationSource } from '../installation';
 
 /** Where engine failures are written in full (Fastify's pino logger, or any with its warn). */
 export interface EngineLog {
@@ -94,10 +95,13 @@ function failing(error: EngineError): Engine {
 export function createEngines({
   policy,
   log,
+  installation,
   tracer = noTracer,
 }: {
   policy: EnginePolicy;
   log: EngineLog;
+  /** This installation's identity, which labels what it creates (installation/). */
+  installation: InstallationSource;
   /** Traces engine calls, and the Engine API calls under them. */
   tracer?: Tracer;
 }): Engines {
@@ -121,7 +125,7 @@ export function createEngines({
     let engine = clients.get(key);
     if (!engine) {
       try {
-        engine = createDockerEngine(checked.target, tracer);
+        engine = createDockerEngine(checked.target, tracer, () => installation.id());
       } catch (error) {
         // Unreadable TLS files: not cached, so that fixing them needs no restart.
         if (error instanceof EngineError) return failing(error);

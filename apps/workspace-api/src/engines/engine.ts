@@ -44,9 +44,12 @@ export interface Engine {
    * network; none is not an error.
    */
   removeSession(sessionId: string): Promise<void>;
-  /** Sessions whose containers exist on the engine, by the label they carry. */
+  /**
+   * This installation's sessions whose containers exist on the engine, by the label they carry
+   * (with those made before installations were labelled, which can only be its own).
+   */
   listSessions(): Promise<{ sessionId: string; containerId: string; running: boolean }[]>;
-  /** Sessions whose own networks exist on the engine (a network outlives a failed create). */
+  /** This installation's sessions whose own networks exist on the engine (a network outlives a failed create). */
   listSessionNetworks(): Promise<string[]>;
 }
 
@@ -201,6 +204,12 @@ export class ProfileRefusedError extends Error {
 
 /** The container label that ties a container to its session. */
 export const SESSION_LABEL = 'io.workspace-platform.session-id';
+
+/**
+ * The container and network label that names the installation (its database) that made them:
+ * a session worker removes orphans of its own installation only, so that several share an engine.
+ */
+export const INSTALLATION_LABEL = 'io.workspace-platform.installation-id';
 
 /** The reason to store or show for a failed engine call: the plain one, never the engine's words. */
 export const engineReason = (error: unknown): string =>

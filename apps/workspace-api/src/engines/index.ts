@@ -4,6 +4,7 @@
 export {
   EngineError,
   ProfileRefusedError,
+  INSTALLATION_LABEL,
   SESSION_LABEL,
   engineReason,
   type ContainerFences,

@@ -3,6 +3,7 @@ import { localAgentServices, localEngineUrl, registerLocalAgent } from '../../sr
 import { createHostAudit } from '../../src/audit';
 import { enginePolicy } from '../../src/engines';
 import { createEngines } from '../../src/docker';
+import { createInstallationRepository } from '../../src/installation';
 import { consoleOriginOf } from '../../src/zones';
 import { createHarness, type Harness } from '../harness';
 
@@ -15,7 +16,11 @@ afterAll(async () => h?.close());
 const register = (dockerHost: string | undefined) => {
   // As `setup` builds them: the operator's DOCKER_HOST socket is allowed.
   const policy = enginePolicy({ ...h.config, DOCKER_HOST: dockerHost });
-  const engines = createEngines({ policy, log: { warn: () => undefined } });
+  const engines = createEngines({
+    policy,
+    log: { warn: () => undefined },
+    installation: createInstallationRepository(h.data),
+  });
   return registerLocalAgent({
     engines,
     ...localAgentServices(

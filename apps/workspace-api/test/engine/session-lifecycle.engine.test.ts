@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { toUuid, toWireId } from '@platform/schemas';
 import { TEST_WEB_IMAGE, testDockerHost } from '@platform/testing';
+import { INSTALLATION_LABEL } from '../../src/engines';
 import { createTlsMaterial, type TlsMaterial } from '../tls-material';
 import { tlsEngineDoor } from './engine-doors';
 import {
@@ -131,6 +132,30 @@ describe('the reconciler', () => {
     const row = await w.h.db.kasm.findUniqueOrThrow({ where: { id: toUuid(kasm_id) } });
     expect(row.status).toBe('error');
     expect(row.statusMessage).toBe('The session container vanished from its agent');
+  });
+
+  it("labels a session's container with its installation and leaves another installation's orphans alone", async () => {
+    const { kasm_id } = await running('labelled');
+    const [container] = await w.containersOf(kasm_id);
+    const [own] = await w.h.db.installation.findMany();
+    expect(container.Labels[INSTALLATION_LABEL]).toBe(own.id);
+
+    const theirs = toWireId(randomUUID());
+    const ours = toWireId(randomUUID());
+    const labelled = (sessionId: string, installationId: string) =>
+      docker.createContainer({
+        Image: TEST_WEB_IMAGE,
+        Labels: { [SESSION_LABEL]: sessionId, [INSTALLATION_LABEL]: installationId },
+      });
+    await labelled(theirs, randomUUID());
+    await labelled(ours, own.id);
+    await w.h.app.sessionWorker.round();
+    expect(await w.containersOf(ours)).toHaveLength(0);
+    expect(await w.containersOf(theirs)).toHaveLength(1);
+    expect(await w.containersOf(kasm_id)).toHaveLength(1);
+    for (const { Id } of await w.containersOf(theirs)) {
+      await docker.getContainer(Id).remove({ force: true });
+    }
   });
 });
 
