@@ -1,7 +1,8 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ChunkType, readChunks, type RecordingMeta, verifyRecording } from './recording-file';
+import { ChunkType, readChunks, type RecordingMeta } from './recording-file';
+import { verifyRecording } from './recording-verifier';
 import { openRecordingWriter } from './recording-writer';
 
 const META: RecordingMeta = {
