@@ -15,7 +15,7 @@ export interface RecordingBytes {
 }
 
 /** How many bytes a stream holds and their SHA-256 (hex), read through without keeping them. */
-export async function digestOf(stream: AsyncIterable<Buffer>) {
+export async function digestOf(stream: AsyncIterable<Buffer> | Iterable<Buffer>) {
   const hash = createHash('sha256');
   let bytes = 0;
   for await (const piece of stream) {
