@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
+import { createRecordingStore, type RecordingStore } from '../src/session-recording';
 
 /**
  * A local S3-compatible store for tests: s3rver (the S3 REST API on a loopback port, objects in
@@ -83,6 +84,8 @@ export interface TestS3 {
   /** Stops answering (connections refused) until `start`. */
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** A client of the store of our own, to look at objects as they are (no prefix). */
+  client(): RecordingStore;
   /** The store's config for the workspace-api. */
   env(extra?: Record<string, string>): Record<string, string>;
   close(): Promise<void>;
@@ -129,6 +132,18 @@ export async function startTestS3(): Promise<TestS3> {
     requests,
     stop,
     start,
+    client: () =>
+      createRecordingStore({
+        bucket: S3_BUCKET,
+        endpoint: `http://127.0.0.1:${port}`,
+        region: 'us-east-1',
+        accessKeyId: S3_ACCESS_KEY_ID,
+        secretAccessKey: S3_SECRET,
+        prefix: '',
+        pathStyle: true,
+        partBytes: 5 * 1024 * 1024,
+        retryMs: 1000,
+      }),
     env: (extra = {}) => ({
       RECORDINGS_S3_ENDPOINT: `http://127.0.0.1:${port}`,
       RECORDINGS_S3_BUCKET: S3_BUCKET,

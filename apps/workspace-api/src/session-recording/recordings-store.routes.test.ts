@@ -8,7 +8,6 @@ import { captureLogs, createHarness, type Harness } from '../../test/harness';
 import { syntheticRecording } from '../../test/recording-factories';
 import { S3_BUCKET, S3_SECRET, startTestS3, type TestS3 } from '../../test/s3-server';
 import { digestOf } from './recording-storage';
-import { createRecordingStore } from './recording-store';
 
 // Recordings moved to an S3-compatible store (docs/recording.md#storage), read and removed
 // through it: files the recorder's own writer made, a real S3 API (s3rver behind a SigV4 check).
@@ -43,18 +42,7 @@ const upload = () => {
   if (!run) throw new Error('no store configured');
   return run();
 };
-const store = () =>
-  createRecordingStore({
-    bucket: S3_BUCKET,
-    endpoint: s3.endpoint,
-    region: 'us-east-1',
-    accessKeyId: 'S3RVER',
-    secretAccessKey: S3_SECRET,
-    prefix: '',
-    pathStyle: true,
-    partBytes: 5 * 1024 * 1024,
-    retryMs: 1000,
-  });
+const store = () => s3.client();
 async function uploads(outcome: string) {
   const res = await h.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
   return sampleSum(parseExposition(res.body), 'workspace_recording_uploads_total', { outcome });

@@ -3,11 +3,9 @@ import path from 'node:path';
 import { parseExposition, sampleSum } from '@platform/metrics';
 import { toWireId } from '@platform/schemas';
 import { waitFor } from '@platform/testing';
-import { digestOf } from '../../src/session-recording/recording-storage';
-import { createRecordingStore } from '../../src/session-recording/recording-store';
-import { verifyRecordingStream } from '../../src/session-recording/recording-verifier';
+import { digestOf, verifyRecordingStream } from '../../src/session-recording';
 import { closeWorld } from '../engine/session-fixture';
-import { S3_BUCKET, S3_SECRET, startTestS3, type TestS3 } from '../s3-server';
+import { S3_BUCKET, startTestS3, type TestS3 } from '../s3-server';
 import {
   finished,
   launch,
@@ -37,18 +35,7 @@ afterAll(async () => {
   if (r) await rm(r.dir, { recursive: true, force: true });
 });
 
-const store = () =>
-  createRecordingStore({
-    bucket: S3_BUCKET,
-    endpoint: s3.endpoint,
-    region: 'us-east-1',
-    accessKeyId: 'S3RVER',
-    secretAccessKey: S3_SECRET,
-    prefix: '',
-    pathStyle: true,
-    partBytes: 5 * 1024 * 1024,
-    retryMs: 1000,
-  });
+const store = () => s3.client();
 
 /** The session's recording once it is on disk (a first flush), while the session runs. */
 const underWay = (kasmId: string) =>
