@@ -5,7 +5,8 @@
 // The recording seek test and bench:recording read it from the console player's canvas.
 
 /** The terminal's palette for the bar: pure colours, so no theme or font blends them. */
-const PALETTE = "-xrm 'XTerm*color1: #ff0000' -xrm 'XTerm*color2: #00ff00' -xrm 'XTerm*color4: #0000ff'";
+const PALETTE =
+  "-xrm 'XTerm*color1: #ff0000' -xrm 'XTerm*color2: #00ff00' -xrm 'XTerm*color4: #0000ff'";
 
 /** The script the terminal runs: redraws when the second changes, looking ten times a second. */
 const CLOCK_LOOP = String.raw`last=
