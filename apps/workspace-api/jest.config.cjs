@@ -25,8 +25,11 @@ function withoutEngineTests() {
 
 /**
  * TEST_GROUP splits the suite for Nx (`test-engine`, `test-others`), which runs the two at once.
- * The engine tests share one engine, two files at a time: each file has its own database, so its
- * own installation, and its session worker removes only that installation's orphans.
+ * The engine tests share one engine, one file at a time on two cores. Each file's database is an
+ * installation of its own, whose worker removes only its own orphans, so two files at once no
+ * longer remove each other's containers; but two at once make twice the network changes that
+ * Chromium, in the same network namespace, answers by aborting page loads (ERR_NETWORK_CHANGED:
+ * CI run of 28 Nov, two browser tests whose player never loaded), so they stay one at a time.
  * @returns {import('jest').Config}
  */
 function group() {
