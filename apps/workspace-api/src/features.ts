@@ -149,9 +149,6 @@ export async function buildFeatures(
   const driver = createSessionDriver({
     displays: live.displays,
     onConnection: (hop) => workspaceMetrics.proxyUpstream('driver', hop),
-    // A program's input is recorded as a viewer's is (docs/recording.md).
-    record: async ({ kasmId, owner }) =>
-      owner.userId ? recording.admitStream({ kasmId, ...owner, userId: owner.userId }) : null,
   });
   live.onAccessEnded(driver.end);
   const agents = createAgentsService({
@@ -266,10 +263,7 @@ export async function buildFeatures(
       };
     },
     usernameOf: async (userId) => (await data.users.findById(userId))?.username ?? '',
-    closeViewers: (kasmId) => {
-      proxy.closeViewers(kasmId);
-      driver.end(kasmId);
-    },
+    closeViewers: proxy.closeViewers,
   });
   live.onAccessEnded(recording.end);
   const running = createRunningSessions({
