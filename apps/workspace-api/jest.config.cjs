@@ -27,9 +27,7 @@ function withoutEngineTests() {
  * TEST_GROUP splits the suite for Nx (`test-engine`, `test-others`), which runs the two at once.
  * The engine tests share one engine, one file at a time on two cores. Each file's database is an
  * installation of its own, whose worker removes only its own orphans, so two files at once no
- * longer remove each other's containers; but two at once make twice the network changes that
- * Chromium, in the same network namespace, answers by aborting page loads (ERR_NETWORK_CHANGED:
- * CI run of 28 Nov, two browser tests whose player never loaded), so they stay one at a time.
+ * longer remove each other's containers; two at once are not yet proven in a full CI run.
  * @returns {import('jest').Config}
  */
 function group() {
