@@ -32,6 +32,8 @@ import {
 // clipboard limit, so the proxy reads both sides of the stream (its guarded path); the second
 // pipes it unread.
 jest.setTimeout(8 * LONG);
+/** How often a wait looks again; each wait's limit is LONG. */
+const POLL_MS = 250;
 
 const UNICODE = 'Grüße 🚀 日本語';
 
@@ -73,7 +75,11 @@ describe.each([
       await tab.setViewportSize(viewport);
       const wanted = await screenSize(tab);
       expect(wanted).toEqual(`${viewport.width}x${viewport.height}`);
-      await waitFor(async () => expect(await desktopSize(world, kasmId)).toBe(wanted), LONG, 250);
+      await waitFor(
+        async () => expect(await desktopSize(world, kasmId)).toBe(wanted),
+        LONG,
+        POLL_MS,
+      );
       // The canvas is drawn at the desktop's size, not scaled.
       await waitFor(async () => {
         expect(await canvasSizes(tab, DESKTOP_CANVAS)).toEqual({ size: wanted, shown: wanted });
@@ -103,7 +109,7 @@ describe.each([
     const { tab, kasmId } = desktop;
     const text = `${UNICODE} ↩ from the desktop`;
     await setDesktopClipboard(world, kasmId, text);
-    await waitFor(async () => expect(await browserClipboard(tab)).toBe(text), LONG, 250);
+    await waitFor(async () => expect(await browserClipboard(tab)).toBe(text), LONG, POLL_MS);
     expect(await tab.locator('#clipboard').inputValue()).toBe(text);
   });
 
