@@ -12,7 +12,8 @@ import {
   type EngineTarget,
   type TlsPaths,
 } from '../engines';
-import { ownedBy, sessionLabels, type InstallationId } from './docker-labels';
+import type { InstallationSource } from '../installation';
+import { ownedBy, sessionLabels } from './docker-labels';
 import { prepareProfile } from './docker-profile';
 import { containerRunsAsRoot } from './docker-user';
 import { runExec } from './docker-exec';
@@ -70,7 +71,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 export function createDockerEngine(
   target: EngineTarget,
   tracer: Tracer,
-  installation: InstallationId,
+  installation: InstallationSource,
 ): Engine {
   const docker = connect(target);
   traceDockerCalls(docker, tracer, target.kind === 'unix' ? target.socketPath : target.host);
@@ -228,12 +229,14 @@ export function createDockerEngine(
       const containers = await docker
         .listContainers({ all: true, filters: { label: [SESSION_LABEL] } })
         .catch(fail('ENGINE_LIST_REFUSED'));
-      const installationId = await installation();
-      return containers.filter((c) => ownedBy(c.Labels, installationId)).map((c) => ({
-        sessionId: c.Labels[SESSION_LABEL],
-        containerId: c.Id,
-        running: c.State === 'running',
-      }));
+      const installationId = await installation.id();
+      return containers
+        .filter((c) => ownedBy(c.Labels, installationId))
+        .map((c) => ({
+          sessionId: c.Labels[SESSION_LABEL],
+          containerId: c.Id,
+          running: c.State === 'running',
+        }));
     },
 
     listSessionNetworks: () => listSessionNetworks(docker, installation),

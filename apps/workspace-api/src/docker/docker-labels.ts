@@ -1,12 +1,10 @@
 import { INSTALLATION_LABEL, SESSION_LABEL } from '../engines';
-
-/** Where the labels' installation id comes from (read once from the database). */
-export type InstallationId = () => Promise<string>;
+import type { InstallationSource } from '../installation';
 
 /** The labels of everything made for a session: the session's, and this installation's. */
-export const sessionLabels = async (sessionId: string, installation: InstallationId) => ({
+export const sessionLabels = async (sessionId: string, installation: InstallationSource) => ({
   [SESSION_LABEL]: sessionId,
-  [INSTALLATION_LABEL]: await installation(),
+  [INSTALLATION_LABEL]: await installation.id(),
 });
 
 /**

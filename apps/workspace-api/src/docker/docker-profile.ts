@@ -1,12 +1,7 @@
 import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import { extract, pack, type Header } from 'tar-stream';
-import {
-  EngineError,
-  ProfileRefusedError,
-  type ProfileSpec,
-  type ProfileUser,
-} from '../engines';
+import { EngineError, ProfileRefusedError, type ProfileSpec, type ProfileUser } from '../engines';
 import { profileUser } from './profile-user';
 
 // Where a helper container sees the profile root. The helper is created, never started: the

@@ -1,7 +1,8 @@
 import type Docker from 'dockerode';
 import { EngineError, SESSION_LABEL } from '../engines';
 import { describeDockerError, statusOf } from './docker-errors';
-import { ownedBy, type InstallationId } from './docker-labels';
+import type { InstallationSource } from '../installation';
+import { ownedBy } from './docker-labels';
 
 /** The session's own bridge network, named like its container. */
 export const sessionNetworkName = (sessionId: string) => `session-${sessionId}`;
@@ -58,14 +59,14 @@ export async function removeSessionNetworks(docker: Docker, sessionId: string): 
 /** This installation's sessions that have a network on the engine. */
 export async function listSessionNetworks(
   docker: Docker,
-  installation: InstallationId,
+  installation: InstallationSource,
 ): Promise<string[]> {
   const networks = await docker
     .listNetworks({ filters: { label: [SESSION_LABEL] } })
     .catch((error: unknown) => {
       throw new EngineError('ENGINE_LIST_REFUSED', describeDockerError(error));
     });
-  const installationId = await installation();
+  const installationId = await installation.id();
   return networks
     .filter((n) => ownedBy(n.Labels, installationId))
     .map((n) => n.Labels?.[SESSION_LABEL] ?? '')

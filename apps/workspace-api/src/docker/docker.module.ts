@@ -15,7 +15,12 @@ export function openEngines(
     tracer,
     engines,
     installation,
-  }: { log: FastifyBaseLogger; tracer: Tracer; engines?: Engines; installation: InstallationSource },
+  }: {
+    log: FastifyBaseLogger;
+    tracer: Tracer;
+    engines?: Engines;
+    installation: InstallationSource;
+  },
 ) {
   const policy = enginePolicy(config);
   if (policy.allowInsecureTcp) {

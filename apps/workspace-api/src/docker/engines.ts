@@ -125,7 +125,7 @@ export function createEngines({
     let engine = clients.get(key);
     if (!engine) {
       try {
-        engine = createDockerEngine(checked.target, tracer, () => installation.id());
+        engine = createDockerEngine(checked.target, tracer, installation);
       } catch (error) {
         // Unreadable TLS files: not cached, so that fixing them needs no restart.
         if (error instanceof EngineError) return failing(error);
