@@ -3,6 +3,7 @@ import { securityEnv, securityEnvProblems } from '@platform/http';
 import { metricsEnv, metricsEnvProblems } from '@platform/metrics';
 import { ConfigError, configReference, parseEnv, serviceEnv } from '@platform/schemas';
 import { tracingEnv } from '@platform/tracing';
+import { recordingStoreEnv, recordingStoreEnvProblems } from './config-recording-store';
 import { socketsDirProblem } from './domain';
 
 export const ConfigSchema = Type.Object({
@@ -276,6 +277,7 @@ export const ConfigSchema = Type.Object({
     description:
       'How often running sessions are checked for recordings to start (a new session is recorded from its first screen within this), and old ones removed',
   }),
+  ...recordingStoreEnv(),
   SESSION_WORKER: Type.Union([Type.Literal('on'), Type.Literal('off')], {
     default: 'on',
     description: 'Run the reaper, reconciler and heartbeat in this process (safe on every replica)',
@@ -295,6 +297,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...metricsEnvProblems(config),
     ...loginLimitProblems(config),
     ...socketsDirProblems(config),
+    ...recordingStoreEnvProblems(config),
     ...(config.SESSION_PORT !== 0 && config.SESSION_PORT === config.PORT
       ? [
           `SESSION_PORT (${config.SESSION_PORT}) must differ from PORT: sessions need an origin of their own`,

@@ -357,3 +357,9 @@ export const RecordingNotFoundError = createError(
   'No recording matches %s',
   404,
 );
+/** A recording moved to the S3-compatible store that cannot be read from it now (docs/recording.md#storage). */
+export const RecordingStoreUnavailableError = createError(
+  'RECORDING_STORE_UNAVAILABLE',
+  'The recordings store cannot be reached now: %s',
+  503,
+);

@@ -29,6 +29,7 @@ import { createSessionAudioService } from './session-audio';
 import { createSessionDriver } from './session-driver';
 import { createSessionFilesService } from './session-files';
 import { createSessionRecordingFeature } from './session-recording';
+import { recordingStoreOptions } from './config-recording-store';
 import { createSessionControls } from './session-page';
 import { createSharesRepository, createSharingService } from './session-sharing';
 import { createRunningSessions, createSessionProxyFeature } from './session-proxy';
@@ -239,6 +240,7 @@ export async function buildFeatures(
   const recording = createSessionRecordingFeature({
     database,
     dir: path.resolve(config.RECORDINGS_DIR),
+    store: recordingStoreOptions(config),
     key: config.RECORDING_SIGNING_KEY ? Buffer.from(config.RECORDING_SIGNING_KEY, 'utf8') : null,
     keyframeMs: config.RECORDING_KEYFRAME_SECONDS * 1000,
     scanMs: config.RECORDING_SCAN_MS,

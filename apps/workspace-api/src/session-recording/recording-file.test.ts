@@ -1,7 +1,8 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ChunkType, readChunks, type RecordingMeta, verifyRecording } from './recording-file';
+import { ChunkType, readChunks, type RecordingMeta } from './recording-file';
+import { createRecordingVerifier, verifyRecording } from './recording-verifier';
 import { openRecordingWriter } from './recording-writer';
 
 const META: RecordingMeta = {
@@ -84,5 +85,19 @@ describe('the recording file', () => {
     const torn = bytes.subarray(0, bytes.length - 10);
     expect(verifyRecording(torn, null)).toMatchObject({ ok: false, chunks: 5 });
     expect([...readChunks(torn)]).toHaveLength(5);
+  });
+
+  it('verifies the same in pieces as whole (a download streamed): good, flipped and torn files alike', async () => {
+    const { bytes, progress } = await record(null, 8);
+    const flipped = Buffer.from(bytes);
+    flipped[300] ^= 0x04;
+    for (const file of [bytes, flipped, bytes.subarray(0, bytes.length - 10), bytes.subarray(0, 9)])
+      for (const size of [1, 7, 64, 4096]) {
+        const verifier = createRecordingVerifier(null);
+        for (let at = 0; at < file.length; at += size) verifier.push(file.subarray(at, at + size));
+        const streamed = verifier.finish(progress.digest);
+        expect(streamed.verified).toEqual(verifyRecording(file, null, progress.digest));
+        expect(streamed.bytes).toBe(file.length);
+      }
   });
 });

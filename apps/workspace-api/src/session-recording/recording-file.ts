@@ -14,8 +14,8 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
  * database as the recording's digest, so cutting the tail off shows too.
  */
 export const MAGIC = Buffer.from('WPREC01\n', 'latin1');
-const HEAD = 12;
-const LINK = 32;
+export const HEAD = 12;
+export const LINK = 32;
 const DEFLATED = 1;
 /** Payloads smaller than this are stored as they are: deflate would gain little and cost a call. */
 const DEFLATE_FROM = 256;
@@ -55,7 +55,7 @@ export interface Chunk {
   payload: Buffer;
 }
 
-const hasher = (key: Buffer | null) => () =>
+export const hasher = (key: Buffer | null) => () =>
   key ? createHmac('sha256', key) : createHash('sha256');
 
 /** The header's bytes and the chain's first link. */
@@ -80,17 +80,6 @@ export function encodeChunk(chunk: Chunk, previous: Buffer, key: Buffer | null) 
   return { bytes: Buffer.concat([head, stored, link]), link };
 }
 
-export type Verified =
-  | {
-      ok: true;
-      meta: RecordingMeta;
-      chunks: number;
-      digest: string;
-      durationMs: number;
-      ended: boolean;
-    }
-  | { ok: false; reason: string; offset: number; chunks: number };
-
 /** The header of a recording file; throws when it is none. */
 export function readHeader(file: Buffer): { meta: RecordingMeta; end: number } {
   if (file.length < MAGIC.length + 4 || !file.subarray(0, MAGIC.length).equals(MAGIC))
@@ -99,55 +88,6 @@ export function readHeader(file: Buffer): { meta: RecordingMeta; end: number } {
   const end = MAGIC.length + 4 + length;
   if (end > file.length) throw new Error('the header is cut short');
   return { meta: JSON.parse(file.subarray(MAGIC.length + 4, end).toString('utf8')), end };
-}
-
-/**
- * Walks the chain: every link recomputed, every payload's length within the file. A file that
- * ends inside a chunk (a crash mid-write) fails at that chunk; everything before it verified.
- * `expectedDigest`: the database's last link, which the file's must equal.
- */
-export function verifyRecording(
-  file: Buffer,
-  key: Buffer | null,
-  expectedDigest?: string | null,
-): Verified {
-  let header;
-  try {
-    header = readHeader(file);
-  } catch (error) {
-    return { ok: false, reason: (error as Error).message, offset: 0, chunks: 0 };
-  }
-  const hash = hasher(key);
-  let link = hash().update(file.subarray(0, header.end)).digest();
-  let at = header.end;
-  let chunks = 0;
-  let durationMs = 0;
-  let ended = false;
-  while (at < file.length) {
-    if (at + HEAD > file.length)
-      return { ok: false, reason: 'a chunk is cut short', offset: at, chunks };
-    const length = file.readUInt32BE(at);
-    const stop = at + HEAD + length;
-    if (stop + LINK > file.length)
-      return { ok: false, reason: 'a chunk is cut short', offset: at, chunks };
-    const expected = hash().update(link).update(file.subarray(at, stop)).digest();
-    if (!expected.equals(file.subarray(stop, stop + LINK)))
-      return { ok: false, reason: 'a chunk does not match its link', offset: at, chunks };
-    link = expected;
-    durationMs = file.readUInt32BE(at + 8);
-    ended = file[at + 4] === ChunkType.end;
-    chunks++;
-    at = stop + LINK;
-  }
-  const digest = link.toString('hex');
-  if (expectedDigest && expectedDigest !== digest)
-    return {
-      ok: false,
-      reason: 'the file ends elsewhere than its recorded digest',
-      offset: at,
-      chunks,
-    };
-  return { ok: true, meta: header.meta, chunks, digest, durationMs, ended };
 }
 
 /** The chunks of a file (verify it first), payloads inflated. */

@@ -132,6 +132,51 @@ export function createRecordingsRepository(database: Database) {
       }),
 
     remove: (id: string) => prisma.recording.deleteMany({ where: { id } }),
+
+    /** Ended recordings still in RECORDINGS_DIR whose next upload is due, oldest first. */
+    awaitingUpload: (now: Date, limit: number) =>
+      prisma.recording.findMany({
+        where: {
+          uploadedAt: null,
+          status: { not: 'recording' },
+          OR: [{ uploadAfter: null }, { uploadAfter: { lte: now } }],
+        },
+        orderBy: { startedAt: 'asc' },
+        take: limit,
+      }),
+
+    /** Ended recordings still in RECORDINGS_DIR, due or not (the operator's gauge). */
+    countAwaitingUpload: () =>
+      prisma.recording.count({ where: { uploadedAt: null, status: { not: 'recording' } } }),
+
+    /** The recording is in the store, verified; false when its row was removed meanwhile. */
+    async stored(id: string, at: { bucket: string; key: string; sha256: string }) {
+      const { count } = await prisma.recording.updateMany({
+        where: { id, uploadedAt: null },
+        data: {
+          storeBucket: at.bucket,
+          storeKey: at.key,
+          sha256: at.sha256,
+          uploadedAt: new Date(),
+          uploadError: null,
+          uploadAfter: null,
+        },
+      });
+      return count === 1;
+    },
+
+    /** An upload failed (counted, with why) or could not be tried here: not before `after`. */
+    uploadDeferred: (id: string, after: Date, failure?: string) =>
+      prisma.recording.updateMany({
+        where: { id, uploadedAt: null },
+        data: failure
+          ? {
+              uploadAfter: after,
+              uploadError: failure.slice(0, 2000),
+              uploadAttempts: { increment: 1 },
+            }
+          : { uploadAfter: after },
+      }),
   };
 }
 export type RecordingsRepository = ReturnType<typeof createRecordingsRepository>;

@@ -49,7 +49,7 @@ export const recordingsRoutes: FastifyPluginAsyncTypebox<{
     async (request, reply) => {
       // The auth plugin let only a key through: the viewer is that key.
       const key = request.apiKey ?? { id: '', name: '' };
-      const { row, file, sha256 } = await recordings.open(
+      const { row, body, bytes, sha256 } = await recordings.open(
         request.body.recording_id,
         {
           actor: { kind: 'api_key', id: toWireId(key.id), name: key.name },
@@ -63,8 +63,9 @@ export const recordingsRoutes: FastifyPluginAsyncTypebox<{
         .header('content-disposition', `attachment; filename="${toWireId(row.id)}.rec"`)
         .header('x-recording-digest', row.digest ?? '')
         .header('repr-digest', `sha-256=:${sha256}:`)
+        .header('content-length', bytes)
         .header('cache-control', 'no-store')
-        .send(file);
+        .send(body);
     },
   );
 

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Type, type Static } from '@sinclair/typebox';
 import { IdSchema, TimestampSchema } from '@platform/schemas';
 
@@ -34,6 +35,14 @@ export const RecordingSchema = Type.Object({
   started: TimestampSchema,
   ended: TimestampSchema,
   expires: TimestampSchema,
+  location: Type.Union([Type.Literal('local'), Type.Literal('store')], {
+    description:
+      'local: a file in RECORDINGS_DIR (under way, or not uploaded yet); store: in the S3-compatible store, verified (docs/recording.md#storage)',
+  }),
+  upload_attempts: Type.Integer({ description: 'Failed uploads to the store so far' }),
+  upload_error: Type.Union([Type.String(), Type.Null()], {
+    description: "The last failed upload's reason, until one succeeds",
+  }),
 });
 export type RecordingResponse = Static<typeof RecordingSchema>;
 
@@ -46,11 +55,11 @@ export const RecordingsPageSchema = Type.Object({
 
 export const RecordingIdBodySchema = Type.Object({ recording_id: IdSchema });
 
-export const RecordingFileSchema = Type.Unsafe<Buffer>({
+export const RecordingFileSchema = Type.Unsafe<Readable>({
   type: 'string',
   format: 'binary',
   description:
-    'application/octet-stream: the recording file (docs/recording.md); headers x-recording-digest (the chain’s last link) and repr-digest (SHA-256 of the bytes)',
+    'application/octet-stream: the recording file (docs/recording.md), streamed from RECORDINGS_DIR or the S3-compatible store; headers x-recording-digest (the chain’s last link) and repr-digest (SHA-256 of the bytes)',
 });
 
 export const VerifiedSchema = Type.Object({

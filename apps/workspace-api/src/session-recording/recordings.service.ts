@@ -1,10 +1,8 @@
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { toTimestamp, toUuid, toWireId } from '@platform/schemas';
 import type { AuditContext, AuditTrail } from '../audit';
 import { RecordingNotFoundError } from '../errors';
-import { verifyRecording } from './recording-file';
+import type { RecordingStorage } from './recording-storage';
+import { verifyRecordingStream } from './recording-verifier';
 import type { RecordingRow, RecordingsRepository } from './recordings.repository';
 import type { GetRecordingsBody, RecordingResponse } from './recordings.schemas';
 
@@ -26,6 +24,9 @@ export function toRecordingResponse(row: RecordingRow): RecordingResponse {
     started: toTimestamp(row.startedAt),
     ended: toTimestamp(row.endedAt),
     expires: toTimestamp(row.expiresAt),
+    location: row.uploadedAt ? 'store' : 'local',
+    upload_attempts: row.uploadAttempts,
+    upload_error: row.uploadError,
   };
 }
 
@@ -35,7 +36,7 @@ export function toRecordingResponse(row: RecordingRow): RecordingResponse {
  */
 export function createRecordingsService(deps: {
   rows: RecordingsRepository;
-  dir: string;
+  storage: RecordingStorage;
   key: Buffer | null;
   audit: Pick<AuditTrail, 'record'>;
 }) {
@@ -44,13 +45,6 @@ export function createRecordingsService(deps: {
     if (!row) throw new RecordingNotFoundError(`recording_id ${recordingId}`);
     return row;
   }
-  const fileOf = async (row: RecordingRow) => {
-    try {
-      return await readFile(path.join(deps.dir, row.path));
-    } catch {
-      throw new RecordingNotFoundError(`recording_id ${toWireId(row.id)} (its file is gone)`);
-    }
-  };
 
   return {
     imageNames: () => deps.rows.imageNames(),
@@ -90,21 +84,25 @@ export function createRecordingsService(deps: {
       };
     },
 
-    /** The file, its chain's last link and its bytes' SHA-256 (base64); audited as watched. */
+    /**
+     * The file streamed (from RECORDINGS_DIR or the store), its chain's last link and its bytes'
+     * SHA-256 (base64); audited as watched.
+     */
     async open(recordingId: string, viewer: AuditContext, purpose: 'play' | 'download') {
       const row = await find(recordingId);
-      const file = await fileOf(row);
-      await deps.audit.record(viewer, {
-        operation: 'recording_viewed',
-        target: { type: 'recording', id: toWireId(row.id) },
-        before: null,
-        after: { purpose, kasm_id: toWireId(row.kasmId), username: row.username },
-      });
-      return {
-        row,
-        file,
-        sha256: createHash('sha256').update(file).digest('base64'),
-      };
+      const file = await deps.storage.readWithDigest(row);
+      await deps.audit
+        .record(viewer, {
+          operation: 'recording_viewed',
+          target: { type: 'recording', id: toWireId(row.id) },
+          before: null,
+          after: { purpose, kasm_id: toWireId(row.kasmId), username: row.username },
+        })
+        .catch((error: unknown) => {
+          file.body.destroy();
+          throw error;
+        });
+      return { row, ...file };
     },
 
     /** The recording and what its chain says (the console's player page). */
@@ -115,7 +113,8 @@ export function createRecordingsService(deps: {
 
     async verify(recordingId: string) {
       const row = await find(recordingId);
-      const checked = verifyRecording(await fileOf(row), deps.key, row.digest);
+      const { body } = await deps.storage.read(row);
+      const { verified: checked } = await verifyRecordingStream(body, deps.key, row.digest);
       return checked.ok
         ? {
             ok: true,

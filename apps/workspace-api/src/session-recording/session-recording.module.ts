@@ -1,13 +1,15 @@
-import { unlink } from 'node:fs/promises';
-import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { Counter, Gauge, type Registry } from '@platform/metrics';
 import { toWireId } from '@platform/schemas';
 import { createWorkerLoop } from '@platform/worker-loop';
 import type { AuditTrail } from '../audit';
+import type { RecordingStoreOptions } from '../config-recording-store';
 import type { Database } from '../db';
 import { RecordingUnavailableError } from '../errors';
 import type { ReachedDisplay } from '../sessions';
+import { createRecordingStorage } from './recording-storage';
+import { createRecordingStore } from './recording-store';
+import { createRecordingUploads } from './recording-uploads';
 import { createRecordingsRepository } from './recordings.repository';
 import { createRecordingsService } from './recordings.service';
 import {
@@ -29,6 +31,8 @@ const STALE_MS = 30_000;
 export interface SessionRecordingDeps {
   database: Database;
   dir: string;
+  /** The S3-compatible store ended recordings move to; null: they stay in `dir`. */
+  store: RecordingStoreOptions | null;
   key: Buffer | null;
   keyframeMs: number;
   scanMs: number;
@@ -51,6 +55,19 @@ export interface SessionRecordingDeps {
  */
 export function createSessionRecordingFeature(deps: SessionRecordingDeps) {
   const rows = createRecordingsRepository(deps.database);
+  const store = deps.store && createRecordingStore(deps.store);
+  const storage = createRecordingStorage({ dir: deps.dir, store, rows });
+  const uploads =
+    store &&
+    createRecordingUploads({
+      store,
+      rows,
+      dir: deps.dir,
+      retryMs: deps.store?.retryMs ?? 0,
+      registry: deps.registry,
+      audit: deps.audit,
+      log: deps.log,
+    });
   const failures = new Counter({
     name: 'workspace_recording_failures_total',
     help: 'Session recordings that could not be started or written, by what the policy did: continued (the session went on unrecorded) or refused',
@@ -89,7 +106,10 @@ export function createSessionRecordingFeature(deps: SessionRecordingDeps) {
     log: deps.log,
     onFailure: failed,
     onStarted: () => activeGauge.inc(),
-    onEnded: () => activeGauge.dec(),
+    onEnded: () => {
+      activeGauge.dec();
+      uploads?.kick();
+    },
   });
 
   const unrecorded = new Map<string, number>();
@@ -130,13 +150,11 @@ export function createSessionRecordingFeature(deps: SessionRecordingDeps) {
     }
   }
 
-  /** Removes the files and rows of recordings past their retention. */
+  /** Removes the files (or stored objects) and rows of recordings past their retention. */
   async function retention(): Promise<number> {
     const expired = await rows.expired(new Date(), RETENTION_BATCH);
     for (const row of expired) {
-      await unlink(path.join(deps.dir, row.path)).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error;
-      });
+      await storage.remove(row);
       await rows.remove(row.id);
       deps.log.info(
         { recordingId: row.id, kasmId: row.kasmId },
@@ -155,6 +173,8 @@ export function createSessionRecordingFeature(deps: SessionRecordingDeps) {
       await retention().catch((error: unknown) =>
         deps.log.warn({ err: error }, 'recording retention failed'),
       );
+      // Ended recordings not uploaded yet (the store was down, the process stopped first).
+      uploads?.kick();
       return 0;
     },
     log: deps.log,
@@ -163,12 +183,16 @@ export function createSessionRecordingFeature(deps: SessionRecordingDeps) {
   return {
     rows,
     recorder,
-    service: createRecordingsService({ rows, dir: deps.dir, key: deps.key, audit: deps.audit }),
+    service: createRecordingsService({ rows, storage, key: deps.key, audit: deps.audit }),
     scan,
     retention,
+    /** Uploads due now, then resolves (null: no store). */
+    upload: uploads && (() => (uploads.kick(), uploads.idle())),
     start: () => loop.start(),
     async stop(): Promise<void> {
       await loop.stop();
+      // Recordings ended by the stop stay in RECORDINGS_DIR: uploaded at the next start.
+      await uploads?.stop();
       await recorder.closeAll();
     },
 

@@ -5,79 +5,28 @@ import { parseExposition, sampleSum } from '@platform/metrics';
 import { toUuid } from '@platform/schemas';
 import { waitFor } from '@platform/testing';
 import { ChunkType, readChunks, screenAt, verifyRecording } from '../../src/session-recording';
+import { closeWorld, docker } from '../engine/session-fixture';
+import { followConnectLink, viewThroughProxy } from './own-workspaces';
 import {
-  closeWorld,
-  createSessionWorld,
-  docker,
-  type SessionWorld,
-} from '../engine/session-fixture';
-import { followConnectLink, installOwnWorkspaces, viewThroughProxy } from './own-workspaces';
+  finished,
+  launch,
+  LONG,
+  METRICS_TOKEN,
+  type Recorded,
+  recordedWorld,
+  recordingOf,
+  setPolicy,
+} from './recorded-world';
 import { connectViewer, type RfbViewer } from './rfb-viewer';
 
 // Recording real desktops (docs/recording.md): the Desktop image on the socket hop, and the
 // Kasm-like way (HTTPS on 6901 behind Basic auth, the pinned certificate, no hop).
-const LONG = 120_000;
 jest.setTimeout(8 * LONG);
 
-const TOKEN = 'metrics-token-for-recording-sessions-tests';
 /** The terminal the desktop opens (workspace-apps: background #1d2128). */
 const TERMINAL = { x: 200, y: 150, background: [0x1d, 0x21, 0x28] };
 const RETURN = 0xff0d;
 const CONTROL = 0xffe3;
-
-interface Recorded {
-  w: SessionWorld;
-  origin: string;
-  dir: string;
-  imageId: string;
-  userId: string;
-}
-
-async function recordedWorld(env: Record<string, string>): Promise<Recorded> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'recordings-'));
-  const w = await createSessionWorld({
-    METRICS_TOKEN: TOKEN,
-    RECORDINGS_DIR: dir,
-    RECORDING_SCAN_MS: '200',
-    RECORDING_KEYFRAME_SECONDS: '2',
-    ...env,
-  });
-  const { origin, imageIds } = await installOwnWorkspaces(w, ['Desktop']);
-  const { user_id: userId } = await w.member('ada');
-  w.h.app.recordings.start();
-  return { w, origin, dir, imageId: imageIds.Desktop, userId };
-}
-
-async function setPolicy(r: Recorded, policy: Record<string, unknown>) {
-  const res = await r.w.h.call('update_image', {
-    target_image: { image_id: r.imageId, ...policy },
-  });
-  expect(res.statusCode).toBe(200);
-  return res.json().image;
-}
-
-async function launch(r: Recorded) {
-  const { kasm_id: kasmId, kasm_url: kasmUrl } = await r.w.request({
-    user_id: r.userId,
-    image_id: r.imageId,
-  });
-  await r.w.waitForStatus(toUuid(kasmId), 'running');
-  return { kasmId, kasmUrl };
-}
-
-const recordingOf = (r: Recorded, kasmId: string) =>
-  r.w.h.db.recording.findFirst({
-    where: { kasmId: toUuid(kasmId) },
-    orderBy: { startedAt: 'asc' },
-  });
-
-async function finished(r: Recorded, kasmId: string) {
-  return waitFor(async () => {
-    const row = await recordingOf(r, kasmId);
-    if (!row || row.status === 'recording') throw new Error(`the recording is ${row?.status}`);
-    return row;
-  }, LONG);
-}
 
 /** Clicks the terminal, clears its line and types `command` with Return, through the proxy. */
 function typeInto(viewer: RfbViewer, command: string) {
@@ -127,7 +76,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 async function failureCount(r: Recorded, outcome: string) {
   const res = await r.w.h.inject({
     url: '/metrics',
-    headers: { authorization: `Bearer ${TOKEN}` },
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
   });
   return sampleSum(parseExposition(res.body), 'workspace_recording_failures_total', { outcome });
 }

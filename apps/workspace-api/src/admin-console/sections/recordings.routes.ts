@@ -70,8 +70,9 @@ export function recordingsSection({ recordings }: { recordings: RecordingsServic
               )
               .header('x-recording-digest', opened.row.digest ?? '')
               .header('repr-digest', `sha-256=:${opened.sha256}:`)
+              .header('content-length', opened.bytes)
               .header('cache-control', 'no-store')
-              .send(opened.file);
+              .send(opened.body);
           },
         );
       }
