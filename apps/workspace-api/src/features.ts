@@ -149,6 +149,9 @@ export async function buildFeatures(
   const driver = createSessionDriver({
     displays: live.displays,
     onConnection: (hop) => workspaceMetrics.proxyUpstream('driver', hop),
+    // A program's input is recorded as a viewer's is (docs/recording.md).
+    record: async ({ kasmId, owner }) =>
+      owner.userId ? recording.admitStream({ kasmId, ...owner, userId: owner.userId }) : null,
   });
   live.onAccessEnded(driver.end);
   const agents = createAgentsService({
@@ -263,7 +266,10 @@ export async function buildFeatures(
       };
     },
     usernameOf: async (userId) => (await data.users.findById(userId))?.username ?? '',
-    closeViewers: proxy.closeViewers,
+    closeViewers: (kasmId) => {
+      proxy.closeViewers(kasmId);
+      driver.end(kasmId);
+    },
   });
   live.onAccessEnded(recording.end);
   const running = createRunningSessions({

@@ -26,7 +26,7 @@ function decode(messages: Buffer) {
 function messagesOf(...args: Parameters<typeof inputMessages>) {
   const built = inputMessages(...args);
   if (!('messages' in built)) throw new Error(JSON.stringify(built.problems));
-  return decode(built.messages);
+  return decode(Buffer.concat(built.messages));
 }
 
 describe('inputMessages', () => {

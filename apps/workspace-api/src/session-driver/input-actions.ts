@@ -30,13 +30,14 @@ const pointerEvent = (x: number, y: number, mask: number) => {
 
 /**
  * The RFB messages (KeyEvent, PointerEvent) that carry out `actions` on a screen of `width` by
- * `height`, in order, or every problem with them (a point off the screen, a key with no name, a
- * character no key types, too much text), each naming its field as the validator does.
+ * `height`, in order (one buffer each: a recording keeps them one by one), or every problem with
+ * them (a point off the screen, a key with no name, a character no key types, too much text),
+ * each naming its field as the validator does.
  */
 export function inputMessages(
   actions: InputAction[],
   screen: { width: number; height: number },
-): { messages: Buffer } | { problems: FieldProblem[] } {
+): { messages: Buffer[] } | { problems: FieldProblem[] } {
   const problems: FieldProblem[] = [];
   const messages: Buffer[] = [];
   let typed = 0;
@@ -108,7 +109,7 @@ export function inputMessages(
       field: 'actions',
       message: `types ${typed} characters, more than ${MAX_TYPED_CHARACTERS}`,
     });
-  return problems.length > 0 ? { problems } : { messages: Buffer.concat(messages) };
+  return problems.length > 0 ? { problems } : { messages };
 }
 
 /** The part of a screen a frame call asks for (all of it by default), or why it is not on it. */

@@ -18,9 +18,15 @@ const OPEN_TIMEOUT_MS = 10_000;
 /** A connection no call used for this long is closed: a program's loop keeps it, a finished one frees it. */
 export const DRIVER_IDLE_MS = 30_000;
 
+/** A connection to a session's display, and where the input sent on it is recorded (or null). */
+interface Connection {
+  client: RfbClient;
+  record: ((message: Buffer) => void) | null;
+}
+
 interface Held {
   address: string;
-  client: Promise<RfbClient>;
+  connection: Promise<Connection>;
   idle?: NodeJS.Timeout;
 }
 
@@ -28,6 +34,11 @@ export interface SessionDriverDeps {
   displays: SessionDisplays;
   /** Told of each connection opened to a display, by hop (metrics). */
   onConnection?: (hop: Hop) => void;
+  /**
+   * Before a connection is opened: records the session where its policy says so (throwing when a
+   * recording that must be made cannot be), as a viewer's stream is; answers where input goes.
+   */
+  record?: (display: ReachedDisplay) => Promise<((message: Buffer) => void) | null>;
   idleMs?: number;
 }
 
@@ -36,6 +47,7 @@ export interface SessionDriverDeps {
  * through one VNC connection per session held by this process while calls keep coming (closed
  * after `idleMs` without one, and at once when the session's access ends: stopped, destroyed,
  * its user locked). Every call is checked as any session operation (sessions' displays.reach).
+ * A session its policy records is recorded before its connection opens, with the input sent.
  */
 export function createSessionDriver(deps: SessionDriverDeps) {
   const idleMs = deps.idleMs ?? DRIVER_IDLE_MS;
@@ -46,13 +58,14 @@ export function createSessionDriver(deps: SessionDriverDeps) {
     if (!current || (entry && current !== entry)) return;
     held.delete(kasmId);
     clearTimeout(current.idle);
-    void current.client.then(
-      (client) => client.close(),
+    void current.connection.then(
+      ({ client }) => client.close(),
       () => undefined,
     );
   }
 
-  async function open(display: ReachedDisplay, onEnd: () => void): Promise<RfbClient> {
+  async function open(display: ReachedDisplay, onEnd: () => void): Promise<Connection> {
+    const record = (await deps.record?.(display)) ?? null;
     const stream = await display.open(OPEN_TIMEOUT_MS);
     deps.onConnection?.(stream.hop);
     const client = startRfbClient(stream, onEnd);
@@ -63,19 +76,22 @@ export function createSessionDriver(deps: SessionDriverDeps) {
     } finally {
       clearTimeout(timer);
     }
-    return client;
+    return { client, record };
   }
 
   /** The session's connection, reused while its display stays where it was. */
-  async function clientFor(display: ReachedDisplay): Promise<RfbClient> {
+  async function connectionTo(display: ReachedDisplay): Promise<Connection> {
     const { kasmId } = display;
     let current = held.get(kasmId);
     if (current && current.address !== display.address) drop(kasmId);
     current = held.get(kasmId);
     if (!current) {
-      const fresh: Held = { address: display.address, client: Promise.resolve(null as never) };
-      fresh.client = open(display, () => drop(kasmId, fresh));
-      fresh.client.catch(() => drop(kasmId, fresh));
+      const fresh: Held = {
+        address: display.address,
+        connection: Promise.resolve(null as never),
+      };
+      fresh.connection = open(display, () => drop(kasmId, fresh));
+      fresh.connection.catch(() => drop(kasmId, fresh));
       held.set(kasmId, fresh);
       current = fresh;
     }
@@ -84,9 +100,9 @@ export function createSessionDriver(deps: SessionDriverDeps) {
     kept.idle = setTimeout(() => drop(kasmId, kept), idleMs);
     kept.idle.unref();
     try {
-      const client = await kept.client;
-      if (client.ended) throw new ScreenUnreadableError('The display closed its stream');
-      return client;
+      const connection = await kept.connection;
+      if (connection.client.ended) throw new ScreenUnreadableError('The display closed its stream');
+      return connection;
     } catch (error) {
       drop(kasmId, kept);
       if (error instanceof ScreenUnreadableError) throw new KasmNoDisplayError(error.message);
@@ -104,21 +120,23 @@ export function createSessionDriver(deps: SessionDriverDeps) {
       actions: InputAction[],
     ): Promise<{ width: number; height: number }> {
       const display = await reach(request);
-      const client = await clientFor(display);
+      const { client, record } = await connectionTo(display);
       const built = inputMessages(actions, client);
       if ('problems' in built)
         throw withFieldErrors(new ValidationFailedError('The request is invalid'), built.problems);
-      await client.send(built.messages).catch((error: Error) => {
+      await client.send(Buffer.concat(built.messages)).catch((error: Error) => {
         drop(display.kasmId);
         throw new KasmNoDisplayError(error.message);
       });
+      // Recorded as a viewer's input is (keys only where the policy allows), once it was sent.
+      if (record) for (const message of built.messages) record(message);
       return { width: client.width, height: client.height };
     },
 
     /** get_kasm_frame: the screen (or a region of it) as the stream last drew it, as a PNG. */
     async frame(request: DriverRequest & { region?: FrameBody['region'] }): Promise<Buffer> {
       const display = await reach(request);
-      const client = await clientFor(display);
+      const { client } = await connectionTo(display);
       // An update the server stopped sending halfway must not hold the call.
       let timer: NodeJS.Timeout | undefined;
       const stalled = new Promise<never>((_, reject) => {

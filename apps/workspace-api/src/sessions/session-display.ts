@@ -13,6 +13,8 @@ export interface ReachedDisplay {
   kasmId: string;
   /** Where its display is served now: a connection opened earlier elsewhere is another's. */
   address: string;
+  /** Whose session it is, and of which workspace: what decides whether it is recorded. */
+  owner: { userId: string | null; username: string; imageId: string };
   open(timeoutMs: number): Promise<DisplayStream>;
 }
 
@@ -32,6 +34,7 @@ export function createSessionDisplays(deps: {
     return {
       kasmId: row.id,
       address: `${endpoint.origin}|${endpoint.pin}`,
+      owner: { userId: row.userId, username: row.user.username, imageId: row.imageId },
       open: (timeoutMs) =>
         openDisplayStream(endpoint, { socketHop: deps.socketHop, kasmId: row.id }, timeoutMs),
     };

@@ -64,6 +64,37 @@ async function typeUntilDone(r: Recorded, kasmId: string, viewer: RfbViewer, wor
   );
 }
 
+/** Where a program clicks through send_kasm_input: apart from the viewer's clicks (TERMINAL). */
+const DRIVEN = { x: TERMINAL.x + 7, y: TERMINAL.y + 3 };
+
+/** A program clicks the terminal and types a shell comment, through the driving API. */
+async function driveInput(r: Recorded, kasmId: string) {
+  const res = await r.w.h.call('send_kasm_input', {
+    kasm_id: kasmId,
+    actions: [
+      { type: 'click', ...DRIVEN },
+      { type: 'type', text: '# driven' },
+      { type: 'key', keys: 'Return' },
+    ],
+  });
+  expect(res.statusCode).toBe(200);
+}
+
+/** The pointer events of a recording at (x, y), and the characters its key presses typed. */
+function inputOf(chunks: { type: number; payload: Buffer }[], at: { x: number; y: number }) {
+  const pointer = chunks.filter(
+    (c) =>
+      c.type === ChunkType.pointer &&
+      c.payload.readUInt16BE(2) === at.x &&
+      c.payload.readUInt16BE(4) === at.y,
+  );
+  const typed = chunks
+    .filter((c) => c.type === ChunkType.key && c.payload[1] === 1)
+    .map((c) => String.fromCharCode(c.payload.readUInt32BE(4)))
+    .join('');
+  return { pointer: pointer.length, typed };
+}
+
 const pixel = (screen: { width: number; bgrx: Buffer }, x: number, y: number) => [
   ...screen.bgrx.subarray((y * screen.width + x) * 4, (y * screen.width + x) * 4 + 3),
 ];
@@ -116,6 +147,7 @@ describe('on the socket hop, keystrokes recorded', () => {
     const viewer = await viewThroughProxy(r.origin, kasmId, cookie);
     await typeUntilDone(r, kasmId, viewer, 'recorded');
     viewer.close();
+    await driveInput(r, kasmId);
 
     // Root in the container kills every process (and deletes files): the desktop is gone.
     const [container] = await r.w.containersOf(toUuid(kasmId));
@@ -133,11 +165,11 @@ describe('on the socket hop, keystrokes recorded', () => {
     expect(Number(row.bytes)).toBe(file.length);
 
     const chunks = [...readChunks(file)];
-    const typed = chunks
-      .filter((c) => c.type === ChunkType.key && c.payload[1] === 1)
-      .map((c) => String.fromCharCode(c.payload.readUInt32BE(4)))
-      .join('');
+    // The viewer's keys and the program's (send_kasm_input), the program's click at its place.
+    const { typed, pointer } = inputOf(chunks, DRIVEN);
     expect(typed).toContain('echo recorded > /tmp/recorded');
+    expect(typed).toContain('# driven');
+    expect(pointer).toBe(3);
     // Decoded at its end, the screen shows the terminal, its text drawn since the start.
     const end = await screenAt(file, verified.ok ? verified.durationMs : 0);
     expect([end.width, end.height]).toEqual([1280, 800]);
@@ -195,14 +227,18 @@ describe('the Kasm-like way: HTTPS on 6901, no socket hop', () => {
     );
     await typeUntilDone(r, kasmId, viewer, 'secret');
     viewer.close();
+    await driveInput(r, kasmId);
     expect((await r.w.h.call('destroy_kasm', { kasm_id: kasmId })).statusCode).toBe(200);
     const row = await finished(r, kasmId);
     expect(row).toMatchObject({ status: 'complete', keystrokes: false });
     const file = await readFile(path.join(r.dir, row.path));
     expect(verifyRecording(file, null, row.digest).ok).toBe(true);
-    const types = new Set([...readChunks(file)].map((c) => c.type));
+    const chunks = [...readChunks(file)];
+    const types = new Set(chunks.map((c) => c.type));
     expect(types.has(ChunkType.pointer)).toBe(true);
     expect(types.has(ChunkType.key)).toBe(false);
+    // The program's click is there too; its typing is not.
+    expect(inputOf(chunks, DRIVEN)).toEqual({ pointer: 3, typed: '' });
   });
 
   it('refuses a viewer when the recording cannot be written and the policy says refuse: metric and audit show it', async () => {
