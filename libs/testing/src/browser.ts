@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 
 /** The widths every page is looked at (and photographed) in. */
 export const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
@@ -78,6 +84,63 @@ export function watchPage(page: Page, origin: string, others: string[] = []) {
   return { outside, refusals };
 }
 
+/** A page's failed loads: all of them, and how many since its document was last loaded. */
+interface FailedLoads {
+  all: string[];
+  sinceLoad: number;
+}
+const failedLoads = new WeakMap<Page, FailedLoads>();
+
+/**
+ * Counts, from now on, the page's loads that failed other than by a navigation's cancelling.
+ * Chromium aborts loads in flight with ERR_NETWORK_CHANGED whenever an interface or address of
+ * the machine changes, which a Docker engine on the same machine does as it starts and removes
+ * containers: a page whose script or data was lost so never gets ready.
+ */
+export function watchLoads(page: Page): void {
+  const failed: FailedLoads = { all: [], sinceLoad: 0 };
+  failedLoads.set(page, failed);
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) failed.sinceLoad = 0;
+  });
+  page.on('requestfailed', (request) => {
+    const error = request.failure()?.errorText ?? 'failed';
+    if (error === 'net::ERR_ABORTED') return;
+    failed.all.push(`${error} ${request.url()}`);
+    failed.sinceLoad++;
+  });
+}
+
+/** How long a page may take to get ready before a lost load is answered by a reload. */
+const RELOAD_AFTER_MS = 10_000;
+
+/**
+ * Waits up to `limitMs` for `ready` on `page` (watched by watchLoads), loading the page again, as a
+ * person would, when it is not ready after RELOAD_AFTER_MS and one of its loads failed since its
+ * document was loaded. The error names the failed loads.
+ */
+export async function readyDespiteLostLoads(page: Page, ready: Locator, limitMs: number) {
+  const failed = failedLoads.get(page);
+  if (!failed) throw new Error('readyDespiteLostLoads needs a page watched by watchLoads');
+  const deadline = performance.now() + limitMs;
+  for (;;) {
+    const left = deadline - performance.now();
+    const timeout = Math.max(1, Math.min(left, RELOAD_AFTER_MS));
+    if (
+      await ready.waitFor({ timeout }).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
+    if (performance.now() >= deadline)
+      throw new Error(
+        `the page was not ready within ${limitMs} ms; failed loads: ${failed.all.join(', ') || 'none'}`,
+      );
+    if (failed.sinceLoad > 0) await page.reload();
+  }
+}
+
 export interface BrowserPages {
   browser: Browser;
   context: BrowserContext;
@@ -106,6 +169,7 @@ export function useBrowserPages(
     pages.context = await pages.browser.newContext({ viewport: WIDTHS.desktop });
     pages.page = await pages.context.newPage();
     watched = watchPage(pages.page, origin(), others());
+    watchLoads(pages.page);
   });
   afterEach(async () => {
     await pages.context.close();

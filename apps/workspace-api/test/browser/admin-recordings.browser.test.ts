@@ -7,7 +7,7 @@ import { ADMINISTRATORS, createGroup, createMember } from '../group-factories';
 import { createHarness, type Harness } from '../harness';
 import { COLOURS, syntheticRecording } from '../recording-factories';
 import { checkPage, signInAt } from './admin-pages';
-import { LONG, useBrowserPages } from './browser-fixture';
+import { LONG, readyDespiteLostLoads, useBrowserPages } from './browser-fixture';
 
 /** How often a wait looks at the canvas again (its limit is LONG). */
 const POLL_MS = 100;
@@ -71,8 +71,7 @@ describe('the Recordings section', () => {
 
     await page.getByRole('link', { name: /Play the recording of grace/ }).click();
     await page.getByText('its digest chain verifies').waitFor();
-    const player = page.locator('#recording-player[data-ready="true"]');
-    await player.waitFor({ timeout: LONG });
+    await readyDespiteLostLoads(page, page.locator('#recording-player[data-ready="true"]'), LONG);
     // Forward past the keyframe (3 s), backward before it, and to the last second.
     for (const second of [0, 4, 1, 2, 5, 3]) {
       await seekTo(page, second * 1000 + 500);
@@ -91,6 +90,19 @@ describe('the Recordings section', () => {
       actor: { kind: 'user', name: 'root' },
       after: { purpose: 'play', username: 'grace' },
     });
+  });
+
+  it('plays a recording whose file the network lost twice on the way', async () => {
+    await syntheticRecording(dir, h, { username: 'lin' });
+    const { page } = pages;
+    let lost = 0;
+    await page.route('**/admin/recordings/*/file', (route) =>
+      lost++ < 2 ? route.abort('connectionreset') : route.continue(),
+    );
+    await signInAt(pages, origin, '/admin/recordings', 'root');
+    await page.getByRole('link', { name: /Play the recording of lin/ }).click();
+    await page.locator('#recording-player[data-ready="true"]').waitFor({ timeout: LONG });
+    expect(lost).toBe(3);
   });
 
   it('downloads a recording with its digests', async () => {

@@ -4,6 +4,7 @@ import { takeScreenshots } from '@platform/testing/browser';
 
 export {
   launchChromium,
+  readyDespiteLostLoads,
   seriousViolations,
   useBrowserPages,
   watchPage,

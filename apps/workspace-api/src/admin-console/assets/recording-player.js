@@ -53,6 +53,26 @@ class RecordingChannel {
   }
 }
 
+/** Attempts at the file when the network fails under a load (a blip, a changed interface). */
+const FETCH_ATTEMPTS = 5;
+
+/**
+ * The recording file's bytes. A load the network broke (fetch rejects with a TypeError) is tried
+ * again after a growing pause, as a person would reload; an answer that is not 200 is an error.
+ */
+async function download(src) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const response = await fetch(src, { credentials: 'same-origin' });
+      if (!response.ok) throw new Error(`the service answered ${response.status}`);
+      return await response.arrayBuffer();
+    } catch (error) {
+      if (!(error instanceof TypeError) || attempt === FETCH_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+    }
+  }
+}
+
 const clock = (ms) => {
   const s = Math.floor(ms / 1000);
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
@@ -64,8 +84,7 @@ async function start(root) {
   const playButton = root.querySelector('[data-action="play"]');
   const speedSelect = root.querySelector('[data-action="speed"]');
   const seekRange = root.querySelector('[data-action="seek"]');
-  const response = await fetch(root.dataset.src, { credentials: 'same-origin' });
-  const chunks = await parse(await response.arrayBuffer());
+  const chunks = await parse(await download(root.dataset.src));
   const handshake = chunks[0];
   const duration = chunks.length ? chunks[chunks.length - 1].at : 0;
   seekRange.max = String(duration);
