@@ -26,7 +26,8 @@ const playTone = (hz) => `date +%s%3N; exec paplay --latency-msec=20 /tmp/tone-$
  * platformSessionAudio.start resolved to), from its analyser with the largest window (32768
  * frames: 1.46 Hz bins at 48 kHz) and a parabola through the peak bin and its neighbours (in dB,
  * good to a fraction of a bin), with its level and whether the tone fills the whole window
- * (sound in its first and last eighth: else the peak is smeared by the tone's start).
+ * (sound in every eighth of it: else the peak is smeared by the tone's start, or by a gap where a
+ * loaded machine let the stream run dry).
  */
 const TONE_PEAK = `(() => {
   const { analyser, context } = window.__sessionAudio;
@@ -43,7 +44,8 @@ const TONE_PEAK = `(() => {
   analyser.getFloatTimeDomainData(wave);
   const eighth = wave.length / 8;
   const loud = (from) => Math.max(...wave.subarray(from, from + eighth).map(Math.abs)) > 0.05;
-  return { frequency: (k + shift) * hz, db: b, full: loud(0) && loud(wave.length - eighth) };
+  const full = [0, 1, 2, 3, 4, 5, 6, 7].every((i) => loud(i * eighth));
+  return { frequency: (k + shift) * hz, db: b, full };
 })()`;
 
 /**
