@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run bench:files`: a 1 GiB upload into a session's ~/Uploads and download from its
 // ~/Downloads through workspace-api, each beside a plain local HTTP PUT/GET of the same file in
-// the same run; an upload cut at half and resumed (equal sha256); the service's RSS before,
-// during (peak) and after. A real Docker engine (DOCKER_HOST, or a private dockerd). See README.md.
+// the same run and beside the engine alone (the same exec, fed and drained by this process); an
+// upload cut at half and resumed (equal sha256); the service's RSS before, during (peak) and after. A real Docker engine (DOCKER_HOST, or a private dockerd). See README.md.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -12,6 +12,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { startPlatform } from './lib/desktop-platform.mjs';
 import { sessionContainer } from './lib/desktop-engine.mjs';
+import { engineDownload, engineUpload } from './lib/engine-exec.mjs';
 import { rssMiB } from './lib/processes.mjs';
 
 const require = createRequire(import.meta.url);
@@ -172,11 +173,18 @@ async function main() {
       'upload-offset': String(offset),
     });
 
-    /** @type {{ put: number, up: number, get: number, down: number }[]} */
+    /** @type {Record<'put' | 'up' | 'get' | 'down' | 'engineUp' | 'engineDown', number>[]} */
     const runs = [];
     for (let round = 0; round < 2; round++) {
-      log(`Round ${round + 1}: upload and download, service and baseline`);
+      log(`Round ${round + 1}: upload and download, service, engine alone and baseline`);
       const put = await send(base, 'PUT', {}, file);
+      const engineUp = await engineUpload(
+        engine.host,
+        container.Id,
+        'mkdir -p "$HOME/Uploads" && cat > "$HOME/Uploads/engine-alone.bin"',
+        file,
+      );
+      await inContainer('rm -f "$HOME/Uploads/engine-alone.bin"');
       const id = await start(`round-${round}.bin`);
       const up = await send(`${root}/uploads/${id}`, 'PATCH', patchHeaders(0), file);
       const answer = JSON.parse(up.body);
@@ -186,13 +194,26 @@ async function main() {
         `mv "$HOME/Uploads/round-${round}.bin" "$HOME/Downloads/" 2>/dev/null || (mkdir -p "$HOME/Downloads" && mv "$HOME/Uploads/round-${round}.bin" "$HOME/Downloads/")`,
       );
       const get = await fetchDigest(base);
+      const engineDown = await engineDownload(
+        engine.host,
+        container.Id,
+        `cat "$HOME/Downloads/round-${round}.bin"`,
+      );
+      if (engineDown.bytes < SIZE) throw new Error(`engine alone: ${engineDown.bytes} bytes`);
       const down = await fetchDigest(`${root}/downloads/round-${round}.bin`, { cookie });
       if (down.status !== 200 || down.sha256 !== digest)
         throw new Error(`download: ${down.status}`);
       await inContainer(`rm -f "$HOME/Downloads/round-${round}.bin"`);
-      runs.push({ put: put.ms, up: up.ms, get: get.ms, down: down.ms });
+      runs.push({
+        put: put.ms,
+        up: up.ms,
+        get: get.ms,
+        down: down.ms,
+        engineUp,
+        engineDown: engineDown.ms,
+      });
       log(
-        `  ms: PUT ${put.ms.toFixed(0)}, PATCH ${up.ms.toFixed(0)}, GET ${get.ms.toFixed(0)}, download ${down.ms.toFixed(0)}`,
+        `  ms: PUT ${put.ms.toFixed(0)}, engine alone up ${engineUp.toFixed(0)}, PATCH ${up.ms.toFixed(0)}, GET ${get.ms.toFixed(0)}, engine alone down ${engineDown.ms.toFixed(0)}, download ${down.ms.toFixed(0)}`,
       );
     }
 
@@ -213,18 +234,19 @@ async function main() {
     clearInterval(sampler);
     const after = rssMiB(pid);
 
-    const best = (/** @type {'put' | 'up' | 'get' | 'down'} */ key) =>
+    const best = (/** @type {keyof (typeof runs)[number]} */ key) =>
       Math.min(...runs.map((r) => r[key]));
     const mibps = (/** @type {number} */ ms) => (SIZE / MIB / (ms / 1000)).toFixed(0);
     const upRatio = best('put') / best('up');
     const downRatio = best('get') / best('down');
+    const ratio = (/** @type {number} */ a, /** @type {number} */ b) => (a / b).toFixed(2);
     const lines = [
-      `| transfer (${SIZE / MIB} MiB, best of ${runs.length}) | service | plain local HTTP | ratio | target |`,
-      '|---|---:|---:|---:|---|',
-      `| upload (PATCH into ~/Uploads vs PUT to disk) | ${mibps(best('up'))} MiB/s | ${mibps(best('put'))} MiB/s | ${upRatio.toFixed(2)} | ≥ 0.8 |`,
-      `| download (GET from ~/Downloads vs GET from disk) | ${mibps(best('down'))} MiB/s | ${mibps(best('get'))} MiB/s | ${downRatio.toFixed(2)} | ≥ 0.8 |`,
-      `| resumed at ${(status.offset / MIB).toFixed(0)} MiB after a cut | sha256 ${resumed.file?.sha256 === digest ? 'equal' : 'DIFFERENT'} | | | equal |`,
-      `| service RSS: idle, peak during transfers, after | ${rss.idle.toFixed(0)} / ${rss.peak.toFixed(0)} / ${after.toFixed(0)} MiB | | | flat |`,
+      `| transfer (${SIZE / MIB} MiB, best of ${runs.length}) | service | engine alone | plain local HTTP | ratio to plain | service / engine alone | target |`,
+      '|---|---:|---:|---:|---:|---:|---|',
+      `| upload (PATCH into ~/Uploads vs PUT to disk) | ${mibps(best('up'))} MiB/s | ${mibps(best('engineUp'))} MiB/s | ${mibps(best('put'))} MiB/s | ${upRatio.toFixed(2)} | ${ratio(best('engineUp'), best('up'))} | ≥ 0.8 |`,
+      `| download (GET from ~/Downloads vs GET from disk) | ${mibps(best('down'))} MiB/s | ${mibps(best('engineDown'))} MiB/s | ${mibps(best('get'))} MiB/s | ${downRatio.toFixed(2)} | ${ratio(best('engineDown'), best('down'))} | ≥ 0.8 |`,
+      `| resumed at ${(status.offset / MIB).toFixed(0)} MiB after a cut | sha256 ${resumed.file?.sha256 === digest ? 'equal' : 'DIFFERENT'} | | | | | equal |`,
+      `| service RSS: idle, peak during transfers, after | ${rss.idle.toFixed(0)} / ${rss.peak.toFixed(0)} / ${after.toFixed(0)} MiB | | | | | flat |`,
     ];
     log(`\n${lines.join('\n')}`);
     process.exitCode =

@@ -17,7 +17,7 @@ import { ownedBy, sessionLabels } from './docker-labels';
 import { prepareProfile } from './docker-profile';
 import { containerRunsAsRoot } from './docker-user';
 import { runExec } from './docker-exec';
-import { readArchive, runExecInput, runExecOutput } from './docker-streams';
+import { runExecInput, runExecOutput, runExecRead } from './docker-streams';
 import { startsAsRoot } from './profile-user';
 import {
   createSessionNetwork,
@@ -181,8 +181,8 @@ export function createDockerEngine(
     execOutput: (containerId, command) =>
       runExecOutput(docker, containerId, command, fail('ENGINE_EXEC_REFUSED')),
 
-    readArchive: (containerId, path) =>
-      readArchive(docker, containerId, path, fail('ENGINE_ARCHIVE_REFUSED')),
+    execRead: (containerId, command) =>
+      runExecRead(docker, containerId, command, fail('ENGINE_EXEC_REFUSED')),
 
     runsAsRoot: (containerId, user) =>
       containerRunsAsRoot(docker.getContainer(containerId), user).catch(

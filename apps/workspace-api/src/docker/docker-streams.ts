@@ -1,8 +1,8 @@
 import { finished, PassThrough, type Duplex, type Readable } from 'node:stream';
 import type Docker from 'dockerode';
-import type { ExecOutput, ExecResult, ExecSpec } from '../engines';
+import type { ExecOutput, ExecRead, ExecResult, ExecSpec } from '../engines';
+import { demultiplexed } from './docker-demux';
 import { collect } from './docker-exec';
-import { statusOf } from './docker-errors';
 
 /** Starts `command` through the container's `/bin/sh` with stdin, stdout and stderr attached. */
 async function startWithStdin(
@@ -104,17 +104,34 @@ export async function runExecOutput(
   return { stdout, ended, stop };
 }
 
-/** GET archive of `path`: its tar, streamed as the engine sends it; null when it is missing. */
-export async function readArchive(
+/**
+ * Runs `command` through the container's `/bin/sh` with no stdin and hands back its stdout as it
+ * comes, read from the engine only as fast as it is consumed: a download never piles up here.
+ */
+export async function runExecRead(
   docker: Docker,
   containerId: string,
-  path: string,
+  command: ExecSpec,
   fail: (error: unknown) => never,
-): Promise<Readable | null> {
-  try {
-    return (await docker.getContainer(containerId).getArchive({ path })) as unknown as Readable;
-  } catch (error) {
-    if (statusOf(error) === 404) return null;
-    return fail(error);
-  }
+): Promise<ExecRead> {
+  const env = Object.entries(command.env ?? {}).map(([key, value]) => `${key}=${value}`);
+  const exec = await docker
+    .getContainer(containerId)
+    .exec({
+      Cmd: ['/bin/sh', '-c', command.cmd],
+      Env: env,
+      WorkingDir: command.workdir || undefined,
+      User: command.user || undefined,
+      AttachStdout: true,
+      AttachStderr: true,
+    })
+    .catch(fail);
+  const stream = (await exec.start({ hijack: true, stdin: false }).catch(fail)) as Duplex;
+  const { stdout, stderr } = demultiplexed(stream);
+  const closed = new Promise<void>((resolve) => finished(stream, () => resolve()));
+  const ended = closed.then(async () => {
+    const { ExitCode } = await exec.inspect().catch(() => ({ ExitCode: null }));
+    return { exitCode: ExitCode ?? -1, stderr: stderr() };
+  });
+  return { stdout, ended };
 }

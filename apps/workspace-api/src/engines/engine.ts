@@ -26,8 +26,12 @@ export interface Engine {
    * command must end (and end what it started); the engine closes it too when its connection drops.
    */
   execOutput(containerId: string, command: ExecSpec): Promise<ExecOutput>;
-  /** The tar of one path as the engine reads it (GET archive), or null when there is none. */
-  readArchive(containerId: string, path: string): Promise<Readable | null>;
+  /**
+   * Runs `command` (as the image's user unless it names one) with no stdin and hands back its
+   * stdout as it comes, read from the engine only as fast as it is consumed (a download);
+   * destroying `stdout` cuts the command's connection.
+   */
+  execRead(containerId: string, command: ExecSpec): Promise<ExecRead>;
   /**
    * Whether a command run as `user` (none: the image's user) gets uid or gid 0, by the
    * container's own passwd and group files.
@@ -152,6 +156,14 @@ export interface ExecOutput {
   stop(): Promise<void>;
 }
 
+/** A command started by execRead: its stdout, and its end. */
+export interface ExecRead {
+  /** The command's stdout, raw; it ends when the command does. */
+  stdout: Readable;
+  /** The exit code and (the first KiB of) stderr, once the command has ended or was cut. */
+  ended: Promise<{ exitCode: number; stderr: string }>;
+}
+
 /**
  * Why an engine call failed, in words fit for anyone who may read a session or an agent: each a
  * fixed sentence with a stable code. The engine's own words stay in the log (`detail`), because
@@ -171,7 +183,6 @@ export const ENGINE_FAILURES = {
   ENGINE_START_REFUSED: "The agent's engine refused to start the container",
   ENGINE_PORT_MISSING: "The container's session port was not published",
   ENGINE_EXEC_REFUSED: "The agent's engine refused to run the command",
-  ENGINE_ARCHIVE_REFUSED: "The agent's engine refused to read the container's file",
   ENGINE_STOP_REFUSED: "The agent's engine refused to stop the container",
   ENGINE_PAUSE_REFUSED: "The agent's engine refused to pause or unpause the container",
   ENGINE_REMOVE_REFUSED: "The agent's engine refused to remove the container",

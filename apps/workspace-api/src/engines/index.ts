@@ -15,6 +15,7 @@ export {
   type EngineFailure,
   type Engines,
   type ExecOutput,
+  type ExecRead,
   type ExecResult,
   type ExecSpec,
   type ProfileSpec,

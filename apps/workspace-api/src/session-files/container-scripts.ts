@@ -8,8 +8,9 @@ import {
 // The commands run inside the session's container, as the image's own user (never root): a
 // link planted in ~/Uploads or ~/Downloads can only lead where that user may go anyway, and the
 // checks below refuse the links a request could be led through. Values travel in environment
-// variables, never in the command text. Only POSIX sh, mkdir, cat, wc, mv, rm, sha256sum, stat
-// and find are used: busybox, Debian and Ubuntu (Kasm's images) all have them.
+// variables, never in the command text. Only POSIX sh, mkdir, cat, mv, rm, sha256sum and stat
+// are used: busybox, Debian and Ubuntu (Kasm's images) all have them. A part's size is read by
+// `stat`, never by `wc -c` (busybox's reads the whole file: 12 s for a gibibyte here).
 
 const FOLDER_UNSAFE = 3;
 const NO_UPLOAD = 4;
@@ -32,11 +33,12 @@ set -C
 
   /** env ID: the meta's two lines, then the part's size. */
   uploadStatus: `${UPLOAD_EXISTS}
-cat "$P/$ID.meta" && printf '\\n' && wc -c < "$P/$ID"`,
+cat "$P/$ID.meta" && printf '\\n' && stat -c %s -- "$P/$ID"`,
 
-  /** env ID; stdin: the bytes to append to the part. */
+  /** env ID; stdin: the bytes to append to the part. Prints the part's size once they are in. */
   appendUpload: `${UPLOAD_EXISTS}
-exec cat >> "$P/$ID"`,
+cat >> "$P/$ID" || exit 1
+stat -c %s -- "$P/$ID"`,
 
   /**
    * env ID, STEM, EXT, SUM (1: digest it here): moves the part to the first free name of
@@ -65,14 +67,22 @@ for f in * .[!.]* ..?*; do
   if [ -f "$f" ] && [ ! -L "$f" ]; then stat -c '%s/%Y/%n' -- "$f"; fi
 done`,
 
-  /** env NAME: ~/Downloads' physical path, when NAME in it is a regular file and no link. */
-  downloadPath: `D="$HOME/Downloads"
+  /**
+   * env NAME: when NAME in ~/Downloads is a regular file and no link, its size on a line, then
+   * its bytes. The file is opened first and the open file is what is checked (same device and
+   * inode as the name itself, not followed): a link swapped in after the checks has its own
+   * inode, so only the bytes of the file that was checked ever leave.
+   */
+  download: `D="$HOME/Downloads"
 if [ -L "$D" ]; then exit ${FOLDER_UNSAFE}; fi
 cd "$D" 2>/dev/null || exit ${NO_FILE}
 if [ -L "$NAME" ]; then exit ${NOT_REGULAR}; fi
 if [ ! -e "$NAME" ]; then exit ${NO_FILE}; fi
 if [ ! -f "$NAME" ]; then exit ${NOT_REGULAR}; fi
-pwd -P`,
+exec 3< "$NAME" || exit ${NO_FILE}
+[ -f /proc/self/fd/3 ] || exit ${NOT_REGULAR}
+[ "$(stat -L -c %d:%i /proc/self/fd/3)" = "$(stat -c %d:%i -- "$NAME")" ] || exit ${NOT_REGULAR}
+stat -L -c %s /proc/self/fd/3 && exec cat <&3`,
 } as const;
 
 /** The error a script's exit code stands for; anything unforeseen is the engine's failure. */

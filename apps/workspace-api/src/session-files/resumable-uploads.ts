@@ -25,7 +25,7 @@ export interface FinishedUpload {
   sha256: string;
 }
 
-// Short commands: a container that takes longer than this to answer `wc` is not answering.
+// Short commands: a container that takes longer than this to answer `stat` is not answering.
 const SCRIPT_TIMEOUT_MS = 60_000;
 // Digesting a large file in the container (resumed uploads): a gibibyte takes seconds.
 const DIGEST_TIMEOUT_MS = 30 * 60_000;
@@ -39,15 +39,18 @@ async function run(box: SessionContainer, what: string, spec: ExecSpec): Promise
   return result.output;
 }
 
-/** Passes at most `limit` bytes on, and fails with a 413 (passing nothing more) past it. */
-function capped(limit: number, onByte: (chunk: Buffer) => void) {
+/**
+ * Passes at most `limit` bytes on, and fails with a 413 (passing nothing more) past it. Each chunk
+ * is handed on before `onChunk` sees it, so that the engine gets it while it is digested here.
+ */
+function capped(limit: number, onChunk: (chunk: Buffer) => void) {
   let seen = 0;
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
       seen += chunk.length;
       if (seen > limit) return done(new FileTooLargeError('The body runs past the upload’s size'));
-      onByte(chunk);
       done(null, chunk);
+      onChunk(chunk);
     },
   });
 }
@@ -127,7 +130,8 @@ export function createResumableUploads() {
         );
         if (result.exitCode !== 0) throw scriptFailure(result.exitCode, 'Writing the upload');
         if (refused) throw refused;
-        const state = await status(box, id);
+        // The script ends by printing the part's size: no second command to read it.
+        const state = { ...before, offset: Number(result.output.trim().split('\n').pop()) };
         if (state.offset < state.size) return { state, finished: null };
         return { state, finished: await finish(box, id, state, hash?.digest('hex')) };
       })();

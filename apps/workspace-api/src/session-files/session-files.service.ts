@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { pipeline, Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { toWireId } from '@platform/schemas';
 import { requestOrigin, type AuditTrail } from '../audit';
@@ -138,26 +137,10 @@ export function createSessionFilesService({ running, policyOf, audit }: SessionF
       const file = await openDownload(session, name);
       // The event names the digest of what was sent, once all of it was; a failure mid-way
       // destroys the body, so the answer ends short of its length, never a file cut silently.
-      const hash = createHash('sha256');
-      const digesting = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          hash.update(chunk);
-          done(null, chunk);
-        },
-      });
-      digesting.once('end', () => {
-        const sha256 = hash.digest('hex');
-        void record(request, session, 'download_file', {
-          name: file.name,
-          size: file.size,
-          sha256,
-        });
-      });
-      return {
-        name: file.name,
-        size: file.size,
-        body: pipeline(file.body, digesting, () => undefined),
-      };
+      void file.sha256.then((sha256) =>
+        record(request, session, 'download_file', { name: file.name, size: file.size, sha256 }),
+      );
+      return { name: file.name, size: file.size, body: file.body };
     },
   };
 }
