@@ -231,12 +231,8 @@ export function createSessionAccess(
         throw new ProxyAccessDeniedError('The session cookie has expired: open the session again');
       const target = await targetOf(id);
       const role = isStreamRole(grant.role) ? grant.role : 'view';
-      // A joiner's browser may be signed in as anyone: the link admitted them. A watch is bound
-      // to its administrator: the grant admits only a browser signed in as them, so a copied
-      // cookie shows nothing, and signing out ends the watch's streams at their next check.
+      // A joiner's browser may be signed in as anyone: the link admitted them.
       if (role === 'owner' && signedInAs !== null && signedInAs !== target.userId) throw notYours();
-      if (role === 'watch' && (signedInAs === null || signedInAs !== grant.joinerId))
-        throw new ProxyAccessDeniedError('The watch is its administrator’s: sign in as them');
       return { ...target, grantId, role, joinerId: grant.joinerId, joinerName: grant.joinerName };
     },
 

@@ -108,18 +108,8 @@ export function createSharingService(deps: SharingDeps) {
     return { share: toShareResponse(created), url: linkOf(row.plan, token) };
   }
 
-  /**
-   * Who may join through `link`: a watch's administrator only, signed in as themselves in this
-   * browser; join_kasm's named joiner (Kasm's clients carry no sign-in); a named user or group's
-   * member; or anyone.
-   */
+  /** Who may join through `link`: its named joiner, a named user or group's member, or anyone. */
   async function joinerOf(link: ShareRow, imageId: string, signedInAs: string | null) {
-    if (link.role === 'watch') {
-      if (!signedInAs) throw new ShareRefusedError('Sign in first: a watch is its administrator’s');
-      if (signedInAs !== link.joinerId)
-        throw new ShareRefusedError('The watch is for the administrator who asked for it');
-      return signedInAs;
-    }
     if (link.joinerId) return link.joinerId;
     const named = link.allowedUserIds.length > 0 || link.allowedGroupIds.length > 0;
     if (named) {
