@@ -171,6 +171,13 @@ export const ConfigSchema = Type.Object({
     description:
       'A WebSocket through the proxy with no traffic either way for this long is closed (a quiet desktop sends nothing: keep it long)',
   }),
+  SESSION_WATCH_GRACE_SECONDS: Type.Integer({
+    minimum: 0,
+    maximum: 300,
+    default: 10,
+    description:
+      "How long an administrator's watch outlasts its last stream: a stream back within this (a network blip, the watcher's page reconnecting) continues the same watch, with no new watch_started or watch_ended and the owner's notice kept; 0 ends the watch when its last stream closes",
+  }),
   SESSION_LEASE_SECONDS: Type.Integer({
     minimum: 1,
     maximum: 600,

@@ -99,10 +99,14 @@ export function createSessionProxyFeature(deps: SessionProxyDeps) {
       recordInput,
       clipboardRefused: createClipboardAudit(audit),
       // The watch is over: its grant ends (the owner's notice with it), here at once.
-      watched: createWatchAudit(audit, async (kasmId, grantId) => {
-        access.forgetGrant(grantId);
-        await kasms.deleteParticipant(access.sessionId(kasmId), grantId);
-      }),
+      watched: createWatchAudit(
+        audit,
+        async (kasmId, grantId) => {
+          access.forgetGrant(grantId);
+          await kasms.deleteParticipant(access.sessionId(kasmId), grantId);
+        },
+        config.SESSION_WATCH_GRACE_SECONDS * 1000,
+      ),
     }),
   };
 }

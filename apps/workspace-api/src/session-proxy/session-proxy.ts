@@ -148,6 +148,7 @@ export const sessionProxy: FastifyPluginAsync<SessionProxyOptions> = async (
       'session proxy refused a container connection: not the session’s pinned certificate',
     );
   app.addHook('onClose', async () => {
+    watched.flush();
     sockets.closeAll();
     await upstreamAgent.close();
   });
