@@ -1,7 +1,5 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, S3Client } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import type { RecordingStoreOptions } from '../config-recording-store';
 
 /** Where a recording is in the store. */
@@ -18,6 +16,11 @@ export class StoredObjectMissing extends Error {}
  * in parts past `partBytes` with one part in memory at a time, and reads objects streamed.
  */
 export function createRecordingStore(options: RecordingStoreOptions) {
+  // Loaded with the store, not at start: the SDK holds about 20 MiB that a service keeping its
+  // recordings on its own disk never needs (idle RSS, bench/README.md).
+  const { DeleteObjectCommand, GetObjectCommand, NoSuchKey, S3Client } =
+    require('@aws-sdk/client-s3') as typeof import('@aws-sdk/client-s3');
+  const { Upload } = require('@aws-sdk/lib-storage') as typeof import('@aws-sdk/lib-storage');
   const client = new S3Client({
     endpoint: options.endpoint ?? undefined,
     region: options.region,
