@@ -35,17 +35,18 @@ set -C
   uploadStatus: `${UPLOAD_EXISTS}
 cat "$P/$ID.meta" && printf '\\n' && stat -c %s -- "$P/$ID"`,
 
-  /** env ID; stdin: the bytes to append to the part. Prints the part's size once they are in. */
+  /**
+   * env ID, SIZE, STEM, EXT, SUM (1: digest it here); stdin: the bytes to append to the part.
+   * Prints the part's size once they are in; when that completes the upload, moves the part to
+   * the first free name of `STEM EXT`, `STEM (1)EXT`, … (a dangling link counts as taken) and
+   * prints that name, then the digest. One command for both: an exec costs tens of milliseconds.
+   */
   appendUpload: `${UPLOAD_EXISTS}
 cat >> "$P/$ID" || exit 1
-stat -c %s -- "$P/$ID"`,
-
-  /**
-   * env ID, STEM, EXT, SUM (1: digest it here): moves the part to the first free name of
-   * `STEM EXT`, `STEM (1)EXT`, … (a dangling link counts as taken) and prints that name, then
-   * the digest.
-   */
-  finishUpload: `${UPLOAD_EXISTS}
+size=$(stat -c %s -- "$P/$ID") || exit 1
+printf '%s\\n' "$size"
+[ "$size" -ge "$SIZE" ] || exit 0
+${UPLOAD_EXISTS}
 t="$STEM$EXT"; n=1
 while [ -e "$U/$t" ] || [ -L "$U/$t" ]; do t="$STEM ($n)$EXT"; n=$((n+1)); done
 if [ "$SUM" = 1 ]; then s=$(sha256sum < "$P/$ID") || exit 1; else s=; fi

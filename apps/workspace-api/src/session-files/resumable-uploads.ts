@@ -27,8 +27,6 @@ export interface FinishedUpload {
 
 // Short commands: a container that takes longer than this to answer `stat` is not answering.
 const SCRIPT_TIMEOUT_MS = 60_000;
-// Digesting a large file in the container (resumed uploads): a gibibyte takes seconds.
-const DIGEST_TIMEOUT_MS = 30 * 60_000;
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
 
 export const isUploadId = (id: string) => UPLOAD_ID.test(id);
@@ -42,15 +40,27 @@ async function run(box: SessionContainer, what: string, spec: ExecSpec): Promise
 /**
  * Passes at most `limit` bytes on, and fails with a 413 (passing nothing more) past it. Each chunk
  * is handed on before `onChunk` sees it, so that the engine gets it while it is digested here.
+ * The chunk that completes the upload is held until the body ends: the command puts the file in
+ * place once it has all of it, which a body running past it must not bring about.
  */
 function capped(limit: number, onChunk: (chunk: Buffer) => void) {
   let seen = 0;
+  let last: Buffer | null = null;
+  const pass = (stream: Transform, chunk: Buffer) => {
+    stream.push(chunk);
+    onChunk(chunk);
+  };
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
       seen += chunk.length;
       if (seen > limit) return done(new FileTooLargeError('The body runs past the upload’s size'));
-      done(null, chunk);
-      onChunk(chunk);
+      if (seen === limit) last = chunk;
+      else pass(this, chunk);
+      done();
+    },
+    flush(done) {
+      if (last) pass(this, last);
+      done();
     },
   });
 }
@@ -69,18 +79,6 @@ export function createResumableUploads() {
       await run(box, 'Reading the upload', { cmd: SCRIPTS.uploadStatus, env: { ID: id } })
     ).split('\n');
     return { size: Number(lines[0]), name: lines[1] ?? '', offset: Number(lines[2]?.trim()) };
-  }
-
-  async function finish(box: SessionContainer, id: string, state: UploadState, digest?: string) {
-    const { stem, extension } = splitName(checkFileName(state.name));
-    const env = { ID: id, STEM: stem, EXT: extension, SUM: digest ? '0' : '1' };
-    const output = await run(box, 'Finishing the upload', {
-      cmd: SCRIPTS.finishUpload,
-      env,
-      timeoutMs: DIGEST_TIMEOUT_MS,
-    });
-    const [name, sum = ''] = output.split('\n');
-    return { name, size: state.size, sha256: digest ?? sum.slice(0, 64) };
   }
 
   return {
@@ -116,6 +114,8 @@ export function createResumableUploads() {
             `The upload holds ${before.offset} bytes: send from there`,
           );
         }
+        const { stem, extension } = splitName(checkFileName(before.name));
+        const env = { ID: id, SIZE: String(before.size), STEM: stem, EXT: extension };
         // In one go from the start, the digest is taken on the way; a resumed one is digested once whole.
         const hash = offset === 0 ? createHash('sha256') : null;
         const limit = capped(before.size - offset, (chunk) => hash?.update(chunk));
@@ -125,15 +125,17 @@ export function createResumableUploads() {
         body.once('close', () => limit.end());
         const result = await box.engine.execInput(
           box.containerId,
-          { cmd: SCRIPTS.appendUpload, env: { ID: id } },
+          { cmd: SCRIPTS.appendUpload, env: { ...env, SUM: hash ? '0' : '1' } },
           limit,
         );
         if (result.exitCode !== 0) throw scriptFailure(result.exitCode, 'Writing the upload');
         if (refused) throw refused;
-        // The script ends by printing the part's size: no second command to read it.
-        const state = { ...before, offset: Number(result.output.trim().split('\n').pop()) };
+        // The part's size, then (once complete) the name it got and the digest taken there.
+        const [size = '', name = '', sum = ''] = result.output.split('\n');
+        const state = { ...before, offset: Number(size.trim()) };
         if (state.offset < state.size) return { state, finished: null };
-        return { state, finished: await finish(box, id, state, hash?.digest('hex')) };
+        const sha256 = hash?.digest('hex') ?? sum.slice(0, 64);
+        return { state, finished: { name, size: state.size, sha256 } };
       })();
       writing.set(id, work);
       try {

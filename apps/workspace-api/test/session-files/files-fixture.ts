@@ -62,7 +62,7 @@ export function filesClient(base: string, session: Pick<Session, 'kasmId' | 'coo
         body: JSON.stringify({ name, size }),
       }),
     status: (id: string) => fetch(`${root}/uploads/${id}`, { headers }),
-    patch: (id: string, offset: number, body: Buffer) =>
+    patch: (id: string, offset: number, body: Buffer | ReadableStream<Uint8Array>) =>
       fetch(`${root}/uploads/${id}`, {
         method: 'PATCH',
         headers: {
@@ -71,7 +71,8 @@ export function filesClient(base: string, session: Pick<Session, 'kasmId' | 'coo
           'upload-offset': String(offset),
         },
         body,
-      }),
+        duplex: 'half',
+      } as RequestInit),
     cancel: (id: string) => fetch(`${root}/uploads/${id}`, { method: 'DELETE', headers }),
     list: () => fetch(`${root}/downloads`, { headers }),
     download: (name: string) => fetch(`${root}/downloads/${encodeURIComponent(name)}`, { headers }),

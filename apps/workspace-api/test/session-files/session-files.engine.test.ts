@@ -235,6 +235,22 @@ describe('bad input and refusals', () => {
     expect(await run('ls "$HOME/Uploads"')).not.toContain('short.bin');
   });
 
+  it('refuses a body that runs past the size after filling it (413), not putting the file in place', async () => {
+    const id = (await answer(files.start('filled.bin', 4))).upload_id;
+    // Two chunks apart: the first holds the whole size, the second runs past it.
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        controller.enqueue(Buffer.from('1234'));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        controller.enqueue(Buffer.from('5678'));
+        controller.close();
+      },
+    });
+    const res = await files.patch(id, 0, body);
+    expect(res.status).toBe(413);
+    expect(await run('ls "$HOME/Uploads"')).not.toContain('filled.bin');
+  });
+
   it('answers 401 without the grant, 403 for another user’s session and 404 once it ended', async () => {
     expect((await fetch(`${files.root}/downloads`)).status).toBe(401);
     const other = await w.member('other');
