@@ -3,7 +3,7 @@
 export { ChunkType, readChunks, type RecordingMeta } from './recording-file';
 export { verifyRecording, verifyRecordingStream, type Verified } from './recording-verifier';
 // The S3-compatible store's client and a stream's digest, for tools that look into the store (tests).
-export { createRecordingStore, type RecordingStore } from './recording-store';
+export { createRecordingStore, StoredObjectMissing, type RecordingStore } from './recording-store';
 export { digestOf } from './recording-storage';
 // What writes a recording file, for tools that make one (tests, bench).
 export { openRecordingWriter } from './recording-writer';

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseExposition, sampleSum } from '@platform/metrics';
 import { toWireId } from '@platform/schemas';
-import { captureLogs, createHarness, type Harness } from '../../test/harness';
-import { syntheticRecording } from '../../test/recording-factories';
-import { S3_BUCKET, S3_SECRET, startTestS3, type TestS3 } from '../../test/s3-server';
-import { digestOf } from './recording-storage';
+import { digestOf } from '../../src/session-recording';
+import { captureLogs, createHarness, type Harness } from '../harness';
+import { syntheticRecording } from '../recording-factories';
+import { S3_BUCKET, S3_SECRET, startTestS3, type TestS3 } from '../s3-server';
 
 // Recordings moved to an S3-compatible store (docs/recording.md#storage), read and removed
 // through it: files the recorder's own writer made, a real S3 API (s3rver behind a SigV4 check).

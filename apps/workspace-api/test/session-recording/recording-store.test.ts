@@ -2,10 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { recordingStoreOptions } from '../config-recording-store';
-import { S3_SECRET, startTestS3, type TestS3 } from '../../test/s3-server';
-import { digestOf } from './recording-storage';
-import { createRecordingStore, StoredObjectMissing } from './recording-store';
+import { recordingStoreOptions } from '../../src/config-recording-store';
+import { createRecordingStore, digestOf, StoredObjectMissing } from '../../src/session-recording';
+import { S3_SECRET, startTestS3, type TestS3 } from '../s3-server';
 
 // The store client against a real S3 API on a loopback port (s3rver behind a SigV4 check).
 const MIB = 1024 * 1024;
