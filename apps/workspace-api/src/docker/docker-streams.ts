@@ -4,12 +4,16 @@ import type { ExecOutput, ExecRead, ExecResult, ExecSpec } from '../engines';
 import { demultiplexed } from './docker-demux';
 import { collect } from './docker-exec';
 
-/** Starts `command` through the container's `/bin/sh` with stdin, stdout and stderr attached. */
-async function startWithStdin(
+/**
+ * Starts `command` through the container's `/bin/sh` with stdout and stderr attached, and stdin
+ * when `stdin` says so.
+ */
+async function startExec(
   docker: Docker,
   containerId: string,
   command: ExecSpec,
   fail: (error: unknown) => never,
+  stdin: boolean,
 ) {
   const env = Object.entries(command.env ?? {}).map(([key, value]) => `${key}=${value}`);
   const exec = await docker
@@ -19,12 +23,12 @@ async function startWithStdin(
       Env: env,
       WorkingDir: command.workdir || undefined,
       User: command.user || undefined,
-      AttachStdin: true,
+      AttachStdin: stdin,
       AttachStdout: true,
       AttachStderr: true,
     })
     .catch(fail);
-  const stream = (await exec.start({ hijack: true, stdin: true }).catch(fail)) as Duplex;
+  const stream = (await exec.start({ hijack: true, stdin }).catch(fail)) as Duplex;
   return { exec, stream };
 }
 
@@ -40,7 +44,7 @@ export async function runExecInput(
   input: Readable,
   fail: (error: unknown) => never,
 ): Promise<ExecResult> {
-  const { exec, stream } = await startWithStdin(docker, containerId, command, fail);
+  const { exec, stream } = await startExec(docker, containerId, command, fail, true);
   const run = collect(docker, stream);
   // Also when `input` ended or failed before the exec started (a body refused at once).
   const stopEnding = finished(input, () => stream.end());
@@ -71,7 +75,7 @@ export async function runExecOutput(
   command: ExecSpec,
   fail: (error: unknown) => never,
 ): Promise<ExecOutput> {
-  const { exec, stream } = await startWithStdin(docker, containerId, command, fail);
+  const { exec, stream } = await startExec(docker, containerId, command, fail, true);
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let errors = '';
@@ -114,19 +118,7 @@ export async function runExecRead(
   command: ExecSpec,
   fail: (error: unknown) => never,
 ): Promise<ExecRead> {
-  const env = Object.entries(command.env ?? {}).map(([key, value]) => `${key}=${value}`);
-  const exec = await docker
-    .getContainer(containerId)
-    .exec({
-      Cmd: ['/bin/sh', '-c', command.cmd],
-      Env: env,
-      WorkingDir: command.workdir || undefined,
-      User: command.user || undefined,
-      AttachStdout: true,
-      AttachStderr: true,
-    })
-    .catch(fail);
-  const stream = (await exec.start({ hijack: true, stdin: false }).catch(fail)) as Duplex;
+  const { exec, stream } = await startExec(docker, containerId, command, fail, false);
   const { stdout, stderr } = demultiplexed(stream);
   const closed = new Promise<void>((resolve) => finished(stream, () => resolve()));
   const ended = closed.then(async () => {
