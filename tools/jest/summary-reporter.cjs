@@ -1,12 +1,14 @@
 // Appends each Jest run's totals to $TEST_SUMMARY_FILE, so .ci/run can print one line for all
 // projects; each test file's duration to $TEST_SUMMARY_FILE.files, for its slowest-files list;
-// and each failed test (file, project and title) to $TEST_SUMMARY_FILE.failures, so the end of
-// a long CI log names what failed without a search through every project's output.
+// and each failed test (file, project, title and the first lines of its error) to
+// $TEST_SUMMARY_FILE.failures, so the end of a long CI log (often all of it a reader gets) says
+// what failed and why without a search through every project's output.
 const fs = require('node:fs');
 const path = require('node:path');
 
 /**
- * One line per failed test, or one for a file that failed before its tests could run.
+ * Each failed test (its name, then its error's first lines), or one line for a file that failed
+ * before its tests could run.
  * @param {import('@jest/test-result').TestResult} file
  * @param {string} where the file and its project
  */
@@ -19,7 +21,28 @@ function failuresOf(file, where) {
   }
   return file.testResults
     .filter((test) => test.status === 'failed')
-    .map((test) => `${where} › ${[...test.ancestorTitles, test.title].join(' › ')}\n`);
+    .map(
+      (test) => `${where} › ${[...test.ancestorTitles, test.title].join(' › ')}\n${reasonOf(test)}`,
+    );
+}
+
+/** How many lines of a failed test's first error the summary keeps. */
+const REASON_LINES = 12;
+
+/**
+ * The first lines of a failed test's first error, indented under its name: colours and the stack's
+ * frames outside the project left out.
+ * @param {import('@jest/test-result').AssertionResult} test
+ */
+function reasonOf(test) {
+  const lines = String(test.failureMessages[0] ?? '')
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .filter(
+      (line) => line.trim() !== '' && !/node_modules|\(<anonymous>\)|node:internal/.test(line),
+    )
+    .slice(0, REASON_LINES);
+  return lines.map((line) => `    ${line}\n`).join('');
 }
 
 class SummaryReporter {
