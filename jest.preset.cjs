@@ -23,7 +23,10 @@ module.exports = {
   globalSetup: path.join(__dirname, 'tools/jest/global-setup.cjs'),
   globalTeardown: path.join(__dirname, 'tools/jest/global-teardown.cjs'),
   reporters: ['default', path.join(__dirname, 'tools/jest/summary-reporter.cjs')],
-  testTimeout: 30_000,
+  // A test's limit is no measure of speed: a test that waits ends as soon as what it waits for
+  // happens, and CI runs the suite on two cores kept busy, where one HTTP round trip through a
+  // whole service, or a race of a dozen, has taken many seconds. 30 s failed such tests there.
+  testTimeout: 120_000,
   // Each test file loads the service anew (its Prisma client above all), and a process that runs
   // them all keeps growing: workspace-api's 170 files ran out of a 4 GB heap in one. A worker
   // past this much after a file is replaced by a fresh one (which also means a worker, not the

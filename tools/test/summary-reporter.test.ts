@@ -28,11 +28,24 @@ describe('the summary reporter (tools/jest/summary-reporter.cjs) on a failing ru
 
   it('names each failed test by file, project and title, and a file that failed to run with its error', async () => {
     const project = path.basename(ROOT);
-    const lines = (await read('.failures')).trimEnd().split('\n').sort();
-    expect(lines).toEqual([
+    const names = (await read('.failures'))
+      .split('\n')
+      .filter((line) => line !== '' && !line.startsWith(' '))
+      .sort();
+    expect(names).toEqual([
       `${FIXTURE}/broken.fixture.cjs (${project}) › the file failed to run: this fixture cannot load`,
       `${FIXTURE}/checks.fixture.cjs (${project}) › a fixture suite › fails on purpose`,
     ]);
+  });
+
+  it("gives a failed test's error under its name, indented, without colours or frames outside the project", async () => {
+    const failures = await read('.failures');
+    const test = failures.slice(failures.indexOf('› fails on purpose\n'));
+    const reason = test.split('\n').slice(1).filter((line) => line.startsWith('    '));
+    expect(reason[0]).toBe('    Error: expect(received).toBe(expected) // Object.is equality');
+    expect(reason).toContain('    Expected: 2');
+    expect(reason.some((line) => line.includes('checks.fixture.cjs:3'))).toBe(true);
+    expect(failures).not.toMatch(/\u001b\[|node_modules/);
   });
 
   it('lists every file with its duration', async () => {
