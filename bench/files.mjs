@@ -13,7 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import { startPlatform } from './lib/desktop-platform.mjs';
 import { sessionContainer } from './lib/desktop-engine.mjs';
 import { engineDownload, engineUpload } from './lib/engine-exec.mjs';
-import { rssMiB } from './lib/processes.mjs';
+import { cpuSeconds, rssMiB } from './lib/processes.mjs';
 
 const require = createRequire(import.meta.url);
 const { SERVICES, buildApps } = require('../tools/services.cjs');
@@ -173,7 +173,18 @@ async function main() {
       'upload-offset': String(offset),
     });
 
-    /** @type {Record<'put' | 'up' | 'get' | 'down' | 'engineUp' | 'engineDown', number>[]} */
+    /**
+     * The service's CPU time (user and system, ms) while `transfer` runs, beside what it returns.
+     * @template T
+     * @param {() => Promise<T>} transfer
+     */
+    const withCpu = async (transfer) => {
+      const before = cpuSeconds(pid);
+      const result = await transfer();
+      return { result, cpuMs: (cpuSeconds(pid) - before) * 1000 };
+    };
+
+    /** @type {Record<'put' | 'up' | 'get' | 'down' | 'engineUp' | 'engineDown' | 'upCpu' | 'downCpu', number>[]} */
     const runs = [];
     for (let round = 0; round < 2; round++) {
       log(`Round ${round + 1}: upload and download, service, engine alone and baseline`);
@@ -186,7 +197,9 @@ async function main() {
       );
       await inContainer('rm -f "$HOME/Uploads/engine-alone.bin"');
       const id = await start(`round-${round}.bin`);
-      const up = await send(`${root}/uploads/${id}`, 'PATCH', patchHeaders(0), file);
+      const { result: up, cpuMs: upCpu } = await withCpu(() =>
+        send(`${root}/uploads/${id}`, 'PATCH', patchHeaders(0), file),
+      );
       const answer = JSON.parse(up.body);
       if (up.status !== 200 || answer.file.sha256 !== digest)
         throw new Error(`upload: ${up.status} ${up.body}`);
@@ -200,7 +213,9 @@ async function main() {
         `cat "$HOME/Downloads/round-${round}.bin"`,
       );
       if (engineDown.bytes < SIZE) throw new Error(`engine alone: ${engineDown.bytes} bytes`);
-      const down = await fetchDigest(`${root}/downloads/round-${round}.bin`, { cookie });
+      const { result: down, cpuMs: downCpu } = await withCpu(() =>
+        fetchDigest(`${root}/downloads/round-${round}.bin`, { cookie }),
+      );
       if (down.status !== 200 || down.sha256 !== digest)
         throw new Error(`download: ${down.status}`);
       await inContainer(`rm -f "$HOME/Downloads/round-${round}.bin"`);
@@ -211,9 +226,11 @@ async function main() {
         down: down.ms,
         engineUp,
         engineDown: engineDown.ms,
+        upCpu,
+        downCpu,
       });
       log(
-        `  ms: PUT ${put.ms.toFixed(0)}, engine alone up ${engineUp.toFixed(0)}, PATCH ${up.ms.toFixed(0)}, GET ${get.ms.toFixed(0)}, engine alone down ${engineDown.ms.toFixed(0)}, download ${down.ms.toFixed(0)}`,
+        `  ms: PUT ${put.ms.toFixed(0)}, engine alone up ${engineUp.toFixed(0)}, PATCH ${up.ms.toFixed(0)}, GET ${get.ms.toFixed(0)}, engine alone down ${engineDown.ms.toFixed(0)}, download ${down.ms.toFixed(0)}; service CPU up ${upCpu.toFixed(0)}, down ${downCpu.toFixed(0)}`,
       );
     }
 
@@ -240,13 +257,15 @@ async function main() {
     const upRatio = best('put') / best('up');
     const downRatio = best('get') / best('down');
     const ratio = (/** @type {number} */ a, /** @type {number} */ b) => (a / b).toFixed(2);
+    const perGiB = (/** @type {number} */ cpuMs) =>
+      ((cpuMs / 1000) * (1024 / (SIZE / MIB))).toFixed(2);
     const lines = [
-      `| transfer (${SIZE / MIB} MiB, best of ${runs.length}) | service | engine alone | plain local HTTP | ratio to plain | service / engine alone | target |`,
-      '|---|---:|---:|---:|---:|---:|---|',
-      `| upload (PATCH into ~/Uploads vs PUT to disk) | ${mibps(best('up'))} MiB/s | ${mibps(best('engineUp'))} MiB/s | ${mibps(best('put'))} MiB/s | ${upRatio.toFixed(2)} | ${ratio(best('engineUp'), best('up'))} | ≥ 0.8 |`,
-      `| download (GET from ~/Downloads vs GET from disk) | ${mibps(best('down'))} MiB/s | ${mibps(best('engineDown'))} MiB/s | ${mibps(best('get'))} MiB/s | ${downRatio.toFixed(2)} | ${ratio(best('engineDown'), best('down'))} | ≥ 0.8 |`,
-      `| resumed at ${(status.offset / MIB).toFixed(0)} MiB after a cut | sha256 ${resumed.file?.sha256 === digest ? 'equal' : 'DIFFERENT'} | | | | | equal |`,
-      `| service RSS: idle, peak during transfers, after | ${rss.idle.toFixed(0)} / ${rss.peak.toFixed(0)} / ${after.toFixed(0)} MiB | | | | | flat |`,
+      `| transfer (${SIZE / MIB} MiB, best of ${runs.length}) | service | engine alone | plain local HTTP | ratio to plain | service / engine alone | service CPU per GiB | target |`,
+      '|---|---:|---:|---:|---:|---:|---:|---|',
+      `| upload (PATCH into ~/Uploads vs PUT to disk) | ${mibps(best('up'))} MiB/s | ${mibps(best('engineUp'))} MiB/s | ${mibps(best('put'))} MiB/s | ${upRatio.toFixed(2)} | ${ratio(best('engineUp'), best('up'))} | ${perGiB(best('upCpu'))} s | ≥ 0.8 |`,
+      `| download (GET from ~/Downloads vs GET from disk) | ${mibps(best('down'))} MiB/s | ${mibps(best('engineDown'))} MiB/s | ${mibps(best('get'))} MiB/s | ${downRatio.toFixed(2)} | ${ratio(best('engineDown'), best('down'))} | ${perGiB(best('downCpu'))} s | ≥ 0.8 |`,
+      `| resumed at ${(status.offset / MIB).toFixed(0)} MiB after a cut | sha256 ${resumed.file?.sha256 === digest ? 'equal' : 'DIFFERENT'} | | | | | | equal |`,
+      `| service RSS: idle, peak during transfers, after | ${rss.idle.toFixed(0)} / ${rss.peak.toFixed(0)} / ${after.toFixed(0)} MiB | | | | | | flat |`,
     ];
     log(`\n${lines.join('\n')}`);
     process.exitCode =
