@@ -57,7 +57,7 @@ describe('test Docker engine', () => {
     const page = await waitFor(async () => {
       const response = await fetch(`http://127.0.0.1:${port}/`);
       return { status: response.status, body: await response.text() };
-    }, 20_000);
+    }, 90_000);
     expect(page.status).toBe(200);
     expect(page.body).toContain('<title>Platform test workspace</title>');
 
