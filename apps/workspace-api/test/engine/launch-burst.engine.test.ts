@@ -54,7 +54,8 @@ async function burst(): Promise<{ answers: LightMyRequestResponse[]; agents: Set
   const failed = answers.filter((a) => a.statusCode !== 200).map((a) => a.body);
   expect(failed).toEqual([]);
   const ids = answers.map((a) => toUuid(a.json().kasm_id));
-  for (const id of ids) await w.waitForStatus(id, 'running');
+  // The first wait holds the whole burst's start on a loaded machine (past 60 s here once).
+  for (const id of ids) await w.waitForStatus(id, 'running', 8 * LONG);
   const rows = await w.h.db.kasm.findMany({ where: { id: { in: ids } } });
   for (const a of answers) {
     expect(await w.h.call('destroy_kasm', { kasm_id: a.json().kasm_id })).toMatchObject({

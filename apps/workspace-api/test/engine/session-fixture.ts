@@ -49,7 +49,12 @@ export interface SessionWorld {
   member: (username?: string) => Promise<{ user_id: string; username: string }>;
   addImage: (overrides?: Partial<Prisma.ImageUncheckedCreateInput>) => Promise<string>;
   request: (body: Record<string, unknown>) => Promise<{ kasm_id: string; kasm_url: string }>;
-  waitForStatus: (kasmId: string, status: string) => Promise<Record<string, unknown>>;
+  /** Waits for a session's status, up to `limitMs` (LONG unless said). */
+  waitForStatus: (
+    kasmId: string,
+    status: string,
+    limitMs?: number,
+  ) => Promise<Record<string, unknown>>;
   containersOf: (kasmId: string) => Promise<Docker.ContainerInfo[]>;
 }
 
@@ -117,7 +122,7 @@ export async function createSessionWorld(
       expect(res.statusCode).toBe(200);
       return res.json();
     },
-    waitForStatus: (kasmId, status) =>
+    waitForStatus: (kasmId, status, limitMs = LONG) =>
       waitFor(async () => {
         const kasm = await h.db.kasm.findUniqueOrThrow({ where: { id: kasmId } });
         if (kasm.status !== status) {
@@ -126,7 +131,7 @@ export async function createSessionWorld(
           );
         }
         return kasm as unknown as Record<string, unknown>;
-      }, LONG),
+      }, limitMs),
     containersOf: (kasmId) =>
       docker.listContainers({
         all: true,
