@@ -5,6 +5,7 @@
 // what failed and why without a search through every project's output.
 const fs = require('node:fs');
 const path = require('node:path');
+const { stripVTControlCharacters } = require('node:util');
 
 /**
  * Each failed test (its name, then its error's first lines), or one line for a file that failed
@@ -35,8 +36,7 @@ const REASON_LINES = 12;
  * @param {import('@jest/test-result').AssertionResult} test
  */
 function reasonOf(test) {
-  const lines = String(test.failureMessages[0] ?? '')
-    .replace(/\u001b\[[0-9;]*m/g, '')
+  const lines = stripVTControlCharacters(String(test.failureMessages[0] ?? ''))
     .split('\n')
     .filter(
       (line) => line.trim() !== '' && !/node_modules|\(<anonymous>\)|node:internal/.test(line),
