@@ -15,7 +15,9 @@ const { clearEngine, ping } = require('./engine-api.cjs');
 const CACHE_DIR = cacheDir('docker-engine');
 const FOLDER_PREFIX = 'platform-engine-';
 const BRIDGE_PREFIX = 'pteng';
-const READY_TIMEOUT_MS = 60_000;
+// dockerd's first answer: it restores its data-root first, slow on a loaded machine; the wait
+// ends as soon as it answers.
+const READY_TIMEOUT_MS = 300_000;
 const EXIT_TIMEOUT_MS = 30_000;
 
 /**

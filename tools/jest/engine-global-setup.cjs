@@ -5,6 +5,7 @@ const setupPostgres = require('./global-setup.cjs');
 const { startTestEngine } = require('../docker-engine.cjs');
 const { ensureTestImages, formatReport } = require('../docker-test-images.cjs');
 const { ensureWorkspaceImages } = require('../workspaces/workspace-images.cjs');
+const { recordingSetupFailure } = require('./summary-reporter.cjs');
 
 /**
  * The workspace images (npm run workspaces:build), built or imported from the cache if needed.
@@ -20,7 +21,8 @@ async function workspaceImages(host) {
     .join(', ');
 }
 
-module.exports = async () => {
+/** PostgreSQL, then the engine and its images when an engine test was selected. */
+async function setup() {
   await setupPostgres();
   if (!globalThis.__engineTestsSelected) return;
 
@@ -46,4 +48,6 @@ module.exports = async () => {
   process.stderr.write(
     `\ntest engine ${engine.host} (${engine.kind}) ready in ${((ready - started) / 1000).toFixed(1)} s; ${report}\n`,
   );
-};
+}
+
+module.exports = recordingSetupFailure(setup);

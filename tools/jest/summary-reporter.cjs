@@ -23,7 +23,8 @@ function failuresOf(file, where) {
   return file.testResults
     .filter((test) => test.status === 'failed')
     .map(
-      (test) => `${where} › ${[...test.ancestorTitles, test.title].join(' › ')}\n${reasonOf(test)}`,
+      (test) =>
+        `${where} › ${[...test.ancestorTitles, test.title].join(' › ')}\n${indentedLines(String(test.failureMessages[0] ?? ''))}`,
     );
 }
 
@@ -31,18 +32,18 @@ function failuresOf(file, where) {
 const REASON_LINES = 12;
 
 /**
- * The first lines of a failed test's first error, indented under its name: colours and the stack's
- * frames outside the project left out.
- * @param {import('@jest/test-result').AssertionResult} test
+ * An error's first lines, indented: colours and the stack's frames outside the project left out.
+ * @param {string} text
  */
-function reasonOf(test) {
-  const lines = stripVTControlCharacters(String(test.failureMessages[0] ?? ''))
+function indentedLines(text) {
+  return stripVTControlCharacters(text)
     .split('\n')
     .filter(
       (line) => line.trim() !== '' && !/node_modules|\(<anonymous>\)|node:internal/.test(line),
     )
-    .slice(0, REASON_LINES);
-  return lines.map((line) => `    ${line}\n`).join('');
+    .slice(0, REASON_LINES)
+    .map((line) => `    ${line}\n`)
+    .join('');
 }
 
 class SummaryReporter {
@@ -68,4 +69,30 @@ class SummaryReporter {
   }
 }
 
+/**
+ * A global setup that, when it throws, records why in $TEST_SUMMARY_FILE.failures before Jest
+ * stops: Jest tells no reporter of a run that failed before its first test.
+ * @param {() => Promise<void>} setup
+ */
+function recordingSetupFailure(setup) {
+  return async () => {
+    try {
+      await setup();
+    } catch (error) {
+      recordSetupFailure(error);
+      throw error;
+    }
+  };
+}
+
+/** @param {unknown} error */
+function recordSetupFailure(error) {
+  const file = process.env.TEST_SUMMARY_FILE;
+  if (!file) return;
+  const reason = indentedLines(String(/** @type {Error} */ (error)?.stack ?? error));
+  const project = path.basename(process.cwd());
+  fs.appendFileSync(`${file}.failures`, `(${project}) › the global setup failed\n${reason}`);
+}
+
 module.exports = SummaryReporter;
+module.exports.recordingSetupFailure = recordingSetupFailure;

@@ -41,7 +41,10 @@ describe('the summary reporter (tools/jest/summary-reporter.cjs) on a failing ru
   it("gives a failed test's error under its name, indented, without colours or frames outside the project", async () => {
     const failures = await read('.failures');
     const test = failures.slice(failures.indexOf('› fails on purpose\n'));
-    const reason = test.split('\n').slice(1).filter((line) => line.startsWith('    '));
+    const reason = test
+      .split('\n')
+      .slice(1)
+      .filter((line) => line.startsWith('    '));
     expect(reason[0]).toBe('    Error: expect(received).toBe(expected) // Object.is equality');
     expect(reason).toContain('    Expected: 2');
     expect(reason.some((line) => line.includes('checks.fixture.cjs:3'))).toBe(true);
@@ -55,5 +58,28 @@ describe('the summary reporter (tools/jest/summary-reporter.cjs) on a failing ru
       `${FIXTURE}/broken.fixture.cjs (${path.basename(ROOT)})`,
       `${FIXTURE}/checks.fixture.cjs (${path.basename(ROOT)})`,
     ]);
+  });
+});
+
+describe('the summary reporter on a run whose global setup fails', () => {
+  let dir: string;
+  let summary: string;
+  let code: number;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'summary-reporter-'));
+    summary = path.join(dir, 'summary');
+    const config = path.join(ROOT, 'tools/test/fixtures/failing-setup/jest.config.cjs');
+    ({ code } = await runNode([require.resolve('jest/bin/jest'), '--config', config], {
+      TEST_SUMMARY_FILE: summary,
+    }));
+  }, 120_000);
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it("names the project and gives the setup's error, which Jest tells no reporter", async () => {
+    expect(code).not.toBe(0);
+    const lines = (await readFile(`${summary}.failures`, 'utf8')).split('\n');
+    expect(lines[0]).toBe(`(${path.basename(ROOT)}) › the global setup failed`);
+    expect(lines[1]).toBe('    Error: the test engine did not start: this fixture has none');
+    expect(lines.some((line) => line.includes('setup.cjs:5'))).toBe(true);
   });
 });
