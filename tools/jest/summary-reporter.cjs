@@ -22,10 +22,10 @@ function failuresOf(file, where) {
   }
   return file.testResults
     .filter((test) => test.status === 'failed')
-    .map(
-      (test) =>
-        `${where} › ${[...test.ancestorTitles, test.title].join(' › ')}\n${indentedLines(String(test.failureMessages[0] ?? ''))}`,
-    );
+    .map((test) => {
+      const name = [...test.ancestorTitles, test.title].join(' › ');
+      return `${where} › ${name}\n${indentedLines(String(test.failureMessages[0] ?? ''))}`;
+    });
 }
 
 /** How many lines of a failed test's first error the summary keeps. */
