@@ -28,6 +28,9 @@ function failuresOf(file, where) {
     });
 }
 
+/** The project a Jest run belongs to: the folder it runs in. */
+const projectName = () => path.basename(process.cwd());
+
 /** How many lines of a failed test's first error the summary keeps. */
 const REASON_LINES = 12;
 
@@ -56,9 +59,8 @@ class SummaryReporter {
     if (!file) return;
     const failed = results.numFailedTests + results.numRuntimeErrorTestSuites;
     fs.appendFileSync(file, `${results.numPassedTests} ${failed} ${results.numPendingTests}\n`);
-    const project = path.basename(process.cwd());
     const where = (/** @type {string} */ testFilePath) =>
-      `${path.relative(process.cwd(), testFilePath)} (${project})`;
+      `${path.relative(process.cwd(), testFilePath)} (${projectName()})`;
     const durations = results.testResults.map(({ perfStats, testFilePath }) => {
       const seconds = Math.max(0, perfStats.end - perfStats.start) / 1000;
       return `${seconds.toFixed(1)} ${where(testFilePath)}\n`;
@@ -79,19 +81,17 @@ function recordingSetupFailure(setup) {
     try {
       await setup();
     } catch (error) {
-      recordSetupFailure(error);
+      const file = process.env.TEST_SUMMARY_FILE;
+      if (file) {
+        const reason = indentedLines(String(/** @type {Error} */ (error)?.stack ?? error));
+        fs.appendFileSync(
+          `${file}.failures`,
+          `(${projectName()}) › the global setup failed\n${reason}`,
+        );
+      }
       throw error;
     }
   };
-}
-
-/** @param {unknown} error */
-function recordSetupFailure(error) {
-  const file = process.env.TEST_SUMMARY_FILE;
-  if (!file) return;
-  const reason = indentedLines(String(/** @type {Error} */ (error)?.stack ?? error));
-  const project = path.basename(process.cwd());
-  fs.appendFileSync(`${file}.failures`, `(${project}) › the global setup failed\n${reason}`);
 }
 
 module.exports = SummaryReporter;

@@ -6,9 +6,16 @@ import { ensureBaseImage } from './support/standins';
 // removes the daemon, its bridge, mounts and folder when the run ends in any way). Then the
 // base images (pulled, or stand-ins built offline) and both services' images.
 
+// tools/jest is the workspace's own tooling, no Nx project: every Jest setup records its failure
+// the same way, for the end of .ci/run.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+const { recordingSetupFailure } = require('../../../tools/jest/summary-reporter.cjs') as {
+  recordingSetupFailure(setup: () => Promise<void>): () => Promise<void>;
+};
+
 const log = (line: string) => process.stderr.write(`[deploy images] ${line}\n`);
 
-export default async function setup(): Promise<void> {
+async function setup(): Promise<void> {
   const started = Date.now();
   const engine = await startTestEngine();
   if (!engine)
@@ -32,3 +39,5 @@ export default async function setup(): Promise<void> {
   }
   log(`setup took ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
+
+export default recordingSetupFailure(setup);
