@@ -1,7 +1,11 @@
-// Tests use TEST_DATABASE_URL when it is set, else an embedded PostgreSQL started here.
+// Tests use TEST_DATABASE_URL when it is set, else an embedded PostgreSQL started here. Each Jest
+// run has its own TEST_RUN_ID: the test databases of its files are copies of the run's migrated
+// templates (libs/db/src/testing), which its global teardown drops.
+const { randomBytes } = require('node:crypto');
 const { startLocalPostgres } = require('../local-postgres.cjs');
 
 module.exports = async () => {
+  process.env.TEST_RUN_ID = randomBytes(4).toString('hex');
   if (process.env.TEST_DATABASE_URL) return;
   let local;
   try {

@@ -37,7 +37,12 @@ export function nullableAsTypeList(schema: unknown): unknown {
   );
 }
 
-/** Fastify's serializer (fast-json-stringify) over `nullableAsTypeList` of each response schema. */
+/**
+ * Fastify's serializer (fast-json-stringify) over `nullableAsTypeList` of each response schema,
+ * compiled on its first use, as the validators are (`validatorCompiler`).
+ */
 export function serializerCompiler({ schema }: FastifyRouteSchemaDef<FastifySchema>) {
-  return fastJson(nullableAsTypeList(schema) as Parameters<typeof fastJson>[0]);
+  let serialize: ((data: unknown) => string) | undefined;
+  return (data: unknown) =>
+    (serialize ??= fastJson(nullableAsTypeList(schema) as Parameters<typeof fastJson>[0]))(data);
 }
