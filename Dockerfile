@@ -73,15 +73,16 @@ COPY --from=build /app/apps/$APP/dist apps/$APP/dist
 USER 1000:1000
 ENTRYPOINT ["/usr/bin/tini", "--"]
 # Shell form, for $APP; exec replaces the shell, so node is tini's child and gets its signals.
-# Node's flags for a service are tools/services.cjs's SERVICE_NODE_FLAGS (npm start and the bench use them too).
-CMD exec node --max-semi-space-size=4 apps/$APP/dist/server.js
+CMD exec node apps/$APP/dist/server.js
 
 # The port each service listens on unless PORT says otherwise (its config's default). A build
 # argument cannot choose a value, but it can choose a stage: the last one starts from APP's.
 # (BuildKit resolves every FROM before it runs a step: there, a wrong APP stops the build as a
 # missing image runtime-<APP>, before the check above.)
+# A service's Node flags are its NODE_OPTIONS: tools/services.cjs's nodeFlags, which npm start
+# and the bench give too (tools/test/service-node-flags.test.ts).
 FROM runtime AS runtime-workspace-api
-ENV PORT=3001
+ENV PORT=3001 NODE_OPTIONS=--max-semi-space-size=4
 FROM runtime AS runtime-calendar-api
 ENV PORT=3002
 

@@ -5,7 +5,7 @@
 const { spawn, spawnSync } = require('node:child_process');
 const path = require('node:path');
 const { assertReachableAsRoot, startLocalPostgres } = require('./local-postgres.cjs');
-const { SERVICES, SERVICE_NODE_FLAGS, buildApps, serviceEnv } = require('./services.cjs');
+const { SERVICES, buildApps, serviceEnv } = require('./services.cjs');
 
 /**
  * A service with what main() learns as it starts it.
@@ -110,7 +110,7 @@ async function main() {
     }
     const child = spawn(
       process.execPath,
-      [...SERVICE_NODE_FLAGS, path.join(service.dist, 'server.js')],
+      [...service.nodeFlags, path.join(service.dist, 'server.js')],
       {
         env,
       },

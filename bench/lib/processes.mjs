@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { distOf, RESULTS_DIR } from './paths.mjs';
 
 /** @type {typeof import('../../tools/services.cjs')} */
-const { SERVICE_NODE_FLAGS } = createRequire(import.meta.url)('../../tools/services.cjs');
+const { SERVICES } = createRequire(import.meta.url)('../../tools/services.cjs');
 
 export const sleep = (/** @type {number} */ ms) =>
   new Promise((resolve) => setTimeout(resolve, ms));
@@ -120,7 +120,7 @@ export function rssMiB(pid) {
  * @param {string} options.name names its log file (bench/results/logs/<name>.log)
  * @param {string} options.script
  * @param {string[]} [options.args]
- * @param {string[]} [options.nodeFlags] Node's own flags (a service's: SERVICE_NODE_FLAGS)
+ * @param {string[]} [options.nodeFlags] Node's own flags (a service's: tools/services.cjs)
  * @param {NodeJS.ProcessEnv} options.env
  * @param {number} options.port
  * @param {string} [options.readyPath]
@@ -176,9 +176,11 @@ export async function startServer({
  * @param {Omit<Parameters<typeof startServer>[0], 'script' | 'nodeFlags'> & { app: string }} options
  */
 export function startService({ app, ...options }) {
+  const service = SERVICES.find((s) => s.name === app);
+  if (!service) throw new Error(`no service ${app} in tools/services.cjs`);
   return startServer({
     ...options,
     script: path.join(distOf(app), 'server.js'),
-    nodeFlags: SERVICE_NODE_FLAGS,
+    nodeFlags: service.nodeFlags,
   });
 }

@@ -139,7 +139,7 @@ describe.each(SERVICES)('Dockerfile with APP=$name', ({ name, port }) => {
     expect(execForm(last(runtime, 'ENTRYPOINT')?.text as string)).toEqual(['/usr/bin/tini', '--']);
     // Shell form, resolved with the image's ENV only: what the container's shell runs.
     expect(final.env.APP).toBe(name);
-    // Node's own flags (tools/services.cjs's SERVICE_NODE_FLAGS: tools/test/service-node-flags.test.ts)
+    // Node's own flags are the image's NODE_OPTIONS (tools/test/service-node-flags.test.ts).
     expect(last(runtime, 'CMD')?.text).toMatch(
       new RegExp(`^exec node (--[a-z-]+=\\S+ )*apps/${name}/dist/server\\.js$`),
     );

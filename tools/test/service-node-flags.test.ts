@@ -2,22 +2,29 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './support/repo';
 
-const { SERVICE_NODE_FLAGS } = require('../services.cjs') as { SERVICE_NODE_FLAGS: string[] };
+const { SERVICES } = require('../services.cjs') as {
+  SERVICES: { name: string; nodeFlags: string[] }[];
+};
 
-// The services run with the same Node flags wherever they run: npm start and the bench spawn
-// them with SERVICE_NODE_FLAGS; the image's CMD (which Compose and Kubernetes keep) names them.
-describe("a service's Node flags", () => {
-  it('are the ones the Dockerfile starts the server with', () => {
-    const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
-    const cmd = dockerfile
-      .split('\n')
-      .filter((line) => line.startsWith('CMD '))
-      .at(-1);
-    expect(cmd).toBe(`CMD exec node ${SERVICE_NODE_FLAGS.join(' ')} apps/$APP/dist/server.js`);
+/** The NODE_OPTIONS that the Dockerfile's stage for a service sets, if any. */
+function imageNodeOptions(service: string): string | undefined {
+  const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+  const stage = dockerfile
+    .split(/^FROM /m)
+    .find((s) => s.startsWith(`runtime AS runtime-${service}\n`));
+  if (!stage) throw new Error(`the Dockerfile has no stage runtime-${service}`);
+  return /^ENV .*\bNODE_OPTIONS=(\S+)/m.exec(stage)?.[1];
+}
+
+// Each service runs with the same Node flags wherever it runs: npm start and the bench spawn it
+// with its nodeFlags; its image (which Compose and Kubernetes run) sets them as NODE_OPTIONS.
+describe.each(SERVICES)("$name's Node flags", ({ name, nodeFlags }) => {
+  it("are the image's NODE_OPTIONS", () => {
+    expect(imageNodeOptions(name)).toBe(nodeFlags.length > 0 ? nodeFlags.join(' ') : undefined);
   });
 
-  it('are flags this Node accepts', () => {
-    for (const flag of SERVICE_NODE_FLAGS) {
+  it('are flags Node accepts in NODE_OPTIONS', () => {
+    for (const flag of nodeFlags) {
       expect(process.allowedNodeEnvironmentFlags.has(flag.split('=')[0])).toBe(true);
     }
   });

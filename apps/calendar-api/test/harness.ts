@@ -52,7 +52,8 @@ export interface Harness {
 export function testConfig(databaseUrl: string, env: Record<string, string> = {}): Config {
   return loadConfig({
     DATABASE_URL: databaseUrl,
-    LOG_LEVEL: 'silent',
+    // The service's own log lines, for a run that asks (TEST_LOG_LEVEL=warn npx jest …).
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     NOTIFY_DISPATCH: 'off',
     SLACK_INBOX_WORKER: 'off',
     SCHEDULER_WORKER: 'off',

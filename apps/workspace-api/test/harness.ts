@@ -60,7 +60,8 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     ENGINE_SOCKET_PATHS: `/var/run/docker.sock,/run/docker.sock${socket}`,
     DATABASE_URL: databaseUrl,
     BCRYPT_COST: '4',
-    LOG_LEVEL: 'silent',
+    // The service's own log lines, for a run that asks (TEST_LOG_LEVEL=warn npx jest …).
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     OUTBOUND_ALLOWLIST: '127.0.0.1',
     // The tests' TLS files (test/tls-material.ts) are made in the system's temporary folder.
     ENGINE_TLS_DIR: realpathSync(tmpdir()),
