@@ -80,6 +80,10 @@ export async function createHarness(
   overrides: AppOverrides = {},
 ): Promise<Harness> {
   const database = await createTestDatabase({ schema: 'workspace', migrationsDir: MIGRATIONS_DIR });
+  // The database is a copy of the run's template, which keeps the installation's identity as a
+  // restored backup does; each test file is an installation of its own, whose session worker
+  // removes only its own containers from the engine the files share.
+  await database.query('UPDATE workspace.installation SET id = gen_random_uuid()');
   const config = testConfig(database.url, env);
   const app = await buildApp(config, overrides);
   const data = openDatabase(config);
