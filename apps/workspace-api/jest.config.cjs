@@ -25,9 +25,9 @@ function withoutEngineTests() {
 
 /**
  * TEST_GROUP splits the suite for Nx (`test-engine`, `test-others`), which runs the two at once.
- * The engine tests share one engine, one file at a time on two cores. Each file's database is an
- * installation of its own, whose worker removes only its own orphans, so two files at once no
- * longer remove each other's containers; two at once are not yet proven in a full CI run.
+ * The engine tests share one engine, two files at a time (package.json). Each file's database is
+ * an installation of its own (test/harness.ts), whose worker removes only its own orphans, so two
+ * files at once never remove each other's containers.
  * @returns {import('jest').Config}
  */
 function group() {
