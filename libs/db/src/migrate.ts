@@ -56,6 +56,16 @@ const HISTORY_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]*$/;
 
+/** The migrations and the functions files that `migrate` applies, each with its checksum. */
+export async function readSources(options: Pick<MigrateOptions, 'migrationsDir' | 'functionsDir'>) {
+  return {
+    migrations: await readMigrations(options.migrationsDir),
+    functions: await readFunctionFiles(
+      options.functionsDir ?? path.join(options.migrationsDir, '..', 'functions'),
+    ),
+  };
+}
+
 async function readMigrations(dir: string): Promise<Migration[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   const names = entries
@@ -103,10 +113,7 @@ function checkHistory(migrations: Migration[], rows: AppliedRow[]): Migration[] 
 export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
   if (!SCHEMA_NAME.test(options.schema))
     throw new MigrationError(`Invalid schema name "${options.schema}"`);
-  const migrations = await readMigrations(options.migrationsDir);
-  const functions = await readFunctionFiles(
-    options.functionsDir ?? path.join(options.migrationsDir, '..', 'functions'),
-  );
+  const { migrations, functions } = await readSources(options);
   const client = new Client({ connectionString: options.connectionString });
   await client.connect();
   try {

@@ -1,8 +1,6 @@
 import { hash, randomBytes } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { Client } from 'pg';
-import { migrate, RUNNER_TABLES } from '../migrate';
+import { migrate, readSources, RUNNER_TABLES } from '../migrate';
 
 export interface TestDatabase {
   url: string;
@@ -50,16 +48,6 @@ async function withClient<T>(url: string, fn: (client: Client) => Promise<T>): P
   }
 }
 
-/** Every file under `dir` (none when it does not exist), for a digest of the schema's sources. */
-async function sources(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  const files = entries
-    .filter((e) => e.isFile())
-    .map((e) => path.join(e.parentPath, e.name))
-    .sort();
-  return Promise.all(files.map(async (file) => `${file}\n${await readFile(file, 'utf8')}`));
-}
-
 /**
  * The template of this test run (TEST_RUN_ID, set by the global setup) for a schema and its
  * migrations: migrated once, by whichever test file asks first, then copied for every file.
@@ -70,12 +58,9 @@ async function migratedTemplate(options: { schema: string; migrationsDir: string
   const run = process.env.TEST_RUN_ID;
   if (!run)
     throw new Error('TEST_RUN_ID is not set; run tests through jest (its global setup sets it)');
-  const functionsDir = path.join(options.migrationsDir, '..', 'functions');
-  const digest = hash(
-    'sha256',
-    [...(await sources(options.migrationsDir)), ...(await sources(functionsDir))].join('\n'),
-    'hex',
-  ).slice(0, 12);
+  const { migrations, functions } = await readSources(options);
+  const checksums = [...migrations, ...functions].map((s) => `${s.name} ${s.checksum}`);
+  const digest = hash('sha256', checksums.join('\n'), 'hex').slice(0, 12);
   const name = `test_template_${options.schema}_${digest}_${run}`;
   await withClient(adminUrl(), async (admin) => {
     await admin.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
