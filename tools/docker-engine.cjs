@@ -37,7 +37,7 @@ function engineAvailable() {
 async function startTestEngine({ privateOnly = false } = {}) {
   const external = privateOnly ? undefined : process.env.DOCKER_HOST;
   if (external && (await ping(external))) {
-    return { host: external, kind: 'DOCKER_HOST', stop: async () => {} };
+    return { host: external, kind: 'DOCKER_HOST', logTail: () => '', stop: async () => {} };
   }
   if (!onPath('dockerd') || process.getuid?.() !== 0) return null;
 
@@ -69,6 +69,13 @@ async function startTestEngine({ privateOnly = false } = {}) {
   return {
     host: started.host,
     kind: started.cached ? 'private, cached images' : 'private, fresh',
+    /** The daemon's last log lines, for a failure's message (its folder goes at stop). */
+    logTail: () => {
+      const log = path.join(path.dirname(started.host.slice('unix://'.length)), 'dockerd.log');
+      return fs.existsSync(log)
+        ? fs.readFileSync(log, 'utf8').split('\n').slice(-20).join('\n')
+        : '';
+    },
     stop: async () => {
       for (const handle of handles) handle.ref();
       keeper.stdin.end();

@@ -2,6 +2,8 @@
 export interface TestEngine {
   host: string;
   kind: string;
+  /** A private daemon's last log lines ('' for DOCKER_HOST's). */
+  logTail: () => string;
   stop: () => Promise<void>;
 }
 export declare function engineAvailable(): boolean;

@@ -5,8 +5,11 @@ const http = require('node:http');
  * @typedef {object} EngineRequestOptions
  * @property {string | import('node:stream').Readable} [body] a stream is piped (a tar to import)
  * @property {Record<string, string>} [headers]
- * @property {number} [timeoutMs]
+ * @property {number} [timeoutMs] how long the engine may stay silent; generous by default, as a
+ *   loaded machine's engine may spend minutes removing a large image before it answers the next call
  */
+
+const SILENCE_LIMIT_MS = 300_000;
 
 /**
  * Calls the Engine API; resolves with the status and the raw body.
@@ -16,7 +19,12 @@ const http = require('node:http');
  * @param {EngineRequestOptions} [options]
  * @returns {Promise<{ status: number | undefined, body: string }>}
  */
-function engineRequest(host, method, urlPath, { body, headers = {}, timeoutMs = 30_000 } = {}) {
+function engineRequest(
+  host,
+  method,
+  urlPath,
+  { body, headers = {}, timeoutMs = SILENCE_LIMIT_MS } = {},
+) {
   const url = host.startsWith('unix://') ? null : new URL(host.replace(/^tcp:/, 'http:'));
   const target = url
     ? { host: url.hostname, port: url.port || 2375 }

@@ -41,7 +41,9 @@ async function setup() {
     report = formatReport(await ensureTestImages(engine.host));
     if (globalThis.__workspaceImagesSelected) report += `; ${await workspaceImages(engine.host)}`;
   } catch (error) {
+    const tail = engine.logTail();
     await engine.stop();
+    if (tail && error instanceof Error) error.message += `\nthe engine's last log lines:\n${tail}`;
     throw error;
   }
   process.env.TEST_DOCKER_HOST = engine.host;
