@@ -13,6 +13,7 @@ const engineConfig = {
   globalSetup: path.join(JEST_TOOLS, 'engine-global-setup.cjs'),
   globalTeardown: path.join(JEST_TOOLS, 'engine-global-teardown.cjs'),
   testSequencer: path.join(JEST_TOOLS, 'engine-sequencer.cjs'),
+  setupFilesAfterEnv: [path.join(JEST_TOOLS, 'workspace-images-ready.cjs')],
 };
 
 /** @returns {import('jest').Config} */

@@ -3,6 +3,7 @@
 declare global {
   var __engineTestsSelected: boolean | undefined;
   var __workspaceImagesSelected: boolean | undefined;
+  var __workspaceImagesBuilt: Promise<void> | undefined;
   var __stopTestEngine: (() => Promise<void>) | undefined;
   var __stopTestPostgres: (() => Promise<void>) | undefined;
 }

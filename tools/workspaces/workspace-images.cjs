@@ -194,6 +194,18 @@ function alive(pid) {
 }
 
 /**
+ * The `base` stage's rootfs tar (Debian minbase and its updates, pruned), from the cache or built:
+ * the root filesystem of the deploy tests' Debian stand-in too.
+ * @param {{ log?: Log }} [options]
+ */
+async function baseRootfsTar({ log = () => {} } = {}) {
+  const hashes = stageHashes();
+  const base = STAGES.find((s) => !s.parent);
+  if (!base) throw new Error('recipes.cjs has no stage without a parent');
+  return (await stageTar(base, hashes, log)).tar;
+}
+
+/**
  * Makes every workspace image current in the engine at `host`; returns what it did per image.
  * @param {string} host a unix:// or tcp:// Docker host
  * @param {{ log?: Log, only?: string[] }} [options] only: the stage names of the images wanted
@@ -226,4 +238,4 @@ async function ensureWorkspaceImages(host, { log = () => {}, only } = {}) {
   return report;
 }
 
-module.exports = { CACHE_DIR, INPUTS_LABEL, ensureWorkspaceImages, stageHashes };
+module.exports = { CACHE_DIR, INPUTS_LABEL, baseRootfsTar, ensureWorkspaceImages, stageHashes };

@@ -62,6 +62,8 @@ export interface LaunchedDesktop {
   kasmId: string;
   /** The noVNC stream's WebSocket, once it opened. */
   stream: WebSocket;
+  /** Every WebSocket the tab opened: noVNC opens another when a stream closes under load. */
+  streams: WebSocket[];
 }
 
 /** The session page, `/kasm/<kasm_id>/`, once the connect link's token was spent. */
@@ -90,7 +92,7 @@ export async function launchDesktop(world: DesktopWorld, friendlyName: string) {
   });
   const kasmId = new URL(tab.url()).pathname.split('/')[2];
   const stream = await openStream(watched, kasmId);
-  return { tab, kasmId, stream } satisfies LaunchedDesktop;
+  return { tab, kasmId, stream, streams: watched.streams } satisfies LaunchedDesktop;
 }
 
 interface WatchedTab {
@@ -159,8 +161,20 @@ export async function openClient(
     await tab.goto(url);
   });
   const stream = await openStream(watched, kasmId);
-  return { tab, kasmId, stream } satisfies LaunchedDesktop;
+  return { tab, kasmId, stream, streams: watched.streams } satisfies LaunchedDesktop;
 }
+
+/**
+ * Waits until no stream of the desktop's tab to its session is open: not only the first, which
+ * may have closed long before (noVNC reconnects), leaving the one that counts open.
+ */
+export const streamsClosed = (desktop: LaunchedDesktop) =>
+  waitFor(async () => {
+    const open = desktop.streams.filter(
+      (ws) => ws.url().endsWith(`/kasm/${desktop.kasmId}/websockify`) && !ws.isClosed(),
+    );
+    if (open.length > 0) throw new Error(`${open.length} stream(s) of the session still open`);
+  }, LONG);
 
 /** Destroys the session from the signed-in page, as its user does. */
 export async function destroyFromPage(world: DesktopWorld, friendlyName: string) {

@@ -9,6 +9,7 @@ import {
   fileInSession,
   launchDesktop,
   LONG,
+  streamsClosed,
   SCREENSHOT_DIR,
   typeInTerminal,
   waitForDesktop,
@@ -44,9 +45,8 @@ describe('the Desktop workspace with a persistent profile, in Chromium', () => {
     expect(saved.uid).toBe(1000);
 
     // The destroy ends the stream and the container; the profile stays.
-    const closed = new Promise((resolve) => first.stream.on('close', resolve));
     await destroyFromPage(world, 'Desktop');
-    await closed;
+    await streamsClosed(first);
     const stopped = toUuid(first.kasmId);
     await waitFor(async () => expect(await world.w.containersOf(stopped)).toEqual([]), LONG);
     await first.tab.close();

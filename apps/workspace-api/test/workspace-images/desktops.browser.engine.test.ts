@@ -11,6 +11,7 @@ import {
   LONG,
   SCREENSHOT_DIR,
   screenshotWhenDrawn,
+  streamsClosed,
   typeInTerminal,
   waitForDesktop,
   type DesktopWorld,
@@ -47,9 +48,8 @@ describe('the Desktop workspace in Chromium', () => {
   });
 
   it('ends the stream when the session is destroyed from the page', async () => {
-    const closed = new Promise((resolve) => desktop.stream.on('close', resolve));
     await destroyFromPage(world, 'Desktop');
-    await closed;
+    await streamsClosed(desktop);
     const kasm = await world.w.h.db.kasm.findUniqueOrThrow({
       where: { id: toUuid(desktop.kasmId) },
     });

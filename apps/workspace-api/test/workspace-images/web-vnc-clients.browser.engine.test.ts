@@ -6,6 +6,7 @@ import {
   launchDesktop,
   LONG,
   openClient,
+  streamsClosed,
   waitForDesktop,
   type DesktopWorld,
   type LaunchedDesktop,
@@ -65,10 +66,7 @@ describe('web VNC clients of the Desktop image through the proxy, in Chromium', 
       `${world.origin}/kasm/${desktop.kasmId}/vnc.html?path=kasm/${desktop.kasmId}/websockify&autoconnect=1`,
     );
     await waitForDesktop(client.tab);
-    const closed = [desktop.stream, client.stream].map(
-      (stream) => new Promise((resolve) => stream.on('close', resolve)),
-    );
     await destroyFromPage(world, 'Desktop');
-    await Promise.all(closed);
+    await Promise.all([streamsClosed(desktop), streamsClosed(client)]);
   });
 });

@@ -7,22 +7,29 @@ import {
   mkdtempSync,
   readFileSync,
   readdirSync,
-  renameSync,
   rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { docker, run } from './docker';
+import { docker } from './docker';
 
-// The machine's cache folder, from the workspace's own tooling (tools/ is no Nx project).
+// The machine's cache folder and the workspace images' Debian rootfs, from the workspace's own
+// tooling (tools/ is no Nx project).
 const { cacheDir } =
   // eslint-disable-next-line @nx/enforce-module-boundaries
   require('../../../../tools/cache-dir.cjs') as { cacheDir(name: string): string };
+const { baseRootfsTar } =
+  // eslint-disable-next-line @nx/enforce-module-boundaries
+  require('../../../../tools/workspaces/workspace-images.cjs') as {
+    baseRootfsTar(): Promise<string>;
+  };
 
 // Stand-ins for the public base images when the engine cannot pull them (no registry but npm's
 // and Debian's is reachable here). They are tagged platform-test/standin-*, which the private
-// engine keeps between runs; the Debian rootfs they start from is cached in CACHE_DIR.
+// engine keeps between runs. The Debian rootfs they start from is the workspace images' `base`
+// stage (Debian minbase from the machine's mirror, pruned), cached outside the clone: the engine
+// tests have built it by the time CI's deploy step runs.
 const CACHE_DIR = cacheDir('deploy-standins');
 const STANDINS_DIR = path.join(__dirname, '../standins');
 const DEBIAN_IMAGE = 'platform-test/standin-debian:bookworm';
@@ -79,47 +86,6 @@ const exists = (image: string) =>
     () => false,
   );
 
-/** The Debian mirror this machine's apt uses (deb822 sources or a classic sources.list). */
-function debianMirror(): string {
-  const files = ['/etc/apt/sources.list.d', '/etc/apt']
-    .flatMap((dir) => (existsSync(dir) ? readdirSync(dir).map((f) => path.join(dir, f)) : []))
-    .filter((f) => /\.(sources|list)$/.test(f));
-  for (const file of files) {
-    const text = readFileSync(file, 'utf8');
-    const uri =
-      /^URIs:\s*(\S+)/m.exec(text)?.[1] ??
-      /^deb\s+(?:\[[^\]]*\]\s+)?(\S+)\s+bookworm\s/m.exec(text)?.[1];
-    if (uri && !uri.includes('security')) return uri;
-  }
-  throw new Error('no Debian mirror in /etc/apt: the Debian stand-in cannot be built');
-}
-
-/** A minbase Debian bookworm rootfs from Debian's packages, trimmed like the -slim images. */
-async function debianRootfsTar(): Promise<string> {
-  const tar = path.join(CACHE_DIR, 'debian-bookworm-minbase.tar');
-  if (existsSync(tar)) return tar;
-  mkdirSync(CACHE_DIR, { recursive: true });
-  const rootfs = mkdtempSync(path.join(CACHE_DIR, 'rootfs-'));
-  try {
-    await run('debootstrap', ['--variant=minbase', 'bookworm', rootfs, debianMirror()]);
-    for (const dir of [
-      'var/cache/apt/archives',
-      'var/lib/apt/lists',
-      'usr/share/doc',
-      'usr/share/man',
-      'usr/share/locale',
-    ]) {
-      rmSync(path.join(rootfs, dir), { recursive: true, force: true });
-      mkdirSync(path.join(rootfs, dir), { recursive: true });
-    }
-    await run('tar', ['-C', rootfs, '-cf', `${tar}.partial-${process.pid}`, '.']);
-    renameSync(`${tar}.partial-${process.pid}`, tar);
-  } finally {
-    rmSync(rootfs, { recursive: true, force: true });
-  }
-  return tar;
-}
-
 /** Every file of the stand-ins' folder, and the versions of node and npm they copy. */
 function inputsHash(standin: Standin): string {
   const hash = createHash('sha256').update(process.version);
@@ -135,8 +101,8 @@ function inputsHash(standin: Standin): string {
 }
 
 async function buildStandin(standin: Standin, image: string): Promise<void> {
-  if (!(await exists(DEBIAN_IMAGE)))
-    await docker(['import', await debianRootfsTar(), DEBIAN_IMAGE]);
+  if (!(await exists(DEBIAN_IMAGE))) await docker(['import', await baseRootfsTar(), DEBIAN_IMAGE]);
+  mkdirSync(CACHE_DIR, { recursive: true });
   const context = mkdtempSync(path.join(CACHE_DIR, `context-${standin.name}-`));
   try {
     for (const [name, from] of Object.entries(standin.context)) {
