@@ -112,6 +112,23 @@ async function emptyingStatement(client: Client, schema: string, keep: string[])
   ].join(';\n');
 }
 
+/**
+ * A statement made on first use for a set of table names, in whichever order they come, then
+ * reused: the schema does not change after its migrations. `key` names the set.
+ */
+function oncePerTables<T>(make: (tables: string[], key: string) => Promise<T>) {
+  const made = new Map<string, Promise<T>>();
+  return (tables: string[]): Promise<T> => {
+    const key = [...tables].sort().join(',');
+    let statement = made.get(key);
+    if (!statement) {
+      statement = make(tables, key);
+      made.set(key, statement);
+    }
+    return statement;
+  };
+}
+
 interface SnapshotStatement {
   name: string;
   text: string;
@@ -120,8 +137,7 @@ interface SnapshotStatement {
 
 /**
  * The query behind `snapshot`: each table of the schema but the migration runner's and `except`,
- * with its row count and an md5 of its rows in order. The tables are read once: a test file's
- * schema does not change after its migrations.
+ * with its row count and an md5 of its rows in order.
  */
 async function snapshotStatement(
   c: Client,
@@ -165,29 +181,21 @@ export async function createTestDatabase(options: {
     })();
     return connection;
   };
-  const emptying = new Map<string, Promise<string>>();
-  const snapshots = new Map<string, Promise<SnapshotStatement>>();
+  const emptyingFor = oncePerTables(async (keep) =>
+    emptyingStatement(await client(), options.schema, keep),
+  );
+  const snapshotFor = oncePerTables(async (except, key) =>
+    snapshotStatement(await client(), options.schema, except, key),
+  );
 
   return {
     url: dbUrl,
     query: async (sql, params) => (await (await client()).query(sql, params)).rows,
     truncate: async (keep = []) => {
-      const key = [...keep].sort().join(',');
-      let statement = emptying.get(key);
-      if (!statement) {
-        statement = client().then((c) => emptyingStatement(c, options.schema, keep));
-        emptying.set(key, statement);
-      }
-      await (await client()).query(await statement);
+      await (await client()).query(await emptyingFor(keep));
     },
     snapshot: async (except = []) => {
-      const key = [...except].sort().join(',');
-      let statement = snapshots.get(key);
-      if (!statement) {
-        statement = client().then((c) => snapshotStatement(c, options.schema, except, key));
-        snapshots.set(key, statement);
-      }
-      const { name, text, tables } = await statement;
+      const { name, text, tables } = await snapshotFor(except);
       if (tables.length === 0) return {};
       // Prepared once per connection: planning the union of every table costs more than running it.
       const { rows } = await (
