@@ -48,6 +48,13 @@ export const ConfigSchema = Type.Object({
     description:
       'Sign-in password checks that may wait for the one bcrypt thread; past it a sign-in gets 503 with Retry-After',
   }),
+  PASSWORD_WORKER_NICE: Type.Integer({
+    minimum: 0,
+    maximum: 19,
+    default: 19,
+    description:
+      "The bcrypt thread's CPU nice value: 19 keeps hashing from slowing requests, but under sustained full CPU it can delay sign-ins for minutes; lower trades the requests' latency for the checks'",
+  }),
   PASSWORD_CHECKS_PER_ADDRESS: Type.Integer({
     minimum: 1,
     default: 4,

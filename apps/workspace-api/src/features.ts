@@ -15,6 +15,7 @@ import type { Config } from './config';
 import { openDatabase, type Database } from './db';
 import type { Engines } from './engines';
 import { openEngines } from './docker';
+import { setPasswordWorkerNice } from './domain';
 import { createInstallationRepository } from './installation';
 import { createFileMappingsService, mappingTargets } from './file-mappings';
 import { createGroupImagesService, createGroupsService, createMembershipsService } from './groups';
@@ -168,6 +169,8 @@ export async function buildFeatures(
   });
   const onRevoked = sessions.endAccessOf;
   const loginRows = createLoginsRepository(database);
+  // The process's one bcrypt thread hashes for users/ and checks for logins/.
+  setPasswordWorkerNice(config.PASSWORD_WORKER_NICE);
   const users = createUsersService({
     users: data.users,
     config,

@@ -16,9 +16,12 @@ export async function createGroup(h: Harness, target_group: Record<string, unkno
 
 /** Creates a user and adds them to the group; answers the user. */
 export async function createMember(h: Harness, groupId: string, username?: string) {
-  const user = (
-    await h.call('create_user', { target_user: userInput(username ? { username } : {}) })
-  ).json().user;
+  const created = await h.call('create_user', {
+    target_user: userInput(username ? { username } : {}),
+  });
+  // The answer's body in the failure message, should it not be 200.
+  expect({ status: created.statusCode, body: created.json() }).toMatchObject({ status: 200 });
+  const { user } = created.json();
   const added = await h.call('add_user_group', {
     target_user: { user_id: user.user_id },
     target_group: { group_id: groupId },

@@ -24,6 +24,15 @@ export function sendOverWire(
   request: WireRequest,
   timeoutMs = 10_000,
 ): Promise<WireResponse> {
+  return sendOnce(origin, request, timeoutMs, agent);
+}
+
+function sendOnce(
+  origin: string,
+  request: WireRequest,
+  timeoutMs: number,
+  through: http.Agent | false,
+): Promise<WireResponse> {
   return new Promise((resolve, rejectWith) => {
     const reject = (error: Error) =>
       rejectWith(new Error(`${request.method} ${request.url}: ${error.message}`));
@@ -34,7 +43,7 @@ export function sendOverWire(
     let answered = false;
     const req = http.request(
       new URL(request.url, origin),
-      { method: request.method, headers, agent, timeout: timeoutMs },
+      { method: request.method, headers, agent: through, timeout: timeoutMs },
       (res) => {
         answered = true;
         const chunks: Buffer[] = [];
@@ -61,7 +70,16 @@ export function sendOverWire(
     );
     // A server may answer before the body is all sent and then close (it will not read the
     // rest): the write fails, but the answer stands.
-    req.on('error', (error) => !answered && reject(error));
+    // A kept-alive connection the server closed (after an answer it sent before reading the whole
+    // body) can be reset as the next request goes out on it: the request is sent once more, on
+    // a connection of its own, as Node's documentation advises. A server that resets every
+    // connection on this request still fails it.
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (answered) return;
+      if (req.reusedSocket && error.code === 'ECONNRESET')
+        sendOnce(origin, request, timeoutMs, false).then(resolve, rejectWith);
+      else reject(error);
+    });
     req.end(payload);
   });
 }

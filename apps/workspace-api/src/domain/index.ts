@@ -6,6 +6,7 @@ export {
   comparePassword,
   hashPassword,
   passwordQueue,
+  setPasswordWorkerNice,
 } from './password-hashing';
 export {
   cookieOptions,

@@ -4,12 +4,13 @@ import { ClientGoneError, TooManyRequestsError } from '@platform/rate-limit';
 import { PasswordChecksBusyError } from '../errors';
 
 /**
- * bcrypt off the request path: one worker thread, at the lowest CPU priority, hashes and
+ * bcrypt off the request path: one worker thread, at the lowest CPU priority by default, hashes and
  * compares passwords one at a time. At cost 12 a hash is ~160 ms of CPU; on libuv's threadpool,
  * a few concurrent password changes took every core from the requests around them (get_user's
  * p99 tripled: docs/decisions/0005-bcrypt-worker.md). At nice 19 the hashing gets whatever CPU
  * the requests leave, and one at a time it never takes more than a core. Linux keeps nice values
- * per thread.
+ * per thread. Under sustained load nice 19 can starve sign-ins for minutes: `PASSWORD_WORKER_NICE`
+ * (`setPasswordWorkerNice`) trades the requests' latency for the checks'.
  *
  * Jobs wait here, not in the worker's message queue, so that a sign-in's check can be refused
  * when too many wait (`CheckAdmission`) and dropped when its client has gone before it ran.
@@ -18,8 +19,11 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const os = require('node:os');
 const bcrypt = require(workerData.bcrypt);
-try { os.setPriority(19); } catch {}
-parentPort.on('message', ({ op, password, cost, hash }) => {
+let nice = os.getPriority();
+parentPort.on('message', ({ op, password, cost, hash, priority }) => {
+  if (priority !== nice) {
+    try { os.setPriority(priority); nice = priority; } catch {}
+  }
   try {
     const result = op === 'hash' ? bcrypt.hashSync(password, cost) : bcrypt.compareSync(password, hash);
     parentPort.postMessage({ result });
@@ -42,6 +46,8 @@ export interface CheckAdmission {
 
 interface Message {
   op: 'hash' | 'compare';
+  /** The worker thread's nice value for this job. */
+  priority?: number;
   password: string;
   cost?: number;
   hash?: string;
@@ -59,9 +65,15 @@ let running: Job | null = null;
 let startedAt = 0;
 /** A running estimate of one job's time, for Retry-After. */
 let averageMs = 200;
+let priority = 19;
 const waiting: Job[] = [];
 const byKey = new Map<string, number>();
 const counts = { dropped: 0 };
+
+/** The bcrypt thread's nice value from its next job on (0–19; below the process's own needs CAP_SYS_NICE). */
+export function setPasswordWorkerNice(nice: number) {
+  priority = nice;
+}
 
 /** Checks waiting, running and dropped unrun since the process started (for tests and metrics). */
 export const passwordQueue = () => ({
@@ -120,7 +132,7 @@ function next() {
   running = job;
   startedAt = performance.now();
   target.ref();
-  target.postMessage(job.message);
+  target.postMessage({ ...job.message, priority });
 }
 
 const retryAfter = (jobsAhead: number) =>
