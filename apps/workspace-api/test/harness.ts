@@ -60,6 +60,9 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     ENGINE_SOCKET_PATHS: `/var/run/docker.sock,/run/docker.sock${socket}`,
     DATABASE_URL: databaseUrl,
     BCRYPT_COST: '4',
+    // A wait for a connection or a statement catches a hang, not a slow machine: at the stock
+    // 5 s, PostgreSQL on CI's two busy cores has answered 503 now and then.
+    DATABASE_TIMEOUT_MS: '60000',
     // The service's own log lines, for a run that asks (TEST_LOG_LEVEL=warn npx jest …).
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     OUTBOUND_ALLOWLIST: '127.0.0.1',

@@ -27,8 +27,9 @@ beforeAll(async () => {
   await ensureTestImages(second.host);
   w = await createSessionWorld({
     ENGINE_SOCKET_PATHS: `${socketOf(testDockerHost())},${socketOf(second.host)}`,
-    // A pool much smaller than the burst, with the stock wait for a connection or a lock (5 s).
+    // A pool much smaller than the burst, with the stock wait for a connection or a lock.
     DATABASE_POOL_MAX: '4',
+    DATABASE_TIMEOUT_MS: '5000',
   });
   imageId = await w.addImage({ cores: 0.1, memory: BigInt(32 * 1024 ** 2) });
   users = await Promise.all(

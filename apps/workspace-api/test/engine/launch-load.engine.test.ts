@@ -43,9 +43,6 @@ beforeAll(async () => {
   });
   w = await createSessionWorld({
     ENGINE_SOCKET_PATHS: `${socketOf(testDockerHost())},${socketOf(second.host)}`,
-    // One process runs both replicas, their launches and the 50 requests on two shared cores: a
-    // transaction may wait longer for a connection or a lock than a replica of its own would.
-    DATABASE_TIMEOUT_MS: '30000',
     // Every launch answers when its turn is done (not `queued` first), so that each answer here
     // says how its placement ended; launch-queue-status.engine.test.ts covers queued answers.
     LAUNCH_QUEUE_ANSWER_MS: '120000',
