@@ -84,10 +84,14 @@ export function watchPage(page: Page, origin: string, others: string[] = []) {
   return { outside, refusals };
 }
 
-/** A page's failed loads: all of them, and how many since its document was last loaded. */
+/**
+ * A page's failed loads: all of them, how many since its document was last loaded, and how many
+ * of those a network change aborted.
+ */
 interface FailedLoads {
   all: string[];
   sinceLoad: number;
+  changedSinceLoad: number;
 }
 const failedLoads = new WeakMap<Page, FailedLoads>();
 
@@ -98,34 +102,45 @@ const failedLoads = new WeakMap<Page, FailedLoads>();
  * containers: a page whose script or data was lost so never gets ready.
  */
 export function watchLoads(page: Page): void {
-  const failed: FailedLoads = { all: [], sinceLoad: 0 };
+  const failed: FailedLoads = { all: [], sinceLoad: 0, changedSinceLoad: 0 };
   failedLoads.set(page, failed);
   page.on('framenavigated', (frame) => {
-    if (frame === page.mainFrame()) failed.sinceLoad = 0;
+    if (frame !== page.mainFrame()) return;
+    failed.sinceLoad = 0;
+    failed.changedSinceLoad = 0;
   });
   page.on('requestfailed', (request) => {
     const error = request.failure()?.errorText ?? 'failed';
     if (error === 'net::ERR_ABORTED') return;
     failed.all.push(`${error} ${request.url()}`);
     failed.sinceLoad++;
+    if (error === 'net::ERR_NETWORK_CHANGED') failed.changedSinceLoad++;
   });
 }
 
 /** How long a page may take to get ready before a lost load is answered by a reload. */
 const RELOAD_AFTER_MS = 10_000;
+/** How often a page is looked at for a load a network change aborted. */
+const LOOK_EVERY_MS = 500;
 
 /**
  * Waits up to `limitMs` for `ready` on `page` (watched by watchLoads), loading the page again, as a
- * person would, when it is not ready after RELOAD_AFTER_MS and one of its loads failed since its
- * document was loaded. The error names the failed loads.
+ * person would, when one of its loads failed since its document was loaded: at once for a load a
+ * network change aborted (the page's own retries never see those: its module graph is lost), after
+ * RELOAD_AFTER_MS for any other (a page may retry its own). While a Docker engine starts
+ * containers, the next network change may come within seconds: each load gets the most of the
+ * time between them. The error names the failed loads.
  */
 export async function readyDespiteLostLoads(page: Page, ready: Locator, limitMs: number) {
   const failed = failedLoads.get(page);
   if (!failed) throw new Error('readyDespiteLostLoads needs a page watched by watchLoads');
   const deadline = performance.now() + limitMs;
+  let loadedAt = performance.now();
+  // A reload whose own document a network change lost shows Chromium's error page: again.
+  let reloadLost = false;
   for (;;) {
     const left = deadline - performance.now();
-    const timeout = Math.max(1, Math.min(left, RELOAD_AFTER_MS));
+    const timeout = Math.max(1, Math.min(left, LOOK_EVERY_MS));
     if (
       await ready.waitFor({ timeout }).then(
         () => true,
@@ -137,7 +152,18 @@ export async function readyDespiteLostLoads(page: Page, ready: Locator, limitMs:
       throw new Error(
         `the page was not ready within ${limitMs} ms; failed loads: ${failed.all.join(', ') || 'none'}`,
       );
-    if (failed.sinceLoad > 0) await page.reload();
+    const waited = performance.now() - loadedAt;
+    if (
+      reloadLost ||
+      failed.changedSinceLoad > 0 ||
+      (failed.sinceLoad > 0 && waited >= RELOAD_AFTER_MS)
+    ) {
+      reloadLost = await page.reload().then(
+        () => false,
+        () => true,
+      );
+      loadedAt = performance.now();
+    }
   }
 }
 
