@@ -205,6 +205,14 @@ async function baseRootfsTar({ log = () => {} } = {}) {
   return (await stageTar(base, hashes, log)).tar;
 }
 
+/** Whether every image's rootfs tar is in the cache: making the images costs an import at most. */
+function imageTarsCached() {
+  const hashes = stageHashes();
+  return STAGES.filter((s) => s.image).every((s) =>
+    fs.existsSync(tarOf(s.name, String(hashes.get(s.name)))),
+  );
+}
+
 /**
  * Makes every workspace image current in the engine at `host`; returns what it did per image.
  * @param {string} host a unix:// or tcp:// Docker host
@@ -238,4 +246,11 @@ async function ensureWorkspaceImages(host, { log = () => {}, only } = {}) {
   return report;
 }
 
-module.exports = { CACHE_DIR, INPUTS_LABEL, baseRootfsTar, ensureWorkspaceImages, stageHashes };
+module.exports = {
+  CACHE_DIR,
+  INPUTS_LABEL,
+  baseRootfsTar,
+  ensureWorkspaceImages,
+  imageTarsCached,
+  stageHashes,
+};
