@@ -70,7 +70,10 @@ const waiting: Job[] = [];
 const byKey = new Map<string, number>();
 const counts = { dropped: 0 };
 
-/** The bcrypt thread's nice value from its next job on (0–19; below the process's own needs CAP_SYS_NICE). */
+/**
+ * The bcrypt thread's nice value from its next job on (0–19; below the process's own needs
+ * CAP_SYS_NICE, and the thread starts at the process's own).
+ */
 export function setPasswordWorkerNice(nice: number) {
   priority = nice;
 }
