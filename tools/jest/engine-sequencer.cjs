@@ -13,6 +13,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { cacheDir } = require('../cache-dir.cjs');
 const { imageTarsCached } = require('../workspaces/workspace-images.cjs');
+const { needsWorkspaceImages } = require('./workspace-images-tests.cjs');
 
 const jestDir = path.dirname(require.resolve('jest/package.json'));
 /** @type {typeof import('@jest/test-sequencer').default} */
@@ -44,8 +45,7 @@ class EngineSequencer extends Sequencer {
    * @param {Test[]} tests
    */
   sort(tests) {
-    const needsImages = (/** @type {Test} */ test) =>
-      test.path.includes(`${path.sep}workspace-images${path.sep}`);
+    const needsImages = (/** @type {Test} */ test) => needsWorkspaceImages(test.path);
     globalThis.__engineTestsSelected = tests.some((test) => test.path.endsWith('.engine.test.ts'));
     globalThis.__workspaceImagesSelected = tests.some(needsImages);
     const durations = tests.length > 0 ? durationsOf(tests[0].context.config.rootDir) : {};

@@ -2,7 +2,7 @@
 // workspace images, which the global setup builds beside the tests (engine-global-setup.cjs),
 // and fails with the build's own error when it failed. Other files start at once.
 const fs = require('node:fs');
-const path = require('node:path');
+const { needsWorkspaceImages } = require('./workspace-images-tests.cjs');
 
 // A fresh machine's build under a loaded CI: debootstrap and every package, then three imports.
 const BUILD_LIMIT_MS = 60 * 60_000;
@@ -24,7 +24,6 @@ async function imagesBuilt(stateFile) {
 }
 
 const stateFile = process.env.TEST_WORKSPACE_IMAGES_STATE;
-const testPath = expect.getState().testPath ?? '';
-if (stateFile && testPath.includes(`${path.sep}workspace-images${path.sep}`)) {
+if (stateFile && needsWorkspaceImages(expect.getState().testPath ?? '')) {
   beforeAll(() => imagesBuilt(stateFile), BUILD_LIMIT_MS + 60_000);
 }

@@ -19,9 +19,10 @@ export async function createMember(h: Harness, groupId: string, username?: strin
   const created = await h.call('create_user', {
     target_user: userInput(username ? { username } : {}),
   });
+  const body = created.json();
   // The answer's body in the failure message, should it not be 200.
-  expect({ status: created.statusCode, body: created.json() }).toMatchObject({ status: 200 });
-  const { user } = created.json();
+  expect({ status: created.statusCode, body }).toMatchObject({ status: 200 });
+  const { user } = body;
   const added = await h.call('add_user_group', {
     target_user: { user_id: user.user_id },
     target_group: { group_id: groupId },

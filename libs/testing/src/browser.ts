@@ -85,13 +85,12 @@ export function watchPage(page: Page, origin: string, others: string[] = []) {
 }
 
 /**
- * A page's failed loads: all of them, how many since its document was last loaded, and how many
- * of those a network change aborted.
+ * A page's failed loads: all of them (error and address), and the errors of those since its
+ * document was last loaded.
  */
 interface FailedLoads {
   all: string[];
-  sinceLoad: number;
-  changedSinceLoad: number;
+  sinceLoad: string[];
 }
 const failedLoads = new WeakMap<Page, FailedLoads>();
 
@@ -102,19 +101,16 @@ const failedLoads = new WeakMap<Page, FailedLoads>();
  * containers: a page whose script or data was lost so never gets ready.
  */
 export function watchLoads(page: Page): void {
-  const failed: FailedLoads = { all: [], sinceLoad: 0, changedSinceLoad: 0 };
+  const failed: FailedLoads = { all: [], sinceLoad: [] };
   failedLoads.set(page, failed);
   page.on('framenavigated', (frame) => {
-    if (frame !== page.mainFrame()) return;
-    failed.sinceLoad = 0;
-    failed.changedSinceLoad = 0;
+    if (frame === page.mainFrame()) failed.sinceLoad = [];
   });
   page.on('requestfailed', (request) => {
     const error = request.failure()?.errorText ?? 'failed';
     if (error === 'net::ERR_ABORTED') return;
     failed.all.push(`${error} ${request.url()}`);
-    failed.sinceLoad++;
-    if (error === 'net::ERR_NETWORK_CHANGED') failed.changedSinceLoad++;
+    failed.sinceLoad.push(error);
   });
 }
 
@@ -155,8 +151,8 @@ export async function readyDespiteLostLoads(page: Page, ready: Locator, limitMs:
     const waited = performance.now() - loadedAt;
     if (
       reloadLost ||
-      failed.changedSinceLoad > 0 ||
-      (failed.sinceLoad > 0 && waited >= RELOAD_AFTER_MS)
+      failed.sinceLoad.includes('net::ERR_NETWORK_CHANGED') ||
+      (failed.sinceLoad.length > 0 && waited >= RELOAD_AFTER_MS)
     ) {
       reloadLost = await page.reload().then(
         () => false,

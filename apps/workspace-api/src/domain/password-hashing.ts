@@ -46,8 +46,6 @@ export interface CheckAdmission {
 
 interface Message {
   op: 'hash' | 'compare';
-  /** The worker thread's nice value for this job. */
-  priority?: number;
   password: string;
   cost?: number;
   hash?: string;

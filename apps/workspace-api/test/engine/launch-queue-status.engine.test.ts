@@ -23,8 +23,6 @@ beforeAll(async () => {
     // One turn at a time, and a launch not placed within 0.2 s is answered queued.
     LAUNCH_CONCURRENCY: '1',
     LAUNCH_QUEUE_ANSWER_MS: '200',
-    // The first launch waits for the agent's lock the test holds; that wait is not a timeout.
-    DATABASE_TIMEOUT_MS: '60000',
   });
   replica = await buildApp(w.h.config);
   imageId = await w.addImage({ cores: 0.1, memory: BigInt(32 * 1024 ** 2) });
